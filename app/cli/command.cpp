@@ -1,0 +1,76 @@
+#include "app/cli/command.h"
+
+#include <iostream>
+
+namespace fusescope::app {
+namespace {
+
+std::vector<Command>& Registry() {
+  static std::vector<Command> commands;
+  return commands;
+}
+
+}  // namespace
+
+std::optional<std::string> ParsedArgs::Value(std::string_view flag) const {
+  auto it = values_.find(std::string(flag));
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> ParsedArgs::Values(std::string_view flag) const {
+  std::vector<std::string> result;
+  auto [begin, end] = values_.equal_range(std::string(flag));
+  for (auto it = begin; it != end; ++it) result.push_back(it->second);
+  return result;
+}
+
+StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
+                               const std::set<std::string>& value_flags,
+                               const std::set<std::string>& bool_flags) {
+  ParsedArgs parsed;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      parsed.positional_.push_back(arg);
+      continue;
+    }
+    std::string flag = arg;
+    std::optional<std::string> inline_value;
+    if (const size_t eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+      flag = arg.substr(0, eq);
+      inline_value = arg.substr(eq + 1);
+    }
+    if (value_flags.count(flag)) {
+      if (!inline_value) {
+        if (i + 1 >= args.size()) return Status::Error("option " + flag + " needs a value");
+        inline_value = args[++i];
+      }
+      parsed.flags_.insert(flag);
+      parsed.values_.emplace(flag, *inline_value);
+    } else if (bool_flags.count(flag) && !inline_value) {
+      parsed.flags_.insert(flag);
+    } else {
+      return Status::Error("unknown option " + arg);
+    }
+  }
+  return parsed;
+}
+
+void RegisterCommand(Command command) { Registry().push_back(std::move(command)); }
+
+const std::vector<Command>& Commands() { return Registry(); }
+
+const Command* FindCommand(std::string_view name) {
+  for (const Command& command : Registry()) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+int Fail(std::string_view message) {
+  std::cerr << message << '\n';
+  return kExitFailure;
+}
+
+}  // namespace fusescope::app

@@ -1,0 +1,33 @@
+// `fusescope print FILE [--canonical] [--pass N]`: parse and print as HLO text.
+
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "app/cli/model_loader.h"
+#include "ir/hlo_printer.h"
+
+namespace fusescope::app {
+namespace {
+
+int RunPrint(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"--pass"}, {"--canonical", "--fingerprint"});
+  if (!args.ok()) return Fail("print: " + args.message());
+  if (args->positional().size() != 1) {
+    return Fail("usage: fusescope print FILE [--canonical | --fingerprint] [--pass N]");
+  }
+  std::optional<int> pass;
+  if (auto value = args->Value("--pass")) pass = std::atoi(value->c_str());
+  auto loaded = LoadModel(args->positional()[0], pass);
+  if (!loaded.ok()) return Fail(loaded.message());
+  ir::PrintOptions options = ir::PrintOptions::Parsable();
+  if (args->Has("--canonical")) options = ir::PrintOptions::Canonical();
+  if (args->Has("--fingerprint")) options = ir::PrintOptions::Fingerprint();
+  std::cout << ir::PrintModule(*loaded->module, options);
+  return 0;
+}
+
+const CommandRegistrar kRegistrar({"print", "print FILE [--canonical | --fingerprint] [--pass N]",
+                                   "parse and print as HLO text", RunPrint});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,47 @@
+// The `fusescope` executable: the workbench (GUI) and the headless subcommands (CLI).
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/cli/command.h"
+
+#ifdef FUSESCOPE_HAVE_GUI
+#include "app/gui_main.h"
+#endif
+
+namespace {
+
+void PrintUsage(std::ostream& out) {
+  out << "usage: fusescope [COMMAND] [ARGS]\n\ncommands:\n";
+#ifdef FUSESCOPE_HAVE_GUI
+  out << "  gui [FILE] [--pass N] [--screenshot OUT.png]\n      open the workbench\n";
+#endif
+  for (const auto& command : fusescope::app::Commands()) {
+    out << "  " << command.usage << "\n      " << command.summary << '\n';
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "gui") {
+#ifdef FUSESCOPE_HAVE_GUI
+    return fusescope::app::GuiMain(argc, argv);
+#else
+    std::cerr << "this build has no workbench (Qt 6 was not found); try `fusescope --help`\n";
+    return fusescope::app::kExitUsage;
+#endif
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    PrintUsage(std::cout);
+    return 0;
+  }
+  const auto* command = fusescope::app::FindCommand(args[0]);
+  if (!command) {
+    std::cerr << "unknown command '" << args[0] << "'; see `fusescope --help`\n";
+    return fusescope::app::kExitUsage;
+  }
+  return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+}

@@ -1,0 +1,11 @@
+# Writes OUT: a table of {name, text} for every file in SAMPLES, as raw string literals.
+set(body "#include <string_view>\nnamespace fusescope::resources::detail {\nstruct EmbeddedSample { std::string_view file; std::string_view text; };\nextern const EmbeddedSample kEmbeddedSamples[] = {\n")
+set(count 0)
+foreach(path ${SAMPLES})
+  get_filename_component(name ${path} NAME_WE)
+  file(READ ${path} text)
+  string(APPEND body "  {\"${name}\", R\"FSRAW(${text})FSRAW\"},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+string(APPEND body "};\nextern const int kEmbeddedSampleCount = ${count};\n}  // namespace fusescope::resources::detail\n")
+file(WRITE ${OUT} "${body}")

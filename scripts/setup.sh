@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs every Debian package Fusescope's build, tests, fuzzing and benchmarks need.
+# Idempotent: apt-get skips what is already installed. Run as root on Debian 12.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git python3 python3-venv
+  llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 libclang-rt-19-dev lld-19
+  qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
+  libgraphviz-dev graphviz
+  libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libonnx-dev
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+echo "setup: all ${#packages[@]} packages present"
