@@ -1,5 +1,6 @@
 #include "app/cli/command.h"
 
+#include <charconv>
 #include <iostream>
 
 namespace fusescope::app {
@@ -23,6 +24,18 @@ std::vector<std::string> ParsedArgs::Values(std::string_view flag) const {
   auto [begin, end] = values_.equal_range(std::string(flag));
   for (auto it = begin; it != end; ++it) result.push_back(it->second);
   return result;
+}
+
+StatusOr<std::optional<int64_t>> ParsedArgs::IntValue(std::string_view flag) const {
+  std::optional<std::string> text = Value(flag);
+  if (!text) return std::optional<int64_t>();
+  int64_t value = 0;
+  const char* end = text->data() + text->size();
+  auto [ptr, ec] = std::from_chars(text->data(), end, value);
+  if (ec != std::errc() || ptr != end || text->empty()) {
+    return Status::Error("option " + std::string(flag) + " needs an integer, got '" + *text + "'");
+  }
+  return std::optional<int64_t>(value);
 }
 
 StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,

@@ -5,6 +5,7 @@
 // and registers itself with a static CommandRegistrar. Contract (DESIGN.md): human text by
 // default, JSON with --json; exit 0 on success, non-zero with one clear line on stderr.
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -25,6 +26,8 @@ class ParsedArgs {
   std::optional<std::string> Value(std::string_view flag) const;
   // All values of a repeatable flag, in order.
   std::vector<std::string> Values(std::string_view flag) const;
+  // The flag's value as an integer: nullopt when absent, an error when not a number.
+  StatusOr<std::optional<int64_t>> IntValue(std::string_view flag) const;
 
  private:
   friend StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>&,

@@ -4,6 +4,7 @@
 // Resolves what the user named on the command line to a module: an HLO text file, a built-in
 // sample (`sample:NAME`), or a recording (.fsdb: its final snapshot, or the one after pass N).
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,8 +19,16 @@ struct LoadedModel {
   std::string display_name;  // file path or sample name
 };
 
-// `pass`: for recordings, the snapshot after that pass (0 = the input); ignored otherwise.
-StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int> pass = std::nullopt);
+// `pass`: for recordings, the snapshot after pass N (numbered from 0 as `fusescope passes`
+// lists them; -1 is the input); the final snapshot when absent. Ignored for HLO text.
+StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> pass = std::nullopt);
+
+// The text of an HLO model (file or `sample:NAME`), for commands that keep the input verbatim.
+struct ModelText {
+  std::string text;
+  std::string display_name;
+};
+StatusOr<ModelText> ReadModelText(const std::string& what);
 
 // True when the file starts with SQLite's magic header.
 bool LooksLikeRecording(const std::string& path);

@@ -15,9 +15,9 @@ int RunPrint(const std::vector<std::string>& raw_args) {
   if (args->positional().size() != 1) {
     return Fail("usage: fusescope print FILE [--canonical | --fingerprint] [--pass N]");
   }
-  std::optional<int> pass;
-  if (auto value = args->Value("--pass")) pass = std::atoi(value->c_str());
-  auto loaded = LoadModel(args->positional()[0], pass);
+  auto pass = args->IntValue("--pass");
+  if (!pass.ok()) return Fail(pass.message());
+  auto loaded = LoadModel(args->positional()[0], *pass);
   if (!loaded.ok()) return Fail(loaded.message());
   ir::PrintOptions options = ir::PrintOptions::Parsable();
   if (args->Has("--canonical")) options = ir::PrintOptions::Canonical();

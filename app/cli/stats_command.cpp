@@ -87,9 +87,9 @@ int RunStats(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"--pass"}, {"--json"});
   if (!args.ok()) return Fail("stats: " + args.message());
   if (args->positional().size() != 1) return Fail("usage: fusescope stats FILE [--json] [--pass N]");
-  std::optional<int> pass;
-  if (auto value = args->Value("--pass")) pass = std::atoi(value->c_str());
-  auto loaded = LoadModel(args->positional()[0], pass);
+  auto pass = args->IntValue("--pass");
+  if (!pass.ok()) return Fail(pass.message());
+  auto loaded = LoadModel(args->positional()[0], *pass);
   if (!loaded.ok()) return Fail(loaded.message());
   const ModuleStats stats = Collect(*loaded->module);
   if (args->Has("--json")) {

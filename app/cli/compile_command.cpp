@@ -1,0 +1,132 @@
+// `fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [pipeline flags] [--json]`:
+// runs a built-in pipeline with every pass recorded, and saves the recording.
+
+#include <iomanip>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "app/cli/model_loader.h"
+#include "app/cli/pipeline_flags.h"
+#include "ir/json_writer.h"
+#include "passes/pipeline.h"
+#include "recording/compile_and_record.h"
+#include "recording/recording_store.h"
+
+namespace fusescope::app {
+namespace {
+
+// Unknown pass names in --disable-pass / --stop-after are mistakes, not no-ops.
+Status CheckPassNames(const passes::PipelineOptions& options) {
+  auto pipeline = passes::MakeBuiltinPipeline(options);
+  if (!pipeline.ok()) return pipeline.status();
+  std::set<std::string> names;
+  for (const auto& pass : (*pipeline)->passes()) names.insert(std::string(pass->name()));
+  std::string known;
+  for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& name : options.disabled_passes) {
+    if (!names.count(name)) return Status::Error("no pass named '" + name + "' (" + known + ")");
+  }
+  if (!options.stop_after.empty() && !names.count(options.stop_after)) {
+    return Status::Error("no pass named '" + options.stop_after + "' (" + known + ")");
+  }
+  return Status::Ok();
+}
+
+struct CompileSummary {
+  int64_t passes_run = 0;
+  int64_t passes_changed = 0;
+  int64_t accepted = 0;
+  int64_t refused = 0;
+  int64_t fusions = 0;
+};
+
+CompileSummary Summarize(const recording::Recording& recording) {
+  CompileSummary summary;
+  for (const auto& pass : recording.passes) {
+    if (!pass.skipped) ++summary.passes_run;
+    if (pass.changed) ++summary.passes_changed;
+  }
+  for (const auto& decision : recording.decisions) {
+    ++(decision.accepted() ? summary.accepted : summary.refused);
+  }
+  for (const auto& computation : recording.snapshots.back().computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode == "fusion") ++summary.fusions;
+    }
+  }
+  return summary;
+}
+
+void PrintSummary(const recording::Recording& recording, const std::string& output, bool json) {
+  const CompileSummary summary = Summarize(recording);
+  const int64_t before = recording.input().instruction_count();
+  const int64_t after = recording.snapshots.back().instruction_count();
+  if (json) {
+    JsonWriter out;
+    out.BeginObject();
+    out.Key("recording").String(output);
+    out.Key("model").String(recording.model_name);
+    out.Key("pipeline").String(recording.pipeline_name);
+    out.Key("passes").Int(static_cast<int64_t>(recording.passes.size()));
+    out.Key("passes_run").Int(summary.passes_run);
+    out.Key("passes_changed").Int(summary.passes_changed);
+    out.Key("instructions_before").Int(before);
+    out.Key("instructions_after").Int(after);
+    out.Key("fusions").Int(summary.fusions);
+    out.Key("decisions_accepted").Int(summary.accepted);
+    out.Key("decisions_refused").Int(summary.refused);
+    out.Key("seconds").Double(recording.total_seconds);
+    out.Key("failed").Bool(recording.failed());
+    out.EndObject();
+    std::cout << out.str() << '\n';
+    return;
+  }
+  std::cout << "compiled " << recording.model_name << " with the " << recording.pipeline_name
+            << " pipeline -> " << output << '\n'
+            << "  passes:       " << summary.passes_run << " run, " << summary.passes_changed
+            << " changed the module\n"
+            << "  instructions: " << before << " -> " << after << '\n'
+            << "  fusions:      " << summary.fusions << " (" << summary.accepted
+            << " fusion decisions accepted, " << summary.refused << " refused)\n"
+            << "  time:         " << std::fixed << std::setprecision(3)
+            << recording.total_seconds << " s\n";
+}
+
+int RunCompile(const std::vector<std::string>& raw_args) {
+  std::set<std::string> value_flags = kPipelineValueFlags;
+  value_flags.insert("-o");
+  std::set<std::string> bool_flags = kPipelineBoolFlags;
+  bool_flags.insert("--json");
+  auto args = ParseArgs(raw_args, value_flags, bool_flags);
+  if (!args.ok()) return Fail("compile: " + args.message());
+  if (args->positional().size() != 1 || !args->Has("-o")) {
+    return Fail("usage: fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb");
+  }
+  auto options = PipelineOptionsFromArgs(*args);
+  if (!options.ok()) return Fail(options.message());
+  if (Status names = CheckPassNames(*options); !names.ok()) return Fail(names.message());
+  auto model = ReadModelText(args->positional()[0]);
+  if (!model.ok()) return Fail(model.message());
+  auto recording = recording::CompileAndRecord(model->text, *options, model->display_name);
+  if (!recording.ok()) return Fail(recording.message());
+  const std::string output = *args->Value("-o");
+  if (Status saved = recording::SaveRecording(*recording, output); !saved.ok()) {
+    return Fail(saved.message());
+  }
+  if (recording->failed()) {
+    const auto& reproducer = *recording->reproducer;
+    return Fail("pass " + reproducer.pass_name + " (#" + std::to_string(reproducer.pass_index) +
+                ") failed: " + reproducer.error + " (recorded in " + output + ")");
+  }
+  PrintSummary(*recording, output, args->Has("--json"));
+  return 0;
+}
+
+const CommandRegistrar kRegistrar(
+    {"compile",
+     "compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [--disable-pass NAME] [--stop-after NAME] "
+     "[--fusion-limit KEY=VALUE] [--no-verify] [--json]",
+     "run a built-in pipeline, recording every pass", RunCompile});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,90 @@
+// `fusescope passes RUN.fsdb [--json]`: the pass table of a recording — changed or not
+// (measured by fingerprint), Δ instructions, time, and what looks wrong (a lying change
+// flag, a failure).
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "ir/json_writer.h"
+#include "recording/recording_store.h"
+
+namespace fusescope::app {
+namespace {
+
+std::string Notes(const recording::PassRecord& pass) {
+  std::string notes;
+  auto add = [&](const std::string& note) { notes += (notes.empty() ? "" : "; ") + note; };
+  if (pass.skipped) add("disabled");
+  if (pass.failed) add("FAILED: " + pass.error);
+  if (pass.change_flag_lies) {
+    add(pass.reported_changed ? "reported a change but changed nothing"
+                              : "changed the module but reported no change");
+  }
+  for (const auto& [key, value] : pass.stats) add(key + "=" + value);
+  return notes;
+}
+
+void PrintText(const recording::Recording& recording) {
+  std::printf("%s: %s pipeline, %zu passes\n\n", recording.model_name.c_str(),
+              recording.pipeline_name.c_str(), recording.passes.size());
+  std::printf("%4s  %-24s %-8s %8s %8s %7s %10s  %s\n", "#", "pass", "changed", "before", "after",
+              "delta", "time(ms)", "notes");
+  for (const auto& pass : recording.passes) {
+    const int64_t delta = pass.instructions_after - pass.instructions_before;
+    std::printf("%4lld  %-24s %-8s %8lld %8lld %+7lld %10.3f  %s\n",
+                static_cast<long long>(pass.index), pass.name.c_str(),
+                pass.changed ? "yes" : "-", static_cast<long long>(pass.instructions_before),
+                static_cast<long long>(pass.instructions_after), static_cast<long long>(delta),
+                pass.wall_seconds * 1e3, Notes(pass).c_str());
+  }
+}
+
+void PrintJson(const recording::Recording& recording) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("model").String(recording.model_name);
+  json.Key("pipeline").String(recording.pipeline_name);
+  json.Key("passes").BeginArray();
+  for (const auto& pass : recording.passes) {
+    json.BeginObject();
+    json.Key("index").Int(pass.index);
+    json.Key("name").String(pass.name);
+    json.Key("changed").Bool(pass.changed);
+    json.Key("reported_changed").Bool(pass.reported_changed);
+    json.Key("change_flag_lies").Bool(pass.change_flag_lies);
+    json.Key("skipped").Bool(pass.skipped);
+    json.Key("failed").Bool(pass.failed);
+    if (pass.failed) json.Key("error").String(pass.error);
+    json.Key("instructions_before").Int(pass.instructions_before);
+    json.Key("instructions_after").Int(pass.instructions_after);
+    json.Key("seconds").Double(pass.wall_seconds);
+    json.Key("stats").BeginObject();
+    for (const auto& [key, value] : pass.stats) json.Key(key).String(value);
+    json.EndObject();
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+int RunPasses(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {}, {"--json"});
+  if (!args.ok()) return Fail("passes: " + args.message());
+  if (args->positional().size() != 1) return Fail("usage: fusescope passes RUN.fsdb [--json]");
+  auto recording = recording::LoadRecording(args->positional()[0]);
+  if (!recording.ok()) return Fail(recording.message());
+  if (args->Has("--json")) {
+    PrintJson(*recording);
+  } else {
+    PrintText(*recording);
+  }
+  return 0;
+}
+
+const CommandRegistrar kRegistrar({"passes", "passes RUN.fsdb [--json]",
+                                   "pass table: changed, delta instructions, time", RunPasses});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,146 @@
+// `fusescope why RUN.fsdb PRODUCER CONSUMER [--json]`: every fusion decision on that pair.
+// A pair also matches through provenance: once %exp.3 was fused into %fusion.1, decisions
+// about %fusion.1 as a producer concern %exp.3 too.
+
+#include <algorithm>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "ir/json_writer.h"
+#include "recording/recording_store.h"
+
+namespace fusescope::app {
+namespace {
+
+std::string StripSigil(std::string_view name) {
+  if (!name.empty() && name.front() == '%') name.remove_prefix(1);
+  return std::string(name);
+}
+
+// The provenance of the instruction named `name` in the first snapshot that has it.
+const ir::ProvenanceSet* FindProvenance(const recording::Recording& recording,
+                                        const std::string& name) {
+  for (const auto& snapshot : recording.snapshots) {
+    if (const auto* record = snapshot.FindInstruction(name)) return &record->provenance;
+  }
+  return nullptr;
+}
+
+bool Intersects(const ir::ProvenanceSet& a, const ir::ProvenanceSet& b) {
+  return std::any_of(a.ids().begin(), a.ids().end(), [&](int64_t id) { return b.Contains(id); });
+}
+
+struct Match {
+  const passes::FusionDecisionRecord* decision;
+  bool direct;  // named exactly; otherwise through provenance
+};
+
+bool ViaProvenance(const recording::Recording& recording,
+                   const passes::FusionDecisionRecord& decision, const ir::ProvenanceSet& producer,
+                   const ir::ProvenanceSet& consumer) {
+  const recording::Snapshot* before = recording.SnapshotBefore(decision.pass_index);
+  if (!before) return false;
+  const auto* p = before->FindInstruction(decision.producer_id);
+  const auto* c = before->FindInstruction(decision.consumer_id);
+  return p && c && Intersects(p->provenance, producer) && Intersects(c->provenance, consumer);
+}
+
+std::vector<Match> FindMatches(const recording::Recording& recording, const std::string& producer,
+                               const std::string& consumer) {
+  const ir::ProvenanceSet* producer_provenance = FindProvenance(recording, producer);
+  const ir::ProvenanceSet* consumer_provenance = FindProvenance(recording, consumer);
+  std::vector<Match> matches;
+  for (const auto& decision : recording.decisions) {
+    if (StripSigil(decision.producer_name) == producer &&
+        StripSigil(decision.consumer_name) == consumer) {
+      matches.push_back({&decision, true});
+    } else if (producer_provenance && consumer_provenance &&
+               ViaProvenance(recording, decision, *producer_provenance, *consumer_provenance)) {
+      matches.push_back({&decision, false});
+    }
+  }
+  return matches;
+}
+
+std::string PassLabel(const recording::Recording& recording, int64_t index) {
+  std::string name;
+  if (index >= 0 && index < static_cast<int64_t>(recording.passes.size())) {
+    name = recording.passes[static_cast<size_t>(index)].name;
+  }
+  return "#" + std::to_string(index) + " " + name;
+}
+
+void PrintText(const recording::Recording& recording, const std::vector<Match>& matches,
+               const std::string& producer, const std::string& consumer) {
+  std::cout << "%" << producer << " -> %" << consumer << ": " << matches.size() << " decision"
+            << (matches.size() == 1 ? "" : "s") << '\n';
+  for (const Match& match : matches) {
+    const auto& d = *match.decision;
+    std::cout << "  pass " << PassLabel(recording, d.pass_index) << ": "
+              << (d.accepted() ? "fused" : "refused") << " ["
+              << passes::FusionReasonCode(d.reason) << "] " << d.explanation;
+    if (!match.direct) std::cout << "  (as %" << d.producer_name << " -> %" << d.consumer_name << ")";
+    std::cout << '\n';
+  }
+}
+
+void PrintJson(const recording::Recording& recording, const std::vector<Match>& matches,
+               const std::string& producer, const std::string& consumer) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("producer").String(producer);
+  json.Key("consumer").String(consumer);
+  json.Key("decisions").BeginArray();
+  for (const Match& match : matches) {
+    const auto& d = *match.decision;
+    json.BeginObject();
+    json.Key("pass_index").Int(d.pass_index);
+    json.Key("pass").String(PassLabel(recording, d.pass_index));
+    json.Key("accepted").Bool(d.accepted());
+    json.Key("reason").String(passes::FusionReasonCode(d.reason));
+    json.Key("explanation").String(d.explanation);
+    json.Key("producer").String(d.producer_name);
+    json.Key("consumer").String(d.consumer_name);
+    json.Key("fusion").String(d.fusion_name);
+    json.Key("direct").Bool(match.direct);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+int RunWhy(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {}, {"--json"});
+  if (!args.ok()) return Fail("why: " + args.message());
+  if (args->positional().size() != 3) {
+    return Fail("usage: fusescope why RUN.fsdb PRODUCER CONSUMER [--json]");
+  }
+  auto recording = recording::LoadRecording(args->positional()[0]);
+  if (!recording.ok()) return Fail(recording.message());
+  const std::string producer = StripSigil(args->positional()[1]);
+  const std::string consumer = StripSigil(args->positional()[2]);
+  for (const std::string& name : {producer, consumer}) {
+    if (!FindProvenance(*recording, name)) {
+      return Fail("no instruction named %" + name + " in any snapshot of " +
+                  args->positional()[0]);
+    }
+  }
+  const std::vector<Match> matches = FindMatches(*recording, producer, consumer);
+  if (matches.empty()) {
+    return Fail("no fusion pass considered %" + producer + " -> %" + consumer +
+                " (not a producer-consumer pair in any fusion pass)");
+  }
+  if (args->Has("--json")) {
+    PrintJson(*recording, matches, producer, consumer);
+  } else {
+    PrintText(*recording, matches, producer, consumer);
+  }
+  return 0;
+}
+
+const CommandRegistrar kRegistrar({"why", "why RUN.fsdb PRODUCER CONSUMER [--json]",
+                                   "every fusion decision on that pair", RunWhy});
+
+}  // namespace
+}  // namespace fusescope::app
