@@ -1,0 +1,37 @@
+#ifndef FUSESCOPE_RECORDING_INSTRUCTION_RECORD_H_
+#define FUSESCOPE_RECORDING_INSTRUCTION_RECORD_H_
+
+// One instruction as it was after one pass. Records are immutable and shared between
+// snapshots: a pass that leaves an instruction alone (same text, operands and provenance)
+// hands the previous snapshot's record on, so recording every pass costs little more than
+// the instructions that changed.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/provenance.h"
+
+namespace fusescope::recording {
+
+struct InstructionRecord {
+  int64_t id = -1;
+  std::string name;
+  std::string computation;
+  std::string opcode;
+  // The printed line, parsable, with `/*id=N*/` after the name.
+  std::string text;
+  std::vector<int64_t> operand_ids;
+  ir::ProvenanceSet provenance;
+  // For a fusion: its fused computation's name; empty otherwise.
+  std::string fused_computation;
+
+  bool operator==(const InstructionRecord& other) const = default;
+};
+
+using InstructionRecordPtr = std::shared_ptr<const InstructionRecord>;
+
+}  // namespace fusescope::recording
+
+#endif  // FUSESCOPE_RECORDING_INSTRUCTION_RECORD_H_

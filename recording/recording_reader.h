@@ -1,0 +1,60 @@
+#ifndef FUSESCOPE_RECORDING_RECORDING_READER_H_
+#define FUSESCOPE_RECORDING_RECORDING_READER_H_
+
+// Reads a recording back from a database written by RecordingWriter. Every reference
+// between tables is checked, so a damaged file gives an error naming what is missing rather
+// than a recording with holes. Shared rows become shared objects again.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/status.h"
+#include "recording/recording.h"
+#include "recording/sqlite_database.h"
+
+namespace fusescope::recording {
+
+class RecordingReader {
+ public:
+  explicit RecordingReader(SqliteDatabase& db) : db_(db) {}
+
+  // SQLite's user_version: 0 for a database that is not a recording at all.
+  StatusOr<int64_t> SchemaVersion();
+  // The meta table exists and says this is a recording of `version`.
+  Status CheckFormat(int64_t version);
+  StatusOr<Recording> Read();
+
+ private:
+  Status ReadMeta(Recording& recording);
+  Status ReadOptions(passes::PipelineOptions& options);
+  Status ReadPasses(std::vector<PassRecord>& passes);
+  Status ReadPassStats(std::vector<PassRecord>& passes);
+  Status ReadRecords();
+  Status ReadComputations();
+  // A snapshot's row, before its computations are attached.
+  struct SnapshotRow {
+    int64_t pass_index;
+    std::shared_ptr<const std::string> prologue;
+    uint64_t fingerprint;
+    bool broken;
+    std::string error;
+    std::vector<ComputationSnapshotPtr> computations;
+  };
+
+  Status ReadSnapshots(std::vector<Snapshot>& snapshots);
+  Status ReadSnapshotMembers(std::vector<SnapshotRow>& rows);
+  Status ReadDecisions(std::vector<passes::FusionDecisionRecord>& decisions);
+  Status ReadReproducer(std::optional<Reproducer>& reproducer);
+
+  SqliteDatabase& db_;
+  std::unordered_map<int64_t, InstructionRecordPtr> records_;
+  std::unordered_map<int64_t, std::shared_ptr<ComputationSnapshot>> computations_;
+};
+
+}  // namespace fusescope::recording
+
+#endif  // FUSESCOPE_RECORDING_RECORDING_READER_H_
