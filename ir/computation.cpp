@@ -104,6 +104,20 @@ std::vector<Instruction*> Computation::MakePostOrder() const {
   return order;
 }
 
+bool Computation::SetInstructionOrder(const std::vector<Instruction*>& order) {
+  if (order.size() != instructions_.size()) return false;
+  std::unordered_map<const Instruction*, size_t> position;
+  position.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const bool foreign = order[i] == nullptr || order[i]->parent() != this;
+    if (foreign || !position.emplace(order[i], i).second) return false;
+  }
+  std::vector<std::unique_ptr<Instruction>> reordered(instructions_.size());
+  for (auto& owned : instructions_) reordered[position.at(owned.get())] = std::move(owned);
+  instructions_ = std::move(reordered);
+  return true;
+}
+
 Instruction* Computation::parameter(int64_t number) const {
   if (number < 0 || number >= parameter_count()) return nullptr;
   return parameters_[static_cast<size_t>(number)];

@@ -47,6 +47,9 @@ class Computation {
   // Def-before-use order that keeps the stored order where it already is one; includes
   // instructions unreachable from the root.
   std::vector<Instruction*> MakePostOrder() const;
+  // Stores the instructions in `order` (a schedule). Precondition: `order` holds each of
+  // this computation's instructions exactly once. Returns false, changing nothing, when not.
+  bool SetInstructionOrder(const std::vector<Instruction*>& order);
 
   Instruction* root() const { return root_; }
   void set_root(Instruction* root) { root_ = root; }
