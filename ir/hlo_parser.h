@@ -7,7 +7,8 @@
 //
 // On failure the status message is exactly one line: "FILE:LINE:COL: cause". Nothing is
 // returned on failure (no partial module). Every instruction gets a fresh id and the
-// provenance {own id}.
+// provenance {own id}, except that an id written as `%name /*id=N*/ = ...` (PrintOptions::
+// print_ids) is kept, so a printed recording reads back with the same ids.
 
 #include <memory>
 #include <string_view>

@@ -10,6 +10,7 @@
 //    names or ids print the same.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "ir/module.h"
@@ -22,7 +23,12 @@ struct PrintOptions {
   bool print_backend_config = true;
   bool print_large_constants = true;  // false: constants over 10 elements print as {...}
   bool print_stack_frames = true;
-  bool print_ids = false;  // `/*id=N*/` after each instruction name
+  // `%name /*id=N*/ = ...`: the parser restores these ids instead of assigning fresh ones,
+  // which is how recordings keep instruction ids in text. XLA reads it as a comment.
+  bool print_ids = false;
+  // Overrides the module's TextStyle (sigils, typed operands, index comments). Canonical and
+  // Fingerprint fix it so that two texts of one module in different styles print the same.
+  std::optional<TextStyle> style;
 
   static PrintOptions Parsable() { return {}; }
   static PrintOptions Canonical();

@@ -54,6 +54,9 @@ struct TextStyle {
   bool sigils = true;          // `%name`
   bool operand_shapes = true;  // `add(f32[] %a, f32[] %b)`
   bool index_comments = true;  // `/*index=5*/` in long lists
+  // XLA's canonical form writes called computations in full at the call site
+  // (`to_apply={ ... }`); the top level then holds only computations nobody calls.
+  bool inline_callees = false;
 };
 
 class Module {
