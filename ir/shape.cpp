@@ -102,8 +102,10 @@ std::string Layout::ToString() const {
   AppendIntList(out, minor_to_major);
   if (!tiles.empty() || memory_space != 0 || !extra.empty()) {
     out += ':';
+    // XLA writes one T followed by every tile: T(8,128)(2,1).
+    if (!tiles.empty()) out += 'T';
     for (const std::vector<int64_t>& tile : tiles) {
-      out += "T(";
+      out += '(';
       for (size_t i = 0; i < tile.size(); ++i) {
         if (i) out += ',';
         out += tile[i] == kCombineTileDimension ? "*" : std::to_string(tile[i]);
@@ -194,7 +196,7 @@ std::string Shape::ToString(bool with_layout, int index_interval) const {
     return out;
   }
   std::string out(PrimitiveTypeName(element_type_));
-  if (!IsArray()) return out;
+  if (!IsArray()) return element_type_ == PrimitiveType::kInvalid ? out : out + "[]";  // token[]
   out += '[';
   for (size_t i = 0; i < dims_.size(); ++i) {
     if (i) out += ',';
