@@ -1,0 +1,641 @@
+#include "ir/graph_diff.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+#include <utility>
+
+namespace fusescope::ir {
+
+std::string_view DiffStatusName(DiffStatus status) {
+  switch (status) {
+    case DiffStatus::kUnchanged:
+      return "unchanged";
+    case DiffStatus::kChanged:
+      return "changed";
+    case DiffStatus::kAdded:
+      return "added";
+    case DiffStatus::kRemoved:
+      return "removed";
+    case DiffStatus::kFused:
+      return "fused";
+    case DiffStatus::kReplaced:
+      return "replaced";
+  }
+  return "unchanged";
+}
+
+std::string DescribeChanges(uint32_t changes) {
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {
+      {kChangeOpcode, "opcode"},
+      {kChangeShape, "shape"},
+      {kChangeLayout, "layout"},
+      {kChangeOperands, "operands"},
+      {kChangeAttributes, "attributes"},
+      {kChangeCalled, "called computation"},
+      {kChangeName, "name"},
+      {kChangeMetadata, "metadata"},
+      {kChangeUnfused, "moved out of its fusion"},
+  };
+  std::string text;
+  for (const auto& [bit, name] : kNames) {
+    if ((changes & bit) == 0) continue;
+    if (!text.empty()) text += ", ";
+    text += name;
+  }
+  return text;
+}
+
+namespace {
+
+constexpr int kNoMatch = -1;
+
+// All instructions of one side, callee computations first and def-before-use within each, so
+// that operands and called computations are always visited before their users.
+struct SideIndex {
+  std::vector<const Instruction*> instructions;
+  std::unordered_map<const Instruction*, int> index;
+
+  explicit SideIndex(const Module& module) {
+    index.reserve(static_cast<size_t>(module.instruction_count()));
+    instructions.reserve(static_cast<size_t>(module.instruction_count()));
+    for (const Computation* computation : module.MakeComputationPostOrder()) {
+      for (const Instruction* instruction : computation->MakePostOrder()) {
+        index.emplace(instruction, static_cast<int>(instructions.size()));
+        instructions.push_back(instruction);
+      }
+    }
+  }
+  int size() const { return static_cast<int>(instructions.size()); }
+  int IndexOf(const Instruction* instruction) const {
+    auto it = index.find(instruction);
+    return it == index.end() ? kNoMatch : it->second;
+  }
+};
+
+const Instruction* EnclosingFusion(const Instruction* instruction) {
+  const Computation* computation = instruction->parent();
+  return computation ? computation->fusion_instruction() : nullptr;
+}
+
+bool ProvenanceCovers(const ProvenanceSet& big, const ProvenanceSet& small) {
+  if (small.size() > big.size()) return false;
+  const std::vector<int64_t>& ids = big.ids();
+  return std::all_of(small.ids().begin(), small.ids().end(),
+                     [&](int64_t id) { return std::binary_search(ids.begin(), ids.end(), id); });
+}
+
+std::vector<const Attribute*> PlainAttributesByKey(const Instruction& instruction) {
+  std::vector<const Attribute*> plain;
+  for (const Attribute& attribute : instruction.attributes()) {
+    if (!attribute.names_computations) plain.push_back(&attribute);
+  }
+  std::sort(plain.begin(), plain.end(),
+            [](const Attribute* a, const Attribute* b) { return a->key < b->key; });
+  return plain;
+}
+
+bool SameAttributes(const Instruction& a, const Instruction& b) {
+  if (a.literal() != b.literal() || a.parameter_number() != b.parameter_number()) return false;
+  if (a.attributes() == b.attributes()) return true;
+  std::vector<const Attribute*> pa = PlainAttributesByKey(a);
+  std::vector<const Attribute*> pb = PlainAttributesByKey(b);
+  return std::equal(pa.begin(), pa.end(), pb.begin(), pb.end(),
+                    [](const Attribute* x, const Attribute* y) { return *x == *y; });
+}
+
+void HashCombine(uint64_t& seed, uint64_t value) {
+  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+}
+
+std::string Sigil(const Instruction* instruction) { return "%" + instruction->name(); }
+
+}  // namespace
+
+// Runs the matching stages and the classification; the result is handed out as a GraphDiff.
+class GraphDiffBuilder {
+ public:
+  GraphDiffBuilder(const Module& left, const Module& right, const DiffOptions& options)
+      : options_(options),
+        right_module_(right),
+        left_(left),
+        right_(right),
+        partner_l_(static_cast<size_t>(left_.size()), kNoMatch),
+        partner_r_(static_cast<size_t>(right_.size()), kNoMatch),
+        match_l_(static_cast<size_t>(left_.size()), MatchKind::kNone),
+        cover_l_(static_cast<size_t>(left_.size()), kNoMatch) {}
+
+  GraphDiff Build() {
+    if (options_.match_ids) MatchIds();
+    if (options_.match_provenance) MatchProvenance();
+    if (options_.match_names) MatchNames();
+    if (options_.match_structure) MatchStructure();
+    Classify();
+    PropagateCalledChanges();
+    Summarize();
+    return std::move(diff_);
+  }
+
+ private:
+  void Link(int l, int r, MatchKind kind) {
+    partner_l_[static_cast<size_t>(l)] = r;
+    partner_r_[static_cast<size_t>(r)] = l;
+    match_l_[static_cast<size_t>(l)] = kind;
+  }
+  bool LeftMatched(int l) const { return partner_l_[static_cast<size_t>(l)] != kNoMatch; }
+  bool RightMatched(int r) const { return partner_r_[static_cast<size_t>(r)] != kNoMatch; }
+  const Instruction* L(int l) const { return left_.instructions[static_cast<size_t>(l)]; }
+  const Instruction* R(int r) const { return right_.instructions[static_cast<size_t>(r)]; }
+
+  // The right instruction matched 1:1 to a left one, or nullptr.
+  const Instruction* PartnerOf(const Instruction* left) const {
+    if (left == nullptr) return nullptr;
+    int l = left_.IndexOf(left);
+    if (l == kNoMatch || !LeftMatched(l)) return nullptr;
+    return R(partner_l_[static_cast<size_t>(l)]);
+  }
+
+  void MatchIds() {
+    std::unordered_map<int64_t, int> by_id;
+    by_id.reserve(static_cast<size_t>(right_.size()));
+    for (int r = 0; r < right_.size(); ++r) {
+      if (R(r)->id() >= 0) by_id.emplace(R(r)->id(), r);
+    }
+    for (int l = 0; l < left_.size(); ++l) {
+      auto it = by_id.find(L(l)->id());
+      if (L(l)->id() >= 0 && it != by_id.end() && !RightMatched(it->second)) {
+        Link(l, it->second, MatchKind::kId);
+      }
+    }
+  }
+
+  // First pairs equal provenance sets 1:1 (a clone keeps its origin's set), then lets the
+  // smallest covering right instruction absorb what is left.
+  void MatchProvenance() {
+    std::unordered_map<int64_t, std::vector<int>> holders;
+    for (int r = 0; r < right_.size(); ++r) {
+      for (int64_t id : R(r)->provenance().ids()) holders[id].push_back(r);
+    }
+    for (bool exact : {true, false}) {
+      for (int l = 0; l < left_.size(); ++l) {
+        if (LeftMatched(l) || L(l)->provenance().empty()) continue;
+        int best = BestCover(l, holders, exact);
+        if (best == kNoMatch) continue;
+        if (exact) {
+          Link(l, best, MatchKind::kProvenance);
+        } else {
+          cover_l_[static_cast<size_t>(l)] = best;
+        }
+      }
+    }
+  }
+
+  int BestCover(int l, const std::unordered_map<int64_t, std::vector<int>>& holders,
+                bool exact) const {
+    const ProvenanceSet& wanted = L(l)->provenance();
+    const std::vector<int>* fewest = nullptr;
+    for (int64_t id : wanted.ids()) {
+      auto it = holders.find(id);
+      if (it == holders.end()) return kNoMatch;
+      if (fewest == nullptr || it->second.size() < fewest->size()) fewest = &it->second;
+    }
+    int best = kNoMatch;
+    std::tuple<size_t, bool, bool, bool> best_score;
+    for (int r : *fewest) {
+      const ProvenanceSet& have = R(r)->provenance();
+      if (exact && (have.size() != wanted.size() || RightMatched(r))) continue;
+      if (!ProvenanceCovers(have, wanted)) continue;
+      auto score =
+          std::make_tuple(have.size(), RightMatched(r), R(r)->opcode_name() != L(l)->opcode_name(),
+                          R(r)->name() != L(l)->name());
+      if (best == kNoMatch || score < best_score) {
+        best = r;
+        best_score = score;
+      }
+    }
+    return best;
+  }
+
+  void MatchNames() {
+    std::unordered_map<std::string_view, std::vector<int>> by_name;
+    for (int r = 0; r < right_.size(); ++r) {
+      if (!RightMatched(r)) by_name[R(r)->name()].push_back(r);
+    }
+    for (int l = 0; l < left_.size(); ++l) {
+      if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
+      auto it = by_name.find(L(l)->name());
+      if (it == by_name.end()) continue;
+      for (int r : it->second) {
+        if (!RightMatched(r) && R(r)->opcode_name() == L(l)->opcode_name()) {
+          Link(l, r, MatchKind::kName);
+          break;
+        }
+      }
+    }
+  }
+
+  // Left computation -> right computation: where most matched instructions went, else the
+  // computation of the same name.
+  std::unordered_map<const Computation*, const Computation*> CorrespondingComputations() const {
+    std::unordered_map<const Computation*, std::unordered_map<const Computation*, int>> votes;
+    for (int l = 0; l < left_.size(); ++l) {
+      if (LeftMatched(l)) ++votes[L(l)->parent()][R(partner_l_[static_cast<size_t>(l)])->parent()];
+    }
+    std::unordered_map<const Computation*, const Computation*> result;
+    for (const auto& [left_computation, counts] : votes) {
+      auto top = std::max_element(counts.begin(), counts.end(),
+                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+      result[left_computation] = top->first;
+    }
+    for (const Instruction* instruction : left_.instructions) {
+      const Computation* computation = instruction->parent();
+      if (result.count(computation)) continue;
+      const Computation* named = right_module_.FindComputation(computation->name());
+      if (named != nullptr) result[computation] = named;
+    }
+    return result;
+  }
+
+  static uint64_t StructureHash(const Instruction* instruction, const Computation* computation,
+                                const std::vector<const Instruction*>& operands) {
+    uint64_t seed = std::hash<const void*>()(computation);
+    HashCombine(seed, std::hash<std::string_view>()(instruction->opcode_name()));
+    HashCombine(seed, std::hash<std::string>()(instruction->shape().ToString()));
+    HashCombine(seed, static_cast<uint64_t>(instruction->parameter_number()));
+    HashCombine(seed, std::hash<std::string>()(instruction->literal()));
+    for (const Instruction* operand : operands) {
+      HashCombine(seed, std::hash<const void*>()(operand));
+    }
+    return seed;
+  }
+
+  static bool SameStructure(const Instruction* left, const std::vector<const Instruction*>& images,
+                            const Instruction* right) {
+    if (left->opcode_name() != right->opcode_name() || left->shape() != right->shape() ||
+        left->parameter_number() != right->parameter_number() ||
+        left->literal() != right->literal() || left->operand_count() != right->operand_count()) {
+      return false;
+    }
+    for (int64_t i = 0; i < right->operand_count(); ++i) {
+      if (images[static_cast<size_t>(i)] != right->operand(i)) return false;
+    }
+    return true;
+  }
+
+  void MatchStructure() {
+    auto corresponding = CorrespondingComputations();
+    struct Bucket {
+      std::vector<int> candidates;
+      size_t next = 0;  // candidates before it are matched
+    };
+    std::unordered_map<uint64_t, Bucket> buckets;
+    for (int r = 0; r < right_.size(); ++r) {
+      if (RightMatched(r)) continue;
+      std::vector<const Instruction*> operands(R(r)->operands().begin(), R(r)->operands().end());
+      buckets[StructureHash(R(r), R(r)->parent(), operands)].candidates.push_back(r);
+    }
+    for (int l = 0; l < left_.size(); ++l) {
+      if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
+      auto computation = corresponding.find(L(l)->parent());
+      if (computation == corresponding.end()) continue;
+      std::vector<const Instruction*> images;
+      for (const Instruction* operand : L(l)->operands()) images.push_back(PartnerOf(operand));
+      if (std::count(images.begin(), images.end(), nullptr) > 0) continue;
+      auto bucket = buckets.find(StructureHash(L(l), computation->second, images));
+      if (bucket == buckets.end()) continue;
+      Bucket& b = bucket->second;
+      while (b.next < b.candidates.size() && RightMatched(b.candidates[b.next])) ++b.next;
+      for (size_t i = b.next; i < b.candidates.size(); ++i) {
+        int r = b.candidates[i];
+        if (!RightMatched(r) && R(r)->parent() == computation->second &&
+            SameStructure(L(l), images, R(r))) {
+          Link(l, r, MatchKind::kStructure);
+          break;
+        }
+      }
+    }
+  }
+
+  uint32_t Changes(const Instruction* left, const Instruction* right) const {
+    uint32_t changes = 0;
+    if (left->opcode_name() != right->opcode_name()) changes |= kChangeOpcode;
+    if (!left->shape().Compatible(right->shape())) {
+      changes |= kChangeShape;
+    } else if (left->shape() != right->shape()) {
+      changes |= kChangeLayout;
+    }
+    bool same_operands = left->operand_count() == right->operand_count();
+    for (int64_t i = 0; same_operands && i < left->operand_count(); ++i) {
+      same_operands = PartnerOf(left->operand(i)) == right->operand(i);
+    }
+    if (!same_operands) changes |= kChangeOperands;
+    if (!SameAttributes(*left, *right)) changes |= kChangeAttributes;
+    if (left->called_computations().size() != right->called_computations().size()) {
+      changes |= kChangeCalled;
+    }
+    if (left->name() != right->name()) changes |= kChangeName;
+    if (left->metadata() != right->metadata()) changes |= kChangeMetadata;
+    return changes;
+  }
+
+  InstructionDiff ClassifyMatched(int l) const {
+    InstructionDiff entry;
+    entry.left = L(l);
+    entry.right = R(partner_l_[static_cast<size_t>(l)]);
+    entry.match = match_l_[static_cast<size_t>(l)];
+    entry.changes = Changes(entry.left, entry.right);
+    const Instruction* right_fusion = EnclosingFusion(entry.right);
+    const Instruction* left_fusion = EnclosingFusion(entry.left);
+    if (right_fusion != nullptr && PartnerOf(left_fusion) != right_fusion) {
+      entry.status = DiffStatus::kFused;
+      entry.target = right_fusion;
+      return entry;
+    }
+    if (right_fusion == nullptr && left_fusion != nullptr) entry.changes |= kChangeUnfused;
+    entry.status = entry.changes == 0 ? DiffStatus::kUnchanged : DiffStatus::kChanged;
+    return entry;
+  }
+
+  // An absorbed instruction went into a fusion unless it was absorbed within the fusion it
+  // already lived in (say, CSE inside a fusion body): then it was replaced.
+  InstructionDiff ClassifyCovered(int l) const {
+    InstructionDiff entry;
+    entry.left = L(l);
+    entry.right = R(cover_l_[static_cast<size_t>(l)]);
+    entry.match = MatchKind::kProvenance;
+    const Instruction* fusion =
+        entry.right->opcode() == Opcode::kFusion ? entry.right : EnclosingFusion(entry.right);
+    bool into_fusion = fusion != nullptr && fusion != PartnerOf(EnclosingFusion(entry.left)) &&
+                       fusion != PartnerOf(entry.left);
+    entry.status = into_fusion ? DiffStatus::kFused : DiffStatus::kReplaced;
+    entry.target = into_fusion ? fusion : entry.right;
+    return entry;
+  }
+
+  void Classify() {
+    diff_.entries_.reserve(static_cast<size_t>(left_.size()));
+    for (int l = 0; l < left_.size(); ++l) {
+      InstructionDiff entry;
+      if (LeftMatched(l)) {
+        entry = ClassifyMatched(l);
+      } else if (cover_l_[static_cast<size_t>(l)] != kNoMatch) {
+        entry = ClassifyCovered(l);
+      } else {
+        entry.left = L(l);
+        entry.status = DiffStatus::kRemoved;
+      }
+      diff_.left_index_.emplace(entry.left, diff_.entries_.size());
+      if (LeftMatched(l)) diff_.right_index_.emplace(entry.right, diff_.entries_.size());
+      diff_.entries_.push_back(entry);
+    }
+    for (int r = 0; r < right_.size(); ++r) {
+      if (RightMatched(r)) continue;
+      InstructionDiff entry;
+      entry.right = R(r);
+      entry.status = DiffStatus::kAdded;
+      diff_.right_index_.emplace(entry.right, diff_.entries_.size());
+      diff_.entries_.push_back(entry);
+    }
+  }
+
+  // A caller changed when a computation it calls changed. Entries are in callee-first order,
+  // so one sweep carries changes from nested bodies up to their callers.
+  void PropagateCalledChanges() {
+    std::unordered_map<const Computation*, bool> dirty;
+    for (const InstructionDiff& entry : diff_.entries_) {
+      if (entry.status == DiffStatus::kUnchanged) continue;
+      if (entry.left != nullptr) dirty[entry.left->parent()] = true;
+      if (entry.right != nullptr && entry.status != DiffStatus::kReplaced) {
+        dirty[entry.right->parent()] = true;
+      }
+    }
+    for (InstructionDiff& entry : diff_.entries_) {
+      if (entry.left == nullptr || entry.right == nullptr ||
+          (entry.status != DiffStatus::kUnchanged && entry.status != DiffStatus::kChanged)) {
+        continue;
+      }
+      if (!CallsDirty(entry, dirty)) continue;
+      entry.changes |= kChangeCalled;
+      entry.status = DiffStatus::kChanged;
+      dirty[entry.left->parent()] = true;
+      dirty[entry.right->parent()] = true;
+    }
+  }
+
+  static bool CallsDirty(const InstructionDiff& entry,
+                         const std::unordered_map<const Computation*, bool>& dirty) {
+    auto is_dirty = [&](const Computation* computation) { return dirty.count(computation) > 0; };
+    const auto& left_called = entry.left->called_computations();
+    const auto& right_called = entry.right->called_computations();
+    return std::any_of(left_called.begin(), left_called.end(), is_dirty) ||
+           std::any_of(right_called.begin(), right_called.end(), is_dirty);
+  }
+
+  void Summarize() {
+    std::unordered_map<const Instruction*, size_t> fusion_slot;
+    std::unordered_map<const Instruction*, size_t> replacement_slot;
+    DiffCounts& counts = diff_.counts_;
+    for (const InstructionDiff& entry : diff_.entries_) {
+      switch (entry.status) {
+        case DiffStatus::kUnchanged:
+          ++counts.unchanged;
+          break;
+        case DiffStatus::kChanged:
+          ++counts.changed;
+          break;
+        case DiffStatus::kRemoved:
+          ++counts.removed;
+          break;
+        case DiffStatus::kAdded:
+          if (!InsideNewFusion(entry.right)) ++counts.added;
+          break;
+        case DiffStatus::kFused:
+          ++counts.fused;
+          AddFusionMember(entry, fusion_slot);
+          break;
+        case DiffStatus::kReplaced:
+          ++counts.replaced;
+          AddReplaced(entry, replacement_slot);
+          break;
+      }
+    }
+  }
+
+  bool InsideNewFusion(const Instruction* right) const {
+    const Instruction* fusion = EnclosingFusion(right);
+    return fusion != nullptr && diff_.RightStatus(fusion) == DiffStatus::kAdded;
+  }
+
+  void AddFusionMember(const InstructionDiff& entry,
+                       std::unordered_map<const Instruction*, size_t>& slot) {
+    const InstructionDiff* outer = diff_.ForLeft(EnclosingFusion(entry.left));
+    if (outer != nullptr && outer->status == DiffStatus::kFused && outer->target == entry.target) {
+      return;
+    }
+    auto [it, inserted] = slot.emplace(entry.target, diff_.fusion_groups_.size());
+    if (inserted) {
+      FusionGroup group;
+      group.fusion = entry.target;
+      group.new_fusion = diff_.RightStatus(entry.target) == DiffStatus::kAdded;
+      diff_.fusion_groups_.push_back(std::move(group));
+    }
+    diff_.fusion_groups_[it->second].members.push_back(entry.left);
+  }
+
+  void AddReplaced(const InstructionDiff& entry,
+                   std::unordered_map<const Instruction*, size_t>& slot) {
+    auto [it, inserted] = slot.emplace(entry.target, diff_.replacements_.size());
+    if (inserted) diff_.replacements_.push_back({entry.target, {}});
+    diff_.replacements_[it->second].replaced.push_back(entry.left);
+  }
+
+  const DiffOptions& options_;
+  const Module& right_module_;
+  SideIndex left_;
+  SideIndex right_;
+  std::vector<int> partner_l_;
+  std::vector<int> partner_r_;
+  std::vector<MatchKind> match_l_;
+  std::vector<int> cover_l_;
+  GraphDiff diff_;
+};
+
+GraphDiff GraphDiff::Compute(const Module& left, const Module& right, const DiffOptions& options) {
+  return GraphDiffBuilder(left, right, options).Build();
+}
+
+const InstructionDiff* GraphDiff::ForLeft(const Instruction* instruction) const {
+  auto it = left_index_.find(instruction);
+  return it == left_index_.end() ? nullptr : &entries_[it->second];
+}
+
+const InstructionDiff* GraphDiff::ForRight(const Instruction* instruction) const {
+  auto it = right_index_.find(instruction);
+  return it == right_index_.end() ? nullptr : &entries_[it->second];
+}
+
+DiffStatus GraphDiff::LeftStatus(const Instruction* instruction) const {
+  const InstructionDiff* entry = ForLeft(instruction);
+  return entry ? entry->status : DiffStatus::kUnchanged;
+}
+
+DiffStatus GraphDiff::RightStatus(const Instruction* instruction) const {
+  const InstructionDiff* entry = ForRight(instruction);
+  return entry ? entry->status : DiffStatus::kUnchanged;
+}
+
+const Instruction* GraphDiff::LeftCounterpart(const Instruction* right) const {
+  const InstructionDiff* entry = ForRight(right);
+  return entry ? entry->left : nullptr;
+}
+
+namespace {
+
+std::string NameList(const std::vector<const Instruction*>& instructions, int max_names) {
+  std::string text;
+  int shown = 0;
+  for (const Instruction* instruction : instructions) {
+    if (shown == max_names) break;
+    if (shown++ > 0) text += ", ";
+    text += instruction->name();
+  }
+  int rest = static_cast<int>(instructions.size()) - shown;
+  if (rest > 0) text += " and " + std::to_string(rest) + " more";
+  return text;
+}
+
+std::string FusionTitle(const Instruction* fusion) {
+  std::string kind = fusion->fusion_kind();
+  return kind.empty() ? fusion->name() : fusion->name() + " (k" + kind + ")";
+}
+
+std::string LayoutText(const Shape& shape) {
+  return shape.layout() ? shape.layout()->ToString() : "{}";
+}
+
+}  // namespace
+
+std::vector<std::string> GraphDiff::Statements(int max_names) const {
+  std::vector<std::string> statements;
+  for (const FusionGroup& group : fusion_groups_) {
+    std::string count = std::to_string(group.members.size());
+    std::string noun = group.members.size() == 1 ? " instruction" : " instructions";
+    std::string verb = group.new_fusion            ? " became "
+                       : group.members.size() == 1 ? " was fused into "
+                                                   : " were fused into ";
+    statements.push_back(count + noun + verb + FusionTitle(group.fusion) + ": " +
+                         NameList(group.members, max_names));
+  }
+  for (const ReplacementGroup& group : replacements_) {
+    std::string verb = group.replaced.size() == 1 ? " was replaced by " : " were replaced by ";
+    statements.push_back(NameList(group.replaced, max_names) + verb + group.replacement->name());
+  }
+  return statements;
+}
+
+std::string GraphDiff::CountsLine() const {
+  const DiffCounts& c = counts_;
+  return std::to_string(c.unchanged) + " unchanged, " + std::to_string(c.changed) + " changed, " +
+         std::to_string(c.added) + " added, " + std::to_string(c.removed) + " removed, " +
+         std::to_string(c.fused) + " fused, " + std::to_string(c.replaced) + " replaced";
+}
+
+std::string GraphDiff::DescribeEntry(const InstructionDiff& entry) {
+  switch (entry.status) {
+    case DiffStatus::kUnchanged:
+      return "unchanged " + Sigil(entry.left);
+    case DiffStatus::kAdded:
+      return "added " + Sigil(entry.right) + " (" + std::string(entry.right->opcode_name()) + ")";
+    case DiffStatus::kRemoved:
+      return "removed " + Sigil(entry.left) + " (" + std::string(entry.left->opcode_name()) + ")";
+    case DiffStatus::kFused:
+      return "fused " + Sigil(entry.left) + " into " + Sigil(entry.target);
+    case DiffStatus::kReplaced:
+      return "replaced " + Sigil(entry.left) + " by " + Sigil(entry.target);
+    case DiffStatus::kChanged:
+      break;
+  }
+  const Instruction& l = *entry.left;
+  const Instruction& r = *entry.right;
+  std::vector<std::string> parts;
+  if (entry.changes & kChangeName) parts.push_back("renamed from " + Sigil(&l));
+  if (entry.changes & kChangeOpcode) {
+    parts.push_back("opcode " + std::string(l.opcode_name()) + " -> " +
+                    std::string(r.opcode_name()));
+  }
+  if (entry.changes & kChangeShape) {
+    parts.push_back("shape " + l.shape().ToString(false) + " -> " + r.shape().ToString(false));
+  }
+  if (entry.changes & kChangeLayout) {
+    parts.push_back("layout " + LayoutText(l.shape()) + " -> " + LayoutText(r.shape()));
+  }
+  uint32_t rest = entry.changes & ~(kChangeName | kChangeOpcode | kChangeShape | kChangeLayout);
+  if (rest != 0) parts.push_back(DescribeChanges(rest));
+  std::string text = "changed " + Sigil(&r) + ":";
+  for (size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? " " : "; ") + parts[i];
+  return text;
+}
+
+std::string GraphDiff::ToText(int max_lines) const {
+  std::string text = CountsLine() + "\n";
+  for (const std::string& statement : Statements()) text += statement + "\n";
+  int shown = 0;
+  int hidden = 0;
+  for (const InstructionDiff& entry : entries_) {
+    bool listed = entry.status == DiffStatus::kChanged || entry.status == DiffStatus::kRemoved ||
+                  (entry.status == DiffStatus::kAdded &&
+                   !(EnclosingFusion(entry.right) &&
+                     RightStatus(EnclosingFusion(entry.right)) == DiffStatus::kAdded));
+    if (!listed) continue;
+    if (shown == max_lines) {
+      ++hidden;
+      continue;
+    }
+    text += DescribeEntry(entry) + "\n";
+    ++shown;
+  }
+  if (hidden > 0) text += "... and " + std::to_string(hidden) + " more\n";
+  return text;
+}
+
+}  // namespace fusescope::ir

@@ -1,0 +1,129 @@
+#include "views/qt/pass_timeline_model.h"
+
+#include <QColor>
+#include <QFont>
+
+#include "views/qt/diff_colors.h"
+
+namespace fusescope::views {
+namespace {
+
+QString FormatSeconds(double seconds) {
+  if (seconds >= 1) return QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
+  if (seconds >= 1e-3) return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 1);
+  return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', 0);
+}
+
+QString FormatDelta(int64_t delta) {
+  if (delta == 0) return QStringLiteral("0");
+  return delta > 0 ? QStringLiteral("+%1").arg(delta) : QString::number(delta);
+}
+
+}  // namespace
+
+PassTimelineModel::PassTimelineModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void PassTimelineModel::setData(std::shared_ptr<const recording::Recording> recording) {
+  beginResetModel();
+  recording_ = std::move(recording);
+  fusions_.assign(recording_ ? recording_->passes.size() : 0, FusionCounts());
+  if (recording_) {
+    for (const passes::FusionDecisionRecord& decision : recording_->decisions) {
+      if (decision.pass_index < 0 || decision.pass_index >= static_cast<int64_t>(fusions_.size()))
+        continue;
+      FusionCounts& counts = fusions_[static_cast<size_t>(decision.pass_index)];
+      ++(decision.accepted() ? counts.accepted : counts.refused);
+    }
+  }
+  endResetModel();
+}
+
+int PassTimelineModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !recording_ ? 0 : static_cast<int>(recording_->passes.size());
+}
+
+int PassTimelineModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int column) const {
+  switch (column) {
+    case kIndex:
+      return static_cast<qlonglong>(pass.index);
+    case kName:
+      return QString::fromStdString(pass.name);
+    case kDelta:
+      return pass.changed ? FormatDelta(pass.instructions_after - pass.instructions_before)
+                          : QString();
+    case kTime:
+      return pass.skipped ? QStringLiteral("skipped") : FormatSeconds(pass.wall_seconds);
+    case kFusions: {
+      const FusionCounts& counts = fusions_[static_cast<size_t>(pass.index)];
+      if (counts.accepted + counts.refused == 0) return QString();
+      return QStringLiteral("%1 ✓  %2 ✗").arg(counts.accepted).arg(counts.refused);
+    }
+  }
+  return {};
+}
+
+QVariant PassTimelineModel::ToolTip(const recording::PassRecord& pass) const {
+  QString text = QStringLiteral("<b>%1</b> (pass %2)<br>").arg(QString::fromStdString(pass.name)).arg(pass.index);
+  text += pass.changed ? QStringLiteral("changed the module: %1 → %2 instructions")
+                             .arg(pass.instructions_before)
+                             .arg(pass.instructions_after)
+                       : QStringLiteral("changed nothing");
+  if (pass.change_flag_lies) {
+    text += QStringLiteral("<br><i>the pass reported %1</i>")
+                .arg(pass.reported_changed ? "a change" : "no change");
+  }
+  if (pass.failed) text += QStringLiteral("<br><b>failed:</b> ") + QString::fromStdString(pass.error).toHtmlEscaped();
+  for (const auto& [key, value] : pass.stats) {
+    text += QStringLiteral("<br>%1: %2").arg(QString::fromStdString(key), QString::fromStdString(value));
+  }
+  return text;
+}
+
+QVariant PassTimelineModel::Background(const recording::PassRecord& pass) const {
+  if (pass.failed) return DiffColors::Tint(ir::DiffStatus::kRemoved);
+  if (pass.changed) return DiffColors::Tint(ir::DiffStatus::kChanged);
+  return {};
+}
+
+QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
+      !recording_)
+    return {};
+  const recording::PassRecord& pass = recording_->passes[static_cast<size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole:
+      return DisplayData(pass, index.column());
+    case Qt::ToolTipRole:
+      return ToolTip(pass);
+    case Qt::BackgroundRole:
+      return Background(pass);
+    case Qt::FontRole: {
+      if (!pass.changed && !pass.failed) return {};
+      QFont font;
+      font.setBold(true);
+      return font;
+    }
+    case Qt::ForegroundRole:
+      return pass.skipped ? QVariant(QColor(Qt::gray)) : QVariant();
+    case Qt::TextAlignmentRole:
+      return index.column() == kName ? QVariant()
+                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case kPassIndexRole:
+      return static_cast<qlonglong>(pass.index);
+    case kChangedRole:
+      return pass.changed;
+  }
+  return {};
+}
+
+QVariant PassTimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kTitles[] = {"#", "Pass", "Δ instr", "Time", "Fusions"};
+  return section >= 0 && section < kColumnCount ? QString::fromUtf8(kTitles[section]) : QVariant();
+}
+
+}  // namespace fusescope::views

@@ -1,0 +1,129 @@
+#include "views/qt/pass_view.h"
+
+#include <algorithm>
+
+#include "views/qt/ir_line_builder.h"
+
+namespace fusescope::views {
+namespace {
+
+size_t SideIndex(GraphSide side) { return side == GraphSide::kBefore ? 0 : 1; }
+
+void AddUnique(std::vector<int64_t>& ids, int64_t id) {
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+}
+
+}  // namespace
+
+std::shared_ptr<const PassView> PassView::Build(
+    std::shared_ptr<const recording::Recording> recording, int64_t pass_index) {
+  std::shared_ptr<PassView> view(new PassView());
+  view->recording_ = std::move(recording);
+  const recording::Recording& rec = *view->recording_;
+  if (rec.passes.empty() || pass_index < 0) pass_index = rec.passes.empty() ? -1 : 0;
+  pass_index = std::min<int64_t>(pass_index, static_cast<int64_t>(rec.passes.size()) - 1);
+  view->pass_index_ = pass_index;
+  if (rec.snapshots.empty()) {
+    view->error_ = "the recording holds no snapshot";
+    return view;
+  }
+  const recording::Snapshot* before = pass_index < 0 ? &rec.input() : rec.SnapshotBefore(pass_index);
+  const recording::Snapshot* after = pass_index < 0 ? &rec.input() : rec.SnapshotAfter(pass_index);
+  view->snapshots_[0] = before ? before : &rec.input();
+  view->snapshots_[1] = after ? after : view->snapshots_[0];
+  view->RebuildModules();
+  view->IndexModules();
+  view->ComputeDiff();
+  view->LinkCounterparts();
+  view->BuildLines();
+  return view;
+}
+
+const recording::PassRecord* PassView::pass() const {
+  if (pass_index_ < 0) return nullptr;
+  return &recording_->passes[static_cast<size_t>(pass_index_)];
+}
+
+const recording::Snapshot& PassView::snapshot(GraphSide side) const {
+  return *snapshots_[SideIndex(side)];
+}
+
+const ir::Module* PassView::module(GraphSide side) const {
+  return modules_[SideIndex(side)].get();
+}
+
+void PassView::RebuildModules() {
+  for (size_t i = 0; i < 2; ++i) {
+    StatusOr<std::unique_ptr<ir::Module>> module = snapshots_[i]->ToModule();
+    if (module.ok()) {
+      modules_[i] = std::move(module).value();
+    } else if (error_.empty()) {
+      error_ = module.message();
+    }
+  }
+}
+
+void PassView::IndexModules() {
+  for (size_t i = 0; i < 2; ++i) {
+    if (!modules_[i]) continue;
+    for (const auto& computation : modules_[i]->computations()) {
+      for (const auto& instruction : computation->instructions()) {
+        by_id_[i].emplace(instruction->id(), instruction.get());
+      }
+    }
+  }
+}
+
+void PassView::ComputeDiff() {
+  if (!modules_[0] || !modules_[1]) return;
+  diff_ = std::make_unique<ir::GraphDiff>(ir::GraphDiff::Compute(*modules_[0], *modules_[1]));
+}
+
+void PassView::LinkCounterparts() {
+  if (!diff_) return;
+  for (const ir::InstructionDiff& entry : diff_->entries()) {
+    if (!entry.left) continue;
+    for (const ir::Instruction* right : {entry.right, entry.target}) {
+      if (!right) continue;
+      AddUnique(counterparts_[0][entry.left->id()], right->id());
+      AddUnique(counterparts_[1][right->id()], entry.left->id());
+    }
+  }
+}
+
+void PassView::BuildLines() {
+  auto status_of = [this](GraphSide side) {
+    return [this, side](int64_t id) { return Status(side, id); };
+  };
+  IrLineBuilder builder(*snapshots_[0], *snapshots_[1], status_of(GraphSide::kBefore),
+                        status_of(GraphSide::kAfter));
+  side_lines_[0] = builder.Side(GraphSide::kBefore);
+  side_lines_[1] = builder.Side(GraphSide::kAfter);
+  diff_lines_ = builder.Merged();
+}
+
+const ir::Instruction* PassView::Find(GraphSide side, int64_t id) const {
+  const auto& index = by_id_[SideIndex(side)];
+  auto found = index.find(id);
+  return found == index.end() ? nullptr : found->second;
+}
+
+ir::DiffStatus PassView::Status(GraphSide side, int64_t id) const {
+  const ir::Instruction* instruction = Find(side, id);
+  if (!diff_ || !instruction) return ir::DiffStatus::kUnchanged;
+  return side == GraphSide::kBefore ? diff_->LeftStatus(instruction)
+                                    : diff_->RightStatus(instruction);
+}
+
+const std::vector<int64_t>& PassView::Counterparts(GraphSide side, int64_t id) const {
+  static const std::vector<int64_t> kNone;
+  const auto& links = counterparts_[SideIndex(side)];
+  auto found = links.find(id);
+  return found == links.end() ? kNone : found->second;
+}
+
+const std::vector<IrLine>& PassView::lines(GraphSide side) const {
+  return side_lines_[SideIndex(side)];
+}
+
+}  // namespace fusescope::views
