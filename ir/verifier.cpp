@@ -1,5 +1,6 @@
 #include "ir/verifier.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -26,14 +27,6 @@ Status Fail(const Computation& computation, const Instruction& instruction,
 
 // An operand edge (operand, user).
 using Edge = std::pair<const Instruction*, const Instruction*>;
-struct EdgeHash {
-  size_t operator()(const Edge& edge) const {
-    const size_t a = std::hash<const void*>()(edge.first);
-    return a ^
-           (std::hash<const void*>()(edge.second) + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-  }
-};
-using EdgeSet = std::unordered_set<Edge, EdgeHash>;
 
 // Names and ids are unique across the whole module.
 struct ModuleIndex {
@@ -62,7 +55,7 @@ Status CheckIdentity(const Computation& computation, const Instruction& instruct
 }
 
 Status CheckOperands(const Computation& computation, const Instruction& instruction,
-                     EdgeSet& operand_edges) {
+                     std::vector<Edge>& operand_edges) {
   for (int64_t i = 0; i < instruction.operand_count(); ++i) {
     const Instruction* operand = instruction.operand(i);
     if (operand == nullptr) {
@@ -75,7 +68,7 @@ Status CheckOperands(const Computation& computation, const Instruction& instruct
                   "operand " + std::to_string(i) + " " + InstructionText(*operand) +
                       " belongs to " + where);
     }
-    operand_edges.emplace(operand, &instruction);
+    operand_edges.emplace_back(operand, &instruction);
   }
   const int arity = OpcodeArity(instruction.opcode());
   // Sparse dots carry their sparsity metadata as extra operands.
@@ -87,37 +80,47 @@ Status CheckOperands(const Computation& computation, const Instruction& instruct
   return Status::Ok();
 }
 
-Status CheckUsers(const Computation& computation, const Instruction& instruction,
-                  EdgeSet& user_edges) {
+Status CheckUsersInComputation(const Computation& computation, const Instruction& instruction) {
   for (const Instruction* user : instruction.users()) {
     if (user == nullptr) return Fail(computation, instruction, "has a null user");
     if (user->parent() != &computation) {
+      const std::string where =
+          user->parent() ? "computation " + user->parent()->name() : "no computation";
       return Fail(computation, instruction,
-                  "user " + InstructionText(*user) + " is not in this computation");
-    }
-    if (!user_edges.emplace(&instruction, user).second) {
-      return Fail(computation, instruction, "lists user " + InstructionText(*user) + " twice");
+                  "user " + InstructionText(*user) + " belongs to " + where);
     }
   }
   return Status::Ok();
 }
 
-// Every operand edge appears in the operand's user list and every listed user uses it.
-Status CheckEdgesAgree(const Computation& computation, const EdgeSet& operand_edges,
-                       const EdgeSet& user_edges) {
+// The user lists, taken together, are exactly the distinct operand edges, without repeats.
+// Sorted vectors rather than hash sets: modules reach 100k instructions.
+Status CheckEdgesAgree(const Computation& computation, std::vector<Edge> operand_edges) {
+  std::sort(operand_edges.begin(), operand_edges.end());
+  operand_edges.erase(std::unique(operand_edges.begin(), operand_edges.end()), operand_edges.end());
+  std::vector<Edge> user_edges;
+  user_edges.reserve(operand_edges.size());
   for (const auto& instruction : computation.instructions()) {
-    for (const Instruction* operand : instruction->operands()) {
-      if (!user_edges.contains({operand, instruction.get()})) {
-        return Fail(computation, *instruction,
-                    "is not among the users of its operand " + InstructionText(*operand));
-      }
-    }
     for (const Instruction* user : instruction->users()) {
-      if (!operand_edges.contains({instruction.get(), user})) {
-        return Fail(computation, *instruction,
-                    "lists user " + InstructionText(*user) + ", which does not use it");
-      }
+      user_edges.emplace_back(instruction.get(), user);
     }
+  }
+  std::sort(user_edges.begin(), user_edges.end());
+  auto repeated = std::adjacent_find(user_edges.begin(), user_edges.end());
+  if (repeated != user_edges.end()) {
+    return Fail(computation, *repeated->first,
+                "lists user " + InstructionText(*repeated->second) + " twice");
+  }
+  auto [in_operands, in_users] = std::mismatch(operand_edges.begin(), operand_edges.end(),
+                                               user_edges.begin(), user_edges.end());
+  if (in_users != user_edges.end() &&
+      (in_operands == operand_edges.end() || *in_users < *in_operands)) {
+    return Fail(computation, *in_users->first,
+                "lists user " + InstructionText(*in_users->second) + ", which does not use it");
+  }
+  if (in_operands != operand_edges.end()) {
+    return Fail(computation, *in_operands->second,
+                "is not among the users of its operand " + InstructionText(*in_operands->first));
   }
   return Status::Ok();
 }
@@ -178,6 +181,7 @@ Status CheckParameters(const Computation& computation) {
 Status CheckAcyclic(const Computation& computation) {
   enum class Mark : uint8_t { kOnStack, kDone };
   std::unordered_map<const Instruction*, Mark> marks;
+  marks.reserve(computation.instructions().size());
   std::vector<std::pair<const Instruction*, int64_t>> stack;
   for (const auto& start : computation.instructions()) {
     if (marks.contains(start.get())) continue;
@@ -209,16 +213,15 @@ Status CheckComputationStructure(const Computation& computation, ModuleIndex& in
     return Fail(computation,
                 "root " + InstructionText(*computation.root()) + " is not in this computation");
   }
-  EdgeSet operand_edges;
-  EdgeSet user_edges;
+  std::vector<Edge> operand_edges;
   for (const auto& instruction : computation.instructions()) {
     if (instruction == nullptr) return Fail(computation, "holds a null instruction");
     FS_RETURN_IF_ERROR(CheckIdentity(computation, *instruction, index));
     FS_RETURN_IF_ERROR(CheckOperands(computation, *instruction, operand_edges));
-    FS_RETURN_IF_ERROR(CheckUsers(computation, *instruction, user_edges));
+    FS_RETURN_IF_ERROR(CheckUsersInComputation(computation, *instruction));
     FS_RETURN_IF_ERROR(CheckCalledComputations(computation, *instruction, index));
   }
-  FS_RETURN_IF_ERROR(CheckEdgesAgree(computation, operand_edges, user_edges));
+  FS_RETURN_IF_ERROR(CheckEdgesAgree(computation, std::move(operand_edges)));
   FS_RETURN_IF_ERROR(CheckParameters(computation));
   const Instruction* fusion = computation.fusion_instruction();
   if (fusion != nullptr && fusion->fused_computation() != &computation) {
@@ -266,6 +269,8 @@ Status CheckCallGraphAcyclic(const Module& module) {
 }
 
 Status CheckModuleStructure(const Module& module, ModuleIndex& index) {
+  index.instruction_names.reserve(static_cast<size_t>(module.instruction_count()));
+  index.ids.reserve(static_cast<size_t>(module.instruction_count()));
   std::unordered_set<std::string_view> names;
   for (const auto& computation : module.computations()) {
     if (computation == nullptr) return Status::Error("module holds a null computation");
