@@ -87,6 +87,19 @@ StatusOr<passes::FusionDecisionRecord> DecisionFromRow(const SqliteStatement& ro
 
 StatusOr<int64_t> RecordingReader::SchemaVersion() { return db_.QueryInt("PRAGMA user_version"); }
 
+Status RecordingReader::CheckComplete(uint64_t file_size) {
+  StatusOr<int64_t> pages = db_.QueryInt("PRAGMA page_count");
+  if (!pages.ok()) return pages.status();
+  StatusOr<int64_t> page_size = db_.QueryInt("PRAGMA page_size");
+  if (!page_size.ok()) return page_size.status();
+  const auto expected = static_cast<uint64_t>(*pages) * static_cast<uint64_t>(*page_size);
+  if (file_size < expected) {
+    return Status::Error("truncated: " + std::to_string(file_size) + " of " +
+                         std::to_string(expected) + " bytes");
+  }
+  return Status::Ok();
+}
+
 Status RecordingReader::CheckFormat(int64_t version) {
   StatusOr<int64_t> has_meta =
       db_.QueryInt("SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='meta'");

@@ -24,6 +24,9 @@ class RecordingReader {
 
   // SQLite's user_version: 0 for a database that is not a recording at all.
   StatusOr<int64_t> SchemaVersion();
+  // The file is as long as its header says: SQLite reads a cut-off tail as zeros, which
+  // would silently blank the end of a long text.
+  Status CheckComplete(uint64_t file_size);
   // The meta table exists and says this is a recording of `version`.
   Status CheckFormat(int64_t version);
   StatusOr<Recording> Read();

@@ -47,6 +47,12 @@ Status ReplaceFile(const std::string& from, const std::string& to) {
   return Status::Ok();
 }
 
+uint64_t FileSize(const std::string& path) {
+  std::error_code error;
+  uintmax_t size = fs::file_size(path, error);
+  return error ? 0 : static_cast<uint64_t>(size);
+}
+
 Status NotARecording(const std::string& path, const std::string& cause) {
   return Status::Error(path + ": not a Fusescope recording (" + cause + ")");
 }
@@ -61,6 +67,8 @@ StatusOr<Recording> ReadDatabase(const std::string& path, SqliteDatabase& db) {
                          std::to_string(kRecordingSchemaVersion) + ")");
   }
   if (*version < 1) return NotARecording(path, "no Fusescope schema version");
+  Status complete = reader.CheckComplete(FileSize(path));
+  if (!complete.ok()) return NotARecording(path, complete.message());
   Status format = reader.CheckFormat(*version);
   if (!format.ok()) return NotARecording(path, format.message());
   StatusOr<Recording> recording = reader.Read();
@@ -93,9 +101,12 @@ StatusOr<Recording> LoadRecording(const std::string& path) {
   fs::file_status status = fs::status(path, error);
   if (!fs::exists(status)) return Status::Error(path + ": no such file");
   if (fs::is_directory(status)) return Status::Error(path + ": is a directory, not a recording");
+  // Recordings are replaced whole, never changed in place, and a finished one has no
+  // write-ahead log, so it is read as immutable: no lock or -shm/-wal files are made next to
+  // it, and read-only folders work. A log that another tool left behind is honoured.
+  const bool has_log = fs::file_size(path + "-wal", error) > 0 && !error;
+  if (!has_log) return ReadDatabaseFile(path, SqliteDatabase::Mode::kImmutable);
   StatusOr<Recording> recording = ReadDatabaseFile(path, SqliteDatabase::Mode::kReadOnly);
-  // A write-ahead-log database in a read-only folder cannot be opened normally; recordings
-  // are only ever replaced whole, never changed in place, so reading it as immutable is safe.
   if (!recording.ok() && recording.message().find("unable to open") != std::string::npos) {
     return ReadDatabaseFile(path, SqliteDatabase::Mode::kImmutable);
   }
