@@ -211,13 +211,38 @@ Status CheckComparator(const Instruction& instruction, std::string_view key,
   return Status::Ok();
 }
 
-int64_t DilatedSize(int64_t size, int64_t dilation) {
-  return size == 0 ? 0 : (size - 1) * dilation + 1;
+namespace {
+
+Status Overflow() { return Status::Error("size arithmetic overflows int64"); }
+
+// (size - 1) * dilation + 1, with 0 staying 0; false on overflow.
+bool Dilate(int64_t size, int64_t dilation, int64_t* out) {
+  if (size == 0) {
+    *out = 0;
+    return true;
+  }
+  return !__builtin_mul_overflow(size - 1, dilation, out) && !__builtin_add_overflow(*out, 1, out);
 }
 
-int64_t WindowOutputSize(int64_t base, int64_t window, int64_t stride) {
-  if (window > base) return 0;
-  return (base - window) / stride + 1;
+}  // namespace
+
+StatusOr<int64_t> CheckedSum(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return Overflow();
+  return sum;
+}
+
+StatusOr<int64_t> WindowedSize(int64_t base, const WindowDimension& window) {
+  int64_t padded = 0;
+  int64_t extent = 0;
+  if (!Dilate(base, window.base_dilation, &padded) ||
+      __builtin_add_overflow(padded, window.padding_low, &padded) ||
+      __builtin_add_overflow(padded, window.padding_high, &padded) ||
+      !Dilate(window.size, window.window_dilation, &extent)) {
+    return Overflow();
+  }
+  if (extent > padded) return int64_t{0};
+  return (padded - extent) / window.stride + 1;
 }
 
 }  // namespace inference

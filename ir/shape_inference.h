@@ -20,7 +20,9 @@ namespace fusescope::ir {
 // constants, custom-calls, collectives whose result depends on the device topology, unknown
 // opcodes, anything with an unbounded `?` dimension), whose written shape is then trusted;
 // an error naming the mismatch when operands, attributes or called computations are
-// malformed. Precondition: operands and called computations are non-null.
+// malformed. Precondition: the structure is sound, as the first phase of VerifyModule
+// checks it (operands and called computations non-null, fixed-arity opcodes with their
+// operand count, every called computation with a root and numbered parameters).
 StatusOr<std::optional<Shape>> InferShape(const Instruction& instruction);
 
 }  // namespace fusescope::ir

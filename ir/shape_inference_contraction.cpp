@@ -194,11 +194,9 @@ Inferred InferConvolution(const Instruction& instruction) {
       return Status::Error("window dimension " + std::to_string(i) + " (size " +
                            std::to_string(w.size) + ") does not fit kernel " + ShapeText(**rhs));
     }
-    const int64_t padded =
-        DilatedSize((*lhs)->dimension(labels->input_spatial[i]), w.base_dilation) + w.padding_low +
-        w.padding_high;
-    dims[static_cast<size_t>(labels->output_spatial[i])] =
-        WindowOutputSize(padded, DilatedSize(w.size, w.window_dilation), w.stride);
+    auto size = WindowedSize((*lhs)->dimension(labels->input_spatial[i]), w);
+    if (!size.ok()) return size.status();
+    dims[static_cast<size_t>(labels->output_spatial[i])] = *size;
   }
   return std::optional<Shape>(Shape((*written)->element_type(), std::move(dims)));
 }

@@ -62,6 +62,7 @@ Inferred InferWhile(const Instruction& instruction) {
 // pred[] selects between true_computation and false_computation; s32[] indexes
 // branch_computations.
 StatusOr<std::vector<const Computation*>> ConditionalBranches(const Instruction& instruction) {
+  if (instruction.operand_count() == 0) return Status::Error("conditional has no operands");
   const Shape& selector = instruction.operand(0)->shape();
   const bool binary = selector.element_type() == PrimitiveType::kPred;
   if (!selector.IsScalar() || (!binary && selector.element_type() != PrimitiveType::kS32)) {

@@ -93,7 +93,7 @@ Inferred InferSlice(const Instruction& instruction) {
                            ":" + std::to_string(b.limit) + ":" + std::to_string(b.stride) +
                            "] does not fit operand " + ShapeText(**operand));
     }
-    dims.push_back((b.limit - b.start + b.stride - 1) / b.stride);
+    dims.push_back(b.limit > b.start ? (b.limit - b.start - 1) / b.stride + 1 : 0);
   }
   return Result((*operand)->element_type(), std::move(dims));
 }
@@ -180,9 +180,25 @@ Inferred InferConcatenate(const Instruction& instruction) {
       expected.set_dimensions(std::move(same));
     }
     FS_RETURN_IF_ERROR(ExpectOperandShape(instruction, i, expected));
-    result[static_cast<size_t>(axis)] += (*operand)->dimension(axis);
+    auto sum = CheckedSum(result[static_cast<size_t>(axis)], (*operand)->dimension(axis));
+    if (!sum.ok()) return sum.status();
+    result[static_cast<size_t>(axis)] = *sum;
   }
   return Result((*first)->element_type(), std::move(result));
+}
+
+// Edge padding plus `interior` elements between each pair; attribute values are arbitrary, so
+// overflow is reported rather than left undefined.
+StatusOr<int64_t> PaddedSize(int64_t size, const PaddingDimension& pad) {
+  int64_t interior = 0;
+  int64_t padded = 0;
+  if ((size > 0 && __builtin_mul_overflow(size - 1, pad.interior, &interior)) ||
+      __builtin_add_overflow(size, interior, &padded) ||
+      __builtin_add_overflow(padded, pad.low, &padded) ||
+      __builtin_add_overflow(padded, pad.high, &padded)) {
+    return Status::Error("padding arithmetic overflows int64");
+  }
+  return padded;
 }
 
 Inferred InferPad(const Instruction& instruction) {
@@ -203,14 +219,14 @@ Inferred InferPad(const Instruction& instruction) {
   std::vector<int64_t> dims;
   for (int64_t i = 0; i < (*operand)->rank(); ++i) {
     const PaddingDimension& pad = (*padding)[static_cast<size_t>(i)];
-    const int64_t size = (*operand)->dimension(i);
-    const int64_t padded = pad.low + pad.high + size + (size > 0 ? (size - 1) * pad.interior : 0);
-    if (pad.interior < 0 || padded < 0) {
+    auto padded = PaddedSize((*operand)->dimension(i), pad);
+    if (!padded.ok()) return padded.status();
+    if (pad.interior < 0 || *padded < 0) {
       return Status::Error("padding=" + std::string(*text) + " leaves dimension " +
                            std::to_string(i) + " of " + ShapeText(**operand) +
                            " with negative size or interior padding");
     }
-    dims.push_back(padded);
+    dims.push_back(*padded);
   }
   return Result((*operand)->element_type(), std::move(dims));
 }

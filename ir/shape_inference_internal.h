@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/attribute_values.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
 #include "ir/shape.h"
@@ -81,10 +82,11 @@ StatusOr<std::vector<PrimitiveType>> CheckReducer(const Instruction& instruction
 Status CheckComparator(const Instruction& instruction, std::string_view key,
                        const std::vector<PrimitiveType>& types);
 
-// Output extent of a strided window over a padded, dilated base (XLA's StridedBound).
-int64_t WindowOutputSize(int64_t base, int64_t window, int64_t stride);
-// Extent after dilating `size` elements by `dilation` (0 stays 0).
-int64_t DilatedSize(int64_t size, int64_t dilation);
+// Output extent of one window dimension over `base` elements: XLA's StridedBound over the
+// dilated, padded base. Sizes come from attributes, so overflowing int64 is an error, not UB.
+StatusOr<int64_t> WindowedSize(int64_t base, const WindowDimension& window);
+// a + b, or an error when it overflows int64.
+StatusOr<int64_t> CheckedSum(int64_t a, int64_t b);
 
 }  // namespace fusescope::ir::inference
 

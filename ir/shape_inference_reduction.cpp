@@ -95,13 +95,13 @@ StatusOr<std::vector<WindowDimension>> ReadWindow(const Instruction& instruction
   return window;
 }
 
-std::vector<int64_t> WindowedDims(const Shape& base, const std::vector<WindowDimension>& window) {
+StatusOr<std::vector<int64_t>> WindowedDims(const Shape& base,
+                                            const std::vector<WindowDimension>& window) {
   std::vector<int64_t> dims;
   for (size_t i = 0; i < window.size(); ++i) {
-    const WindowDimension& w = window[i];
-    const int64_t padded = DilatedSize(base.dimension(static_cast<int64_t>(i)), w.base_dilation) +
-                           w.padding_low + w.padding_high;
-    dims.push_back(WindowOutputSize(padded, DilatedSize(w.size, w.window_dilation), w.stride));
+    auto size = WindowedSize(base.dimension(static_cast<int64_t>(i)), window[i]);
+    if (!size.ok()) return size.status();
+    dims.push_back(*size);
   }
   return dims;
 }
@@ -114,7 +114,9 @@ Inferred InferReduceWindow(const Instruction& instruction) {
   if (!window.ok()) return window.status();
   auto types = CheckReducer(instruction, "to_apply", operands->init_types, operands->input_types);
   if (!types.ok()) return types.status();
-  return ReducedShape(instruction, *types, WindowedDims(input, *window));
+  auto dims = WindowedDims(input, *window);
+  if (!dims.ok()) return dims.status();
+  return ReducedShape(instruction, *types, *dims);
 }
 
 Inferred InferSelectAndScatter(const Instruction& instruction) {
@@ -128,8 +130,9 @@ Inferred InferSelectAndScatter(const Instruction& instruction) {
   FS_RETURN_IF_ERROR(ExpectOperandShape(instruction, 2, Shape(type, {})));
   auto window = ReadWindow(instruction, **operand);
   if (!window.ok()) return window.status();
-  FS_RETURN_IF_ERROR(
-      ExpectOperandShape(instruction, 1, Shape(type, WindowedDims(**operand, *window))));
+  auto windows = WindowedDims(**operand, *window);
+  if (!windows.ok()) return windows.status();
+  FS_RETURN_IF_ERROR(ExpectOperandShape(instruction, 1, Shape(type, *windows)));
   FS_RETURN_IF_ERROR(CheckComparator(instruction, "select", {type, type}));
   auto scattered = CheckReducer(instruction, "scatter", {type}, {type});
   if (!scattered.ok()) return scattered.status();

@@ -33,6 +33,18 @@ std::string Verify(std::string_view text) {
   return status.ok() ? "" : status.message();
 }
 
+constexpr std::string_view kAddF32 = R"(
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+)";
+
+std::string WithAdd(std::string_view entry) {
+  return "HloModule m\n" + std::string(kAddF32) + std::string(entry);
+}
+
 // ---------------------------------------------------------------------------------------
 // Elementwise.
 
@@ -285,6 +297,26 @@ ENTRY main {
               HasSubstr("%p: operand 1 shape s32[] does not match f32[]"));
 }
 
+TEST(VerifierDataMovement, HugeAttributeValuesAreErrorsNotOverflows) {
+  EXPECT_THAT(Verify(R"(HloModule m
+ENTRY main {
+  a = f32[3] parameter(0)
+  z = f32[] constant(0)
+  ROOT p = f32[3] pad(a, z), padding=0_0_9223372036854775807
+}
+)"),
+              HasSubstr("%p: padding arithmetic overflows int64"));
+  EXPECT_THAT(Verify(WithAdd(R"(
+ENTRY main {
+  a = f32[10] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[1] reduce-window(a, z), window={size=2 lhs_dilate=4611686018427387904},
+      to_apply=add
+}
+)")),
+              HasSubstr("%r: size arithmetic overflows int64"));
+}
+
 TEST(VerifierDataMovement, IotaDimensionIsInRange) {
   EXPECT_THAT(Verify(R"(HloModule m
 ENTRY main {
@@ -398,18 +430,6 @@ ENTRY main {
 
 // ---------------------------------------------------------------------------------------
 // Reductions.
-
-constexpr std::string_view kAddF32 = R"(
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-)";
-
-std::string WithAdd(std::string_view entry) {
-  return "HloModule m\n" + std::string(kAddF32) + std::string(entry);
-}
 
 TEST(VerifierReduction, AcceptsReduceAndVariadicArgmax) {
   EXPECT_EQ(Verify(R"(HloModule m
