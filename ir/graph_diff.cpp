@@ -260,7 +260,7 @@ class GraphDiffBuilder {
                                 const std::vector<const Instruction*>& operands) {
     uint64_t seed = std::hash<const void*>()(computation);
     HashCombine(seed, std::hash<std::string_view>()(instruction->opcode_name()));
-    HashCombine(seed, std::hash<std::string>()(instruction->shape().ToString()));
+    HashCombine(seed, std::hash<std::string>()(instruction->shape().ToString(false)));
     HashCombine(seed, static_cast<uint64_t>(instruction->parameter_number()));
     HashCombine(seed, std::hash<std::string>()(instruction->literal()));
     for (const Instruction* operand : operands) {
@@ -269,17 +269,17 @@ class GraphDiffBuilder {
     return seed;
   }
 
-  static bool SameStructure(const Instruction* left, const std::vector<const Instruction*>& images,
-                            const Instruction* right) {
-    if (left->opcode_name() != right->opcode_name() || left->shape() != right->shape() ||
-        left->parameter_number() != right->parameter_number() ||
-        left->literal() != right->literal() || left->operand_count() != right->operand_count()) {
-      return false;
-    }
-    for (int64_t i = 0; i < right->operand_count(); ++i) {
-      if (images[static_cast<size_t>(i)] != right->operand(i)) return false;
-    }
-    return true;
+  // Same opcode, dimensions, parameter number and literal, and `operands` (of one side) equal
+  // to the operands of `other`.
+  static bool SameStructure(const Instruction* instruction,
+                            const std::vector<const Instruction*>& operands,
+                            const Instruction* other) {
+    return instruction->opcode_name() == other->opcode_name() &&
+           instruction->shape().Compatible(other->shape()) &&
+           instruction->parameter_number() == other->parameter_number() &&
+           instruction->literal() == other->literal() &&
+           std::equal(operands.begin(), operands.end(), other->operands().begin(),
+                      other->operands().end());
   }
 
   void MatchStructure() {
@@ -313,6 +313,85 @@ class GraphDiffBuilder {
           break;
         }
       }
+    }
+    MatchFusedBodies(corresponding);
+  }
+
+  // The left instruction whose value a right instruction computes: its counterpart, what a
+  // fused body instruction was recognised as, a fusion's root's, a fused parameter's operand's.
+  const Instruction* LeftImage(const Instruction* right) const {
+    auto body = body_image_.find(right);
+    if (body != body_image_.end()) return body->second;
+    int r = right_.IndexOf(right);
+    if (r != kNoMatch && RightMatched(r)) return L(partner_r_[static_cast<size_t>(r)]);
+    if (right->opcode() == Opcode::kFusion && right->fused_computation() != nullptr) {
+      return LeftImage(right->fused_computation()->root());
+    }
+    const Instruction* fusion = EnclosingFusion(right);
+    if (right->opcode() == Opcode::kParameter && fusion != nullptr &&
+        right->parameter_number() < fusion->operand_count()) {
+      return LeftImage(fusion->operand(right->parameter_number()));
+    }
+    return nullptr;
+  }
+
+  // Without provenance a new fusion's body holds clones under new names. Reads each body
+  // like a formula over the fusion's operands and finds the left instructions computing the
+  // same: those went into the fusion. A clone of an instruction that still exists outside
+  // (a duplicated constant or broadcast) is recognised without being matched.
+  void MatchFusedBodies(
+      const std::unordered_map<const Computation*, const Computation*>& corresponding) {
+    std::unordered_map<const Computation*, const Computation*> left_of;
+    for (const auto& [left_computation, right_computation] : corresponding) {
+      left_of.emplace(right_computation, left_computation);
+    }
+    std::unordered_map<uint64_t, std::vector<int>> by_structure;
+    for (int l = 0; l < left_.size(); ++l) {
+      std::vector<const Instruction*> operands(L(l)->operands().begin(), L(l)->operands().end());
+      by_structure[StructureHash(L(l), L(l)->parent(), operands)].push_back(l);
+    }
+    for (int r = 0; r < right_.size(); ++r) {
+      const Instruction* fusion = R(r);
+      if (RightMatched(r) || fusion->opcode() != Opcode::kFusion ||
+          fusion->fused_computation() == nullptr || EnclosingFusion(fusion) != nullptr) {
+        continue;
+      }
+      auto computation = left_of.find(fusion->parent());
+      if (computation == left_of.end()) continue;
+      for (const Instruction* body : fusion->fused_computation()->MakePostOrder()) {
+        if (body->opcode() != Opcode::kParameter) {
+          RecogniseBodyInstruction(body, computation->second, by_structure);
+        }
+      }
+    }
+  }
+
+  void RecogniseBodyInstruction(const Instruction* body, const Computation* left_computation,
+                                const std::unordered_map<uint64_t, std::vector<int>>& index) {
+    std::vector<const Instruction*> images;
+    for (const Instruction* operand : body->operands()) {
+      images.push_back(LeftImage(operand));
+      if (images.back() == nullptr) return;
+    }
+    auto bucket = index.find(StructureHash(body, left_computation, images));
+    if (bucket == index.end()) return;
+    int recognised = kNoMatch;
+    for (int l : bucket->second) {
+      const Instruction* candidate = L(l);
+      if (candidate->parent() != left_computation || !SameStructure(body, images, candidate)) {
+        continue;
+      }
+      bool free = !LeftMatched(l) && cover_l_[static_cast<size_t>(l)] == kNoMatch;
+      if (recognised == kNoMatch || free) recognised = l;
+      if (free) break;
+    }
+    if (recognised == kNoMatch) return;
+    int r = right_.IndexOf(body);
+    if (!LeftMatched(recognised) && cover_l_[static_cast<size_t>(recognised)] == kNoMatch &&
+        r != kNoMatch && !RightMatched(r)) {
+      Link(recognised, r, MatchKind::kStructure);
+    } else {
+      body_image_[body] = L(recognised);
     }
   }
 
@@ -497,6 +576,7 @@ class GraphDiffBuilder {
   std::vector<int> partner_r_;
   std::vector<MatchKind> match_l_;
   std::vector<int> cover_l_;
+  std::unordered_map<const Instruction*, const Instruction*> body_image_;
   GraphDiff diff_;
 };
 
