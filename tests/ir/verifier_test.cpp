@@ -856,6 +856,18 @@ TEST(VerifierStructure, OperandsStayInTheirComputation) {
             "computation neg, instruction %x: user %c belongs to computation main");
 }
 
+TEST(VerifierStructure, OperandsMustBeInAComputation) {
+  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  ASSERT_NE(module, nullptr);
+  const Shape shape(PrimitiveType::kF32, {4});
+  std::unique_ptr<Instruction> floating =
+      Instruction::Create(Opcode::kNegate, shape, {}, "floating");
+  module->FindComputation("main")->AddInstruction(
+      Instruction::Create(Opcode::kNegate, shape, {floating.get()}, "user"));
+  EXPECT_EQ(VerifyModule(*module).message(),
+            "computation main, instruction %user: operand 0 %floating belongs to no computation");
+}
+
 TEST(VerifierStructure, DetectsCycles) {
   std::unique_ptr<Module> module = Parse(kTwoComputations);
   ASSERT_NE(module, nullptr);
