@@ -212,7 +212,8 @@ bool HloParser::ParseInt(int64_t* value, std::string_view what) {
     case HloLexer::IntStatus::kNone:
       break;
   }
-  return Fail(lexer_.offset(), "expected an integer " + std::string(what));
+  const std::string_view prefix = lexer_.AtEnd() ? "unexpected end of file, expected" : "expected";
+  return Fail(lexer_.offset(), std::string(prefix) + " an integer " + std::string(what));
 }
 
 StatusOr<std::unique_ptr<Module>> HloParser::ParseModule() {
