@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -145,6 +146,7 @@ class HloParser {
   bool ParseInt(int64_t* value, std::string_view what);
 
   void NameInlineComputations();
+  void MakeInstructionNamesUnique();
   bool ResolveCalls();
   bool CheckCallCycles();
   std::unique_ptr<Module> Assemble();
@@ -1066,6 +1068,36 @@ bool HloParser::CheckCallCycles() {
   return true;
 }
 
+// Names are scoped per computation in the text (XLA's canonical form writes tmp_0 in every
+// computation) but unique in a module, as in XLA, whose parser renames the same way: a name
+// already used in an earlier computation gets the first free ".N" suffix.
+void HloParser::MakeInstructionNamesUnique() {
+  std::unordered_set<std::string> taken;
+  bool repeated = false;
+  for (const ParsedComputation& parsed : computations_) {
+    for (const auto& instruction : parsed.computation->instructions()) {
+      repeated |= !taken.insert(instruction->name()).second;
+    }
+  }
+  if (!repeated) return;
+  std::unordered_set<std::string_view> seen;
+  std::unordered_map<std::string, int64_t> next_suffix;
+  for (const ParsedComputation& parsed : computations_) {
+    for (const auto& instruction : parsed.computation->instructions()) {
+      if (seen.insert(instruction->name()).second) continue;
+      const std::string base = instruction->name();
+      int64_t& suffix = next_suffix[base];
+      std::string name;
+      do {
+        name = base + "." + std::to_string(++suffix);
+      } while (taken.count(name));
+      taken.insert(name);
+      instruction->set_name(std::move(name));
+      seen.insert(instruction->name());
+    }
+  }
+}
+
 std::unique_ptr<Module> HloParser::Assemble() {
   auto module = std::make_unique<Module>(module_name_);
   module->header_attributes() = std::move(header_);
@@ -1076,6 +1108,7 @@ std::unique_ptr<Module> HloParser::Assemble() {
   style.index_comments = lexer_.saw_index_comment() || !long_list_seen_;
   style.inline_callees = std::any_of(computations_.begin(), computations_.end(),
                                      [](const auto& c) { return !c.inline_name_base.empty(); });
+  MakeInstructionNamesUnique();
   // Explicit ids first, so that fresh ids never collide with one written further down.
   for (const auto& [id, offset] : explicit_ids_) module->NoteUsedId(id);
   const size_t entry = entry_index_.value_or(computations_.size() - 1);

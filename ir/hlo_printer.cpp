@@ -425,8 +425,15 @@ uint64_t Fingerprint(const Module& module) {
   return Hash(PrintModule(module, PrintOptions::Fingerprint()));
 }
 
+// Covers the computations it calls too: a reduce with another reducer is another computation.
 uint64_t Fingerprint(const Computation& computation) {
-  return Hash(PrintComputation(computation, PrintOptions::Fingerprint()));
+  const PrintOptions options = PrintOptions::Fingerprint();
+  HloPrinter printer(options, StyleOf(computation));
+  const std::vector<const Computation*> order = ReachablePostOrder(computation);
+  const Module* module = computation.parent();
+  printer.NameComputations(order, module ? module->entry() : nullptr);
+  for (const Computation* reached : order) printer.AppendComputation(*reached);
+  return Hash(printer.Take());
 }
 
 }  // namespace fusescope::ir

@@ -545,6 +545,25 @@ ENTRY %e (p: f32[8]) -> f32[8] {
   EXPECT_EQ(Attr(module->FindInstruction("ags"), "replica_groups"), "{}");
 }
 
+TEST(HloParserNames, MakesNamesRepeatedAcrossComputationsUnique) {
+  auto module = Parse(R"(HloModule m
+c {
+  tmp_0 = f32[] parameter(0)
+  ROOT tmp_1 = f32[] negate(tmp_0)
+}
+ENTRY e {
+  tmp_0 = f32[] constant(1)
+  tmp_0.1 = f32[] negate(tmp_0)
+  ROOT tmp_1 = f32[] call(tmp_0.1), to_apply=c
+})");
+  ASSERT_NE(module, nullptr);
+  const Instruction* root = module->entry()->root();
+  EXPECT_EQ(root->name(), "tmp_1.1");
+  EXPECT_EQ(root->operand(0)->name(), "tmp_0.1");
+  EXPECT_EQ(root->operand(0)->operand(0)->name(), "tmp_0.2");
+  EXPECT_EQ(module->FindComputation("c")->root()->name(), "tmp_1");
+}
+
 TEST(HloParserNames, AcceptsOddCharacters) {
   auto module = Parse(R"(HloModule m
 ENTRY %e {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,24 @@ std::string WithoutWhitespace(const std::string& text) {
   return out;
 }
 
+// Whether two computations define the same instruction name (XLA's canonical form writes
+// tmp_0 in each). Module names are unique, so the parser renames such repeats, like XLA's
+// parser does, and the text cannot print back as written.
+bool RepeatsInstructionNames(const std::string& text) {
+  std::set<std::string> names;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t equals = line.find(" = ");
+    if (!line.starts_with("  ") || equals == std::string::npos) continue;
+    std::string name = line.substr(0, equals);
+    name.erase(0, name.find_first_not_of(' '));
+    if (name.starts_with("ROOT ")) name.erase(0, 5);
+    if (name.starts_with("%")) name.erase(0, 1);
+    if (!names.insert(name).second) return true;
+  }
+  return false;
+}
+
 // The first place two texts differ, with some context, for readable failures.
 std::string FirstDifference(const std::string& a, const std::string& b) {
   const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
@@ -94,6 +114,7 @@ TEST_P(RoundTripTest, PrintingIsAFixedPoint) {
 TEST_P(RoundTripTest, XlaTextPrintsBackModuloWhitespace) {
   if (!GetParam().written_by_xla) GTEST_SKIP() << "not written by XLA";
   const std::string original = ReadFile(GetParam().path);
+  if (RepeatsInstructionNames(original)) GTEST_SKIP() << "names repeat across computations";
   auto module = ParseOrFail(original, GetParam().path);
   ASSERT_NE(module, nullptr);
   const std::string expected = WithoutWhitespace(original);
