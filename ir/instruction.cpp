@@ -92,7 +92,13 @@ std::string_view Instruction::opcode_name() const {
 }
 
 void Instruction::AddUser(Instruction* user) {
-  if (std::find(users_.begin(), users_.end(), user) == users_.end()) users_.push_back(user);
+  // Callers have already made `user` refer to us. If that is its only reference, it cannot be
+  // a user yet, so the common case skips the scan of a possibly huge user list (a broadcast
+  // feeding 60k instructions would make building the module quadratic).
+  const auto references = std::count(user->operands_.begin(), user->operands_.end(), this);
+  if (references <= 1 || std::find(users_.begin(), users_.end(), user) == users_.end()) {
+    users_.push_back(user);
+  }
 }
 
 void Instruction::RemoveUser(Instruction* user) {
