@@ -769,6 +769,126 @@ FusionDecision CheckOpaqueOrSideEffecting(const Instruction& producer,
   return FusionDecision::Allow();
 }
 
+bool IsGpuReductionProducer(const Instruction& instruction) {
+  return IsReductionFromOrToContiguousDimensions(instruction) || IsReduceInputFusion(instruction);
+}
+
+namespace {
+
+bool AllReduceIntermediates(const Instruction& instruction) {
+  for (const Instruction* inner : FusedInstructions(instruction)) {
+    if (!IsReduceIntermediate(*inner)) return false;
+  }
+  return true;
+}
+
+bool IsInputFusibleConsumer(const Instruction& instruction) {
+  return instruction.opcode() == Opcode::kReduce || instruction.opcode() == Opcode::kScatter ||
+         IsInputFusion(instruction);
+}
+
+std::string NotFusibleOnGpu(const Instruction& instruction) {
+  const Opcode opcode = instruction.opcode();
+  const std::string what = Ref(instruction) + " (" + std::string(instruction.opcode_name()) + ")";
+  if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
+    return what + " runs as a library call (cuBLAS/cuDNN), not inside a fusion";
+  }
+  return what + " is not fusible on the GPU";
+}
+
+}  // namespace
+
+FusionDecision GpuProducerConsumerFusible(const Instruction& producer,
+                                          const Instruction& consumer) {
+  if (FusionDecision d = CheckOpaqueOrSideEffecting(producer, consumer); !d) return d;
+  if (!IsGpuFusible(producer)) {
+    return FusionDecision::Refuse(FusionReason::kProducerNotFusible, NotFusibleOnGpu(producer));
+  }
+  if (!IsGpuFusible(consumer)) {
+    return FusionDecision::Refuse(FusionReason::kConsumerNotFusible, NotFusibleOnGpu(consumer));
+  }
+  if (consumer.opcode() == Opcode::kBitcast) {
+    return FusionDecision::Refuse(
+        FusionReason::kConsumerNotFusible,
+        Ref(consumer) + " is a bitcast; not fusing into a single bitcast as consumer");
+  }
+  if (IsMultiOutputFusion(producer)) {
+    return FusionDecision::Refuse(
+        FusionReason::kProducerNotFusible,
+        Ref(producer) + " is a multi-output fusion; it is not fused into its users");
+  }
+  if (IsGpuReductionProducer(producer)) {
+    if (!AllReduceIntermediates(consumer)) {
+      return FusionDecision::Refuse(
+          FusionReason::kProducerIsReduction,
+          Ref(producer) + " is a reduction; fusing " + Ref(consumer) +
+              " into its output would turn the reduction kernel into a loop fusion (reduction "
+              "epilogues are not fused)");
+    }
+    if (producer.user_count() > 1) {
+      return FusionDecision::Refuse(FusionReason::kProducerIsReduction,
+                                    "reduction output fusion only works for a single user; " +
+                                        Ref(producer) + " has " +
+                                        std::to_string(producer.user_count()));
+    }
+  } else if (!IsGpuLoopFusibleAsProducer(producer)) {
+    return FusionDecision::Refuse(
+        FusionReason::kProducerNotFusible,
+        Ref(producer) + " (" + std::string(producer.opcode_name()) + ") is not loop-fusible");
+  }
+  if (!IsGpuLoopFusibleAsConsumer(consumer) && !IsInputFusibleConsumer(consumer)) {
+    return FusionDecision::Refuse(FusionReason::kConsumerNotFusible,
+                                  Ref(consumer) + " is neither input-fusible nor loop-fusible");
+  }
+  if (producer.opcode() == Opcode::kConstant && !IsEffectiveScalar(producer.shape())) {
+    return FusionDecision::Refuse(
+        FusionReason::kNonScalarConstant,
+        Ref(producer) + " is a non-scalar constant (" + producer.shape().ToString(false) +
+            "); it stays in memory instead of being emitted into the kernel");
+  }
+  return FusionDecision::Allow();
+}
+
+FusionDecision GpuFusionFitsInBudget(const Instruction& producer, const Instruction& consumer,
+                                     const FusionLimits& limits, bool multi_output) {
+  const std::vector<const Instruction*> outputs =
+      multi_output ? std::vector<const Instruction*>{&consumer, &producer}
+                   : std::vector<const Instruction*>{&consumer};
+  const FusionFootprint fused = MeasureFusion({&producer, &consumer}, outputs);
+  const int64_t current = multi_output ? -1 : MeasureInstruction(consumer).operands;
+  for (FusionDecision d :
+       {CheckSharedMemoryBudget(fused, kGpuSharedMemoryPerBlock),
+        CheckReductionBudget(fused, limits.max_reductions, /*unnested_only=*/true),
+        CheckOperandBudget(fused, current, limits.max_operands_and_outputs),
+        CheckInstructionBudget(fused, limits.max_instructions)}) {
+    if (!d) return d;
+  }
+  return FusionDecision::Allow();
+}
+
+bool CreatesHeavyComputation(const Instruction& producer, const Instruction& consumer) {
+  const std::vector<const Instruction*> inside = FusedInstructions(producer);
+  const bool heavy = std::any_of(inside.begin(), inside.end(),
+                                 [](const Instruction* i) { return IsExpensiveToRepeat(*i); });
+  if (!heavy) return false;
+  if (!IsFusion(consumer)) return ReadsElementsMultipleTimes(consumer);
+  for (int64_t i = 0; i < consumer.operand_count(); ++i) {
+    if (consumer.operand(i) != &producer) continue;
+    std::vector<const Instruction*> work{consumer.fused_computation()->parameter(i)};
+    std::unordered_set<const Instruction*> seen(work.begin(), work.end());
+    while (!work.empty()) {
+      const Instruction* current = work.back();
+      work.pop_back();
+      if (current == nullptr) continue;
+      if (ReadsElementsMultipleTimes(*current)) return true;
+      for (const Instruction* user : current->users()) {
+        if (seen.insert(user).second) work.push_back(user);
+      }
+    }
+  }
+  return false;
+}
+
 FusionDecisionRecord MakeDecisionRecord(const Instruction& producer, const Instruction& consumer,
                                         const FusionDecision& decision) {
   FusionDecisionRecord record;
@@ -782,6 +902,26 @@ FusionDecisionRecord MakeDecisionRecord(const Instruction& producer, const Instr
   record.reason = decision.reason();
   record.explanation = decision.explanation();
   return record;
+}
+
+std::string FusedSentence(const FusionDecisionRecord& before, bool consumer_was_fusion, bool copy,
+                          const Instruction& fusion) {
+  std::string sentence =
+      std::string(copy ? "fused a copy of %" : "fused %") + before.producer_name + " into %";
+  sentence +=
+      consumer_was_fusion ? fusion.name() : before.consumer_name + ", forming %" + fusion.name();
+  const std::optional<FusionKind> kind = FusionKindOf(fusion);
+  return sentence + " (" + std::string(FusionKindName(kind.value_or(FusionKind::kLoop))) + ")";
+}
+
+int64_t CountFusions(const ir::Module& module) {
+  int64_t count = 0;
+  for (const ir::Computation* computation : FusibleComputations(module)) {
+    for (const auto& instruction : computation->instructions()) {
+      count += instruction->opcode() == Opcode::kFusion ? 1 : 0;
+    }
+  }
+  return count;
 }
 
 }  // namespace fusescope::passes

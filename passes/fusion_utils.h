@@ -144,11 +144,40 @@ FusionDecision CheckSharedMemoryBudget(const FusionFootprint& fused, int64_t lim
 FusionDecision CheckOpaqueOrSideEffecting(const ir::Instruction& producer,
                                           const ir::Instruction& consumer);
 
+// --- XLA:GPU producer-consumer rules -------------------------------------------------------
+
+// A plain unnested reduction or a reduction input fusion: its output is written by the
+// reduction emitter.
+bool IsGpuReductionProducer(const ir::Instruction& instruction);
+// XLA:GPU's IsProducerConsumerFusible (plus the fusibility of both sides): loop-fusible
+// producer, no epilogue after a reduction, fusible consumer, no multi-output producer, no
+// non-scalar constant.
+FusionDecision GpuProducerConsumerFusible(const ir::Instruction& producer,
+                                          const ir::Instruction& consumer);
+// XLA:GPU's FusionFitsInBudget for `producer` and `consumer` fused together: shared memory,
+// unnested reductions, operands+outputs, and our instruction limit. With `multi_output` both
+// keep their outputs.
+FusionDecision GpuFusionFitsInBudget(const ir::Instruction& producer,
+                                     const ir::Instruction& consumer, const FusionLimits& limits,
+                                     bool multi_output);
+// A heavy producer (a reduction reading >10 inputs per output, a large reduce-window) whose
+// consumer would read its elements more than once: fused, it would be recomputed per read.
+bool CreatesHeavyComputation(const ir::Instruction& producer, const ir::Instruction& consumer);
+
 // The record of a considered pair, before anything changed. The caller sets fusion_name
 // (and may extend the explanation) once the fusion is formed.
 FusionDecisionRecord MakeDecisionRecord(const ir::Instruction& producer,
                                         const ir::Instruction& consumer,
                                         const FusionDecision& decision);
+
+// "fused %exp.1 into %add.2, forming %fusion.3 (kLoop)" when the consumer was a plain
+// instruction, "fused %exp.1 into %fusion.3 (kLoop)" when it was already the fusion; with
+// `copy` the producer was duplicated ("fused a copy of ...").
+std::string FusedSentence(const FusionDecisionRecord& before, bool consumer_was_fusion, bool copy,
+                          const ir::Instruction& fusion);
+
+// Fusion instructions in the computations fusion works in.
+int64_t CountFusions(const ir::Module& module);
 
 }  // namespace fusescope::passes
 

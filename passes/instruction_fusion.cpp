@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "passes/fusion_builder.h"
+#include "passes/fusion_decision_recorder.h"
 #include "passes/reachability_map.h"
 
 namespace fusescope::passes {
@@ -385,31 +386,10 @@ class FusionQueue {
   std::unordered_map<const Instruction*, size_t> index_;
 };
 
-// Records each distinct refusal once per run: a consumer that grows is visited again and
-// would otherwise repeat what was already said.
-class DecisionRecorder {
- public:
-  explicit DecisionRecorder(const PassContext& context) : context_(context) {}
-  void Record(FusionDecisionRecord record) {
-    const auto key = std::make_tuple(record.producer_id, record.consumer_id,
-                                     static_cast<int>(record.reason), record.explanation);
-    if (!record.accepted() && !seen_.insert(key).second) return;
-    context_.Record(std::move(record));
-  }
-
- private:
-  const PassContext& context_;
-  std::set<std::tuple<int64_t, int64_t, int, std::string>> seen_;
-};
-
 std::string AcceptSentence(const FusionDecisionRecord& before, bool consumer_was_fusion,
-                           int64_t other_users, const Instruction& fusion, FusionKind kind) {
-  std::string sentence =
-      (other_users > 0 ? "fused a copy of %" : "fused %") + before.producer_name + " into %";
-  sentence +=
-      consumer_was_fusion ? fusion.name() : before.consumer_name + ", forming %" + fusion.name();
-  sentence += " (" + std::string(FusionKindName(kind)) + ")";
-  if (kind == FusionKind::kOutput &&
+                           int64_t other_users, const Instruction& fusion) {
+  std::string sentence = FusedSentence(before, consumer_was_fusion, other_users > 0, fusion);
+  if (FusionKindOf(fusion) == FusionKind::kOutput &&
       (before.producer_opcode == "dot" || before.producer_opcode == "convolution")) {
     sentence += "; the " + before.producer_opcode + " writes its result through the epilogue";
   }
@@ -422,7 +402,7 @@ std::string AcceptSentence(const FusionDecisionRecord& before, bool consumer_was
 class ComputationFusion {
  public:
   ComputationFusion(Computation& computation, const FusionLimits& limits, OutputFusion output,
-                    DecisionRecorder& recorder)
+                    FusionDecisionRecorder& recorder)
       : computation_(computation),
         allow_duplication_(limits.allow_duplication),
         policy_(limits, output, do_not_duplicate_),
@@ -469,8 +449,7 @@ class ComputationFusion {
       StatusOr<Instruction*> fusion = builder_.Fuse(producer, &consumer, verdict.kind);
       if (!fusion.ok()) return fusion.status();
       record.fusion_name = (*fusion)->name();
-      record.explanation =
-          AcceptSentence(record, consumer_was_fusion, others, **fusion, verdict.kind);
+      record.explanation = AcceptSentence(record, consumer_was_fusion, others, **fusion);
       recorder_.Record(std::move(record));
       return *fusion;
     }
@@ -481,25 +460,15 @@ class ComputationFusion {
   bool allow_duplication_;
   std::unordered_set<const Instruction*> do_not_duplicate_;
   CpuFusionPolicy policy_;
-  DecisionRecorder& recorder_;
+  FusionDecisionRecorder& recorder_;
   FusionBuilder builder_;
 };
-
-int64_t CountFusions(const ir::Module& module) {
-  int64_t count = 0;
-  for (const Computation* computation : FusibleComputations(module)) {
-    for (const auto& instruction : computation->instructions()) {
-      count += instruction->opcode() == Opcode::kFusion ? 1 : 0;
-    }
-  }
-  return count;
-}
 
 }  // namespace
 
 StatusOr<bool> InstructionFusion::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kCpu);
-  DecisionRecorder recorder(context);
+  FusionDecisionRecorder recorder(context);
   int64_t fused = 0;
   for (Computation* computation : FusibleComputations(module)) {
     ComputationFusion fusion(*computation, limits, OutputFusion(output_scope_), recorder);
