@@ -49,6 +49,20 @@ void Computation::RemoveInstruction(Instruction* instruction) {
   if (it != instructions_.end()) instructions_.erase(it);
 }
 
+void Computation::RemoveInstructions(const std::vector<Instruction*>& instructions) {
+  if (instructions.empty()) return;
+  const std::unordered_set<const Instruction*> doomed(instructions.begin(), instructions.end());
+  for (Instruction* instruction : instructions) {
+    assert(instruction != root_);
+    instruction->DropAllOperands();
+  }
+  for (Instruction*& parameter : parameters_) {
+    if (doomed.count(parameter)) parameter = nullptr;
+  }
+  while (!parameters_.empty() && parameters_.back() == nullptr) parameters_.pop_back();
+  std::erase_if(instructions_, [&](const auto& owned) { return doomed.count(owned.get()) > 0; });
+}
+
 void Computation::ReplaceInstruction(Instruction* old_instruction, Instruction* replacement) {
   replacement->mutable_provenance().Union(old_instruction->provenance());
   old_instruction->ReplaceAllUsesWith(replacement);

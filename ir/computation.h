@@ -34,6 +34,10 @@ class Computation {
   Instruction* AddInstruction(std::unique_ptr<Instruction> instruction);
   // Precondition: `instruction` has no users and is not the root.
   void RemoveInstruction(Instruction* instruction);
+  // Removes all of `instructions` in one sweep; removing them one at a time costs a scan of
+  // the computation each. Precondition: none is the root, and every user of each is in the
+  // list too.
+  void RemoveInstructions(const std::vector<Instruction*>& instructions);
   // Redirects all uses of `old_instruction` (and the root) to `replacement`, then removes
   // `old_instruction`. The replacement inherits its provenance.
   void ReplaceInstruction(Instruction* old_instruction, Instruction* replacement);

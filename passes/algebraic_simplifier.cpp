@@ -276,16 +276,19 @@ Instruction* SimplifyOnce(Instruction* instruction) {
 
 bool SimplifyComputation(ir::Computation& computation) {
   bool changed = false;
+  std::vector<Instruction*> replaced;
   // Operands come first, so a chain collapses in one sweep.
   for (Instruction* instruction : computation.MakePostOrder()) {
     Instruction* current = instruction;
     while (Instruction* replacement = SimplifyOnce(current)) {
       changed = true;
       if (replacement == current) continue;
-      computation.ReplaceInstruction(current, replacement);
+      RedirectUses(current, replacement);
+      replaced.push_back(current);
       current = replacement;
     }
   }
+  computation.RemoveInstructions(replaced);
   return changed;
 }
 

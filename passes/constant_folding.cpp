@@ -35,7 +35,7 @@ bool Foldable(const Instruction& instruction) {
          !instruction.HasSideEffect() && IsSmallArray(instruction.shape());
 }
 
-// Replaces `instruction` by a constant if it can be computed now. Returns whether it did.
+// Hands `instruction`'s uses to a constant if it can be computed now. Returns whether it did.
 bool TryFold(ir::Computation& computation, Instruction* instruction) {
   if (!Foldable(*instruction)) return false;
   std::optional<std::vector<LiteralValue>> operands = ConstantOperands(*instruction);
@@ -48,7 +48,7 @@ bool TryFold(ir::Computation& computation, Instruction* instruction) {
   for (const Instruction* operand : instruction->operands()) {
     constant->mutable_provenance().Union(operand->provenance());
   }
-  computation.ReplaceInstruction(instruction, constant);
+  RedirectUses(instruction, constant);
   return true;
 }
 
@@ -58,10 +58,13 @@ StatusOr<bool> ConstantFolding::Run(ir::Module& module, PassContext& /*context*/
   bool changed = false;
   for (ir::Computation* computation : module.MakeComputationPostOrder()) {
     if (computation->fusion_instruction() != nullptr) continue;
+    std::vector<Instruction*> folded;
     // Operands before users: a folded result feeds the next fold in the same sweep.
     for (Instruction* instruction : computation->MakePostOrder()) {
-      changed |= TryFold(*computation, instruction);
+      if (TryFold(*computation, instruction)) folded.push_back(instruction);
     }
+    computation->RemoveInstructions(folded);
+    changed |= !folded.empty();
   }
   return changed;
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "passes/hlo_queries.h"
 #include "passes/side_effect_analysis.h"
 
 namespace fusescope::passes {
@@ -88,7 +89,7 @@ void ComputationClasses::Add(const Computation& computation) {
 
 bool CseComputation(Computation& computation, const SideEffectAnalysis& effects,
                     const ComputationClasses& classes) {
-  bool changed = false;
+  std::vector<Instruction*> merged;
   std::unordered_map<std::string, Instruction*> first_of;
   // Operands before users: by the time an instruction is keyed, its operands are survivors.
   for (Instruction* instruction : computation.MakePostOrder()) {
@@ -102,10 +103,11 @@ bool CseComputation(Computation& computation, const SideEffectAnalysis& effects,
     std::string key = InstructionKey(*instruction, std::move(refs), classes);
     auto [it, inserted] = first_of.emplace(std::move(key), instruction);
     if (inserted) continue;
-    computation.ReplaceInstruction(instruction, it->second);
-    changed = true;
+    RedirectUses(instruction, it->second);
+    merged.push_back(instruction);
   }
-  return changed;
+  computation.RemoveInstructions(merged);
+  return !merged.empty();
 }
 
 }  // namespace
@@ -117,7 +119,7 @@ StatusOr<bool> Cse::Run(ir::Module& module, PassContext& /*context*/) {
   // Callees first: a caller compares its calls by the callees' merged forms.
   for (Computation* computation : module.MakeComputationPostOrder()) {
     changed |= CseComputation(*computation, effects, classes);
-    classes.Add(*computation);
+    if (computation != module.entry()) classes.Add(*computation);  // nothing calls the entry
   }
   return changed;
 }

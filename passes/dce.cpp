@@ -34,15 +34,13 @@ std::unordered_set<const Instruction*> LiveInstructions(const ir::Computation& c
 int64_t RemoveDead(ir::Computation& computation, const SideEffectAnalysis& effects) {
   const std::unordered_set<const Instruction*> live = LiveInstructions(computation, effects);
   if (live.size() == static_cast<size_t>(computation.instruction_count())) return 0;
-  const std::vector<Instruction*> order = computation.MakePostOrder();
-  int64_t removed = 0;
-  // Users before operands, so each removed instruction has no users left.
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    if (live.count(*it) != 0) continue;
-    computation.RemoveInstruction(*it);
-    ++removed;
+  std::vector<Instruction*> dead;
+  for (const auto& instruction : computation.instructions()) {
+    if (live.count(instruction.get()) == 0) dead.push_back(instruction.get());
   }
-  return removed;
+  // Users of a dead instruction are dead too, so the batch holds all of them.
+  computation.RemoveInstructions(dead);
+  return static_cast<int64_t>(dead.size());
 }
 
 }  // namespace
