@@ -138,7 +138,7 @@ class HloParser {
   bool CheckParameters(std::string_view computation_name);
   bool ParseShape(Shape* shape, int depth);
   bool ParseArrayShape(Shape* shape);
-  bool ParseDimensions(std::vector<int64_t>* dims, std::vector<bool>* dynamic);
+  bool ParseDimensions(std::vector<int64_t>* dims);
   bool LooksLikeLayout() const;
   bool ParseLayout(Layout* layout);
   bool ParseLayoutField(Layout* layout);
@@ -173,6 +173,7 @@ class HloParser {
   std::optional<bool> operand_shapes_;
   bool long_list_seen_ = false;
   int inline_depth_ = 0;
+  std::vector<int64_t> dynamic_dimensions_;  // scratch of ParseArrayShape
 };
 
 bool HloParser::Fail(size_t offset, std::string cause) {
@@ -861,12 +862,10 @@ bool HloParser::ParseArrayShape(Shape* shape) {
                 "expected '[' after element type '" + std::string(type_name) + "'");
   }
   std::vector<int64_t> dims;
-  std::vector<bool> dynamic;
-  if (!ParseDimensions(&dims, &dynamic)) return false;
+  dynamic_dimensions_.clear();
+  if (!ParseDimensions(&dims)) return false;
   *shape = Shape(*type, std::move(dims));
-  for (size_t i = 0; i < dynamic.size(); ++i) {
-    if (dynamic[i]) shape->set_dynamic_dimension(static_cast<int64_t>(i), true);
-  }
+  for (int64_t dimension : dynamic_dimensions_) shape->set_dynamic_dimension(dimension, true);
   if (!LooksLikeLayout()) return true;
   Layout layout;
   if (!ParseLayout(&layout)) return false;
@@ -874,23 +873,24 @@ bool HloParser::ParseArrayShape(Shape* shape) {
   return true;
 }
 
-bool HloParser::ParseDimensions(std::vector<int64_t>* dims, std::vector<bool>* dynamic) {
+// Dynamic dimensions (`<=N`, `?`) are noted in dynamic_dimensions_.
+bool HloParser::ParseDimensions(std::vector<int64_t>* dims) {
   if (!SkipTrivia()) return false;
   if (lexer_.Consume(']')) return true;
   while (true) {
     if (!SkipTrivia()) return false;
     const size_t at = lexer_.offset();
     if (lexer_.Consume('?')) {
+      dynamic_dimensions_.push_back(static_cast<int64_t>(dims->size()));
       dims->push_back(Shape::kUnboundedSize);
-      dynamic->push_back(true);
     } else {
       const bool bounded = lexer_.StartsWith("<=");
       if (bounded) lexer_.Advance(2);
       int64_t size = 0;
       if (!ParseInt(&size, "as a dimension size")) return false;
       if (size < 0) return Fail(at, "negative dimension size");
+      if (bounded) dynamic_dimensions_.push_back(static_cast<int64_t>(dims->size()));
       dims->push_back(size);
-      dynamic->push_back(bounded);
     }
     if (!SkipTrivia()) return false;
     if (lexer_.Consume(']')) return true;
@@ -1072,29 +1072,29 @@ bool HloParser::CheckCallCycles() {
 // computation) but unique in a module, as in XLA, whose parser renames the same way: a name
 // already used in an earlier computation gets the first free ".N" suffix.
 void HloParser::MakeInstructionNamesUnique() {
-  std::unordered_set<std::string> taken;
-  bool repeated = false;
+  size_t count = 0;
+  for (const ParsedComputation& parsed : computations_) {
+    count += parsed.computation->instructions().size();
+  }
+  // Views of names no instruction changes later: first occurrences stay, renamed ones are
+  // renamed once.
+  std::unordered_set<std::string_view> taken;
+  taken.reserve(count);
+  std::vector<Instruction*> repeats;
   for (const ParsedComputation& parsed : computations_) {
     for (const auto& instruction : parsed.computation->instructions()) {
-      repeated |= !taken.insert(instruction->name()).second;
+      if (!taken.insert(instruction->name()).second) repeats.push_back(instruction.get());
     }
   }
-  if (!repeated) return;
-  std::unordered_set<std::string_view> seen;
   std::unordered_map<std::string, int64_t> next_suffix;
-  for (const ParsedComputation& parsed : computations_) {
-    for (const auto& instruction : parsed.computation->instructions()) {
-      if (seen.insert(instruction->name()).second) continue;
-      const std::string base = instruction->name();
-      int64_t& suffix = next_suffix[base];
-      std::string name;
-      do {
-        name = base + "." + std::to_string(++suffix);
-      } while (taken.count(name));
-      taken.insert(name);
-      instruction->set_name(std::move(name));
-      seen.insert(instruction->name());
-    }
+  for (Instruction* instruction : repeats) {
+    int64_t& suffix = next_suffix[instruction->name()];
+    std::string name;
+    do {
+      name = instruction->name() + "." + std::to_string(++suffix);
+    } while (taken.count(name));
+    instruction->set_name(std::move(name));
+    taken.insert(instruction->name());
   }
 }
 
