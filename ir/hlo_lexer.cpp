@@ -138,8 +138,8 @@ std::optional<HloLexer::SpanError> HloLexer::ScanBalanced(SpanMode mode, std::st
       ++pos_;
       continue;
     }
-    if (open_brackets_.empty() && mode == SpanMode::kAttributeValue &&
-        (c == ',' || c == '\n' || c == '\r')) {
+    if (open_brackets_.empty() && mode != SpanMode::kUntilClose &&
+        (c == ',' || c == '\n' || c == '\r' || (mode == SpanMode::kWord && IsSpace(c)))) {
       break;
     }
     ++pos_;

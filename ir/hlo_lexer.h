@@ -63,11 +63,11 @@ class HloLexer {
 
   // Consumes a balanced span: (), [] and {} nest, "..." strings (with backslash escapes)
   // are skipped whole. At nesting depth 0 the span ends before a closing bracket that has no
-  // opener in the span, at the end of the text, and, in kAttributeValue mode, before a ','
-  // or a line break (spaces inside a value are kept: `mesh['a'=2] {'a'}`); trailing blanks are
-  // not part of the span. An error is an unclosed bracket or string (reported at its opening)
-  // or a mismatched closing bracket.
-  enum class SpanMode { kAttributeValue, kUntilClose };
+  // opener in the span, at the end of the text, in kAttributeValue mode before a ',' or a
+  // line break (spaces inside a value are kept: `mesh['a'=2] {'a'}`), and in kWord mode before
+  // a ',' or any blank. Trailing blanks are not part of the span. An error is an unclosed
+  // bracket or string (reported at its opening) or a mismatched closing bracket.
+  enum class SpanMode { kAttributeValue, kWord, kUntilClose };
   struct SpanError {
     size_t offset;
     std::string message;

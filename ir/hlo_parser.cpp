@@ -21,6 +21,11 @@ namespace {
 // of tuple shapes and inline computation bodies off the end of the stack.
 constexpr int kMaxShapeDepth = 200;
 constexpr int kMaxInlineDepth = 50;
+// Far above any real tensor (2^40 f32 elements are 4 TiB), far below where element counts,
+// byte sizes and their sums overflow int64.
+constexpr int64_t kMaxElements = int64_t{1} << 40;
+// Ids beyond this leave no room for the fresh ids assigned after them.
+constexpr int64_t kMaxInstructionId = int64_t{1} << 62;
 
 // XLA prints these attributes as lists of computations in braces.
 bool IsComputationListKey(std::string_view key) {
@@ -581,6 +586,7 @@ bool HloParser::ParseInstructionId(int64_t* id) {
   if (lexer_.ScanInt(id) != HloLexer::IntStatus::kOk || *id < 0 || !lexer_.StartsWith("*/")) {
     return Fail(at, "malformed instruction id comment");
   }
+  if (*id >= kMaxInstructionId) return Fail(at, "instruction id out of range");
   lexer_.Advance(2);
   if (auto [it, inserted] = explicit_ids_.emplace(*id, at); !inserted) {
     return Fail(at, "duplicate instruction id " + std::to_string(*id) + " (first at " +
@@ -748,9 +754,13 @@ bool HloParser::ParseMetadata(OpMetadata* metadata) {
     if (lexer_.Peek() == '"') {
       if (!lexer_.ScanQuoted(&value)) return Fail(lexer_.offset(), "unterminated string");
     } else {
-      value = lexer_.ScanUntil(",}");
-      if (value.empty())
-        return Fail(lexer_.offset(), "expected a value for '" + std::string(key) + "'");
+      const size_t value_offset = lexer_.offset();
+      if (auto error = lexer_.ScanBalanced(HloLexer::SpanMode::kWord, &value)) {
+        return Fail(error->offset, std::move(error->message));
+      }
+      if (value.empty()) {
+        return Fail(value_offset, "expected a value for '" + std::string(key) + "'");
+      }
     }
     metadata->fields.emplace_back(std::string(key), std::string(value));
   }
@@ -864,6 +874,13 @@ bool HloParser::ParseArrayShape(Shape* shape) {
   std::vector<int64_t> dims;
   dynamic_dimensions_.clear();
   if (!ParseDimensions(&dims)) return false;
+  int64_t elements = 1;
+  for (int64_t size : dims) {
+    if (size > 0 && elements > kMaxElements / size) {
+      return Fail(type_offset, "shape has more than 2^40 elements");
+    }
+    elements *= std::max<int64_t>(size, 1);
+  }
   *shape = Shape(*type, std::move(dims));
   for (int64_t dimension : dynamic_dimensions_) shape->set_dynamic_dimension(dimension, true);
   if (!LooksLikeLayout()) return true;

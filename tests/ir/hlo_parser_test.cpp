@@ -143,6 +143,17 @@ ENTRY e {
   EXPECT_EQ(source->line, 10);
 }
 
+TEST(HloParserMetadata, KeepsBracketedValuesWhole) {
+  auto module = Parse(R"(HloModule m
+ENTRY e {
+  ROOT c = f32[] constant(1), metadata={op_name="c" profile={a b} source_line=3}
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_THAT(
+      module->entry()->root()->metadata().fields,
+      ElementsAre(Pair("op_name", "\"c\""), Pair("profile", "{a b}"), Pair("source_line", "3")));
+}
+
 TEST(HloParserMetadata, AcceptsCommasBetweenFields) {
   auto module = Parse(R"(HloModule m
 ENTRY e {
@@ -733,6 +744,12 @@ TEST(HloParserErrors, StructuralMistakes) {
   EXPECT_EQ(
       ParseError("HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(99999999999999999999)\n}"),
       "bad.hlo:3:28: integer out of range in parameter number");
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  ROOT p = f32[4194304,4194304,4194304] "
+                       "parameter(0)\n}"),
+            "bad.hlo:3:12: shape has more than 2^40 elements");
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  ROOT p /*id=9223372036854775807*/ = f32[] "
+                       "parameter(0)\n}"),
+            "bad.hlo:3:10: instruction id out of range");
 }
 
 TEST(HloParserErrors, CallCycles) {
