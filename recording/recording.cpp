@@ -24,7 +24,12 @@ int64_t RecordBytes(const InstructionRecord& record) {
   return static_cast<int64_t>(sizeof(InstructionRecord)) + kSharedControlBytes +
          HeapBytes(record.name) + HeapBytes(record.computation) + HeapBytes(record.opcode) +
          HeapBytes(record.text) + HeapBytes(record.operand_ids) +
-         HeapBytes(record.provenance.ids()) + HeapBytes(record.fused_computation);
+         HeapBytes(record.fused_computation);
+}
+
+int64_t ProvenanceBytes(const ir::ProvenanceSet& provenance) {
+  return static_cast<int64_t>(sizeof(ir::ProvenanceSet)) + kSharedControlBytes +
+         HeapBytes(provenance.ids());
 }
 
 int64_t ComputationBytes(const ComputationSnapshot& computation) {
@@ -81,6 +86,9 @@ RecordingFootprint Recording::Footprint() const {
         if (!seen.insert(record.get()).second) continue;
         ++footprint.unique_instruction_records;
         footprint.bytes += RecordBytes(*record);
+        if (seen.insert(record->provenance_set.get()).second) {
+          footprint.bytes += ProvenanceBytes(record->provenance());
+        }
       }
     }
   }

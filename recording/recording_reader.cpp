@@ -29,7 +29,8 @@ Status OutOfOrder(std::string_view table, int64_t expected, int64_t found) {
                        std::to_string(expected) + " was expected");
 }
 
-StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row) {
+StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row,
+                                             std::shared_ptr<const ir::ProvenanceSet> provenance) {
   auto record = std::make_shared<InstructionRecord>();
   record->id = row.Int(1);
   record->name = std::string(row.Text(2));
@@ -39,9 +40,7 @@ StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row) {
   StatusOr<std::vector<int64_t>> operands = ParseIdList(row.Text(6));
   if (!operands.ok()) return operands.status();
   record->operand_ids = std::move(*operands);
-  StatusOr<std::vector<int64_t>> provenance = ParseIdList(row.Text(7));
-  if (!provenance.ok()) return provenance.status();
-  for (int64_t id : *provenance) record->provenance.Insert(id);
+  record->provenance_set = std::move(provenance);
   record->fused_computation = std::string(row.Text(8));
   return InstructionRecordPtr(std::move(record));
 }
@@ -126,6 +125,7 @@ StatusOr<Recording> RecordingReader::Read() {
   FS_RETURN_IF_ERROR(ReadMeta(recording));
   FS_RETURN_IF_ERROR(ReadOptions(recording.options));
   FS_RETURN_IF_ERROR(ReadPasses(recording.passes));
+  FS_RETURN_IF_ERROR(ReadProvenance());
   FS_RETURN_IF_ERROR(ReadRecords());
   FS_RETURN_IF_ERROR(ReadComputations());
   FS_RETURN_IF_ERROR(ReadSnapshots(recording.snapshots));
@@ -195,13 +195,29 @@ Status RecordingReader::ReadPassStats(std::vector<PassRecord>& passes) {
       });
 }
 
+Status RecordingReader::ReadProvenance() {
+  return ForEachRow(db_, "SELECT provenance_id, ids FROM provenance_sets",
+                    [&](const SqliteStatement& row) {
+                      StatusOr<std::vector<int64_t>> ids = ParseIdList(row.Text(1));
+                      if (!ids.ok()) return ids.status();
+                      auto set = std::make_shared<ir::ProvenanceSet>();
+                      for (int64_t id : *ids) set->Insert(id);
+                      provenance_.emplace(row.Int(0), std::move(set));
+                      return Status::Ok();
+                    });
+}
+
 Status RecordingReader::ReadRecords() {
   return ForEachRow(
       db_,
       "SELECT record_id, instruction_id, name, computation, opcode, text, operand_ids, "
-      "provenance, fused_computation FROM records",
+      "provenance_id, fused_computation FROM records",
       [&](const SqliteStatement& row) {
-        StatusOr<InstructionRecordPtr> record = RecordFromRow(row);
+        auto provenance = provenance_.find(row.Int(7));
+        if (provenance == provenance_.end()) {
+          return Status::Error("record refers to a missing provenance set");
+        }
+        StatusOr<InstructionRecordPtr> record = RecordFromRow(row, provenance->second);
         if (!record.ok()) return record.status();
         records_.emplace(row.Int(0), std::move(*record));
         return Status::Ok();

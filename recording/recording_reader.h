@@ -36,6 +36,7 @@ class RecordingReader {
   Status ReadOptions(passes::PipelineOptions& options);
   Status ReadPasses(std::vector<PassRecord>& passes);
   Status ReadPassStats(std::vector<PassRecord>& passes);
+  Status ReadProvenance();
   Status ReadRecords();
   Status ReadComputations();
   // A snapshot's row, before its computations are attached.
@@ -54,6 +55,7 @@ class RecordingReader {
   Status ReadReproducer(std::optional<Reproducer>& reproducer);
 
   SqliteDatabase& db_;
+  std::unordered_map<int64_t, std::shared_ptr<const ir::ProvenanceSet>> provenance_;
   std::unordered_map<int64_t, InstructionRecordPtr> records_;
   std::unordered_map<int64_t, std::shared_ptr<ComputationSnapshot>> computations_;
 };

@@ -7,7 +7,8 @@
 // Instruction records are stored once however many snapshots hold them: a snapshot lists
 // its computations (snapshot_members), a computation lists its records
 // (computation_members), and a record or computation that several snapshots share is one
-// row referenced several times. Id lists (operands, provenance) are comma-separated text.
+// row referenced several times; so is a provenance set that several records carry. Id
+// lists (operands, provenance) are comma-separated text.
 // Fingerprints are 64-bit unsigned values stored bit-cast into SQLite's signed integers.
 
 #include <cstdint>
@@ -31,10 +32,11 @@ CREATE TABLE passes(
 CREATE TABLE pass_stats(
   pass_index INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
   value TEXT NOT NULL, PRIMARY KEY(pass_index, position)) WITHOUT ROWID;
+CREATE TABLE provenance_sets(provenance_id INTEGER PRIMARY KEY, ids TEXT NOT NULL);
 CREATE TABLE records(
   record_id INTEGER PRIMARY KEY, instruction_id INTEGER NOT NULL, name TEXT NOT NULL,
   computation TEXT NOT NULL, opcode TEXT NOT NULL, text TEXT NOT NULL,
-  operand_ids TEXT NOT NULL, provenance TEXT NOT NULL, fused_computation TEXT NOT NULL);
+  operand_ids TEXT NOT NULL, provenance_id INTEGER NOT NULL, fused_computation TEXT NOT NULL);
 CREATE TABLE computations(
   computation_id INTEGER PRIMARY KEY, name TEXT NOT NULL, is_entry INTEGER NOT NULL,
   header TEXT NOT NULL, footer TEXT NOT NULL);

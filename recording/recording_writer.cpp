@@ -132,21 +132,28 @@ Status RecordingWriter::WritePasses(const std::vector<PassRecord>& passes) {
   return Status::Ok();
 }
 
-Status RecordingWriter::WriteSnapshots(const std::vector<Snapshot>& snapshots) {
-  StatusOr<SqliteStatement> records = PrepareInsert(db_, "records", 9);
-  StatusOr<SqliteStatement> computations = PrepareInsert(db_, "computations", 5);
-  StatusOr<SqliteStatement> members = PrepareInsert(db_, "computation_members", 3);
-  StatusOr<SqliteStatement> prologues = PrepareInsert(db_, "prologues", 2);
-  StatusOr<SqliteStatement> insert = PrepareInsert(db_, "snapshots", 6);
-  StatusOr<SqliteStatement> snapshot_members = PrepareInsert(db_, "snapshot_members", 3);
-  for (const auto* prepared :
-       {&records, &computations, &members, &prologues, &insert, &snapshot_members}) {
-    if (!prepared->ok()) return prepared->status();
+Status RecordingWriter::PrepareSnapshotStatements() {
+  const std::pair<std::optional<SqliteStatement>*, std::pair<std::string_view, int>> tables[] = {
+      {&insert_record_, {"records", 9}},
+      {&insert_computation_, {"computations", 5}},
+      {&insert_computation_member_, {"computation_members", 3}},
+      {&insert_prologue_, {"prologues", 2}},
+      {&insert_provenance_, {"provenance_sets", 2}},
+  };
+  for (const auto& [statement, table] : tables) {
+    StatusOr<SqliteStatement> prepared = PrepareInsert(db_, table.first, table.second);
+    if (!prepared.ok()) return prepared.status();
+    statement->emplace(std::move(*prepared));
   }
-  insert_record_ = std::move(*records);
-  insert_computation_ = std::move(*computations);
-  insert_computation_member_ = std::move(*members);
-  insert_prologue_ = std::move(*prologues);
+  return Status::Ok();
+}
+
+Status RecordingWriter::WriteSnapshots(const std::vector<Snapshot>& snapshots) {
+  FS_RETURN_IF_ERROR(PrepareSnapshotStatements());
+  StatusOr<SqliteStatement> insert = PrepareInsert(db_, "snapshots", 6);
+  if (!insert.ok()) return insert.status();
+  StatusOr<SqliteStatement> snapshot_members = PrepareInsert(db_, "snapshot_members", 3);
+  if (!snapshot_members.ok()) return snapshot_members.status();
   for (size_t index = 0; index < snapshots.size(); ++index) {
     const Snapshot& snapshot = snapshots[index];
     StatusOr<int64_t> prologue = PrologueRow(snapshot.shared_prologue());
@@ -210,9 +217,10 @@ StatusOr<int64_t> RecordingWriter::RecordRow(const InstructionRecord& record) {
   for (auto it = first; it != last; ++it) {
     if (*it->second.first == record) return rows_[&record] = it->second.second;
   }
+  StatusOr<int64_t> provenance = ProvenanceRow(record.provenance());
+  if (!provenance.ok()) return provenance.status();
   const int64_t row = next_record_row_++;
   const std::string operands = FormatIdList(record.operand_ids);
-  const std::string provenance = FormatIdList(record.provenance.ids());
   insert_record_->Bind(1, row);
   insert_record_->Bind(2, record.id);
   insert_record_->Bind(3, std::string_view(record.name));
@@ -220,12 +228,25 @@ StatusOr<int64_t> RecordingWriter::RecordRow(const InstructionRecord& record) {
   insert_record_->Bind(5, std::string_view(record.opcode));
   insert_record_->Bind(6, std::string_view(record.text));
   insert_record_->Bind(7, std::string_view(operands));
-  insert_record_->Bind(8, std::string_view(provenance));
+  insert_record_->Bind(8, *provenance);
   insert_record_->Bind(9, std::string_view(record.fused_computation));
   FS_RETURN_IF_ERROR(insert_record_->Run());
   rows_[&record] = row;
   records_by_content_.emplace(hash, std::make_pair(&record, row));
   return row;
+}
+
+StatusOr<int64_t> RecordingWriter::ProvenanceRow(const ir::ProvenanceSet& provenance) {
+  auto known = rows_.find(&provenance);
+  if (known != rows_.end()) return known->second;
+  std::string ids = FormatIdList(provenance.ids());
+  auto [found, inserted] = provenance_rows_.emplace(std::move(ids), next_provenance_row_);
+  rows_[&provenance] = found->second;
+  if (!inserted) return found->second;
+  insert_provenance_->Bind(1, next_provenance_row_);
+  insert_provenance_->Bind(2, std::string_view(found->first));
+  FS_RETURN_IF_ERROR(insert_provenance_->Run());
+  return next_provenance_row_++;
 }
 
 Status RecordingWriter::WriteDecisions(const std::vector<passes::FusionDecisionRecord>& decisions) {

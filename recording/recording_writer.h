@@ -29,6 +29,7 @@ class RecordingWriter {
   Status WriteMeta(const Recording& recording);
   Status WriteOptions(const passes::PipelineOptions& options);
   Status WritePasses(const std::vector<PassRecord>& passes);
+  Status PrepareSnapshotStatements();
   Status WriteSnapshots(const std::vector<Snapshot>& snapshots);
   Status WriteDecisions(const std::vector<passes::FusionDecisionRecord>& decisions);
   Status WriteReproducer(const Reproducer& reproducer);
@@ -36,6 +37,7 @@ class RecordingWriter {
   // Row ids of what has been written, by object.
   StatusOr<int64_t> RecordRow(const InstructionRecord& record);
   StatusOr<int64_t> ComputationRow(const ComputationSnapshot& computation);
+  StatusOr<int64_t> ProvenanceRow(const ir::ProvenanceSet& provenance);
   StatusOr<int64_t> PrologueRow(const std::shared_ptr<const std::string>& prologue);
 
   SqliteDatabase& db_;
@@ -43,6 +45,8 @@ class RecordingWriter {
   std::optional<SqliteStatement> insert_computation_;
   std::optional<SqliteStatement> insert_computation_member_;
   std::optional<SqliteStatement> insert_prologue_;
+  std::optional<SqliteStatement> insert_provenance_;
+  std::unordered_map<std::string, int64_t> provenance_rows_;  // by id list text
   std::unordered_map<const void*, int64_t> rows_;
   // Equal records that are different objects (a change undone by a later pass) still get
   // one row: keyed by content.
@@ -50,6 +54,7 @@ class RecordingWriter {
   int64_t next_record_row_ = 1;
   int64_t next_computation_row_ = 1;
   int64_t next_prologue_row_ = 1;
+  int64_t next_provenance_row_ = 1;
 };
 
 }  // namespace fusescope::recording

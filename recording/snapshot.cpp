@@ -10,6 +10,7 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
+#include "recording/provenance_interner.h"
 
 namespace fusescope::recording {
 
@@ -65,12 +66,13 @@ bool RecordMatches(const InstructionRecord& record, const ir::Instruction& instr
                    std::string_view line) {
   return record.text == line && record.name == instruction.name() &&
          record.computation == ComputationName(instruction) &&
-         record.provenance == instruction.provenance() &&
+         record.provenance() == instruction.provenance() &&
          SameOperandIds(instruction, record.operand_ids) &&
          record.fused_computation == FusedComputationName(instruction);
 }
 
-InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_view line) {
+InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_view line,
+                                ProvenancePtr provenance) {
   auto record = std::make_shared<InstructionRecord>();
   record->id = instruction.id();
   record->name = instruction.name();
@@ -78,7 +80,7 @@ InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_
   record->opcode = std::string(instruction.opcode_name());
   record->text = std::string(line);
   record->operand_ids = OperandIds(instruction);
-  record->provenance = instruction.provenance();
+  record->provenance_set = std::move(provenance);
   record->fused_computation = FusedComputationName(instruction);
   return record;
 }
@@ -103,14 +105,48 @@ std::pair<std::string, std::string> SplitLastLine(const std::string& text) {
   return {text.substr(0, newline + 1), text.substr(newline + 1)};
 }
 
+// Pointers by instruction id. Ids are small integers handed out by the module in order, so
+// a vector indexed by id does the work of a hash map at a fraction of the cost; the rare id
+// far beyond the rest (text with hand-written ids) goes to a map instead.
+template <typename T>
+class IdTable {
+ public:
+  explicit IdTable(size_t expected) : dense_limit_(4 * expected + 1024) {
+    slots_.reserve(expected);
+  }
+
+  void Put(int64_t id, T* value) {
+    if (id >= 0 && static_cast<size_t>(id) < dense_limit_) {
+      if (static_cast<size_t>(id) >= slots_.size()) slots_.resize(static_cast<size_t>(id) + 1);
+      slots_[static_cast<size_t>(id)] = value;
+    } else {
+      sparse_[id] = value;
+    }
+  }
+  T* Get(int64_t id) const {
+    if (id >= 0 && static_cast<size_t>(id) < slots_.size()) return slots_[static_cast<size_t>(id)];
+    auto found = sparse_.find(id);
+    return found == sparse_.end() ? nullptr : found->second;
+  }
+
+ private:
+  size_t dense_limit_;
+  std::vector<T*> slots_;
+  std::unordered_map<int64_t, T*> sparse_;
+};
+
 // Walks the printed module line by line and cuts it into computations of instruction
 // records, reusing the previous snapshot's objects wherever they are equal.
 class SnapshotBuilder {
  public:
-  SnapshotBuilder(const ir::Module& module, const Snapshot* previous) : module_(module) {
+  SnapshotBuilder(const ir::Module& module, const Snapshot* previous)
+      : module_(module),
+        previous_(previous),
+        instructions_(static_cast<size_t>(module.instruction_count())),
+        previous_records_(previous ? static_cast<size_t>(previous->instruction_count()) : 0) {
     for (const auto& computation : module.computations()) {
       for (const auto& instruction : computation->instructions()) {
-        instructions_.emplace(instruction->id(), instruction.get());
+        instructions_.Put(instruction->id(), instruction.get());
       }
     }
     if (previous) IndexPrevious(*previous);
@@ -118,12 +154,12 @@ class SnapshotBuilder {
 
   void AddLine(std::string_view line, std::string_view line_with_newline) {
     std::optional<int64_t> id = IdOnLine(line);
-    auto found = id ? instructions_.find(*id) : instructions_.end();
-    if (found == instructions_.end()) {
+    const ir::Instruction* found = id ? instructions_.Get(*id) : nullptr;
+    if (!found) {
       glue_.append(line_with_newline);
       return;
     }
-    const ir::Instruction& instruction = *found->second;
+    const ir::Instruction& instruction = *found;
     if (!current_ || current_->name != ComputationName(instruction) || !glue_.empty()) {
       StartComputation(instruction);
     }
@@ -145,7 +181,7 @@ class SnapshotBuilder {
     for (const ComputationSnapshotPtr& computation : previous.computations()) {
       previous_computations_.emplace(computation->name, computation);
       for (const InstructionRecordPtr& record : computation->instructions) {
-        previous_records_.emplace(record->id, record);
+        previous_records_.Put(record->id, &record);
       }
     }
   }
@@ -179,17 +215,37 @@ class SnapshotBuilder {
   }
 
   InstructionRecordPtr RecordFor(const ir::Instruction& instruction, std::string_view line) {
-    auto previous = previous_records_.find(instruction.id());
-    if (previous != previous_records_.end() &&
-        RecordMatches(*previous->second, instruction, line)) {
-      return previous->second;
+    const InstructionRecordPtr* found = previous_records_.Get(instruction.id());
+    const InstructionRecord* previous = found ? found->get() : nullptr;
+    if (previous && RecordMatches(*previous, instruction, line)) return *found;
+    return MakeRecord(instruction, line, ProvenanceFor(instruction, previous));
+  }
+
+  ProvenancePtr ProvenanceFor(const ir::Instruction& instruction,
+                              const InstructionRecord* previous) {
+    if (previous && previous->provenance() == instruction.provenance()) {
+      return previous->provenance_set;
     }
-    return MakeRecord(instruction, line);
+    if (!interner_ready_) {
+      // Built on first need: passes that only edit text never pay for it.
+      if (previous_) {
+        for (const ComputationSnapshotPtr& computation : previous_->computations()) {
+          for (const InstructionRecordPtr& record : computation->instructions) {
+            interner_.Add(record->provenance_set);
+          }
+        }
+      }
+      interner_ready_ = true;
+    }
+    return interner_.Intern(instruction.provenance());
   }
 
   const ir::Module& module_;
-  std::unordered_map<int64_t, const ir::Instruction*> instructions_;
-  std::unordered_map<int64_t, InstructionRecordPtr> previous_records_;
+  const Snapshot* previous_;
+  ProvenanceInterner interner_;
+  bool interner_ready_ = false;
+  IdTable<const ir::Instruction> instructions_;
+  IdTable<const InstructionRecordPtr> previous_records_;
   std::unordered_map<std::string_view, ComputationSnapshotPtr> previous_computations_;
   std::string prologue_;
   std::string glue_;  // printed lines since the last instruction line
@@ -319,7 +375,7 @@ StatusOr<std::unique_ptr<ir::Module>> Snapshot::ToModule() const {
         return Status::Error(name + ": rebuilt instruction %" + instruction->name() + " has id " +
                              std::to_string(instruction->id()) + ", unknown to the snapshot");
       }
-      instruction->set_provenance(record->provenance);
+      instruction->set_provenance(record->provenance());
     }
   }
   return parsed;

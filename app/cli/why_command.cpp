@@ -21,7 +21,7 @@ std::string StripSigil(std::string_view name) {
 const ir::ProvenanceSet* FindProvenance(const recording::Recording& recording,
                                         const std::string& name) {
   for (const auto& snapshot : recording.snapshots) {
-    if (const auto* record = snapshot.FindInstruction(name)) return &record->provenance;
+    if (const auto* record = snapshot.FindInstruction(name)) return &record->provenance();
   }
   return nullptr;
 }
@@ -42,7 +42,7 @@ bool ViaProvenance(const recording::Recording& recording,
   if (!before) return false;
   const auto* p = before->FindInstruction(decision.producer_id);
   const auto* c = before->FindInstruction(decision.consumer_id);
-  return p && c && Intersects(p->provenance, producer) && Intersects(c->provenance, consumer);
+  return p && c && Intersects(p->provenance(), producer) && Intersects(c->provenance(), consumer);
 }
 
 std::vector<Match> FindMatches(const recording::Recording& recording, const std::string& producer,

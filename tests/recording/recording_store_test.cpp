@@ -142,6 +142,28 @@ TEST(RecordingStoreTest, SharingSurvivesTheFile) {
             loaded.Footprint().unique_instruction_records);
 }
 
+// Provenance sets shared between records are stored once and shared again after loading.
+TEST(RecordingStoreTest, SharedProvenanceSurvivesTheFile) {
+  TemporaryDirectory dir;
+  auto module = ParseOrDie(kSmallModule);
+  const ir::ProvenanceSet merged = {1, 2, 3, 4, 5, 6, 7, 8};
+  module->FindInstruction("p0")->set_provenance(merged);
+  module->FindInstruction("p1")->set_provenance(merged);
+  Recording recording;
+  recording.snapshots.push_back(Snapshot::Capture(*module, nullptr));
+  Recording loaded = SaveAndLoad(recording, dir.File("run.fsdb"));
+  ASSERT_EQ(loaded.snapshots.size(), 1u);
+  const InstructionRecord* p0 = loaded.snapshots[0].FindInstruction("p0");
+  const InstructionRecord* p1 = loaded.snapshots[0].FindInstruction("p1");
+  ASSERT_TRUE(p0 && p1);
+  EXPECT_EQ(p0->provenance(), merged);
+  EXPECT_EQ(p0->provenance_set, p1->provenance_set);
+  auto db = SqliteDatabase::Open(dir.File("run.fsdb"), SqliteDatabase::Mode::kReadOnly);
+  ASSERT_TRUE(db.ok());
+  // Nine instructions, seven of them with their own singleton set.
+  EXPECT_EQ(*(*db)->QueryInt("SELECT count(*) FROM provenance_sets"), 8);
+}
+
 // A loaded snapshot still rebuilds the module it recorded.
 TEST(RecordingStoreTest, LoadedSnapshotRebuildsModule) {
   TemporaryDirectory dir;

@@ -53,7 +53,7 @@ TEST(SnapshotTest, RecordsDescribeTheirInstruction) {
   EXPECT_EQ(record->computation, "main");
   EXPECT_EQ(record->opcode, "exponential");
   EXPECT_EQ(record->operand_ids, std::vector<int64_t>{add->id()});
-  EXPECT_EQ(record->provenance, exp->provenance());
+  EXPECT_EQ(record->provenance(), exp->provenance());
   // The line as the module prints it, indentation included.
   const std::string line = ir::PrintInstruction(*exp, WithIds());
   ASSERT_GE(record->text.size(), line.size());
@@ -92,8 +92,8 @@ TEST(SnapshotTest, ChangedInstructionsAreNewTheRestShared) {
   const InstructionRecord* multiply = after.FindInstruction("multiply");
   ASSERT_NE(multiply, nullptr);
   // The replacement inherits the replaced instruction's provenance.
-  EXPECT_TRUE(multiply->provenance.Contains(before.FindInstruction("add.1")->id));
-  EXPECT_EQ(multiply->provenance, module->FindInstruction("multiply")->provenance());
+  EXPECT_TRUE(multiply->provenance().Contains(before.FindInstruction("add.1")->id));
+  EXPECT_EQ(multiply->provenance(), module->FindInstruction("multiply")->provenance());
   EXPECT_EQ(after.Text(), ir::PrintModule(*module, WithIds()));
 }
 
@@ -104,7 +104,24 @@ TEST(SnapshotTest, ProvenanceChangeIsNotShared) {
   module->FindInstruction("p0")->mutable_provenance().Insert(424242);
   Snapshot after = Snapshot::Capture(*module, &before);
   EXPECT_EQ(after.SharingWith(before).shared_instructions, 8);
-  EXPECT_TRUE(after.FindInstruction("p0")->provenance.Contains(424242));
+  EXPECT_TRUE(after.FindInstruction("p0")->provenance().Contains(424242));
+}
+
+// Records with equal provenance hold one shared set between them.
+TEST(SnapshotTest, EqualProvenanceIsHeldOnce) {
+  auto module = ParseOrDie(kSmallModule);
+  Snapshot before = Snapshot::Capture(*module, nullptr);
+  const ir::ProvenanceSet merged = {1, 2, 3, 4, 5, 6, 7, 8};
+  module->FindInstruction("p0")->set_provenance(merged);
+  module->FindInstruction("p1")->set_provenance(merged);
+  Snapshot after = Snapshot::Capture(*module, &before);
+  const InstructionRecord* p0 = after.FindInstruction("p0");
+  const InstructionRecord* p1 = after.FindInstruction("p1");
+  EXPECT_EQ(p0->provenance(), merged);
+  EXPECT_EQ(p0->provenance_set, p1->provenance_set);
+  // Unchanged provenance is the previous record's set.
+  EXPECT_EQ(after.FindInstruction("exp.1")->provenance_set,
+            before.FindInstruction("exp.1")->provenance_set);
 }
 
 // Rebuilding gives the same module: fingerprint, names, ids and provenance.

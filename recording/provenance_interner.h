@@ -1,0 +1,34 @@
+#ifndef FUSESCOPE_RECORDING_PROVENANCE_INTERNER_H_
+#define FUSESCOPE_RECORDING_PROVENANCE_INTERNER_H_
+
+// Hands out one shared object per distinct provenance set, so that records with equal sets
+// hold one copy between them.
+
+#include <cstddef>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/provenance.h"
+
+namespace fusescope::recording {
+
+using ProvenancePtr = std::shared_ptr<const ir::ProvenanceSet>;
+
+class ProvenanceInterner {
+ public:
+  // Makes `set` available to later Intern calls.
+  void Add(const ProvenancePtr& set);
+  // An existing equal set, or a new shared copy of `set`.
+  ProvenancePtr Intern(const ir::ProvenanceSet& set);
+
+ private:
+  static size_t Hash(const ir::ProvenanceSet& set);
+
+  std::unordered_multimap<size_t, ProvenancePtr> by_hash_;
+  std::unordered_set<const ir::ProvenanceSet*> known_;
+};
+
+}  // namespace fusescope::recording
+
+#endif  // FUSESCOPE_RECORDING_PROVENANCE_INTERNER_H_
