@@ -1,10 +1,13 @@
 #include "passes/algebraic_simplifier.h"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
 #include "ir/attribute_values.h"
 #include "passes/hlo_queries.h"
+#include "passes/removal_batch.h"
+#include "passes/side_effect_analysis.h"
 
 namespace fusescope::passes {
 namespace {
@@ -69,16 +72,35 @@ Instruction* RightIdentityOne(Instruction* instruction) {
   return IfInterchangeable(instruction->operand(0), instruction);
 }
 
-// max(x, x), min(x, x), and(x, x), or(x, x); and(x, true), or(x, 0), xor(x, 0).
+// Whether `operand` leaves the other operand of `instruction` unchanged: true for and, 0
+// for or/xor, -inf for maximum, +inf for minimum.
+bool IsNeutralElement(const Instruction* instruction, const Instruction* operand) {
+  const ir::PrimitiveType type = instruction->shape().element_type();
+  switch (instruction->opcode()) {
+    case Opcode::kAnd:
+      return type == ir::PrimitiveType::kPred && HasValue(operand, 1);
+    case Opcode::kOr:
+    case Opcode::kXor:
+      return HasValue(operand, 0);
+    case Opcode::kMaximum:
+      return ir::IsFloatingPointType(type) && HasValue(operand, -INFINITY);
+    case Opcode::kMinimum:
+      return ir::IsFloatingPointType(type) && HasValue(operand, INFINITY);
+    default:
+      return false;
+  }
+}
+
+// max(x, x), min(x, x), and(x, x), or(x, x); an operand with the neutral element.
 Instruction* IdempotentOrNeutral(Instruction* instruction) {
   Instruction* lhs = instruction->operand(0);
   Instruction* rhs = instruction->operand(1);
-  const Opcode opcode = instruction->opcode();
-  if (lhs == rhs && opcode != Opcode::kXor) return IfInterchangeable(lhs, instruction);
-  const bool is_pred = instruction->shape().element_type() == ir::PrimitiveType::kPred;
-  const bool neutral = (opcode == Opcode::kAnd && is_pred && HasValue(rhs, 1)) ||
-                       ((opcode == Opcode::kOr || opcode == Opcode::kXor) && HasValue(rhs, 0));
-  return neutral ? IfInterchangeable(lhs, instruction) : nullptr;
+  if (lhs == rhs && instruction->opcode() != Opcode::kXor) {
+    return IfInterchangeable(lhs, instruction);
+  }
+  if (IsNeutralElement(instruction, rhs)) return IfInterchangeable(lhs, instruction);
+  if (IsNeutralElement(instruction, lhs)) return IfInterchangeable(rhs, instruction);
+  return nullptr;
 }
 
 Instruction* DoubleNegation(Instruction* instruction) {
@@ -274,31 +296,40 @@ Instruction* SimplifyOnce(Instruction* instruction) {
   }
 }
 
-bool SimplifyComputation(ir::Computation& computation) {
+bool SimplifyComputation(ir::Computation& computation, const SideEffectAnalysis& effects) {
   bool changed = false;
-  std::vector<Instruction*> replaced;
+  RemovalBatch removed(effects);
   // Operands come first, so a chain collapses in one sweep.
   for (Instruction* instruction : computation.MakePostOrder()) {
     Instruction* current = instruction;
+    std::vector<Instruction*> operands = current->operands();
     while (Instruction* replacement = SimplifyOnce(current)) {
       changed = true;
-      if (replacement == current) continue;
-      RedirectUses(current, replacement);
-      replaced.push_back(current);
-      current = replacement;
+      if (replacement != current) {
+        removed.Replace(current, replacement);
+        current = replacement;
+        operands = current->operands();
+        continue;
+      }
+      // Rewritten in place: an operand it no longer reads may have died (and was absorbed).
+      for (Instruction* operand : operands) {
+        if (operand->users().empty() && !operand->IsRoot()) removed.Bury(operand, current);
+      }
+      operands = current->operands();
     }
   }
-  computation.RemoveInstructions(replaced);
+  removed.RemoveFrom(computation);
   return changed;
 }
 
 }  // namespace
 
 StatusOr<bool> AlgebraicSimplifier::Run(ir::Module& module, PassContext& /*context*/) {
+  const SideEffectAnalysis effects(module);
   bool changed = false;
   for (ir::Computation* computation : module.MakeComputationPostOrder()) {
     if (computation->fusion_instruction() != nullptr) continue;
-    changed |= SimplifyComputation(*computation);
+    changed |= SimplifyComputation(*computation, effects);
   }
   return changed;
 }

@@ -5,12 +5,13 @@
 // algebraic simplifier does: x+0, x-0, x*1, x/1, x*0 for integers, double negation,
 // reshape/transpose/broadcast chains, no-op reshape, transpose, broadcast, convert, copy,
 // bitcast, slice, pad, reverse, reduce and one-operand concatenate, select on a constant
-// predicate, get-tuple-element of a tuple, x op x for max/min/and/or.
+// predicate, get-tuple-element of a tuple, x op x for max/min/and/or, and neutral operands
+// (and with true, or/xor with 0, maximum with -inf, minimum with +inf).
 //
 // Fused computations are left alone (they are rewritten by the passes that build them).
-// Instructions made dead are left for "dce". Whatever takes over an instruction's value
-// inherits its provenance; an instruction rewritten in place also takes the provenance of
-// the operand it absorbed.
+// What takes over an instruction's value inherits its provenance, and that of the operands
+// that die with it (see RemovalBatch); an instruction rewritten in place takes the provenance
+// of the operand it absorbed. Dead code the pass did not make is left for "dce".
 
 #include "passes/pass.h"
 

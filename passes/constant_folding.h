@@ -3,13 +3,14 @@
 
 // "constant-folding": an instruction whose operands are all constants becomes one constant
 // computed from their literal text. Folded: elementwise arithmetic, logic and comparison,
-// select, a few exact math functions, convert, broadcast, reshape and transpose, over pred,
-// integer, f32 and f64 values. Only small results are folded (at most kMaxElements, as are
-// the operands): a folded broadcast would otherwise turn a scalar into a large constant that
-// costs memory and load time for no compute saved.
+// select, a few exact math functions, convert, reshape and transpose, over pred, integer,
+// f32 and f64 values. A broadcast of a constant is not folded on its own, as in XLA: it
+// would turn a scalar into an array constant that costs memory and stays out of fusions.
+// It counts as a constant operand, though, so what consumes it folds. Only small values
+// take part (at most kMaxElements, operands and results alike).
 //
-// The new constant answers for the folded instruction and for the constants it consumed.
-// Operand constants left without users are left for "dce".
+// The new constant answers for the folded instruction and for the operands that die with it
+// (they are removed in the same run, see RemovalBatch).
 
 #include <cstdint>
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "passes/hlo_queries.h"
+#include "passes/removal_batch.h"
 #include "passes/side_effect_analysis.h"
 
 namespace fusescope::passes {
@@ -89,7 +89,8 @@ void ComputationClasses::Add(const Computation& computation) {
 
 bool CseComputation(Computation& computation, const SideEffectAnalysis& effects,
                     const ComputationClasses& classes) {
-  std::vector<Instruction*> merged;
+  bool changed = false;
+  RemovalBatch merged(effects);
   std::unordered_map<std::string, Instruction*> first_of;
   // Operands before users: by the time an instruction is keyed, its operands are survivors.
   for (Instruction* instruction : computation.MakePostOrder()) {
@@ -103,11 +104,11 @@ bool CseComputation(Computation& computation, const SideEffectAnalysis& effects,
     std::string key = InstructionKey(*instruction, std::move(refs), classes);
     auto [it, inserted] = first_of.emplace(std::move(key), instruction);
     if (inserted) continue;
-    RedirectUses(instruction, it->second);
-    merged.push_back(instruction);
+    merged.Replace(instruction, it->second);
+    changed = true;
   }
-  computation.RemoveInstructions(merged);
-  return !merged.empty();
+  merged.RemoveFrom(computation);
+  return changed;
 }
 
 }  // namespace

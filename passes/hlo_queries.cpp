@@ -40,11 +40,6 @@ std::string IntListText(const std::vector<int64_t>& values) {
   return text + "}";
 }
 
-void RedirectUses(ir::Instruction* old, ir::Instruction* replacement) {
-  replacement->mutable_provenance().Union(old->provenance());
-  old->ReplaceAllUsesWith(replacement);
-}
-
 ir::Instruction* AddDerivedInstruction(ir::Computation& computation, ir::Opcode opcode,
                                        ir::Shape shape, std::vector<ir::Instruction*> operands,
                                        std::string_view base_name, const ir::Instruction& origin) {

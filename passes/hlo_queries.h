@@ -31,11 +31,6 @@ bool IsIdentityPermutation(const std::vector<int64_t>& dims);
 // `{1,0}`, the way XLA writes integer lists in attributes.
 std::string IntListText(const std::vector<int64_t>& values);
 
-// Hands every use of `old` (and its role as root) to `replacement`, which also takes over its
-// provenance. `old` stays in its computation, unused, for the caller to remove in one batch
-// (Computation::RemoveInstructions) once its sweep is done.
-void RedirectUses(ir::Instruction* old, ir::Instruction* replacement);
-
 // Adds a new instruction to `computation` in place of (or on behalf of) `origin`: named
 // uniquely after `base_name`, with origin's metadata and provenance. Returns it.
 ir::Instruction* AddDerivedInstruction(ir::Computation& computation, ir::Opcode opcode,

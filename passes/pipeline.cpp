@@ -1,6 +1,9 @@
 #include "passes/pipeline.h"
 
 #include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "ir/hlo_printer.h"
@@ -34,51 +37,98 @@ std::string PassLabel(const PassRunInfo& info) {
   return "pass " + info.name + " (#" + std::to_string(info.index) + ")";
 }
 
-void ReportFailure(const std::vector<PassInstrumentation*>& instrumentations,
-                   const PassRunInfo& info, const ir::Module& module, const ir::Module* before,
-                   const Status& error) {
-  if (before == nullptr) return;  // no observers, so no copy was kept
-  for (PassInstrumentation* instrumentation : instrumentations) {
-    instrumentation->PassFailed(info, module, *before, error);
-  }
+// One run of a pipeline over one module: the state carried from pass to pass.
+class PipelineRunner {
+ public:
+  PipelineRunner(ir::Module& module, const PipelineOptions& options,
+                 const std::vector<PassInstrumentation*>& instrumentations);
+
+  // Runs `pass` as number `index`, or records it as skipped when disabled.
+  Status RunPass(Pass& pass, int64_t index);
+
+ private:
+  Status RunEnabled(Pass& pass, PassRunInfo& info);
+  Status Fail(const PassRunInfo& info, const Status& error, std::string_view what);
+
+  ir::Module& module_;
+  const PipelineOptions& options_;
+  const std::vector<PassInstrumentation*>& instrumentations_;
+  // Fingerprints and reproducer copies only serve observers; without any, a run costs just
+  // the passes and the verifier.
+  const bool observed_;
+  DecisionForwarder forwarder_;
+  PassContext context_;
+  uint64_t fingerprint_ = 0;
+  // The module as it was before the current pass, for the reproducer. A pass that reports no
+  // change and leaves the fingerprint alone leaves the module as it was, so the previous
+  // copy still serves and no-op passes (common in fixed-point loops) cost no copy.
+  std::unique_ptr<ir::Module> before_;
+};
+
+PipelineRunner::PipelineRunner(ir::Module& module, const PipelineOptions& options,
+                               const std::vector<PassInstrumentation*>& instrumentations)
+    : module_(module),
+      options_(options),
+      instrumentations_(instrumentations),
+      observed_(!instrumentations.empty()),
+      forwarder_(instrumentations) {
+  context_.decisions = observed_ ? &forwarder_ : nullptr;
+  context_.options = &options_;
+  if (observed_) fingerprint_ = ir::Fingerprint(module_);
 }
 
-// Runs one enabled pass: hooks, timing, stats, fingerprint and the invariant check.
-// `before` is the module before the pass when there are observers, else null.
-Status RunOnePass(Pass& pass, PassRunInfo& info, ir::Module& module, PassContext& context,
-                  const std::vector<PassInstrumentation*>& instrumentations,
-                  const ir::Module* before, bool verify) {
-  for (PassInstrumentation* instrumentation : instrumentations) {
-    instrumentation->BeforePass(info, module);
-  }
-  context.pass_name = info.name;
-  context.stats.clear();
-  const auto start = std::chrono::steady_clock::now();
-  StatusOr<bool> changed = pass.Run(module, context);
-  info.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  info.stats = std::move(context.stats);
-  context.stats.clear();
-  if (!instrumentations.empty()) info.fingerprint_after = ir::Fingerprint(module);
-
-  if (!changed.ok()) {
-    // A failed pass returns no flag; take the measured one so that no lie is flagged.
-    info.reported_changed = info.changed();
-    ReportFailure(instrumentations, info, module, before, changed.status());
-    return Status::Error(PassLabel(info) + " failed: " + changed.message());
-  }
-  info.reported_changed = *changed;
-  if (verify) {
-    Status verified = ir::VerifyModule(module);
-    if (!verified.ok()) {
-      ReportFailure(instrumentations, info, module, before, verified);
-      return Status::Error(PassLabel(info) + " broke the IR: " + verified.message());
-    }
-  }
-  for (PassInstrumentation* instrumentation : instrumentations) {
-    instrumentation->AfterPass(info, module);
+Status PipelineRunner::RunPass(Pass& pass, int64_t index) {
+  PassRunInfo info;
+  info.index = index;
+  info.name = std::string(pass.name());
+  info.fingerprint_before = fingerprint_;
+  info.fingerprint_after = fingerprint_;
+  if (options_.disabled_passes.count(info.name) == 0) return RunEnabled(pass, info);
+  info.skipped = true;
+  for (PassInstrumentation* instrumentation : instrumentations_) {
+    instrumentation->BeforePass(info, module_);
+    instrumentation->AfterPass(info, module_);
   }
   return Status::Ok();
+}
+
+Status PipelineRunner::RunEnabled(Pass& pass, PassRunInfo& info) {
+  if (observed_ && !before_) before_ = module_.Clone();
+  for (PassInstrumentation* instrumentation : instrumentations_) {
+    instrumentation->BeforePass(info, module_);
+  }
+  forwarder_.set_pass_index(info.index);
+  context_.pass_name = info.name;
+  context_.stats.clear();
+  const auto start = std::chrono::steady_clock::now();
+  StatusOr<bool> changed = pass.Run(module_, context_);
+  info.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.stats = std::move(context_.stats);
+  context_.stats.clear();
+  if (observed_) info.fingerprint_after = ir::Fingerprint(module_);
+  // A failed pass returns no flag; take the measured one so that no lie is flagged.
+  info.reported_changed = changed.ok() ? *changed : info.changed();
+  if (!changed.ok()) return Fail(info, changed.status(), "failed");
+  if (options_.verify_between_passes) {
+    Status verified = ir::VerifyModule(module_);
+    if (!verified.ok()) return Fail(info, verified, "broke the IR");
+  }
+  for (PassInstrumentation* instrumentation : instrumentations_) {
+    instrumentation->AfterPass(info, module_);
+  }
+  fingerprint_ = info.fingerprint_after;
+  if (info.reported_changed || info.changed()) before_.reset();
+  return Status::Ok();
+}
+
+Status PipelineRunner::Fail(const PassRunInfo& info, const Status& error, std::string_view what) {
+  if (before_) {
+    for (PassInstrumentation* instrumentation : instrumentations_) {
+      instrumentation->PassFailed(info, module_, *before_, error);
+    }
+  }
+  return Status::Error(PassLabel(info) + " " + std::string(what) + ": " + error.message());
 }
 
 }  // namespace
@@ -101,50 +151,15 @@ Status Pipeline::Run(ir::Module& module) {
     Status input = ir::VerifyModule(module);
     if (!input.ok()) return Status::Error("input module is invalid: " + input.message());
   }
-  // Fingerprints and reproducer clones only serve observers; without any, a run costs just
-  // the passes and the verifier.
-  const bool observed = !instrumentations_.empty();
   for (PassInstrumentation* instrumentation : instrumentations_) {
     instrumentation->BeforePipeline(module);
   }
-
-  DecisionForwarder forwarder(instrumentations_);
-  PassContext context;
-  context.decisions = observed ? &forwarder : nullptr;
-  context.options = &options_;
-
-  uint64_t fingerprint = observed ? ir::Fingerprint(module) : 0;
-  // The module as it was before the current pass, for the reproducer. A pass that reports no
-  // change and leaves the fingerprint alone leaves the module as it was, so the previous
-  // copy still serves and no-op passes (common in fixed-point loops) cost no clone.
-  std::unique_ptr<ir::Module> before;
+  PipelineRunner runner(module, options_, instrumentations_);
   Status result = Status::Ok();
-  for (size_t i = 0; i < passes_.size(); ++i) {
-    Pass& pass = *passes_[i];
-    PassRunInfo info;
-    info.index = static_cast<int64_t>(i);
-    info.name = std::string(pass.name());
-    info.fingerprint_before = fingerprint;
-    info.fingerprint_after = fingerprint;
-
-    if (options_.disabled_passes.count(info.name) != 0) {
-      info.skipped = true;
-      for (PassInstrumentation* instrumentation : instrumentations_) {
-        instrumentation->BeforePass(info, module);
-        instrumentation->AfterPass(info, module);
-      }
-    } else {
-      if (observed && !before) before = module.Clone();
-      forwarder.set_pass_index(info.index);
-      result = RunOnePass(pass, info, module, context, instrumentations_, before.get(),
-                          options_.verify_between_passes);
-      if (!result.ok()) break;
-      fingerprint = info.fingerprint_after;
-      if (info.reported_changed || info.changed()) before.reset();
-    }
-    if (!options_.stop_after.empty() && info.name == options_.stop_after) break;
+  for (size_t i = 0; i < passes_.size() && result.ok(); ++i) {
+    result = runner.RunPass(*passes_[i], static_cast<int64_t>(i));
+    if (passes_[i]->name() == options_.stop_after) break;
   }
-
   for (PassInstrumentation* instrumentation : instrumentations_) {
     instrumentation->AfterPipeline(module);
   }
