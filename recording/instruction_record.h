@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/provenance.h"
+#include "recording/compact_provenance.h"
 
 namespace fusescope::recording {
 
@@ -23,20 +24,21 @@ struct InstructionRecord {
   // The printed line, parsable, with `/*id=N*/` after the name.
   std::string text;
   std::vector<int64_t> operand_ids;
-  // Shared between records with equal sets: after fusion and CSE many instructions carry the
-  // same large set (every fused parameter standing for one merged constant, say), and copies
-  // would outweigh everything else in a recording. Never null.
-  std::shared_ptr<const ir::ProvenanceSet> provenance_set;
+  // Compact, and shared between records with equal sets: after fusion and CSE many
+  // instructions carry the same large set (every fused copy of one merged constant, say).
+  // Never null.
+  std::shared_ptr<const CompactProvenance> provenance_set;
   // For a fusion: its fused computation's name; empty otherwise.
   std::string fused_computation;
 
-  const ir::ProvenanceSet& provenance() const { return *provenance_set; }
+  // Decoded; for a membership test alone, provenance_set->Contains(id) is cheaper.
+  ir::ProvenanceSet provenance() const { return provenance_set->Decode(); }
 
   // Equal content, provenance compared by value.
   bool operator==(const InstructionRecord& other) const {
     return id == other.id && name == other.name && computation == other.computation &&
            opcode == other.opcode && text == other.text && operand_ids == other.operand_ids &&
-           provenance() == other.provenance() && fused_computation == other.fused_computation;
+           *provenance_set == *other.provenance_set && fused_computation == other.fused_computation;
   }
 };
 

@@ -1,15 +1,13 @@
 #include "recording/provenance_interner.h"
 
 #include <functional>
+#include <string_view>
+#include <utility>
 
 namespace fusescope::recording {
 
-size_t ProvenanceInterner::Hash(const ir::ProvenanceSet& set) {
-  size_t hash = set.size();
-  for (int64_t id : set.ids()) {
-    hash ^= std::hash<int64_t>()(id) + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
-  }
-  return hash;
+size_t ProvenanceInterner::Hash(const CompactProvenance& set) {
+  return std::hash<std::string_view>()(set.bytes());
 }
 
 void ProvenanceInterner::Add(const ProvenancePtr& set) {
@@ -17,12 +15,13 @@ void ProvenanceInterner::Add(const ProvenancePtr& set) {
 }
 
 ProvenancePtr ProvenanceInterner::Intern(const ir::ProvenanceSet& set) {
-  const size_t hash = Hash(set);
+  CompactProvenance compact(set);
+  const size_t hash = Hash(compact);
   auto [first, last] = by_hash_.equal_range(hash);
   for (auto it = first; it != last; ++it) {
-    if (*it->second == set) return it->second;
+    if (*it->second == compact) return it->second;
   }
-  auto shared = std::make_shared<const ir::ProvenanceSet>(set);
+  auto shared = std::make_shared<const CompactProvenance>(std::move(compact));
   known_.insert(shared.get());
   by_hash_.emplace(hash, shared);
   return shared;

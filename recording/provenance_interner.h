@@ -10,10 +10,11 @@
 #include <unordered_set>
 
 #include "ir/provenance.h"
+#include "recording/compact_provenance.h"
 
 namespace fusescope::recording {
 
-using ProvenancePtr = std::shared_ptr<const ir::ProvenanceSet>;
+using ProvenancePtr = std::shared_ptr<const CompactProvenance>;
 
 class ProvenanceInterner {
  public:
@@ -23,10 +24,10 @@ class ProvenanceInterner {
   ProvenancePtr Intern(const ir::ProvenanceSet& set);
 
  private:
-  static size_t Hash(const ir::ProvenanceSet& set);
+  static size_t Hash(const CompactProvenance& set);
 
   std::unordered_multimap<size_t, ProvenancePtr> by_hash_;
-  std::unordered_set<const ir::ProvenanceSet*> known_;
+  std::unordered_set<const CompactProvenance*> known_;
 };
 
 }  // namespace fusescope::recording

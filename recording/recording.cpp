@@ -27,9 +27,9 @@ int64_t RecordBytes(const InstructionRecord& record) {
          HeapBytes(record.fused_computation);
 }
 
-int64_t ProvenanceBytes(const ir::ProvenanceSet& provenance) {
-  return static_cast<int64_t>(sizeof(ir::ProvenanceSet)) + kSharedControlBytes +
-         HeapBytes(provenance.ids());
+int64_t ProvenanceBytes(const CompactProvenance& provenance) {
+  return static_cast<int64_t>(sizeof(CompactProvenance)) + kSharedControlBytes +
+         HeapBytes(provenance.bytes());
 }
 
 int64_t ComputationBytes(const ComputationSnapshot& computation) {
@@ -87,7 +87,7 @@ RecordingFootprint Recording::Footprint() const {
         ++footprint.unique_instruction_records;
         footprint.bytes += RecordBytes(*record);
         if (seen.insert(record->provenance_set.get()).second) {
-          footprint.bytes += ProvenanceBytes(record->provenance());
+          footprint.bytes += ProvenanceBytes(*record->provenance_set);
         }
       }
     }

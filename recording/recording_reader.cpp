@@ -30,7 +30,7 @@ Status OutOfOrder(std::string_view table, int64_t expected, int64_t found) {
 }
 
 StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row,
-                                             std::shared_ptr<const ir::ProvenanceSet> provenance) {
+                                             std::shared_ptr<const CompactProvenance> provenance) {
   auto record = std::make_shared<InstructionRecord>();
   record->id = row.Int(1);
   record->name = std::string(row.Text(2));
@@ -196,15 +196,13 @@ Status RecordingReader::ReadPassStats(std::vector<PassRecord>& passes) {
 }
 
 Status RecordingReader::ReadProvenance() {
-  return ForEachRow(db_, "SELECT provenance_id, ids FROM provenance_sets",
-                    [&](const SqliteStatement& row) {
-                      StatusOr<std::vector<int64_t>> ids = ParseIdList(row.Text(1));
-                      if (!ids.ok()) return ids.status();
-                      auto set = std::make_shared<ir::ProvenanceSet>();
-                      for (int64_t id : *ids) set->Insert(id);
-                      provenance_.emplace(row.Int(0), std::move(set));
-                      return Status::Ok();
-                    });
+  return ForEachRow(
+      db_, "SELECT provenance_id, ids FROM provenance_sets", [&](const SqliteStatement& row) {
+        StatusOr<CompactProvenance> set = CompactProvenance::FromBytes(row.Blob(1));
+        if (!set.ok()) return set.status();
+        provenance_.emplace(row.Int(0), std::make_shared<const CompactProvenance>(std::move(*set)));
+        return Status::Ok();
+      });
 }
 
 Status RecordingReader::ReadRecords() {

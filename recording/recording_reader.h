@@ -55,7 +55,7 @@ class RecordingReader {
   Status ReadReproducer(std::optional<Reproducer>& reproducer);
 
   SqliteDatabase& db_;
-  std::unordered_map<int64_t, std::shared_ptr<const ir::ProvenanceSet>> provenance_;
+  std::unordered_map<int64_t, std::shared_ptr<const CompactProvenance>> provenance_;
   std::unordered_map<int64_t, InstructionRecordPtr> records_;
   std::unordered_map<int64_t, std::shared_ptr<ComputationSnapshot>> computations_;
 };

@@ -7,8 +7,9 @@
 // Instruction records are stored once however many snapshots hold them: a snapshot lists
 // its computations (snapshot_members), a computation lists its records
 // (computation_members), and a record or computation that several snapshots share is one
-// row referenced several times; so is a provenance set that several records carry. Id
-// lists (operands, provenance) are comma-separated text.
+// row referenced several times; so is a provenance set that several records carry. Operand
+// id lists are comma-separated text; provenance sets are BLOBs in CompactProvenance's
+// encoding (zigzag first id, then deltas, as LEB128 varints).
 // Fingerprints are 64-bit unsigned values stored bit-cast into SQLite's signed integers.
 
 #include <cstdint>
@@ -32,7 +33,7 @@ CREATE TABLE passes(
 CREATE TABLE pass_stats(
   pass_index INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
   value TEXT NOT NULL, PRIMARY KEY(pass_index, position)) WITHOUT ROWID;
-CREATE TABLE provenance_sets(provenance_id INTEGER PRIMARY KEY, ids TEXT NOT NULL);
+CREATE TABLE provenance_sets(provenance_id INTEGER PRIMARY KEY, ids BLOB NOT NULL);
 CREATE TABLE records(
   record_id INTEGER PRIMARY KEY, instruction_id INTEGER NOT NULL, name TEXT NOT NULL,
   computation TEXT NOT NULL, opcode TEXT NOT NULL, text TEXT NOT NULL,

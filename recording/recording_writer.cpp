@@ -217,7 +217,7 @@ StatusOr<int64_t> RecordingWriter::RecordRow(const InstructionRecord& record) {
   for (auto it = first; it != last; ++it) {
     if (*it->second.first == record) return rows_[&record] = it->second.second;
   }
-  StatusOr<int64_t> provenance = ProvenanceRow(record.provenance());
+  StatusOr<int64_t> provenance = ProvenanceRow(*record.provenance_set);
   if (!provenance.ok()) return provenance.status();
   const int64_t row = next_record_row_++;
   const std::string operands = FormatIdList(record.operand_ids);
@@ -236,15 +236,15 @@ StatusOr<int64_t> RecordingWriter::RecordRow(const InstructionRecord& record) {
   return row;
 }
 
-StatusOr<int64_t> RecordingWriter::ProvenanceRow(const ir::ProvenanceSet& provenance) {
+StatusOr<int64_t> RecordingWriter::ProvenanceRow(const CompactProvenance& provenance) {
   auto known = rows_.find(&provenance);
   if (known != rows_.end()) return known->second;
-  std::string ids = FormatIdList(provenance.ids());
-  auto [found, inserted] = provenance_rows_.emplace(std::move(ids), next_provenance_row_);
+  // Keyed by a view into the recording's own sets, which outlive the writer.
+  auto [found, inserted] = provenance_rows_.emplace(provenance.bytes(), next_provenance_row_);
   rows_[&provenance] = found->second;
   if (!inserted) return found->second;
   insert_provenance_->Bind(1, next_provenance_row_);
-  insert_provenance_->Bind(2, std::string_view(found->first));
+  insert_provenance_->BindBlob(2, provenance.bytes());
   FS_RETURN_IF_ERROR(insert_provenance_->Run());
   return next_provenance_row_++;
 }

@@ -37,7 +37,7 @@ class RecordingWriter {
   // Row ids of what has been written, by object.
   StatusOr<int64_t> RecordRow(const InstructionRecord& record);
   StatusOr<int64_t> ComputationRow(const ComputationSnapshot& computation);
-  StatusOr<int64_t> ProvenanceRow(const ir::ProvenanceSet& provenance);
+  StatusOr<int64_t> ProvenanceRow(const CompactProvenance& provenance);
   StatusOr<int64_t> PrologueRow(const std::shared_ptr<const std::string>& prologue);
 
   SqliteDatabase& db_;
@@ -46,7 +46,7 @@ class RecordingWriter {
   std::optional<SqliteStatement> insert_computation_member_;
   std::optional<SqliteStatement> insert_prologue_;
   std::optional<SqliteStatement> insert_provenance_;
-  std::unordered_map<std::string, int64_t> provenance_rows_;  // by id list text
+  std::unordered_map<std::string_view, int64_t> provenance_rows_;  // by encoded ids
   std::unordered_map<const void*, int64_t> rows_;
   // Equal records that are different objects (a change undone by a later pass) still get
   // one row: keyed by content.

@@ -66,7 +66,7 @@ bool RecordMatches(const InstructionRecord& record, const ir::Instruction& instr
                    std::string_view line) {
   return record.text == line && record.name == instruction.name() &&
          record.computation == ComputationName(instruction) &&
-         record.provenance() == instruction.provenance() &&
+         record.provenance_set->Equals(instruction.provenance()) &&
          SameOperandIds(instruction, record.operand_ids) &&
          record.fused_computation == FusedComputationName(instruction);
 }
@@ -223,7 +223,7 @@ class SnapshotBuilder {
 
   ProvenancePtr ProvenanceFor(const ir::Instruction& instruction,
                               const InstructionRecord* previous) {
-    if (previous && previous->provenance() == instruction.provenance()) {
+    if (previous && previous->provenance_set->Equals(instruction.provenance())) {
       return previous->provenance_set;
     }
     if (!interner_ready_) {

@@ -33,6 +33,10 @@ void SqliteStatement::Bind(int index, std::string_view text) {
   sqlite3_bind_text64(statement_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8);
 }
 
+void SqliteStatement::BindBlob(int index, std::string_view bytes) {
+  sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_STATIC);
+}
+
 void SqliteStatement::BindUnsigned(int index, uint64_t value) {
   Bind(index, static_cast<int64_t>(value));
 }
@@ -68,6 +72,13 @@ std::string_view SqliteStatement::Text(int column) const {
   if (!text) return {};
   int bytes = sqlite3_column_bytes(statement_, column);
   return {reinterpret_cast<const char*>(text), static_cast<size_t>(bytes)};
+}
+
+std::string_view SqliteStatement::Blob(int column) const {
+  const void* bytes = sqlite3_column_blob(statement_, column);
+  if (!bytes) return {};
+  int size = sqlite3_column_bytes(statement_, column);
+  return {static_cast<const char*>(bytes), static_cast<size_t>(size)};
 }
 
 Status SqliteStatement::Error() const { return Status::Error(sqlite3_errmsg(db_)); }

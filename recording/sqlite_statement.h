@@ -29,6 +29,7 @@ class SqliteStatement {
   void Bind(int index, double value);
   void Bind(int index, bool value) { Bind(index, static_cast<int64_t>(value)); }
   void Bind(int index, std::string_view text);
+  void BindBlob(int index, std::string_view bytes);
   // Fingerprints use all 64 bits; SQLite integers are signed, so they are stored bit-cast.
   void BindUnsigned(int index, uint64_t value);
 
@@ -43,6 +44,7 @@ class SqliteStatement {
   double Double(int column) const;
   bool Bool(int column) const { return Int(column) != 0; }
   std::string_view Text(int column) const;
+  std::string_view Blob(int column) const;
 
  private:
   Status Error() const;

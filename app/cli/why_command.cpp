@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
@@ -18,12 +19,12 @@ std::string StripSigil(std::string_view name) {
 }
 
 // The provenance of the instruction named `name` in the first snapshot that has it.
-const ir::ProvenanceSet* FindProvenance(const recording::Recording& recording,
-                                        const std::string& name) {
+std::optional<ir::ProvenanceSet> FindProvenance(const recording::Recording& recording,
+                                                const std::string& name) {
   for (const auto& snapshot : recording.snapshots) {
-    if (const auto* record = snapshot.FindInstruction(name)) return &record->provenance();
+    if (const auto* record = snapshot.FindInstruction(name)) return record->provenance();
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 bool Intersects(const ir::ProvenanceSet& a, const ir::ProvenanceSet& b) {
@@ -47,8 +48,8 @@ bool ViaProvenance(const recording::Recording& recording,
 
 std::vector<Match> FindMatches(const recording::Recording& recording, const std::string& producer,
                                const std::string& consumer) {
-  const ir::ProvenanceSet* producer_provenance = FindProvenance(recording, producer);
-  const ir::ProvenanceSet* consumer_provenance = FindProvenance(recording, consumer);
+  const std::optional<ir::ProvenanceSet> producer_provenance = FindProvenance(recording, producer);
+  const std::optional<ir::ProvenanceSet> consumer_provenance = FindProvenance(recording, consumer);
   std::vector<Match> matches;
   for (const auto& decision : recording.decisions) {
     if (StripSigil(decision.producer_name) == producer &&
