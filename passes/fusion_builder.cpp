@@ -244,13 +244,16 @@ class FusionAssembly {
     } else {
       std::vector<Instruction*> elements;
       std::vector<ir::Shape> shapes;
+      ir::ProvenanceSet provenance;
       for (Instruction* output : outputs_) {
         elements.push_back(values_.at(output));
         shapes.push_back(output->shape());
+        provenance.Union(output->provenance());
       }
-      root = body_->AddInstruction(
-          Instruction::Create(Opcode::kTuple, ir::Shape::Tuple(std::move(shapes)),
-                              std::move(elements), module_.UniqueName("tuple")));
+      auto tuple = Instruction::Create(Opcode::kTuple, ir::Shape::Tuple(std::move(shapes)),
+                                       std::move(elements), module_.UniqueName("tuple"));
+      tuple->set_provenance(std::move(provenance));
+      root = body_->AddInstruction(std::move(tuple));
     }
     if (root->opcode() == Opcode::kParameter) {
       return Status::Error("fusion of " + Ref(*plan_.primary) + " would only forward an operand");

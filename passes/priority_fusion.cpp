@@ -270,6 +270,11 @@ class ComputationPriorityFusion {
                : d);
       return false;
     }
+    const FusionFootprint fused = MeasureFusion({constant, user}, {user});
+    if (FusionDecision d = CheckInstructionBudget(fused, limits_.max_instructions); !d) {
+      Refuse(*constant, *user, d);
+      return false;
+    }
     const bool copy = constant->user_count() > 1;
     FusionDecisionRecord record = MakeDecisionRecord(
         *constant, *user,
