@@ -157,7 +157,9 @@ TEST_P(BuiltinPipelineOnModelsTest, VerifiesAndKeepsProvenance) {
     EXPECT_FALSE(record.explanation.empty())
         << record.pass << ": " << record.producer_name << " -> " << record.consumer_name;
     EXPECT_GE(record.pass_index, 0);
-    if (record.accepted()) EXPECT_FALSE(record.fusion_name.empty()) << record.explanation;
+    if (record.accepted()) {
+      EXPECT_FALSE(record.fusion_name.empty()) << record.explanation;
+    }
   }
   testing::ExpectMapsBack(*original, *module);
   ASSERT_NE(watcher.before_fusion, nullptr);
@@ -165,8 +167,8 @@ TEST_P(BuiltinPipelineOnModelsTest, VerifiesAndKeepsProvenance) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, BuiltinPipelineOnModelsTest, ::testing::ValuesIn(PipelineCases()),
-                         [](const ::testing::TestParamInfo<PipelineCase>& info) {
-                           std::string name = info.param.file + "_" + info.param.target;
+                         [](const ::testing::TestParamInfo<PipelineCase>& test) {
+                           std::string name = test.param.file + "_" + test.param.target;
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
