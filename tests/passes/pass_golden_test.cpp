@@ -11,8 +11,9 @@
 //   HloModule ...
 //
 // Both sides are compared in the canonical print (stable names), so the expected text may
-// use any names. Every pass must tell the truth about whether it changed the module, leave
-// it valid, and leave every instruction with provenance.
+// use any names. Every pass must tell the truth about whether it changed the module and leave
+// it valid; afterwards every instruction maps back to an original one, and every original
+// instruction that contributed to the result maps forward to something.
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,7 @@
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/layout_assignment.h"
+#include "passes/provenance_util.h"
 #include "passes/scheduler.h"
 
 namespace fusescope::passes {
@@ -153,6 +156,8 @@ TEST_P(PassGoldenTest, ProducesExpectedText) {
   std::unique_ptr<ir::Module> module = Parse(c.input, c.name + " input");
   ASSERT_NE(module, nullptr);
   const uint64_t original = ir::Fingerprint(*module);
+  const std::unordered_set<int64_t> original_ids = InstructionIds(*module);
+  const std::unordered_set<int64_t> live = LiveInstructionIds(*module);
 
   std::vector<std::pair<std::string, std::string>> stats;
   for (const std::string& name : c.passes) {
@@ -168,11 +173,10 @@ TEST_P(PassGoldenTest, ProducesExpectedText) {
     ASSERT_TRUE(verified.ok()) << name << " broke the IR: " << verified.message();
     stats.insert(stats.end(), context.stats.begin(), context.stats.end());
   }
-  for (const auto& instruction_owner : module->computations()) {
-    for (const auto& instruction : instruction_owner->instructions()) {
-      EXPECT_FALSE(instruction->provenance().empty()) << instruction->name() << " lost provenance";
-    }
-  }
+  const Status maps_back = CheckProvenance(*module, original_ids);
+  EXPECT_TRUE(maps_back.ok()) << maps_back.message();
+  const Status maps_forward = CheckProvenanceCovers(*module, live);
+  EXPECT_TRUE(maps_forward.ok()) << maps_forward.message();
   for (const auto& stat : c.stats) {
     EXPECT_NE(std::find(stats.begin(), stats.end(), stat), stats.end())
         << "missing stat " << stat.first << "=" << stat.second;
