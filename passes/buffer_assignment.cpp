@@ -53,9 +53,13 @@ void AssignAllocations(const BufferValues& values, const BufferLiveness& livenes
 BufferAssignmentResult BufferAssignment::Analyze(const ir::Computation& computation) {
   const BufferValues values(computation);
   // The stored order when it is a valid schedule, the nearest one otherwise.
-  const BufferLiveness liveness(values, computation.MakePostOrder());
+  const std::vector<ir::Instruction*> order = computation.MakePostOrder();
+  const BufferLiveness liveness(values, order);
   BufferAssignmentResult result;
   result.peak_bytes = liveness.peak_bytes();
+  if (liveness.peak_step() >= 0) {
+    result.peak_instruction = order[static_cast<size_t>(liveness.peak_step())]->name();
+  }
   for (size_t i = 0; i < values.buffers().size(); ++i) {
     const LogicalBuffer& logical = values.buffers()[i];
     BufferAssignmentResult::Buffer buffer;

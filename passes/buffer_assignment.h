@@ -31,6 +31,7 @@ struct BufferAssignmentResult {
   std::vector<Buffer> buffers;
   std::vector<int64_t> allocation_bytes;
   int64_t peak_bytes = 0;
+  std::string peak_instruction;  // the first step at which peak_bytes are live
   int64_t total_bytes_no_reuse = 0;
   int64_t allocated_bytes = 0;
   int64_t reused_buffers = 0;

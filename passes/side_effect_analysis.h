@@ -20,9 +20,6 @@ class SideEffectAnalysis {
 
   // Also answers for instructions added after construction, from their callees' verdicts.
   bool HasSideEffect(const ir::Instruction& instruction) const;
-  bool HasSideEffect(const ir::Computation& computation) const {
-    return effectful_.count(&computation) != 0;
-  }
 
  private:
   std::unordered_set<const ir::Computation*> effectful_;

@@ -46,6 +46,7 @@ ENTRY main {
   EXPECT_EQ(result.reused_buffers, 2);
   EXPECT_EQ(result.allocation_bytes.size(), 3u);
   EXPECT_EQ(result.peak_bytes, 3 * 1024);
+  EXPECT_EQ(result.peak_instruction, "e2");  // p, e1 and e2 live at once for the first time
   EXPECT_EQ(result.total_bytes_no_reuse, 5 * 1024);
   EXPECT_EQ(result.allocated_bytes, 3 * 1024);
 }
