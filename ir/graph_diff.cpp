@@ -126,8 +126,16 @@ class GraphDiffBuilder {
         cover_l_(static_cast<size_t>(left_.size()), kNoMatch) {}
 
   GraphDiff Build() {
-    if (options_.match_ids) MatchIds();
-    if (options_.match_provenance) MatchProvenance();
+    bool use_ids = options_.match_ids;
+    if (use_ids) {
+      MatchIds();
+      if (options_.check_ids && !IdsLookKept()) {
+        Unlink();
+        use_ids = false;
+      }
+    }
+    diff_.used_ids_ = use_ids;
+    if (options_.match_provenance && (use_ids || !options_.check_ids)) MatchProvenance();
     if (options_.match_names) MatchNames();
     if (options_.match_structure) MatchStructure();
     Classify();
@@ -153,6 +161,25 @@ class GraphDiffBuilder {
     int l = left_.IndexOf(left);
     if (l == kNoMatch || !LeftMatched(l)) return nullptr;
     return R(partner_l_[static_cast<size_t>(l)]);
+  }
+
+  // Ids kept through passes pair instructions that mostly still have their names; ids
+  // numbered afresh in each module pair strangers.
+  bool IdsLookKept() const {
+    int pairs = 0;
+    int renamed = 0;
+    for (int l = 0; l < left_.size(); ++l) {
+      if (!LeftMatched(l)) continue;
+      ++pairs;
+      if (L(l)->name() != R(partner_l_[static_cast<size_t>(l)])->name()) ++renamed;
+    }
+    return pairs < 8 || renamed * 2 <= pairs;
+  }
+
+  void Unlink() {
+    std::fill(partner_l_.begin(), partner_l_.end(), kNoMatch);
+    std::fill(partner_r_.begin(), partner_r_.end(), kNoMatch);
+    std::fill(match_l_.begin(), match_l_.end(), MatchKind::kNone);
   }
 
   void MatchIds() {
@@ -216,6 +243,16 @@ class GraphDiffBuilder {
     return best;
   }
 
+  // Every operand of `right` is the counterpart of the same operand of `left`.
+  bool SameOperands(const Instruction* left, const Instruction* right) const {
+    if (left->operand_count() != right->operand_count()) return false;
+    for (int64_t i = 0; i < left->operand_count(); ++i) {
+      if (PartnerOf(left->operand(i)) != right->operand(i)) return false;
+    }
+    return true;
+  }
+
+  // Same name and opcode, or same name and operands (rewritten in place).
   void MatchNames() {
     std::unordered_map<std::string_view, std::vector<int>> by_name;
     for (int r = 0; r < right_.size(); ++r) {
@@ -226,7 +263,8 @@ class GraphDiffBuilder {
       auto it = by_name.find(L(l)->name());
       if (it == by_name.end()) continue;
       for (int r : it->second) {
-        if (!RightMatched(r) && R(r)->opcode_name() == L(l)->opcode_name()) {
+        if (!RightMatched(r) &&
+            (R(r)->opcode_name() == L(l)->opcode_name() || SameOperands(L(l), R(r)))) {
           Link(l, r, MatchKind::kName);
           break;
         }
@@ -403,11 +441,7 @@ class GraphDiffBuilder {
     } else if (left->shape() != right->shape()) {
       changes |= kChangeLayout;
     }
-    bool same_operands = left->operand_count() == right->operand_count();
-    for (int64_t i = 0; same_operands && i < left->operand_count(); ++i) {
-      same_operands = PartnerOf(left->operand(i)) == right->operand(i);
-    }
-    if (!same_operands) changes |= kChangeOperands;
+    if (!SameOperands(left, right)) changes |= kChangeOperands;
     if (!SameAttributes(*left, *right)) changes |= kChangeAttributes;
     if (left->called_computations().size() != right->called_computations().size()) {
       changes |= kChangeCalled;

@@ -8,7 +8,8 @@
 //  2. provenance: a right instruction whose provenance equals a left one's is its
 //     counterpart; one whose provenance covers it absorbed it (a fusion or its body clone, a
 //     CSE survivor, a simplified replacement);
-//  3. names with the same opcode (modules parsed from separate files have unrelated ids);
+//  3. names, with the same opcode or the same operands (modules parsed from separate files
+//     have unrelated ids);
 //  4. structure: same opcode, shape and already matched operands, within corresponding
 //     computations.
 // Each left instruction then is unchanged, changed (with what changed), removed, fused into a
@@ -95,10 +96,13 @@ struct DiffOptions {
   bool match_provenance = true;
   bool match_names = true;
   bool match_structure = true;
+  // Ids that pair mostly differently named instructions were not kept from one module to the
+  // other (each was numbered from scratch): then neither ids nor provenance are used.
+  bool check_ids = true;
 
   // For two modules that do not share ids or provenance (two files parsed separately: the
   // parser numbers instructions from scratch), where equal ids would pair unrelated ones.
-  static DiffOptions Unrelated() { return {false, false, true, true}; }
+  static DiffOptions Unrelated() { return {false, false, true, true, false}; }
 };
 
 class GraphDiff {
@@ -122,6 +126,8 @@ class GraphDiff {
   const Instruction* LeftCounterpart(const Instruction* right) const;
 
   const DiffCounts& counts() const { return counts_; }
+  // False when ids and provenance were not used (not asked for, or found unrelated).
+  bool used_ids() const { return used_ids_; }
   const std::vector<FusionGroup>& fusion_groups() const { return fusion_groups_; }
   const std::vector<ReplacementGroup>& replacement_groups() const { return replacements_; }
 
@@ -141,6 +147,7 @@ class GraphDiff {
   std::unordered_map<const Instruction*, size_t> left_index_;
   std::unordered_map<const Instruction*, size_t> right_index_;
   DiffCounts counts_;
+  bool used_ids_ = false;
   std::vector<FusionGroup> fusion_groups_;
   std::vector<ReplacementGroup> replacements_;
 

@@ -114,9 +114,12 @@ class DisplayGraph {
   // returns how many edges it annotated.
   int AnnotateEdge(int64_t producer_id, int64_t consumer_id, const std::string& text, bool refused);
 
-  // For graphs assembled by other code (the union graph of a diff layout).
+  // For graphs assembled by other code (the union graph of a diff layout). AddNode appends
+  // the node to its parent's children (or the top level); mutable_node must not be used to
+  // change parents, children or keys.
   int AddNode(DisplayNode node);
   void AddEdge(DisplayEdge edge);
+  DisplayNode& mutable_node(int id) { return nodes_[static_cast<size_t>(id)]; }
 
  private:
   friend class DisplayGraphBuilder;

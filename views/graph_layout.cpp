@@ -63,6 +63,12 @@ Point BezierMiddle(const std::vector<Point>& path) {
 }  // namespace
 
 // Lays out the visible part of a DisplayGraph, one piece per expanded level.
+//
+// An edge that crosses the border of expanded boxes is drawn as several splines, one per
+// piece it passes through: inside a box it runs between the node and a small port node that
+// Graphviz places with the box's content (inputs come in at the top, outputs leave at the
+// bottom), and in the piece where the two ends meet it runs between their boxes. Short
+// straight connectors join a port to the box border.
 class Layouter {
  public:
   Layouter(const DisplayGraph& graph, const LayoutOptions& options)
@@ -81,45 +87,50 @@ class Layouter {
   }
 
  private:
+  static constexpr double kPortSize = 4;
+
   struct Piece {
     int box = -1;  // -1: the top level
-    std::vector<int> children;
+    // Display nodes, then ports (-1).
+    std::vector<int> items;
     std::vector<PieceEdge> edges;
-    std::unordered_map<uint64_t, int> edge_index;  // (from, to) -> edges index
-    std::unordered_map<int, int> child_index;      // node id -> position in children
+    std::unordered_map<uint64_t, int> edge_index;  // (from item, to item) -> edges index
+    std::unordered_map<int, int> item_of_node;
+    std::unordered_map<uint64_t, int> port_index;  // (direction, far end) -> item
+    std::vector<int> port_rank;                    // per port, in item order
     std::vector<Point> sizes;
     std::shared_ptr<const PieceLayout> layout;
     Point origin;  // absolute top-left of the content
   };
+  struct Segment {
+    int piece = -1;
+    int edge = -1;
+  };
   struct Route {
     EdgeRoute route;
-    int piece = -1;
-    int piece_edge = -1;
-    int child_from = -1;  // the children of the piece the route leaves and enters
-    int child_to = -1;
+    std::vector<Segment> segments;  // from the source to the target
   };
 
   const DisplayNode& Node(int id) const { return graph_.node(id); }
+  int Parent(int id) const { return Node(id).parent; }
 
   // Pieces top-down, so that children come after their parents.
   void CollectPieces() {
     pieces_.push_back(Piece{});
-    pieces_[0].children = graph_.top_level();
     piece_of_box_[-1] = 0;
     for (size_t p = 0; p < pieces_.size(); ++p) {
-      std::vector<int> children = pieces_[p].children;
-      for (size_t i = 0; i < children.size(); ++i) {
-        pieces_[p].child_index[children[i]] = static_cast<int>(i);
-      }
-      int depth = pieces_[p].box < 0 ? 0 : depth_[pieces_[p].box] + 1;
+      int box = pieces_[p].box;
+      std::vector<int> children = box < 0 ? graph_.top_level() : Node(box).children;
+      int depth = box < 0 ? 0 : depth_[box] + 1;
       for (int child : children) {
+        pieces_[p].item_of_node[child] = static_cast<int>(pieces_[p].items.size());
+        pieces_[p].items.push_back(child);
         depth_[child] = depth;
         representative_[child] = child;
         if (Node(child).is_box() && Node(child).expanded && !Node(child).children.empty()) {
           piece_of_box_[child] = static_cast<int>(pieces_.size());
           Piece piece;
           piece.box = child;
-          piece.children = Node(child).children;
           pieces_.push_back(std::move(piece));
         } else if (Node(child).is_box()) {
           MarkRepresented(child, child);
@@ -135,8 +146,6 @@ class Layouter {
     }
   }
 
-  int Parent(int id) const { return Node(id).parent; }
-
   void CollectRoutes() {
     std::unordered_map<uint64_t, size_t> route_of_pair;
     for (size_t e = 0; e < graph_.edges().size(); ++e) {
@@ -144,45 +153,97 @@ class Layouter {
       int from = representative_.at(edge.from);
       int to = representative_.at(edge.to);
       if (from == to) continue;
-      uint64_t pair = (static_cast<uint64_t>(from) << 32) | static_cast<uint32_t>(to);
+      uint64_t pair = PairKey(from, to);
       auto [it, inserted] = route_of_pair.emplace(pair, routes_.size());
       if (inserted) routes_.push_back(MakeRoute(from, to));
       routes_[it->second].route.edges.push_back(static_cast<int>(e));
     }
   }
 
+  static uint64_t PairKey(int a, int b) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  }
+
+  // Enclosing expanded boxes of `id`, innermost first, up to (not including) the first one
+  // that also encloses `other`; the last element is that common box, or -1.
+  std::vector<int> AncestorsUntilCommon(int id, int other) const {
+    std::vector<int> chain;
+    int a = id;
+    int b = other;
+    while (depth_.at(b) > depth_.at(a)) b = Parent(b);
+    while (depth_.at(a) > depth_.at(b)) {
+      a = Parent(a);
+      chain.push_back(a);
+    }
+    while (a != b) {
+      a = Parent(a);
+      b = Parent(b);
+      chain.push_back(a);
+    }
+    if (chain.empty() || chain.back() != a) chain.push_back(a);
+    return chain;
+  }
+
   Route MakeRoute(int from, int to) {
     Route route;
     route.route.from = from;
     route.route.to = to;
-    int a = from;
-    int b = to;
-    while (depth_.at(a) > depth_.at(b)) a = Parent(a);
-    while (depth_.at(b) > depth_.at(a)) b = Parent(b);
-    while (Parent(a) != Parent(b)) {
-      a = Parent(a);
-      b = Parent(b);
+    std::vector<int> up = AncestorsUntilCommon(from, to);    // ..., common
+    std::vector<int> down = AncestorsUntilCommon(to, from);  // ..., common
+    int common = up.back();
+    int current = from;
+    for (size_t i = 0; i + 1 < up.size(); ++i) {
+      Piece& piece = PieceOf(up[i]);
+      route.segments.push_back(
+          {piece_of_box_.at(up[i]), EdgeIn(piece, ItemOf(piece, current), Port(piece, 1, to))});
+      current = up[i];
     }
-    route.child_from = a;
-    route.child_to = b;
-    route.piece = piece_of_box_.at(Parent(a));
-    Piece& piece = pieces_[static_cast<size_t>(route.piece)];
-    int ia = IndexIn(piece, a);
-    int ib = IndexIn(piece, b);
-    uint64_t key = (static_cast<uint64_t>(ia) << 32) | static_cast<uint32_t>(ib);
-    auto [it, inserted] = piece.edge_index.emplace(key, static_cast<int>(piece.edges.size()));
-    if (inserted) piece.edges.push_back({ia, ib});
-    route.piece_edge = it->second;
+    int entry = down.size() >= 2 ? down[down.size() - 2] : to;
+    Piece& shared = PieceOf(common);
+    route.segments.push_back(
+        {piece_of_box_.at(common), EdgeIn(shared, ItemOf(shared, current), ItemOf(shared, entry))});
+    for (size_t i = down.size() - 1; i-- > 0;) {
+      int inner = i == 0 ? to : down[i - 1];
+      Piece& piece = PieceOf(down[i]);
+      route.segments.push_back(
+          {piece_of_box_.at(down[i]), EdgeIn(piece, Port(piece, 0, from), ItemOf(piece, inner))});
+    }
     return route;
   }
 
-  static int IndexIn(const Piece& piece, int child) { return piece.child_index.at(child); }
+  Piece& PieceOf(int box) { return pieces_[static_cast<size_t>(piece_of_box_.at(box))]; }
+  static int ItemOf(const Piece& piece, int node) { return piece.item_of_node.at(node); }
 
-  Point SizeOf(int id) const {
-    auto it = piece_of_box_.find(id);
-    if (it == piece_of_box_.end()) return NodeSize(Node(id));
+  // The port of `piece` for edges coming in from (direction 0) or going out to (1) `far`.
+  static int Port(Piece& piece, int direction, int far) {
+    uint64_t key = PairKey(direction, far);
+    auto [it, inserted] = piece.port_index.emplace(key, static_cast<int>(piece.items.size()));
+    if (inserted) {
+      piece.items.push_back(-1);
+      piece.port_rank.push_back(direction == 0 ? -1 : 1);
+    }
+    return it->second;
+  }
+
+  // Edges leave expanded boxes at the bottom and enter them at the top, next to the ports.
+  int EdgeIn(Piece& piece, int from, int to) const {
+    auto [it, inserted] =
+        piece.edge_index.emplace(PairKey(from, to), static_cast<int>(piece.edges.size()));
+    if (inserted) {
+      piece.edges.push_back({from, to, HasPiece(piece.items[static_cast<size_t>(from)]),
+                             HasPiece(piece.items[static_cast<size_t>(to)])});
+    }
+    return it->second;
+  }
+
+  bool HasPiece(int item) const { return item >= 0 && piece_of_box_.count(item) > 0; }
+
+  Point SizeOf(int item) const {
+    if (item < 0) return {kPortSize, kPortSize};
+    auto it = piece_of_box_.find(item);
+    if (it == piece_of_box_.end()) return NodeSize(Node(item));
     const Piece& inner = pieces_[static_cast<size_t>(it->second)];
-    double title = static_cast<double>(Node(id).title.size()) * NodeMetrics::kTitleCharWidth;
+    double title = static_cast<double>(Node(item).title.size()) * NodeMetrics::kTitleCharWidth;
     double pad = NodeMetrics::kBoxPadding;
     return {std::max(inner.layout->width, title + 40) + 2 * pad,
             inner.layout->height + NodeMetrics::kBoxHeader + 2 * pad};
@@ -191,17 +252,21 @@ class Layouter {
   Status LayOutPiece(Piece& piece) {
     std::vector<PieceNode> nodes;
     DotSettings settings =
-        options_.dot.value_or(DotSettings::ForSize(piece.children.size(), piece.edges.size()));
+        options_.dot.value_or(DotSettings::ForSize(piece.items.size(), piece.edges.size()));
     uint64_t key = settings.Hash();
-    for (int child : piece.children) {
-      Point size = SizeOf(child);
+    size_t port = 0;
+    for (int item : piece.items) {
+      Point size = SizeOf(item);
+      int rank = item < 0 ? piece.port_rank[port++] : 0;
       piece.sizes.push_back(size);
-      nodes.push_back({size.x, size.y});
+      nodes.push_back({size.x, size.y, rank});
       MixHash(key, Bits(size.x));
       MixHash(key, Bits(size.y));
+      MixHash(key, static_cast<uint64_t>(rank + 1));
     }
     for (const PieceEdge& edge : piece.edges) {
-      MixHash(key, (static_cast<uint64_t>(edge.from) << 32) | static_cast<uint32_t>(edge.to));
+      MixHash(key, PairKey(edge.from, edge.to));
+      MixHash(key, (edge.from_bottom ? 2u : 0u) | (edge.to_top ? 1u : 0u));
     }
     if (options_.use_cache) piece.layout = cache_.Find(key);
     if (piece.layout != nullptr) {
@@ -222,15 +287,15 @@ class Layouter {
     layout_.width_ = pieces_[0].layout->width + 2 * margin;
     layout_.height_ = pieces_[0].layout->height + 2 * margin;
     for (Piece& piece : pieces_) {
-      for (size_t i = 0; i < piece.children.size(); ++i) {
-        int child = piece.children[i];
+      for (size_t i = 0; i < piece.items.size(); ++i) {
+        int item = piece.items[i];
+        if (item < 0) continue;
         Point center = piece.layout->centers[i];
         Point size = piece.sizes[i];
         Rect rect{piece.origin.x + center.x - size.x / 2, piece.origin.y + center.y - size.y / 2,
                   size.x, size.y};
-        layout_.nodes_.push_back({child, rect});
-        rects_[child] = rect;
-        auto inner = piece_of_box_.find(child);
+        layout_.nodes_.push_back({item, rect});
+        auto inner = piece_of_box_.find(item);
         if (inner == piece_of_box_.end()) continue;
         Piece& content = pieces_[static_cast<size_t>(inner->second)];
         double spare = rect.width - 2 * NodeMetrics::kBoxPadding - content.layout->width;
@@ -240,32 +305,29 @@ class Layouter {
     }
   }
 
+  std::vector<Point> SegmentPath(const Segment& segment) const {
+    const Piece& piece = pieces_[static_cast<size_t>(segment.piece)];
+    std::vector<Point> path = piece.layout->paths[static_cast<size_t>(segment.edge)];
+    for (Point& p : path) p = {piece.origin.x + p.x, piece.origin.y + p.y};
+    return path;
+  }
+
   void BuildRoutes() {
     for (Route& route : routes_) {
-      const Piece& piece = pieces_[static_cast<size_t>(route.piece)];
-      const std::vector<Point>& inner = piece.layout->paths[static_cast<size_t>(route.piece_edge)];
-      const Rect& from = rects_.at(route.route.from);
-      const Rect& to = rects_.at(route.route.to);
-      Point start{from.center().x, from.bottom()};
-      Point end{to.center().x, to.y};
       std::vector<Point>& path = route.route.path;
-      if (inner.size() < 4) {
-        path = {start};
-        LineTo(path, end);
-      } else {
-        auto absolute = [&](Point p) { return Point{piece.origin.x + p.x, piece.origin.y + p.y}; };
-        // Inside an expanded box the route starts at the node and joins the piece's spline
-        // on the box border.
-        if (route.route.from != route.child_from) {
-          path = {start};
-          LineTo(path, absolute(inner.front()));
-        } else {
-          path = {absolute(inner.front())};
+      for (size_t s = 0; s < route.segments.size(); ++s) {
+        std::vector<Point> part = SegmentPath(route.segments[s]);
+        if (part.size() < 4) continue;
+        // The label names the value arriving at the consumer: on the last spline, which is
+        // the one nearest to it and shared with no other route.
+        if (s + 1 == route.segments.size()) route.route.label = BezierMiddle(part);
+        if (path.empty()) {
+          path = std::move(part);
+          continue;
         }
-        for (size_t i = 1; i < inner.size(); ++i) path.push_back(absolute(inner[i]));
-        if (route.route.to != route.child_to) LineTo(path, end);
+        LineTo(path, part.front());
+        path.insert(path.end(), part.begin() + 1, part.end());
       }
-      route.route.label = BezierMiddle(path);
       layout_.edges_.push_back(std::move(route.route));
     }
   }
@@ -278,7 +340,6 @@ class Layouter {
   std::unordered_map<int, int> piece_of_box_;
   std::unordered_map<int, int> depth_;
   std::unordered_map<int, int> representative_;
-  std::unordered_map<int, Rect> rects_;
   GraphLayout layout_;
 };
 

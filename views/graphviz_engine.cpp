@@ -64,6 +64,8 @@ void ApplySettings(Agraph_t* graph, const DotSettings& settings) {
 std::vector<Agnode_t*> AddNodes(Agraph_t* graph, const std::vector<PieceNode>& nodes) {
   Agsym_t* width = agattr(graph, AGNODE, Text("width"), nullptr);
   Agsym_t* height = agattr(graph, AGNODE, Text("height"), nullptr);
+  Agraph_t* top = nullptr;
+  Agraph_t* bottom = nullptr;
   std::vector<Agnode_t*> handles;
   handles.reserve(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -71,6 +73,14 @@ std::vector<Agnode_t*> AddNodes(Agraph_t* graph, const std::vector<PieceNode>& n
     Agnode_t* node = agnode(graph, Text(name.c_str()), 1);
     agxset(node, width, Text(Number(nodes[i].width / kPointsPerInch).c_str()));
     agxset(node, height, Text(Number(nodes[i].height / kPointsPerInch).c_str()));
+    if (nodes[i].rank != 0) {
+      Agraph_t*& row = nodes[i].rank < 0 ? top : bottom;
+      if (row == nullptr) {
+        row = agsubg(graph, Text(nodes[i].rank < 0 ? "top_row" : "bottom_row"), 1);
+        agsafeset(row, Text("rank"), Text(nodes[i].rank < 0 ? "source" : "sink"), Text(""));
+      }
+      agsubnode(row, node, 1);
+    }
     handles.push_back(node);
   }
   return handles;
@@ -82,8 +92,11 @@ std::vector<Agedge_t*> AddEdges(Agraph_t* graph, const std::vector<Agnode_t*>& n
   handles.reserve(edges.size());
   for (size_t i = 0; i < edges.size(); ++i) {
     std::string name = "e" + std::to_string(i);
-    handles.push_back(agedge(graph, nodes[static_cast<size_t>(edges[i].from)],
-                             nodes[static_cast<size_t>(edges[i].to)], Text(name.c_str()), 1));
+    Agedge_t* edge = agedge(graph, nodes[static_cast<size_t>(edges[i].from)],
+                            nodes[static_cast<size_t>(edges[i].to)], Text(name.c_str()), 1);
+    if (edges[i].from_bottom) agsafeset(edge, Text("tailport"), Text("s"), Text(""));
+    if (edges[i].to_top) agsafeset(edge, Text("headport"), Text("n"), Text(""));
+    handles.push_back(edge);
   }
   return handles;
 }

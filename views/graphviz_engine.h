@@ -18,11 +18,15 @@ namespace fusescope::views {
 struct PieceNode {
   double width = 0;  // points
   double height = 0;
+  // -1: alone on the top rank with the other such nodes; 1: alone on the bottom rank.
+  int rank = 0;
 };
 
 struct PieceEdge {
   int from = -1;  // indices into the piece's nodes
   int to = -1;
+  bool from_bottom = false;  // leave the tail node at the middle of its bottom side
+  bool to_top = false;       // enter the head node at the middle of its top side
 };
 
 // Graphviz settings for one piece; DotSettings::ForSize picks them by the piece's size.

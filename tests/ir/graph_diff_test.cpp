@@ -335,6 +335,11 @@ TEST(GraphDiffTest, XlaFusionPassDumpIsReadAsFusions) {
   const DiffCounts& c = diff.counts();
   EXPECT_EQ(c.unchanged + c.changed + c.removed + c.fused + c.replaced,
             (*left)->instruction_count());
+
+  // With default options the fresh ids of the two parses are noticed and not trusted.
+  GraphDiff by_default = GraphDiff::Compute(**left, **right);
+  EXPECT_FALSE(by_default.used_ids());
+  EXPECT_EQ(by_default.ToText(), diff.ToText());
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ class WorkbenchContext : public QObject {
   int64_t requested_pass() const { return requested_pass_; }
   // Null until the first pass's data is ready.
   const PassView* pass_view() const { return pass_view_.get(); }
+  const std::shared_ptr<const PassView>& shared_pass_view() const { return pass_view_; }
   const Selection& selection() const { return selection_; }
   bool busy() const;
 

@@ -1,0 +1,214 @@
+#include "views/qt/graph_canvas.h"
+
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "views/qt/graph_edge_item.h"
+
+namespace fusescope::views {
+namespace {
+
+constexpr double kMinZoom = 0.05;
+constexpr double kMaxZoom = 4.0;
+// Fitting never enlarges a small graph beyond this, nor shrinks a mark below readable.
+constexpr double kMaxFitZoom = 1.25;
+constexpr double kReadableZoom = 0.7;
+
+QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
+  if (route.edges.empty()) return QString();
+  return QString::fromStdString(graph.edges()[static_cast<size_t>(route.edges.front())].label);
+}
+
+}  // namespace
+
+GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
+  setScene(scene_);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setDragMode(QGraphicsView::ScrollHandDrag);
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setResizeAnchor(QGraphicsView::AnchorViewCenter);
+  setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setBackgroundBrush(palette().color(QPalette::Base));
+  setFrameShape(QFrame::NoFrame);
+}
+
+void GraphCanvas::SetMessage(const QString& message) {
+  message_ = message;
+  viewport()->update();
+}
+
+void GraphCanvas::SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit) {
+  picture_ = std::move(picture);
+  message_ = picture_ && !picture_->error().empty() ? QString::fromStdString(picture_->error())
+                                                    : QString();
+  if (picture_ && picture_->empty() && message_.isEmpty()) message_ = tr("Nothing to show");
+  BuildScene();
+  if (refit) FitAll();
+}
+
+void GraphCanvas::BuildScene() {
+  marked_.clear();
+  items_.clear();
+  nodes_.clear();
+  edges_.clear();
+  scene_->clear();
+  if (!picture_ || picture_->empty()) {
+    scene_->setSceneRect(QRectF());
+    return;
+  }
+  AddNodes();
+  AddEdges();
+  const GraphLayout& layout = picture_->layout();
+  scene_->setSceneRect(QRectF(0, 0, layout.width(), layout.height()).adjusted(-40, -40, 40, 40));
+}
+
+void GraphCanvas::AddNodes() {
+  const DisplayGraph& graph = picture_->graph();
+  for (const NodePlacement& placement : picture_->layout().nodes()) {
+    auto* item = new GraphNodeItem(graph.node(placement.node), placement.rect);
+    scene_->addItem(item);
+    items_.emplace(placement.node, item);
+    nodes_.push_back(item);
+  }
+}
+
+void GraphCanvas::AddEdges() {
+  const DisplayGraph& graph = picture_->graph();
+  for (const EdgeRoute& route : picture_->layout().edges()) {
+    QString note;
+    bool refused = false;
+    for (int edge : route.edges) {
+      const DisplayEdge& display_edge = graph.edges()[static_cast<size_t>(edge)];
+      if (display_edge.note.empty()) continue;
+      note = QString::fromStdString(display_edge.note);
+      refused = refused || display_edge.refused;
+    }
+    auto* item = new GraphEdgeItem(route, EdgeLabel(graph, route), note, refused);
+    scene_->addItem(item);
+    edges_.push_back(item);
+  }
+}
+
+GraphNodeItem* GraphCanvas::ItemOfNode(int node_id) const {
+  auto found = items_.find(node_id);
+  return found == items_.end() ? nullptr : found->second;
+}
+
+GraphNodeItem* GraphCanvas::ItemOfInstruction(int64_t instruction_id) const {
+  if (!picture_) return nullptr;
+  return ItemOfNode(picture_->VisibleNodeOf(instruction_id));
+}
+
+void GraphCanvas::Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark) {
+  for (int64_t id : ids) {
+    GraphNodeItem* item = ItemOfInstruction(id);
+    if (!item || item->mark() == GraphNodeItem::Mark::kSelected) continue;
+    item->SetMark(mark);
+    marked_.push_back(item);
+  }
+}
+
+void GraphCanvas::SetMarks(const std::vector<int64_t>& selected,
+                           const std::vector<int64_t>& counterparts,
+                           const std::vector<int64_t>& decision_pair) {
+  for (GraphNodeItem* item : marked_) item->SetMark(GraphNodeItem::Mark::kNone);
+  marked_.clear();
+  Mark(selected, GraphNodeItem::Mark::kSelected);
+  Mark(decision_pair, GraphNodeItem::Mark::kDecision);
+  Mark(counterparts, GraphNodeItem::Mark::kCounterpart);
+}
+
+void GraphCanvas::CenterOnMarks() {
+  if (marked_.empty()) return;
+  QRectF area;
+  for (const GraphNodeItem* item : marked_) area = area.united(item->sceneBoundingRect());
+  if (zoom() < kReadableZoom) {
+    fit_mode_ = false;
+    setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+  }
+  centerOn(area.center());
+}
+
+void GraphCanvas::ZoomBy(double factor) {
+  fit_mode_ = false;
+  const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+  scale(target / zoom(), target / zoom());
+}
+
+void GraphCanvas::FitAll() {
+  fit_mode_ = true;
+  Fit();
+}
+
+void GraphCanvas::Fit() {
+  if (scene_->sceneRect().isEmpty()) return;
+  fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
+  if (zoom() > kMaxFitZoom) setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
+  if (zoom() < kMinZoom) setTransform(QTransform::fromScale(kMinZoom, kMinZoom));
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  if (steps == 0) return QGraphicsView::wheelEvent(event);
+  ZoomBy(std::pow(1.15, steps));
+  event->accept();
+}
+
+GraphNodeItem* GraphCanvas::NodeItemAt(const QPoint& position) const {
+  // The topmost node under the pointer is the innermost: expanded boxes sit below the nodes
+  // and are added before their children.
+  for (QGraphicsItem* item : items(position)) {
+    if (auto* node = dynamic_cast<GraphNodeItem*>(item)) return node;
+  }
+  return nullptr;
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent* event) {
+  press_position_ = event->position().toPoint();
+  QGraphicsView::mousePressEvent(event);
+}
+
+void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
+  QGraphicsView::mouseReleaseEvent(event);
+  if (event->button() != Qt::LeftButton) return;
+  if ((event->position().toPoint() - press_position_).manhattanLength() > 4) {
+    fit_mode_ = false;  // a pan
+    return;
+  }
+  GraphNodeItem* item = NodeItemAt(press_position_);
+  const DisplayNode* node = item && picture_ ? &picture_->graph().node(item->node_id()) : nullptr;
+  if (node && node->instruction) {
+    emit instructionClicked(node->instruction->id());
+  } else {
+    emit backgroundClicked();
+  }
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+  GraphNodeItem* item = NodeItemAt(event->position().toPoint());
+  if (item && item->is_box()) {
+    emit boxToggled(item->node_id());
+    return;
+  }
+  QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent* event) {
+  QGraphicsView::resizeEvent(event);
+  if (fit_mode_) Fit();
+}
+
+void GraphCanvas::drawForeground(QPainter* painter, const QRectF& rect) {
+  QGraphicsView::drawForeground(painter, rect);
+  if (message_.isEmpty()) return;
+  painter->save();
+  painter->resetTransform();
+  painter->setPen(palette().color(QPalette::PlaceholderText));
+  painter->drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap, message_);
+  painter->restore();
+}
+
+}  // namespace fusescope::views

@@ -1,0 +1,86 @@
+#ifndef FUSESCOPE_VIEWS_QT_GRAPH_CANVAS_H_
+#define FUSESCOPE_VIEWS_QT_GRAPH_CANVAS_H_
+
+// Draws one GraphPicture in a QGraphicsView: zoom with the wheel (around the pointer), pan by
+// dragging, fit to the window. A click on a node reports its instruction; a double click on
+// a box asks to expand or collapse it. Marks (selection, counterparts, a focused decision's
+// pair) are set by instruction id and land on whatever visible node shows that instruction.
+
+#include <QGraphicsView>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "views/qt/graph_node_item.h"
+#include "views/qt/graph_picture.h"
+
+namespace fusescope::views {
+
+class GraphEdgeItem;
+
+class GraphCanvas : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  explicit GraphCanvas(QWidget* parent = nullptr);
+
+  // `refit`: fit the new picture to the window (a new pass); otherwise keep the zoom (a box
+  // was toggled).
+  void SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit);
+  const GraphPicture* picture() const { return picture_.get(); }
+  // Shown instead of a graph: "Laying out…", an error.
+  void SetMessage(const QString& message);
+  const QString& message() const { return message_; }
+
+  void SetMarks(const std::vector<int64_t>& selected, const std::vector<int64_t>& counterparts,
+                const std::vector<int64_t>& decision_pair);
+  // Brings the marked nodes into view without changing the zoom unless they are too small.
+  void CenterOnMarks();
+  GraphNodeItem* ItemOfInstruction(int64_t instruction_id) const;
+  GraphNodeItem* ItemOfNode(int node_id) const;
+  const std::vector<GraphEdgeItem*>& edge_items() const { return edges_; }
+  const std::vector<GraphNodeItem*>& node_items() const { return nodes_; }
+
+  // User zooms; they end fit mode.
+  void ZoomBy(double factor);
+  // Fits the picture and stays in fit mode (refits when resized) until the user zooms or
+  // pans.
+  void FitAll();
+  bool fit_mode() const { return fit_mode_; }
+  double zoom() const { return transform().m11(); }
+
+ signals:
+  void instructionClicked(int64_t instruction_id);
+  void backgroundClicked();
+  void boxToggled(int node_id);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void BuildScene();
+  void AddNodes();
+  void AddEdges();
+  GraphNodeItem* NodeItemAt(const QPoint& position) const;
+  void Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark);
+  void Fit();
+
+  QGraphicsScene* scene_;
+  std::shared_ptr<const GraphPicture> picture_;
+  std::unordered_map<int, GraphNodeItem*> items_;
+  std::vector<GraphNodeItem*> nodes_;
+  std::vector<GraphEdgeItem*> edges_;
+  std::vector<GraphNodeItem*> marked_;
+  QString message_;
+  QPoint press_position_;
+  bool fit_mode_ = true;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_GRAPH_CANVAS_H_

@@ -1,0 +1,90 @@
+#ifndef FUSESCOPE_VIEWS_QT_GRAPH_DIFF_PANEL_H_
+#define FUSESCOPE_VIEWS_QT_GRAPH_DIFF_PANEL_H_
+
+// The pass side by side: the graph it ran on (left) and the graph it produced (right), in
+// diff colours. Selecting a node on one side marks its counterparts on the other (a fusion
+// on the right marks the originals it absorbed on the left, via the diff and provenance).
+// Layouts are computed on workers, one per side; a newer request supersedes a stale one.
+// The expansion state of boxes is carried from pass to pass.
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "views/qt/context_observer.h"
+#include "views/qt/graph_picture.h"
+
+class QAction;
+class QLabel;
+class QSplitter;
+
+namespace fusescope::views {
+
+class GraphCanvas;
+class LatestTaskRunner;
+class WorkbenchContext;
+
+class GraphDiffPanel : public QWidget, public ContextObserver {
+  Q_OBJECT
+
+ public:
+  explicit GraphDiffPanel(WorkbenchContext* context, QWidget* parent = nullptr);
+
+  GraphCanvas* canvas(GraphSide side) const;
+  QAction* show_counterparts() const { return show_counterparts_; }
+  // No layout is being computed and the pictures show the current pass.
+  bool settled() const;
+
+  void OnRecordingLoaded(const WorkbenchContext& context) override;
+  void OnPassChanged(const WorkbenchContext& context) override;
+  void OnSelectionChanged(const WorkbenchContext& context) override;
+
+  void ExpandAll();
+  void CollapseAll();
+
+ signals:
+  // Both sides show the latest request; for screenshots and tests.
+  void picturesSettled();
+
+ private:
+  struct Side {
+    GraphCanvas* canvas = nullptr;
+    QLabel* title = nullptr;
+    LatestTaskRunner* runner = nullptr;
+    std::optional<std::unordered_set<std::string>> expanded;
+    bool pending = false;
+    bool refit = true;
+  };
+
+  void setupSide(GraphSide side);
+  void setupToolbar();
+  void setupLayout();
+  Side& side(GraphSide which);
+  void RequestPictures(const std::vector<int64_t>& reveal = {});
+  void RequestPicture(GraphSide which, const std::vector<int64_t>& reveal);
+  void Deliver(GraphSide which, std::shared_ptr<const GraphPicture> picture);
+  std::optional<EdgeAnnotation> Annotation() const;
+  void ApplyMarks(bool center);
+  void ApplyMarks(GraphSide which, bool center);
+  bool NeedsReveal() const;
+  void Clicked(GraphSide which, int64_t instruction_id);
+  void ToggleBox(GraphSide which, int node_id);
+  void SetAllExpanded(bool expanded);
+  void UpdateTitles();
+
+  WorkbenchContext* context_;
+  Side sides_[2];
+  QSplitter* splitter_;
+  QAction* show_counterparts_;
+  QAction* hide_constants_;
+  QLabel* status_;
+  int64_t shown_pass_ = -2;
+  int64_t annotated_decision_ = -1;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_GRAPH_DIFF_PANEL_H_

@@ -1,0 +1,45 @@
+#ifndef FUSESCOPE_VIEWS_QT_GRAPH_EDGE_ITEM_H_
+#define FUSESCOPE_VIEWS_QT_GRAPH_EDGE_ITEM_H_
+
+// One routed edge of a graph picture: the Graphviz spline with an arrow head, the shape of
+// the value as a small label, and, when a fusion decision was made on the pair, the reason
+// written on the edge in a pill (red for a refusal).
+
+#include <QGraphicsItem>
+#include <QPainterPath>
+
+#include "views/graph_layout.h"
+
+namespace fusescope::views {
+
+class GraphEdgeItem : public QGraphicsItem {
+ public:
+  GraphEdgeItem(const EdgeRoute& route, const QString& label, const QString& note,
+                bool refused);
+
+  bool has_note() const { return !note_.isEmpty(); }
+  const QString& note() const { return note_; }
+  QPointF label_position() const { return label_at_; }
+  void SetHighlighted(bool highlighted);
+
+  QRectF boundingRect() const override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+             QWidget* widget) override;
+
+ private:
+  void BuildArrow();
+  QRectF NoteRect() const;
+  void PaintNote(QPainter* painter, const QPalette& palette) const;
+
+  QPainterPath path_;
+  QPolygonF arrow_;
+  QPointF label_at_;
+  QString label_;
+  QString note_;
+  bool refused_;
+  bool highlighted_ = false;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_GRAPH_EDGE_ITEM_H_

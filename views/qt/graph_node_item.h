@@ -1,0 +1,51 @@
+#ifndef FUSESCOPE_VIEWS_QT_GRAPH_NODE_ITEM_H_
+#define FUSESCOPE_VIEWS_QT_GRAPH_NODE_ITEM_H_
+
+// One visible node of a graph picture: an instruction, a collapsed box (fusion, name scope
+// or group: one node with a "+" mark), or an expanded box (a frame with a title strip that
+// its children are drawn inside). Filled and outlined by diff status; outlined boldly when
+// selected or when it is the counterpart of the selection on the other side.
+
+#include <QGraphicsItem>
+
+#include "views/display_graph.h"
+#include "views/geometry.h"
+
+namespace fusescope::views {
+
+class GraphNodeItem : public QGraphicsItem {
+ public:
+  enum class Mark { kNone, kSelected, kCounterpart, kDecision };
+
+  GraphNodeItem(const DisplayNode& node, const Rect& rect);
+
+  int node_id() const { return node_id_; }
+  bool is_box() const { return kind_ != DisplayNodeKind::kInstruction; }
+  bool expanded() const { return expanded_; }
+  void SetMark(Mark mark);
+  Mark mark() const { return mark_; }
+
+  QRectF boundingRect() const override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+             QWidget* widget) override;
+
+ private:
+  void PaintNode(QPainter* painter, const QPalette& palette) const;
+  void PaintExpandedBox(QPainter* painter, const QPalette& palette) const;
+  void PaintMark(QPainter* painter, const QRectF& rect, qreal radius) const;
+  QColor Fill(const QPalette& palette) const;
+  QPen Outline(const QPalette& palette) const;
+
+  int node_id_;
+  DisplayNodeKind kind_;
+  bool expanded_;
+  ir::DiffStatus diff_;
+  QString title_;
+  QString subtitle_;
+  QRectF rect_;
+  Mark mark_ = Mark::kNone;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_GRAPH_NODE_ITEM_H_

@@ -1,0 +1,500 @@
+#include "views/qt/main_window.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QtConcurrent/QtConcurrentRun>
+#include <iostream>
+
+#include "recording/recording_store.h"
+#include "resources/samples.h"
+#include "views/qt/fusion_decisions_panel.h"
+#include "views/qt/graph_diff_panel.h"
+#include "views/qt/icons.h"
+#include "views/qt/inspector_panel.h"
+#include "views/qt/ir_text_panel.h"
+#include "views/qt/pass_actions.h"
+#include "views/qt/pass_timeline_panel.h"
+#include "views/qt/recording_loader.h"
+#include "views/qt/search_panel.h"
+#include "views/qt/workbench_context.h"
+
+namespace fusescope::views {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+
+QString ToQString(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(bool use_settings, QWidget* parent)
+    : QMainWindow(parent),
+      context_(new WorkbenchContext(this)),
+      loader_(new RecordingLoader(this)),
+      use_settings_(use_settings) {
+  setWindowTitle(tr("Fusescope"));
+  setWindowIcon(Icons::AppIcon());
+  setAcceptDrops(true);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
+                 QMainWindow::AllowNestedDocks);
+  pass_actions_ = new PassActions(context_, this);
+  setupPanels();
+  setupActions();
+  setupToolBar();
+  setupStatusBar();
+  setupLoader();
+  setupDefaultLayout();
+  RestoreSettings();
+  context_->AddObserver(this, this);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setupPanels() {
+  graph_panel_ = new GraphDiffPanel(context_, this);
+  setCentralWidget(graph_panel_);
+  timeline_panel_ = new PassTimelinePanel(context_, pass_actions_, this);
+  inspector_panel_ = new InspectorPanel(context_, this);
+  text_panel_ = new IrTextPanel(context_, this);
+  decisions_panel_ = new FusionDecisionsPanel(context_, this);
+  search_panel_ = new SearchPanel(context_, this);
+  connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, [this] {
+    if (waiting_for_settle_ && IsSettled()) {
+      waiting_for_settle_ = false;
+      emit settled();
+    }
+  });
+}
+
+QDockWidget* MainWindow::AddDock(QWidget* panel, const QString& title, const QString& name,
+                                 Qt::DockWidgetArea area, const QString& icon) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name);
+  dock->setWidget(panel);
+  addDockWidget(area, dock);
+  QAction* toggle = dock->toggleViewAction();
+  toggle->setIcon(Icons::Get(icon));
+  docks_.push_back(dock);
+  return dock;
+}
+
+void MainWindow::setupDefaultLayout() {
+  QDockWidget* timeline =
+      AddDock(timeline_panel_, tr("Passes"), "passes", Qt::LeftDockWidgetArea, "timeline");
+  QDockWidget* inspector =
+      AddDock(inspector_panel_, tr("Inspector"), "inspector", Qt::RightDockWidgetArea, "inspector");
+  QDockWidget* text =
+      AddDock(text_panel_, tr("IR Text"), "ir_text", Qt::BottomDockWidgetArea, "text");
+  QDockWidget* decisions = AddDock(decisions_panel_, tr("Fusion Decisions"), "decisions",
+                                   Qt::BottomDockWidgetArea, "decisions");
+  QDockWidget* search =
+      AddDock(search_panel_, tr("Search"), "search", Qt::RightDockWidgetArea, "search");
+  tabifyDockWidget(text, decisions);
+  text->raise();
+  splitDockWidget(inspector, search, Qt::Vertical);
+  resizeDocks({timeline, inspector}, {300, 340}, Qt::Horizontal);
+  resizeDocks({text}, {260}, Qt::Vertical);
+  resizeDocks({inspector, search}, {520, 200}, Qt::Vertical);
+  for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
+  view_menu_->addSeparator();
+  view_menu_->addAction(tr("&Reset Layout"), this, [this] { restoreState(default_state_); });
+  default_state_ = saveState();
+}
+
+void MainWindow::setupActions() {
+  setupFileMenu();
+  setupCompileMenu();
+  setupNavigateMenu();
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  setupHelpMenu();
+}
+
+void MainWindow::setupFileMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&File"));
+  open_ = menu->addAction(Icons::Get("open"), tr("&Open…"), this, &MainWindow::ShowOpenDialog);
+  open_->setShortcut(QKeySequence::Open);
+  open_->setToolTip(tr("Open an HLO text file or a .fsdb recording (Ctrl+O)"));
+  recent_menu_ = menu->addMenu(Icons::Get("recent"), tr("Open &Recent"));
+  samples_menu_ = menu->addMenu(Icons::Get("sample"), tr("&Samples"));
+  for (const resources::SampleModel& sample : resources::SampleModels()) {
+    const QString name = ToQString(sample.name);
+    samples_menu_->addAction(name, this, [this, name] { OpenSample(name); });
+  }
+  menu->addSeparator();
+  save_ = menu->addAction(Icons::Get("save"), tr("&Save Recording As…"), this,
+                          &MainWindow::ShowSaveDialog);
+  save_->setShortcut(QKeySequence::Save);
+  save_->setEnabled(false);
+  menu->addSeparator();
+  QAction* quit = menu->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::setupCompileMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Compile"));
+  targets_ = new QActionGroup(this);
+  for (const QString& target : {QStringLiteral("cpu"), QStringLiteral("gpu")}) {
+    QAction* action = menu->addAction(tr("%1 Pipeline").arg(target.toUpper()));
+    action->setCheckable(true);
+    action->setData(target);
+    action->setChecked(target == QLatin1String("cpu"));
+    targets_->addAction(action);
+  }
+  menu->addSeparator();
+  recompile_ = menu->addAction(Icons::Get("run"), tr("&Run Pipeline"), this, &MainWindow::Recompile);
+  recompile_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  recompile_->setToolTip(tr("Compile the model again with the chosen pipeline (Ctrl+R)"));
+  recompile_->setEnabled(false);
+  cancel_ = menu->addAction(Icons::Get("stop"), tr("&Cancel"), loader_, &RecordingLoader::Cancel);
+  cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancel_->setEnabled(false);
+}
+
+void MainWindow::setupNavigateMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Navigate"));
+  menu->addAction(pass_actions_->next());
+  menu->addAction(pass_actions_->previous());
+  menu->addAction(pass_actions_->next_changed());
+  menu->addAction(pass_actions_->previous_changed());
+  menu->addAction(pass_actions_->first());
+  menu->addAction(pass_actions_->last());
+  menu->addSeparator();
+  QAction* find = menu->addAction(Icons::Get("search"), tr("&Find Instruction…"), this, [this] {
+    for (QDockWidget* dock : docks_) {
+      if (dock->widget() != search_panel_) continue;
+      dock->show();
+      dock->raise();
+    }
+    search_panel_->FocusQuery();
+  });
+  find->setShortcut(QKeySequence::Find);
+  QAction* next = menu->addAction(tr("Find &Next"), search_panel_, &SearchPanel::Next);
+  next->setShortcut(QKeySequence::FindNext);
+  QAction* previous = menu->addAction(tr("Find &Previous"), search_panel_, &SearchPanel::Previous);
+  previous->setShortcut(QKeySequence::FindPrevious);
+}
+
+void MainWindow::setupHelpMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Help"));
+  menu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::ShowShortcuts);
+  menu->addAction(tr("&About Fusescope"), this, &MainWindow::ShowAbout);
+}
+
+void MainWindow::setupToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName("main_toolbar");
+  bar->setIconSize(QSize(20, 20));
+  bar->addAction(open_);
+  auto* samples = new QToolButton(bar);
+  samples->setIcon(Icons::Get("sample"));
+  samples->setToolTip(tr("Open a built-in sample model"));
+  samples->setMenu(samples_menu_);
+  samples->setPopupMode(QToolButton::InstantPopup);
+  bar->addWidget(samples);
+  bar->addAction(save_);
+  bar->addSeparator();
+  for (QAction* action : targets_->actions()) bar->addAction(action);
+  bar->addAction(recompile_);
+  bar->addAction(cancel_);
+  bar->addSeparator();
+  bar->addAction(pass_actions_->previous());
+  bar->addAction(pass_actions_->next());
+  bar->addAction(pass_actions_->next_changed());
+}
+
+void MainWindow::setupStatusBar() {
+  pass_status_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->setTextVisible(true);
+  progress_->hide();
+  cancel_button_ = new QToolButton(this);
+  cancel_button_->setDefaultAction(cancel_);
+  cancel_button_->setAutoRaise(true);
+  cancel_button_->hide();
+  statusBar()->addPermanentWidget(pass_status_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_button_);
+  statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::setupLoader() {
+  connect(loader_, &RecordingLoader::started, this, [this](const QString& what) {
+    SetBusy(true, what);
+  });
+  connect(loader_, &RecordingLoader::progress, this,
+          [this](int done, int total, const QString& pass) {
+            progress_->setRange(0, total);
+            progress_->setValue(done);
+            progress_->setFormat(QStringLiteral("%v/%m %1").arg(pass));
+          });
+  connect(loader_, &RecordingLoader::loaded, this,
+          [this](std::shared_ptr<const recording::Recording> recording, const QString& title,
+                 const QString& path) {
+            SetBusy(false);
+            if (!path.isEmpty()) AddRecent(path);
+            ShowRecording(std::move(recording), title);
+          });
+  connect(loader_, &RecordingLoader::failed, this, [this](const QString& message) {
+    SetBusy(false);
+    ReportError(tr("Could not open the model"), message);
+    emit loadFailed(message);
+  });
+  connect(loader_, &RecordingLoader::canceled, this, [this] {
+    SetBusy(false);
+    statusBar()->showMessage(tr("Canceled"), 4000);
+  });
+}
+
+void MainWindow::SetBusy(bool busy, const QString& what) {
+  progress_->setVisible(busy);
+  cancel_button_->setVisible(busy);
+  cancel_->setEnabled(busy);
+  progress_->setRange(0, 0);
+  if (busy) {
+    statusBar()->showMessage(what);
+  } else {
+    statusBar()->clearMessage();
+  }
+}
+
+void MainWindow::OpenPath(const QString& path) {
+  loader_->OpenFile(path, pipeline_target());
+}
+
+void MainWindow::OpenSample(const QString& name) {
+  const resources::SampleModel sample = resources::FindSample(name.toStdString());
+  if (sample.text.empty()) {
+    ReportError(tr("No such sample"), tr("There is no built-in sample named '%1'.").arg(name));
+    emit loadFailed(name);
+    return;
+  }
+  const QString title = QStringLiteral("sample:%1").arg(name);
+  loader_->CompileText(std::string(sample.text), title, title, pipeline_target());
+}
+
+void MainWindow::ShowRecording(std::shared_ptr<const recording::Recording> recording,
+                               const QString& title) {
+  waiting_for_settle_ = true;
+  const int64_t pass = initial_pass_;
+  initial_pass_ = -1;
+  context_->SetRecording(std::move(recording), title, pass);
+}
+
+void MainWindow::Recompile() {
+  const recording::Recording* recording = context_->recording();
+  if (!recording) return;
+  const QString title = context_->title();
+  const QString source = QString::fromStdString(recording->source_path);
+  loader_->CompileText(recording->input_text, title, source.isEmpty() ? title : source,
+                       pipeline_target());
+}
+
+QString MainWindow::pipeline_target() const {
+  QAction* checked = targets_->checkedAction();
+  return checked ? checked->data().toString() : QStringLiteral("cpu");
+}
+
+void MainWindow::SetPipelineTarget(const QString& target) {
+  for (QAction* action : targets_->actions()) {
+    if (action->data().toString() == target) action->setChecked(true);
+  }
+}
+
+bool MainWindow::IsSettled() const {
+  return !loader_->busy() && !context_->busy() && context_->pass_view() &&
+         graph_panel_->settled();
+}
+
+void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
+  const recording::Recording* recording = context.recording();
+  save_->setEnabled(recording != nullptr);
+  recompile_->setEnabled(recording != nullptr && !recording->input_text.empty());
+  setWindowTitle(recording ? tr("%1 — Fusescope").arg(context.title()) : tr("Fusescope"));
+  if (recording && !recording->options.target.empty()) {
+    SetPipelineTarget(QString::fromStdString(recording->options.target));
+  }
+  if (recording && recording->failed()) {
+    const auto& reproducer = *recording->reproducer;
+    statusBar()->showMessage(tr("Pass %1 (%2) failed: %3")
+                                 .arg(reproducer.pass_index)
+                                 .arg(QString::fromStdString(reproducer.pass_name),
+                                      QString::fromStdString(reproducer.error)));
+  }
+}
+
+void MainWindow::OnPassChanged(const WorkbenchContext&) { UpdatePassStatus(); }
+
+void MainWindow::UpdatePassStatus() {
+  const PassView* view = context_->pass_view();
+  const recording::PassRecord* pass = view ? view->pass() : nullptr;
+  if (!pass) {
+    pass_status_->setText(view ? tr("Input module") : QString());
+    return;
+  }
+  const QString change = pass->changed ? tr("changed, %1 → %2 instructions")
+                                             .arg(pass->instructions_before)
+                                             .arg(pass->instructions_after)
+                                       : tr("no change");
+  pass_status_->setText(tr("Pass %1 of %2 · %3 · %4")
+                            .arg(pass->index + 1)
+                            .arg(context_->pass_count())
+                            .arg(QString::fromStdString(pass->name), change));
+}
+
+void MainWindow::ShowOpenDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Model or Recording"), settings.value("last_dir").toString(),
+      tr("Models and recordings (*.hlo *.txt *.fsdb);;HLO text (*.hlo *.txt);;"
+         "Recordings (*.fsdb);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings.setValue("last_dir", QFileInfo(path).absolutePath());
+  OpenPath(path);
+}
+
+void MainWindow::ShowSaveDialog() {
+  if (!context_->recording()) return;
+  QSettings settings;
+  QString suggested = context_->title();
+  suggested.replace(':', '_');
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Recording"),
+      settings.value("last_dir").toString() + '/' + QFileInfo(suggested).completeBaseName() +
+          ".fsdb",
+      tr("Recordings (*.fsdb)"));
+  if (path.isEmpty()) return;
+  settings.setValue("last_dir", QFileInfo(path).absolutePath());
+  SaveTo(path);
+}
+
+void MainWindow::SaveTo(const QString& path) {
+  auto recording = context_->shared_recording();
+  statusBar()->showMessage(tr("Saving %1…").arg(path));
+  auto* watcher = new QFutureWatcher<Status>(this);
+  connect(watcher, &QFutureWatcher<Status>::finished, this, [this, watcher, path] {
+    const Status status = watcher->result();
+    watcher->deleteLater();
+    if (!status.ok()) {
+      ReportError(tr("Could not save the recording"), QString::fromStdString(status.message()));
+      return;
+    }
+    AddRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  });
+  watcher->setFuture(QtConcurrent::run([recording, file = path.toStdString()] {
+    return recording::SaveRecording(*recording, file);
+  }));
+}
+
+void MainWindow::AddRecent(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent_.removeAll(absolute);
+  recent_.prepend(absolute);
+  while (recent_.size() > kMaxRecentFiles) recent_.removeLast();
+  RebuildRecentMenu();
+  SaveSettings();
+}
+
+void MainWindow::RebuildRecentMenu() {
+  recent_menu_->clear();
+  for (const QString& path : recent_) {
+    recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { OpenPath(path); })
+        ->setToolTip(path);
+  }
+  recent_menu_->setEnabled(!recent_.isEmpty());
+}
+
+void MainWindow::ReportError(const QString& title, const QString& message) {
+  statusBar()->showMessage(message, 10000);
+  if (interactive_) {
+    QMessageBox::warning(this, title, message);
+  } else {
+    std::cerr << message.toStdString() << '\n';
+  }
+}
+
+void MainWindow::RestoreSettings() {
+  resize(1600, 1000);
+  if (!use_settings_) return;
+  QSettings settings;
+  recent_ = settings.value("recent_files").toStringList();
+  RebuildRecentMenu();
+  SetPipelineTarget(settings.value("pipeline", "cpu").toString());
+  if (settings.contains("geometry")) restoreGeometry(settings.value("geometry").toByteArray());
+  restoreState(settings.value("window_state").toByteArray());
+}
+
+void MainWindow::SaveSettings() const {
+  if (!use_settings_) return;
+  QSettings settings;
+  settings.setValue("recent_files", recent_);
+  settings.setValue("pipeline", pipeline_target());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (use_settings_) {
+    QSettings settings;
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("window_state", saveState());
+    SaveSettings();
+  }
+  loader_->Cancel();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (!url.isLocalFile()) continue;
+    OpenPath(url.toLocalFile());
+    event->acceptProposedAction();
+    return;
+  }
+}
+
+void MainWindow::ShowShortcuts() {
+  QMessageBox::information(
+      this, tr("Keyboard Shortcuts"),
+      tr("<table>"
+         "<tr><td><b>F10</b></td><td>next pass</td></tr>"
+         "<tr><td><b>Shift+F10</b></td><td>previous pass</td></tr>"
+         "<tr><td><b>F11</b></td><td>next pass that changed the module</td></tr>"
+         "<tr><td><b>Shift+F11</b></td><td>previous changed pass</td></tr>"
+         "<tr><td><b>Ctrl+Home / Ctrl+End</b></td><td>first / last pass</td></tr>"
+         "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find an instruction, next, previous</td></tr>"
+         "<tr><td><b>Ctrl+R</b></td><td>run the pipeline again</td></tr>"
+         "<tr><td><b>Esc</b></td><td>cancel a compile</td></tr>"
+         "<tr><td><b>Wheel, drag</b></td><td>zoom and pan a graph; double-click a box to open it</td></tr>"
+         "</table>"));
+}
+
+void MainWindow::ShowAbout() {
+  QMessageBox::about(this, tr("About Fusescope"),
+                     tr("<h3>Fusescope</h3><p>A workbench for ML graph compilers: step through "
+                        "every pass, see the graph before and after side by side, and why each "
+                        "fusion happened or was refused.</p>"));
+}
+
+}  // namespace fusescope::views

@@ -1,0 +1,147 @@
+#ifndef FUSESCOPE_VIEWS_QT_MAIN_WINDOW_H_
+#define FUSESCOPE_VIEWS_QT_MAIN_WINDOW_H_
+
+// The workbench window: the side-by-side graphs in the middle, panels docked around them,
+// all observing one WorkbenchContext. Opens HLO files, built-in samples and .fsdb
+// recordings (menu, recent files, drag and drop, command line), compiles with the cpu or gpu
+// pipeline on a worker with progress and cancel, and saves recordings.
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+
+#include "recording/recording.h"
+#include "views/qt/context_observer.h"
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace fusescope::views {
+
+class FusionDecisionsPanel;
+class GraphDiffPanel;
+class InspectorPanel;
+class IrTextPanel;
+class PassActions;
+class PassTimelinePanel;
+class RecordingLoader;
+class SearchPanel;
+class WorkbenchContext;
+
+class MainWindow : public QMainWindow, public ContextObserver {
+  Q_OBJECT
+
+ public:
+  // `use_settings` false: neither read nor write QSettings (screenshots and tests get the
+  // default layout whatever the user's last session looked like).
+  explicit MainWindow(bool use_settings = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Errors go to dialogs when interactive, else to stderr and the status bar (screenshots,
+  // tests): nothing may wait for a click that never comes.
+  void set_interactive(bool interactive) { interactive_ = interactive; }
+  // The pass the next opened recording starts on (the --pass option); -1: the default.
+  void set_initial_pass(int64_t pass) { initial_pass_ = pass; }
+
+  void OpenPath(const QString& path);
+  void OpenSample(const QString& name);
+  void ShowRecording(std::shared_ptr<const recording::Recording> recording,
+                     const QString& title);
+  // Compiles the open recording's input again with the chosen pipeline.
+  void Recompile();
+  QString pipeline_target() const;
+  void SetPipelineTarget(const QString& target);
+  // True when nothing is loading, the pass's data is ready and the graphs are laid out.
+  bool IsSettled() const;
+
+  WorkbenchContext* context() const { return context_; }
+  PassActions* pass_actions() const { return pass_actions_; }
+  GraphDiffPanel* graph_panel() const { return graph_panel_; }
+  PassTimelinePanel* timeline_panel() const { return timeline_panel_; }
+  IrTextPanel* text_panel() const { return text_panel_; }
+  InspectorPanel* inspector_panel() const { return inspector_panel_; }
+  FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
+  SearchPanel* search_panel() const { return search_panel_; }
+  RecordingLoader* loader() const { return loader_; }
+  QStringList recent_files() const { return recent_; }
+
+  void OnRecordingLoaded(const WorkbenchContext& context) override;
+  void OnPassChanged(const WorkbenchContext& context) override;
+
+ signals:
+  // After a load, once the graphs are settled; and when a load failed.
+  void settled();
+  void loadFailed(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void setupPanels();
+  QDockWidget* AddDock(QWidget* panel, const QString& title, const QString& name,
+                       Qt::DockWidgetArea area, const QString& icon);
+  void setupDefaultLayout();
+  void setupActions();
+  void setupFileMenu();
+  void setupCompileMenu();
+  void setupNavigateMenu();
+  void setupViewMenu();
+  void setupHelpMenu();
+  void setupToolBar();
+  void setupStatusBar();
+  void setupLoader();
+  void RestoreSettings();
+  void SaveSettings() const;
+
+  void ShowOpenDialog();
+  void ShowSaveDialog();
+  void SaveTo(const QString& path);
+  void AddRecent(const QString& path);
+  void RebuildRecentMenu();
+  void ReportError(const QString& title, const QString& message);
+  void SetBusy(bool busy, const QString& what = {});
+  void UpdatePassStatus();
+  void ShowAbout();
+  void ShowShortcuts();
+
+  WorkbenchContext* context_;
+  RecordingLoader* loader_;
+  PassActions* pass_actions_ = nullptr;
+  GraphDiffPanel* graph_panel_ = nullptr;
+  PassTimelinePanel* timeline_panel_ = nullptr;
+  IrTextPanel* text_panel_ = nullptr;
+  InspectorPanel* inspector_panel_ = nullptr;
+  FusionDecisionsPanel* decisions_panel_ = nullptr;
+  SearchPanel* search_panel_ = nullptr;
+  QList<QDockWidget*> docks_;
+  QByteArray default_state_;
+
+  QMenu* view_menu_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QMenu* samples_menu_ = nullptr;
+  QAction* open_ = nullptr;
+  QAction* save_ = nullptr;
+  QAction* recompile_ = nullptr;
+  QAction* cancel_ = nullptr;
+  QActionGroup* targets_ = nullptr;
+  QLabel* pass_status_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QToolButton* cancel_button_ = nullptr;
+
+  QStringList recent_;
+  bool use_settings_;
+  bool interactive_ = true;
+  bool waiting_for_settle_ = false;
+  int64_t initial_pass_ = -1;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_MAIN_WINDOW_H_
