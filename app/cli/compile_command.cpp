@@ -50,7 +50,7 @@ CompileSummary Summarize(const recording::Recording& recording) {
     ++(decision.accepted() ? summary.accepted : summary.refused);
   }
   for (const auto& computation : recording.snapshots.back().computations()) {
-    for (const auto& instruction : computation->instructions()) {
+    for (const auto& instruction : computation->instructions) {
       if (instruction->opcode == "fusion") ++summary.fusions;
     }
   }
@@ -85,7 +85,7 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
             << " pipeline -> " << output << '\n'
             << "  passes:       " << summary.passes_run << " run, " << summary.passes_changed
             << " changed the module\n"
-            << "  instructions: " << before << " -> " << after << '\n'
+            << "  instructions: " << before << " -> " << after << " (all computations, fused bodies included)" << '\n'
             << "  fusions:      " << summary.fusions << " (" << summary.accepted
             << " fusion decisions accepted, " << summary.refused << " refused)\n"
             << "  time:         " << std::fixed << std::setprecision(3)

@@ -39,10 +39,17 @@ struct Match {
 bool ViaProvenance(const recording::Recording& recording,
                    const passes::FusionDecisionRecord& decision, const ir::ProvenanceSet& producer,
                    const ir::ProvenanceSet& consumer) {
-  const recording::Snapshot* before = recording.SnapshotBefore(decision.pass_index);
-  if (!before) return false;
-  const auto* p = before->FindInstruction(decision.producer_id);
-  const auto* c = before->FindInstruction(decision.consumer_id);
+  // A fusion formed during the pass exists only in the snapshot after it.
+  auto find = [&](int64_t id) -> const recording::InstructionRecord* {
+    for (const recording::Snapshot* snapshot : {recording.SnapshotBefore(decision.pass_index),
+                                                recording.SnapshotAfter(decision.pass_index)}) {
+      if (!snapshot) continue;
+      if (const auto* record = snapshot->FindInstruction(id)) return record;
+    }
+    return nullptr;
+  };
+  const auto* p = find(decision.producer_id);
+  const auto* c = find(decision.consumer_id);
   return p && c && Intersects(p->provenance(), producer) && Intersects(c->provenance(), consumer);
 }
 

@@ -66,8 +66,54 @@ for f in "$src"/tests/data/*/*.hlo "$src"/tests/data/*/*.txt; do
   break
 done
 
-# --- bad input: one line, FILE:LINE:COL where it applies, no crash, no partial output
+# --- compile, passes, why, diff, report over a recording of the default sample
+for pipeline in cpu gpu; do
+  run="$tmp/$pipeline.fsdb"
+  expect_ok "compile $pipeline" "$fs" compile sample:mlp --pipeline "$pipeline" -o "$run" --json
+  json_ok "compile $pipeline json" "d['fusions'] > 0 and d['decisions_refused'] > 0 and d['passes_changed'] > 0 and not d['failed']"
+  expect_ok "passes $pipeline" "$fs" passes "$run" --json
+  json_ok "passes $pipeline json" "len(d['passes']) > 5 and any(p['changed'] for p in d['passes']) and all(p['instructions_before'] > 0 for p in d['passes'])"
+  expect_ok "stats of recording" "$fs" stats "$run" --json
+  json_ok "stats of recording" "d['fusions'] > 0"
+  expect_ok "print input of recording" "$fs" print "$run" --pass -1
+  contains "print input of recording" '^HloModule mlp' "$tmp/out"
+done
+run="$tmp/cpu.fsdb"
+# A fusion pass and one refused pair out of the recording itself.
+fusion_pass=$("$fs" passes "$run" --json | python3 -c "import json,sys; print(next(p['index'] for p in json.load(sys.stdin)['passes'] if 'fusion' in p['name']))")
+expect_ok "diff text" "$fs" diff "$run" --pass "$fusion_pass"
+contains "diff text names fusions" 'fusion' "$tmp/out"
+expect_ok "diff json" "$fs" diff "$run" --pass "$fusion_pass" --json
+expect_ok "diff svg" "$fs" diff "$run" --pass "$fusion_pass" --svg "$tmp/d.svg"
+if python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse('$tmp/d.svg')"; then ok; else bad "diff svg is not XML"; fi
+# The softmax of the MLP sample: exp feeds both the sum and the divide, so fusing it would
+# compute it twice; the refusal must be findable by the original names (through provenance).
+exp=$("$fs" print "$run" --pass -1 | grep -oE '^ *exponential\.[0-9]+' | head -1 | tr -d ' ')
+divide=$("$fs" print "$run" --pass -1 | grep -oE '^ *(ROOT )?divide\.[0-9]+' | head -1 | sed 's/ROOT //' | tr -d ' ')
+expect_ok "why $exp $divide" "$fs" why "$run" "$exp" "$divide" --json
+json_ok "why refused with reason" "len(d['decisions']) >= 1 and all(x['reason'] and x['explanation'] for x in d['decisions']) and any(not x['accepted'] for x in d['decisions'])"
+expect_ok "why text" "$fs" why "$run" "$exp" "$divide"
+contains "why text" 'refused \[' "$tmp/out"
+expect_ok "report" "$fs" report "$run" -o "$tmp/r.html"
+contains "report is self-contained" '<svg' "$tmp/r.html"
+if grep -Eq '(src|href)="https?:' "$tmp/r.html"; then bad "report refers to the network"; else ok; fi
+expect_ok "compile with options" "$fs" compile sample:bert_encoder -o "$tmp/b.fsdb" --disable-pass cse --fusion-limit max_instructions=4 --json
+json_ok "disabled pass" "d['passes_run'] < d['passes']"
+expect_error "unknown pass" "no pass named 'nope'" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --disable-pass nope
+expect_error "bad limit" "unknown fusion limit" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --fusion-limit foo=1
+expect_error "unknown pipeline" "unknown pipeline" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --pipeline tpu
+expect_error "pass out of range" "pass" "$fs" diff "$run" --pass 999
+expect_error "why unknown name" "no instruction named" "$fs" why "$run" nope.1 nope.2
+printf 'not a database at all, just text that is long enough' >"$tmp/corrupt.fsdb"
+expect_error "corrupt recording" "corrupt.fsdb" "$fs" passes "$tmp/corrupt.fsdb"
+head -c 3000 "$run" >"$tmp/truncated.fsdb"
+expect_error "truncated recording" "truncated.fsdb: " "$fs" passes "$tmp/truncated.fsdb"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT a = f32[8] add(p, q)\n}\n' >"$tmp/undef.hlo"
+cp "$run" "$tmp/keep.fsdb"; before=$(md5sum <"$tmp/keep.fsdb")
+expect_error "failed save keeps file" "." "$fs" compile "$tmp/undef.hlo" -o "$tmp/keep.fsdb"
+if [[ "$(md5sum <"$tmp/keep.fsdb")" == "$before" ]]; then ok; else bad "a failed compile damaged an existing recording"; fi
+
+# --- bad input: one line, FILE:LINE:COL where it applies, no crash, no partial output
 expect_error "undefined operand" "^$tmp/undef.hlo:5:[0-9]+: .*q" "$fs" stats "$tmp/undef.hlo"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8 parameter(0)\n' >"$tmp/trunc.hlo"
 expect_error "malformed shape" "^$tmp/trunc.hlo:4:[0-9]+: " "$fs" print "$tmp/trunc.hlo"
