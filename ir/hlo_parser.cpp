@@ -103,6 +103,10 @@ std::string Unquote(std::string_view quoted) {
   return out;
 }
 
+// One pass over the text with short lookahead (one name at most), so parsing is linear. Each
+// Parse* step returns false after Fail() has recorded the first error with its offset; the
+// offset becomes "LINE:COL" only then. Computations are built as they are read but join a
+// Module only in Assemble(), once everything resolved, so a failure leaves nothing behind.
 class HloParser {
  public:
   HloParser(std::string_view text, std::string_view file_name)

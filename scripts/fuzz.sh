@@ -20,11 +20,13 @@ crashes="$root/fuzz-corpus/crashes"
 mkdir -p "$corpus" "$crashes"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+# Undefined behaviour counts as a crash, not a warning in the log.
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 set +e
 "$build/fuzz/hlo_parser_fuzzer" "$corpus" "$root/fuzz/corpus" \
   -dict="$root/fuzz/hlo.dict" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
   -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$crashes/" 2>&1 | tee "$log" |
-  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix)'
+  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix|.*runtime error)'
 status="${PIPESTATUS[0]}"
 set -e
 execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
