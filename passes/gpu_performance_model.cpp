@@ -93,15 +93,18 @@ double GpuPerformanceModel::KernelSeconds(const Instruction& instruction) const 
 }
 
 double GpuPerformanceModel::FusedKernelSeconds(const Instruction& producer,
-                                               const Instruction& consumer) const {
+                                               const Instruction& consumer,
+                                               bool producer_is_output) const {
   std::unordered_set<const Instruction*> operands(producer.operands().begin(),
                                                   producer.operands().end());
   for (const Instruction* operand : consumer.operands()) {
     if (operand != &producer) operands.insert(operand);
   }
   double bytes = static_cast<double>(consumer.shape().ByteSize());
-  for (const Instruction* operand : operands)
+  if (producer_is_output) bytes += static_cast<double>(producer.shape().ByteSize());
+  for (const Instruction* operand : operands) {
     bytes += static_cast<double>(operand->shape().ByteSize());
+  }
   const double flops = Flops(consumer) + Flops(producer) * RecomputeFactor(producer, consumer);
   return Seconds(bytes, flops);
 }

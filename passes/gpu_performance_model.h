@@ -34,8 +34,10 @@ class GpuPerformanceModel {
   // `instruction` (a fusion or a single op) as its own kernel; 0 for what needs no kernel
   // (parameters, constants, bitcasts, tuples).
   double KernelSeconds(const ir::Instruction& instruction) const;
-  // The kernel `consumer` becomes with `producer` fused into it.
-  double FusedKernelSeconds(const ir::Instruction& producer, const ir::Instruction& consumer) const;
+  // The kernel `consumer` becomes with `producer` fused into it; with
+  // `producer_is_output` (multi-output fusion) the kernel also writes the producer's value.
+  double FusedKernelSeconds(const ir::Instruction& producer, const ir::Instruction& consumer,
+                            bool producer_is_output = false) const;
   // Producer and consumers as they are, against the producer fused into every consumer.
   RunTimes EstimateRunTimes(const ir::Instruction& producer,
                             const std::vector<const ir::Instruction*>& consumers) const;

@@ -279,7 +279,7 @@ class ComputationMultiOutputFusion {
     if (FusionDecision d = ShapesCompatible(producer, consumer); !d) return d;
     if (FusionDecision d = GpuFusionFitsInBudget(producer, consumer, limits_, true); !d) return d;
     const double unfused = model_.KernelSeconds(producer) + model_.KernelSeconds(consumer);
-    const double fused = model_.FusedKernelSeconds(producer, consumer);
+    const double fused = model_.FusedKernelSeconds(producer, consumer, true);
     if (fused > unfused) {
       return FusionDecision::Refuse(FusionReason::kNotProfitable,
                                     "fusing " + Ref(producer) + " into " + Ref(consumer) +
