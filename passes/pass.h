@@ -48,7 +48,8 @@ class Pass {
   // Stable, XLA-like name ("algsimp", "cse", "dce", "fusion", "priority-fusion", ...).
   virtual std::string_view name() const = 0;
   // True when the module changed. On error the module may be left broken; the pipeline keeps
-  // it for the reproducer.
+  // it for the reproducer. Must be deterministic (the same module and options give the same
+  // result): the pipeline rebuilds reproducers by replaying passes.
   virtual StatusOr<bool> Run(ir::Module& module, PassContext& context) = 0;
 };
 

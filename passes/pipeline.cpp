@@ -41,49 +41,61 @@ std::string PassLabel(const PassRunInfo& info) {
 class PipelineRunner {
  public:
   PipelineRunner(ir::Module& module, const PipelineOptions& options,
+                 const std::vector<std::unique_ptr<Pass>>& passes,
                  const std::vector<PassInstrumentation*>& instrumentations);
 
-  // Runs `pass` as number `index`, or records it as skipped when disabled.
-  Status RunPass(Pass& pass, int64_t index);
+  // Runs pass number `index`, or records it as skipped when disabled.
+  Status RunPass(int64_t index);
 
  private:
   Status RunEnabled(Pass& pass, PassRunInfo& info);
   Status Fail(const PassRunInfo& info, const Status& error, std::string_view what);
+  std::unique_ptr<ir::Module> RebuildBefore(int64_t index);
+  bool Disabled(const Pass& pass) const {
+    return options_.disabled_passes.count(std::string(pass.name())) != 0;
+  }
 
   ir::Module& module_;
   const PipelineOptions& options_;
+  const std::vector<std::unique_ptr<Pass>>& passes_;
   const std::vector<PassInstrumentation*>& instrumentations_;
-  // Fingerprints and reproducer copies only serve observers; without any, a run costs just
-  // the passes and the verifier.
+  // Fingerprints and the reproducer only serve observers; without any, a run costs just the
+  // passes and the verifier.
   const bool observed_;
   DecisionForwarder forwarder_;
   PassContext context_;
   uint64_t fingerprint_ = 0;
-  // The module as it was before the current pass, for the reproducer. A pass that reports no
-  // change and leaves the fingerprint alone leaves the module as it was, so the previous
-  // copy still serves and no-op passes (common in fixed-point loops) cost no copy.
-  std::unique_ptr<ir::Module> before_;
+  // The input as it arrived. A reproducer (the module before a failing pass) is rebuilt from
+  // it by replaying the passes before the failure, as MLIR's crash reproducers do: one copy
+  // per run instead of one before every pass, and replay work only when something failed.
+  std::unique_ptr<ir::Module> input_;
 };
 
 PipelineRunner::PipelineRunner(ir::Module& module, const PipelineOptions& options,
+                               const std::vector<std::unique_ptr<Pass>>& passes,
                                const std::vector<PassInstrumentation*>& instrumentations)
     : module_(module),
       options_(options),
+      passes_(passes),
       instrumentations_(instrumentations),
       observed_(!instrumentations.empty()),
       forwarder_(instrumentations) {
   context_.decisions = observed_ ? &forwarder_ : nullptr;
   context_.options = &options_;
-  if (observed_) fingerprint_ = ir::Fingerprint(module_);
+  if (observed_) {
+    fingerprint_ = ir::Fingerprint(module_);
+    input_ = module_.Clone();
+  }
 }
 
-Status PipelineRunner::RunPass(Pass& pass, int64_t index) {
+Status PipelineRunner::RunPass(int64_t index) {
+  Pass& pass = *passes_[static_cast<size_t>(index)];
   PassRunInfo info;
   info.index = index;
   info.name = std::string(pass.name());
   info.fingerprint_before = fingerprint_;
   info.fingerprint_after = fingerprint_;
-  if (options_.disabled_passes.count(info.name) == 0) return RunEnabled(pass, info);
+  if (!Disabled(pass)) return RunEnabled(pass, info);
   info.skipped = true;
   for (PassInstrumentation* instrumentation : instrumentations_) {
     instrumentation->BeforePass(info, module_);
@@ -93,7 +105,6 @@ Status PipelineRunner::RunPass(Pass& pass, int64_t index) {
 }
 
 Status PipelineRunner::RunEnabled(Pass& pass, PassRunInfo& info) {
-  if (observed_ && !before_) before_ = module_.Clone();
   for (PassInstrumentation* instrumentation : instrumentations_) {
     instrumentation->BeforePass(info, module_);
   }
@@ -118,17 +129,38 @@ Status PipelineRunner::RunEnabled(Pass& pass, PassRunInfo& info) {
     instrumentation->AfterPass(info, module_);
   }
   fingerprint_ = info.fingerprint_after;
-  if (info.reported_changed || info.changed()) before_.reset();
   return Status::Ok();
 }
 
+// Replays the enabled passes before `index` on the input, quietly (no hooks, no decisions).
+std::unique_ptr<ir::Module> PipelineRunner::RebuildBefore(int64_t index) {
+  std::unique_ptr<ir::Module> module = std::move(input_);
+  PassContext replay;
+  replay.options = &options_;
+  for (int64_t i = 0; i < index; ++i) {
+    Pass& pass = *passes_[static_cast<size_t>(i)];
+    if (Disabled(pass)) continue;
+    replay.pass_name = std::string(pass.name());
+    if (!pass.Run(*module, replay).ok()) break;  // the fingerprint check reports it
+    replay.stats.clear();
+  }
+  return module;
+}
+
 Status PipelineRunner::Fail(const PassRunInfo& info, const Status& error, std::string_view what) {
-  if (before_) {
+  Status reported = error;
+  if (observed_) {
+    std::unique_ptr<ir::Module> before = RebuildBefore(info.index);
+    if (ir::Fingerprint(*before) != info.fingerprint_before) {
+      reported = Status::Error(error.message() +
+                               " (the reproducer is inexact: replaying the earlier passes on "
+                               "the input did not give the same module)");
+    }
     for (PassInstrumentation* instrumentation : instrumentations_) {
-      instrumentation->PassFailed(info, module_, *before_, error);
+      instrumentation->PassFailed(info, module_, *before, reported);
     }
   }
-  return Status::Error(PassLabel(info) + " " + std::string(what) + ": " + error.message());
+  return Status::Error(PassLabel(info) + " " + std::string(what) + ": " + reported.message());
 }
 
 }  // namespace
@@ -154,10 +186,10 @@ Status Pipeline::Run(ir::Module& module) {
   for (PassInstrumentation* instrumentation : instrumentations_) {
     instrumentation->BeforePipeline(module);
   }
-  PipelineRunner runner(module, options_, instrumentations_);
+  PipelineRunner runner(module, options_, passes_, instrumentations_);
   Status result = Status::Ok();
   for (size_t i = 0; i < passes_.size() && result.ok(); ++i) {
-    result = runner.RunPass(*passes_[i], static_cast<int64_t>(i));
+    result = runner.RunPass(static_cast<int64_t>(i));
     if (passes_[i]->name() == options_.stop_after) break;
   }
   for (PassInstrumentation* instrumentation : instrumentations_) {

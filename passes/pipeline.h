@@ -43,9 +43,11 @@ class Pipeline {
   // instead of AfterPass and ends the run; AfterPipeline comes last, after a failure too.
   // Fusion decisions reach OnFusionDecision as the pass makes them, with pass_index set.
   //
-  // Cost: with instrumentations, each pass adds one fingerprint and, when the previous pass
-  // changed the module, a copy of it kept for the reproducer. Without instrumentations no
-  // fingerprint or copy is made.
+  // Reproducer: PassFailed's `before` is rebuilt by replaying the earlier passes on a copy of
+  // the input taken when the run starts (passes must be deterministic; when the replay does
+  // not reproduce the fingerprint the error says the reproducer is inexact).
+  // Cost: with instrumentations, one copy of the input per run and one fingerprint per pass;
+  // without, neither.
   Status Run(ir::Module& module);
 
  private:

@@ -14,8 +14,8 @@ bool RemovalBatch::Dies(const ir::Instruction* operand, const ir::Instruction* h
       operand->opcode() == ir::Opcode::kParameter || effects_.HasSideEffect(*operand)) {
     return false;
   }
-  return std::all_of(operand->users().begin(), operand->users().end(),
-                     [&](const ir::Instruction* user) { return buried_.count(user) != 0; });
+  const auto it = buried_users_.find(operand);
+  return it != buried_users_.end() && it->second == operand->user_count();
 }
 
 void RemovalBatch::Bury(ir::Instruction* dead, ir::Instruction* heir) {
@@ -27,7 +27,12 @@ void RemovalBatch::Bury(ir::Instruction* dead, ir::Instruction* heir) {
     stack.pop_back();
     order_.push_back(instruction);
     heir->mutable_provenance().Union(instruction->provenance());
-    for (ir::Instruction* operand : instruction->operands()) {
+    // Users are distinct, so an operand read twice counts this user once.
+    std::vector<ir::Instruction*> operands = instruction->operands();
+    std::sort(operands.begin(), operands.end());
+    operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
+    for (ir::Instruction* operand : operands) {
+      ++buried_users_[operand];
       if (!Dies(operand, heir)) continue;
       buried_.insert(operand);
       stack.push_back(operand);
@@ -39,6 +44,7 @@ void RemovalBatch::RemoveFrom(ir::Computation& computation) {
   computation.RemoveInstructions(order_);
   order_.clear();
   buried_.clear();
+  buried_users_.clear();
 }
 
 }  // namespace fusescope::passes

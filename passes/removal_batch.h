@@ -8,6 +8,8 @@
 // over the provenance of everything buried on its behalf, so every original instruction
 // that still contributed to a result keeps mapping to something.
 
+#include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -35,6 +37,9 @@ class RemovalBatch {
 
   const SideEffectAnalysis& effects_;
   std::unordered_set<const ir::Instruction*> buried_;
+  // How many of each instruction's users are buried, so that a value with thousands of
+  // users (a broadcast zero) is not rescanned on every burial.
+  std::unordered_map<const ir::Instruction*, int64_t> buried_users_;
   std::vector<ir::Instruction*> order_;
 };
 

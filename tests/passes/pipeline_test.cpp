@@ -83,6 +83,19 @@ class BreakingPass : public Pass {
   }
 };
 
+// Negates the root on its first run only: replaying it does not repeat what it did.
+class FirstRunOnlyPass : public Pass {
+ public:
+  std::string_view name() const override { return "first-run-only"; }
+  StatusOr<bool> Run(ir::Module& module, PassContext& context) override {
+    if (runs_++ > 0) return false;
+    return SilentChangePass().Run(module, context).ok();
+  }
+
+ private:
+  int runs_ = 0;
+};
+
 class FailingPass : public Pass {
  public:
   std::string_view name() const override { return "fail"; }
@@ -231,6 +244,17 @@ TEST(PipelineTest, ReproducerAfterNoOpPassIsCurrent) {
   PassContext context;
   ASSERT_TRUE(Dce().Run(*expected_before, context).ok());
   EXPECT_EQ(run->log.reproducer_text, Canonical(*expected_before));
+}
+
+TEST(PipelineTest, InexactReproducerIsSaid) {
+  Pipeline pipeline("nondeterministic");
+  pipeline.Add<FirstRunOnlyPass>();
+  pipeline.Add<BreakingPass>();
+  auto run = RunPipeline(pipeline, kClean);
+  ASSERT_FALSE(run->status.ok());
+  EXPECT_NE(run->status.message().find("the reproducer is inexact"), std::string::npos)
+      << run->status.message();
+  EXPECT_EQ(run->log.failure, run->status.message().substr(run->status.message().find(": ") + 2));
 }
 
 TEST(PipelineTest, FailingPassReportsErrorAndStops) {
