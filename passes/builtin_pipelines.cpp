@@ -1,11 +1,12 @@
 // The built-in pipelines, shaped after XLA's CPU and GPU compilers as their dumps show them:
-// simplification, layout assignment, post-layout simplification, then the backend's fusion
-// passes with CSE/DCE cleanups between them, then scheduling and buffer assignment. The
+// call inlining, simplification, layout assignment, post-layout simplification, then the backend's
+// fusion passes with CSE/DCE cleanups between them, then scheduling and buffer assignment. The
 // fusion passes read their budgets from PipelineOptions::fusion (XLA:CPU's larger operand
 // budget and 5 reductions when the CPU pipeline is given the GPU-style defaults).
 
 #include "passes/algebraic_simplifier.h"
 #include "passes/buffer_assignment.h"
+#include "passes/call_inliner.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -21,6 +22,7 @@ namespace fusescope::passes {
 namespace {
 
 void AddSimplificationAndLayout(Pipeline& pipeline) {
+  pipeline.Add<CallInliner>();
   pipeline.Add<AlgebraicSimplifier>();
   pipeline.Add<ConstantFolding>();
   pipeline.Add<Cse>();

@@ -6,38 +6,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "passes/instruction_clone.h"
+
 namespace fusescope::passes {
 namespace {
 
 using ir::Computation;
 using ir::Instruction;
 using ir::Opcode;
-
-// A copy of `original` over new operands: attributes in written order (called computations
-// included), literal, metadata and provenance. Id and name are the caller's choice.
-std::unique_ptr<Instruction> CloneWithOperands(const Instruction& original,
-                                               std::vector<Instruction*> operands,
-                                               std::string name) {
-  std::unique_ptr<Instruction> clone =
-      original.opcode() == Opcode::kUnknown
-          ? Instruction::CreateUnknown(std::string(original.opcode_name()), original.shape(),
-                                       std::move(operands), std::move(name))
-          : Instruction::Create(original.opcode(), original.shape(), std::move(operands),
-                                std::move(name));
-  for (const ir::Attribute& attribute : original.attributes()) {
-    if (!attribute.names_computations) {
-      clone->SetAttribute(attribute.key, attribute.value);
-      continue;
-    }
-    for (Computation* callee : original.CalledComputations(attribute.key)) {
-      clone->AddCalledComputation(attribute.key, callee);
-    }
-  }
-  clone->set_literal(original.literal());
-  clone->set_metadata(original.metadata());
-  clone->set_provenance(original.provenance());
-  return clone;
-}
 
 // Members in def-before-use order (only edges inside the group count).
 std::vector<Instruction*> OrderMembers(const std::unordered_set<Instruction*>& members,

@@ -9,6 +9,7 @@
 
 #include "passes/fusion_utils.h"
 #include "passes/pipeline.h"
+#include "passes/provenance_util.h"
 #include "tests/passes/fusion_test_support.h"
 
 namespace fusescope::passes {
@@ -34,21 +35,21 @@ TEST(BuiltinPipelineTest, CpuPassesInOrder) {
   auto pipeline = Make("cpu");
   ASSERT_NE(pipeline, nullptr);
   EXPECT_EQ(pipeline->name(), "cpu");
-  EXPECT_THAT(
-      PassNames(*pipeline),
-      ::testing::ElementsAre("algsimp", "constant-folding", "cse", "dce", "layout-assignment",
-                             "algsimp", "fusion", "cse", "dce", "scheduling", "buffer-assignment"));
+  EXPECT_THAT(PassNames(*pipeline),
+              ::testing::ElementsAre("call-inliner", "algsimp", "constant-folding", "cse", "dce",
+                                     "layout-assignment", "algsimp", "fusion", "cse", "dce",
+                                     "scheduling", "buffer-assignment"));
 }
 
 // The GPU pipeline fuses by priority, then multi-output, then merges fusions.
 TEST(BuiltinPipelineTest, GpuPassesInOrder) {
   auto pipeline = Make("gpu");
   ASSERT_NE(pipeline, nullptr);
-  EXPECT_THAT(
-      PassNames(*pipeline),
-      ::testing::ElementsAre("algsimp", "constant-folding", "cse", "dce", "layout-assignment",
-                             "algsimp", "priority-fusion", "cse", "dce", "multi_output_fusion",
-                             "cse", "dce", "fusion_merger", "scheduling", "buffer-assignment"));
+  EXPECT_THAT(PassNames(*pipeline),
+              ::testing::ElementsAre("call-inliner", "algsimp", "constant-folding", "cse", "dce",
+                                     "layout-assignment", "algsimp", "priority-fusion", "cse",
+                                     "dce", "multi_output_fusion", "cse", "dce", "fusion_merger",
+                                     "scheduling", "buffer-assignment"));
 }
 
 // An unknown target is an error that names the known ones.
@@ -134,8 +135,8 @@ class BuiltinPipelineOnModelsTest : public ::testing::TestWithParam<PipelineCase
 
 // Every sample and real XLA module goes through each pipeline: the verifier accepts the
 // module after every fusion pass, every decision is explained, each final instruction maps
-// back to an original, and across the fusion passes and their cleanups provenance is
-// complete (every live instruction before fusion maps forward to something).
+// back to an original, every live original maps forward to something, and so does every
+// live instruction as it was just before fusion.
 TEST_P(BuiltinPipelineOnModelsTest, VerifiesAndKeepsProvenance) {
   const PipelineCase& param = GetParam();
   StatusOr<std::unique_ptr<ir::Module>> parsed =
@@ -161,7 +162,10 @@ TEST_P(BuiltinPipelineOnModelsTest, VerifiesAndKeepsProvenance) {
       EXPECT_FALSE(record.fusion_name.empty()) << record.explanation;
     }
   }
-  testing::ExpectMapsBack(*original, *module);
+  const Status maps_back = CheckProvenance(*module, InstructionIds(*original));
+  EXPECT_TRUE(maps_back.ok()) << maps_back.message();
+  const Status covers = CheckProvenanceCovers(*module, LiveInstructionIds(*original));
+  EXPECT_TRUE(covers.ok()) << covers.message();
   ASSERT_NE(watcher.before_fusion, nullptr);
   testing::ExpectProvenanceComplete(*watcher.before_fusion, *module);
 }

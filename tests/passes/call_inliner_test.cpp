@@ -1,0 +1,63 @@
+#include "passes/call_inliner.h"
+
+#include <gtest/gtest.h>
+
+#include "passes/provenance_util.h"
+#include "tests/passes/fusion_test_support.h"
+
+namespace fusescope::passes {
+namespace {
+
+// A body called once moves into its caller: same names and ids, the body is gone.
+TEST(CallInlinerTest, MovesABodyCalledOnce) {
+  const char* text = R"(
+HloModule m
+relu {
+  arg = f32[8] parameter(0)
+  zero = f32[] constant(0)
+  zeros = f32[8] broadcast(zero), dimensions={}
+  ROOT max = f32[8] maximum(arg, zeros)
+}
+ENTRY main {
+  p0 = f32[8] parameter(0)
+  ROOT call.1 = f32[8] call(p0), to_apply=relu
+})";
+  auto original = testing::ParseOrDie(text);
+  CallInliner pass;
+  auto run = testing::RunPass(pass, text);
+  ASSERT_TRUE(run->changed);
+  EXPECT_EQ(run->module->FindComputation("relu"), nullptr);
+  const ir::Instruction* root = run->module->entry()->root();
+  EXPECT_EQ(root->name(), "max");
+  EXPECT_EQ(root->id(), original->FindInstruction("max")->id());
+  EXPECT_TRUE(root->provenance().Contains(original->FindInstruction("call.1")->id()));
+  EXPECT_TRUE(CheckProvenanceCovers(*run->module, LiveInstructionIds(*original)).ok());
+}
+
+// A body called twice is copied twice under fresh names.
+TEST(CallInlinerTest, CopiesABodyCalledTwice) {
+  CallInliner pass;
+  auto run = testing::RunPass(pass, R"(
+HloModule m
+twice {
+  arg = f32[8] parameter(0)
+  ROOT sum = f32[8] add(arg, arg)
+}
+ENTRY main {
+  p0 = f32[8] parameter(0)
+  c.1 = f32[8] call(p0), to_apply=twice
+  c.2 = f32[8] call(c.1), to_apply=twice
+  ROOT t = (f32[8], f32[8]) tuple(c.1, c.2)
+})");
+  const ir::Computation& entry = *run->module->entry();
+  int adds = 0;
+  for (const auto& instruction : entry.instructions()) {
+    adds += instruction->opcode() == ir::Opcode::kAdd ? 1 : 0;
+    EXPECT_NE(instruction->opcode(), ir::Opcode::kCall);
+  }
+  EXPECT_EQ(adds, 2);
+  EXPECT_EQ(run->module->FindComputation("twice"), nullptr);
+}
+
+}  // namespace
+}  // namespace fusescope::passes
