@@ -11,6 +11,7 @@
 // timed there and the ratio is printed.
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <ctime>
 
