@@ -184,6 +184,9 @@ class Layouter {
     return chain;
   }
 
+  // Ports are shared by all routes between the same two nodes of the piece where the routes
+  // meet: a box fed by a hundred parameters of one group gets one input port, not a hundred,
+  // which keeps its piece small.
   Route MakeRoute(int from, int to) {
     Route route;
     route.route.from = from;
@@ -191,22 +194,23 @@ class Layouter {
     std::vector<int> up = AncestorsUntilCommon(from, to);    // ..., common
     std::vector<int> down = AncestorsUntilCommon(to, from);  // ..., common
     int common = up.back();
+    int exit = up.size() >= 2 ? up[up.size() - 2] : from;
+    int entry = down.size() >= 2 ? down[down.size() - 2] : to;
     int current = from;
     for (size_t i = 0; i + 1 < up.size(); ++i) {
       Piece& piece = PieceOf(up[i]);
-      route.segments.push_back(
-          {piece_of_box_.at(up[i]), EdgeIn(piece, ItemOf(piece, current), Port(piece, 1, to))});
+      route.segments.push_back({piece_of_box_.at(up[i]),
+                                EdgeIn(piece, ItemOf(piece, current), Port(piece, 1, entry))});
       current = up[i];
     }
-    int entry = down.size() >= 2 ? down[down.size() - 2] : to;
     Piece& shared = PieceOf(common);
     route.segments.push_back(
-        {piece_of_box_.at(common), EdgeIn(shared, ItemOf(shared, current), ItemOf(shared, entry))});
+        {piece_of_box_.at(common), EdgeIn(shared, ItemOf(shared, exit), ItemOf(shared, entry))});
     for (size_t i = down.size() - 1; i-- > 0;) {
       int inner = i == 0 ? to : down[i - 1];
       Piece& piece = PieceOf(down[i]);
-      route.segments.push_back(
-          {piece_of_box_.at(down[i]), EdgeIn(piece, Port(piece, 0, from), ItemOf(piece, inner))});
+      route.segments.push_back({piece_of_box_.at(down[i]),
+                                EdgeIn(piece, Port(piece, 0, exit), ItemOf(piece, inner))});
     }
     return route;
   }
@@ -214,7 +218,8 @@ class Layouter {
   Piece& PieceOf(int box) { return pieces_[static_cast<size_t>(piece_of_box_.at(box))]; }
   static int ItemOf(const Piece& piece, int node) { return piece.item_of_node.at(node); }
 
-  // The port of `piece` for edges coming in from (direction 0) or going out to (1) `far`.
+  // The port of `piece` for edges coming in from (direction 0) or going out to (1) `far`, a
+  // node of the piece where the routes meet.
   static int Port(Piece& piece, int direction, int far) {
     uint64_t key = PairKey(direction, far);
     auto [it, inserted] = piece.port_index.emplace(key, static_cast<int>(piece.items.size()));

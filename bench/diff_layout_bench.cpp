@@ -1,0 +1,325 @@
+// Costs of the graph diff and of Graphviz layout at scale, next to plain `dot`.
+//
+//   diff_layout_bench [--sizes 1000,5000,20000] [--diff-size 10000] [--dot-timeout 60]
+//                     [--first-picture 3500,100000] [--no-dot]
+//
+// Modules are generated: layers of a transformer-like block (dot, bias, relu, softmax,
+// residual) whose instructions carry jax-style op_name scopes ("jit(model)/block_7/exp").
+//  - diff: our CPU pipeline compiles a module of --diff-size instructions with recording; the
+//    snapshots around its fusion pass are rebuilt and diffed (ids and provenance), and diffed
+//    again as unrelated modules (names and structure only).
+//  - layout: per size, the first picture (boxes collapsed, expanded breadth-first up to 150
+//    visible nodes), everything expanded, and everything expanded again from the layout cache;
+//    then `dot -Tplain` on the same flat instruction graph written as DOT, under a timeout.
+//  - first picture: from a parsed module to a finished layout (display graph + layout).
+// Times are CPU seconds (of this process, or of the `dot` child), steadier than wall time on a
+// shared machine, on a fresh layout cache unless marked cached; the first-picture lines also
+// give wall seconds.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/graph_diff.h"
+#include "ir/hlo_parser.h"
+#include "recording/compile_and_record.h"
+#include "views/display_graph.h"
+#include "views/dot_writer.h"
+#include "views/graph_layout.h"
+#include "views/graphviz_engine.h"
+#include "views/layout_cache.h"
+#include "views/pass_diff.h"
+
+namespace fusescope {
+namespace {
+
+constexpr int kInstructionsPerBlock = 24;
+constexpr int kFirstPictureBudget = 150;
+
+double CpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// CPU seconds of this process (steadier than wall time on a shared machine); the wall time
+// goes to `wall` when given.
+double Seconds(const std::function<void()>& work, double* wall = nullptr) {
+  auto start = std::chrono::steady_clock::now();
+  double cpu = CpuSeconds();
+  work();
+  cpu = CpuSeconds() - cpu;
+  if (wall != nullptr) {
+    *wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return cpu;
+}
+
+double ChildCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+void AppendBlock(std::string& text, int block, std::string& x) {
+  const std::string b = std::to_string(block);
+  const std::string t = "f32[16,64]{1,0}";
+  auto meta = [&](const char* op) {
+    return std::string(", metadata={op_name=\"jit(model)/block_") + b + "/" + op + "\"}\n";
+  };
+  auto line = [&](const std::string& name, const std::string& rest, const char* op) {
+    text += "  " + name + "." + b + " = " + rest + meta(op);
+  };
+  text += "  w." + b + " = f32[64,64]{1,0} parameter(" + std::to_string(block + 1) + ")\n";
+  line("dot",
+       t + " dot(" + x + ", w." + b + "), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+       "dot_general");
+  text += "  c1." + b + " = f32[] constant(0.5)\n";
+  line("bias", t + " broadcast(c1." + b + "), dimensions={}", "add");
+  line("add", t + " add(dot." + b + ", bias." + b + ")", "add");
+  text += "  c0." + b + " = f32[] constant(0)\n";
+  line("zero", t + " broadcast(c0." + b + "), dimensions={}", "relu/max");
+  line("relu", t + " maximum(add." + b + ", zero." + b + ")", "relu/max");
+  text += "  ninf." + b + " = f32[] constant(-inf)\n";
+  line("rmax",
+       "f32[16]{0} reduce(relu." + b + ", ninf." + b + "), dimensions={1}, to_apply=max_f32",
+       "softmax/reduce_max");
+  line("bmax", t + " broadcast(rmax." + b + "), dimensions={0}", "softmax/sub");
+  line("sub", t + " subtract(relu." + b + ", bmax." + b + ")", "softmax/sub");
+  line("exp", t + " exponential(sub." + b + ")", "softmax/exp");
+  line("rsum", "f32[16]{0} reduce(exp." + b + ", c0." + b + "), dimensions={1}, to_apply=add_f32",
+       "softmax/reduce_sum");
+  line("bsum", t + " broadcast(rsum." + b + "), dimensions={0}", "softmax/div");
+  line("div", t + " divide(exp." + b + ", bsum." + b + ")", "softmax/div");
+  line("res", t + " add(" + x + ", div." + b + ")", "residual");
+  line("sq", t + " multiply(res." + b + ", res." + b + ")", "norm/square");
+  line("msq", "f32[16]{0} reduce(sq." + b + ", c0." + b + "), dimensions={1}, to_apply=add_f32",
+       "norm/mean");
+  line("bmsq", t + " broadcast(msq." + b + "), dimensions={0}", "norm/rsqrt");
+  line("rs", t + " rsqrt(bmsq." + b + ")", "norm/rsqrt");
+  line("norm", t + " multiply(res." + b + ", rs." + b + ")", "norm/mul");
+  line("out", t + " tanh(norm." + b + ")", "tanh");
+  x = "out." + b;
+}
+
+std::string GeneratedModule(int instructions) {
+  int blocks = std::max(1, instructions / kInstructionsPerBlock);
+  std::string text = "HloModule generated\n\n";
+  text +=
+      "max_f32 {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT m = f32[] maximum(a, b)\n}\n\n";
+  text +=
+      "add_f32 {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(a, b)\n}\n\n";
+  text += "ENTRY main {\n  x = f32[16,64]{1,0} parameter(0), metadata={op_name=\"x\"}\n";
+  std::string current = "x";
+  for (int block = 0; block < blocks; ++block) AppendBlock(text, block, current);
+  text += "  ROOT result = f32[16,64]{1,0} copy(" + current + ")\n}\n";
+  return text;
+}
+
+std::unique_ptr<ir::Module> Parse(const std::string& text) {
+  StatusOr<std::unique_ptr<ir::Module>> module = ir::ParseHloModule(text);
+  if (!module.ok()) {
+    std::fprintf(stderr, "generated module does not parse: %s\n", module.message().c_str());
+    std::exit(1);
+  }
+  return std::move(module).value();
+}
+
+// Lays out on a fresh cache (or the given one) and reports the time; exits on error.
+double TimedLayout(const views::DisplayGraph& graph, views::LayoutCache& cache, int* calls) {
+  views::LayoutOptions options;
+  options.cache = &cache;
+  StatusOr<views::GraphLayout> layout = views::GraphLayout{};
+  double seconds = Seconds([&] { layout = views::LayoutGraph(graph, options); });
+  if (!layout.ok()) {
+    std::fprintf(stderr, "layout failed: %s\n", layout.message().c_str());
+    std::exit(1);
+  }
+  if (calls != nullptr) *calls = layout->graphviz_calls();
+  return seconds;
+}
+
+// Runs `dot -Tplain` on `path` in a child process and returns its CPU seconds; negative when
+// it was stopped after `timeout` wall seconds (or failed).
+double PlainDot(const std::string& path, int timeout) {
+  std::string command =
+      "timeout " + std::to_string(timeout) + " dot -Tplain " + path + " > /dev/null 2>&1";
+  double before = ChildCpuSeconds();
+  int status = std::system(command.c_str());
+  double cpu = ChildCpuSeconds() - before;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? cpu : -1;
+}
+
+void DiffSection(int size) {
+  std::printf("== diff of two %d-instruction snapshots (fusion pass of the cpu pipeline)\n", size);
+  std::string text = GeneratedModule(size);
+  StatusOr<recording::Recording> run = recording::Recording{};
+  double compile = Seconds(
+      [&] { run = recording::CompileAndRecord(text, passes::PipelineOptions{}, "generated"); });
+  if (!run.ok()) {
+    std::fprintf(stderr, "compile failed: %s\n", run.message().c_str());
+    std::exit(1);
+  }
+  int64_t pass = -1;
+  for (const recording::PassRecord& record : run->passes) {
+    if (pass < 0 && record.changed && record.name.find("fusion") != std::string::npos) {
+      pass = record.index;
+    }
+  }
+  if (pass < 0) {
+    std::printf("  no fusion pass changed the module\n");
+    return;
+  }
+  std::unique_ptr<ir::Module> before;
+  std::unique_ptr<ir::Module> after;
+  double rebuild = Seconds([&] {
+    before = std::move(run->SnapshotBefore(pass)->ToModule()).value();
+    after = std::move(run->SnapshotAfter(pass)->ToModule()).value();
+  });
+  std::unique_ptr<ir::GraphDiff> diff;
+  double by_ids = Seconds(
+      [&] { diff = std::make_unique<ir::GraphDiff>(ir::GraphDiff::Compute(*before, *after)); });
+  std::unique_ptr<ir::GraphDiff> unrelated;
+  double by_structure = Seconds([&] {
+    unrelated = std::make_unique<ir::GraphDiff>(
+        ir::GraphDiff::Compute(*before, *after, ir::DiffOptions::Unrelated()));
+  });
+  std::printf("  compile and record (not part of the diff): %.2f s\n", compile);
+  std::printf("  pass #%lld %s: %lld -> %lld instructions\n", static_cast<long long>(pass),
+              run->passes[static_cast<size_t>(pass)].name.c_str(),
+              static_cast<long long>(before->instruction_count()),
+              static_cast<long long>(after->instruction_count()));
+  std::printf("  rebuild both snapshots:          %.3f s\n", rebuild);
+  std::printf("  diff by ids and provenance:      %.3f s  (%s)\n", by_ids,
+              diff->CountsLine().c_str());
+  std::printf("  diff by names and structure:     %.3f s  (%s)\n", by_structure,
+              unrelated->CountsLine().c_str());
+  std::printf("  fusion groups: %zu by ids, %zu by structure\n", diff->fusion_groups().size(),
+              unrelated->fusion_groups().size());
+}
+
+void LayoutSection(int size, int dot_timeout, bool run_dot) {
+  std::unique_ptr<ir::Module> module = Parse(GeneratedModule(size));
+  views::DisplayGraph graph;
+  double build = Seconds([&] { graph = views::DisplayGraph::Build(*module); });
+  std::printf("== layout, %lld instructions (%lld instruction nodes, %zu edges)\n",
+              static_cast<long long>(module->instruction_count()),
+              static_cast<long long>(graph.instruction_node_count()), graph.edges().size());
+  std::printf("  display graph:                   %.3f s\n", build);
+
+  graph.ExpandToBudget(kFirstPictureBudget);
+  int calls = 0;
+  views::LayoutCache collapsed_cache;
+  double collapsed = TimedLayout(graph, collapsed_cache, &calls);
+  std::printf("  collapsed (%lld visible):        %.3f s  (%d dot pieces)\n",
+              static_cast<long long>(graph.VisibleNodeCount()), collapsed, calls);
+
+  graph.ExpandAll();
+  views::LayoutCache expanded_cache;
+  double expanded = TimedLayout(graph, expanded_cache, &calls);
+  std::printf("  expanded (%lld visible):         %.3f s  (%d dot pieces)\n",
+              static_cast<long long>(graph.VisibleNodeCount()), expanded, calls);
+  double cached = TimedLayout(graph, expanded_cache, &calls);
+  std::printf("  expanded again, cached:          %.3f s  (%d dot pieces)\n", cached, calls);
+
+  if (!run_dot) return;
+  views::DotOptions flat;
+  flat.flat = true;
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("diff_layout_bench_" + std::to_string(size) + ".dot"))
+                         .string();
+  std::ofstream(path) << views::DotWriter::Write(graph, flat);
+  double plain = PlainDot(path, dot_timeout);
+  if (plain < 0) {
+    std::printf("  dot -Tplain, same flat graph:    did not finish in %d s (wall)\n", dot_timeout);
+  } else {
+    std::printf("  dot -Tplain, same flat graph:    %.3f s\n", plain);
+  }
+  std::filesystem::remove(path);
+}
+
+void FirstPictureSection(int size) {
+  std::string text = GeneratedModule(size);
+  std::unique_ptr<ir::Module> module;
+  double parse = Seconds([&] { module = Parse(text); });
+  views::LayoutCache cache;
+  int calls = 0;
+  double wall = 0;
+  int64_t visible = 0;
+  double picture = Seconds(
+      [&] {
+        views::DisplayGraph graph = views::DisplayGraph::Build(*module);
+        graph.ExpandToBudget(kFirstPictureBudget);
+        visible = graph.VisibleNodeCount();
+        TimedLayout(graph, cache, &calls);
+      },
+      &wall);
+  std::printf(
+      "== first picture, %lld instructions: %.3f s CPU, %.3f s wall (display graph + layout, "
+      "%lld visible, %d dot pieces); parsing took %.3f s\n",
+      static_cast<long long>(module->instruction_count()), picture, wall,
+      static_cast<long long>(visible), calls, parse);
+}
+
+std::vector<int> ParseList(const std::string& text) {
+  std::vector<int> values;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) values.push_back(std::stoi(item));
+  return values;
+}
+
+int Main(int argc, char** argv) {
+  // Each figure shows as soon as it is measured, also when the output goes to a file.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  std::vector<int> sizes = {1000, 5000, 20000};
+  std::vector<int> first_pictures = {3500, 100000};
+  int diff_size = 10000;
+  int dot_timeout = 60;
+  bool run_dot = true;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (arg == "--sizes" && has_value) {
+      sizes = ParseList(argv[++i]);
+    } else if (arg == "--first-picture" && has_value) {
+      first_pictures = ParseList(argv[++i]);
+    } else if (arg == "--diff-size" && has_value) {
+      diff_size = std::stoi(argv[++i]);
+    } else if (arg == "--dot-timeout" && has_value) {
+      dot_timeout = std::stoi(argv[++i]);
+    } else if (arg == "--no-dot") {
+      run_dot = false;
+    } else {
+      std::fprintf(stderr,
+                   "usage: diff_layout_bench [--sizes A,B,..] [--diff-size N] "
+                   "[--dot-timeout S] [--first-picture A,B,..] [--no-dot]\n");
+      return 2;
+    }
+  }
+  if (diff_size > 0) DiffSection(diff_size);
+  for (int size : sizes) LayoutSection(size, dot_timeout, run_dot);
+  for (int size : first_pictures) FirstPictureSection(size);
+  return 0;
+}
+
+}  // namespace
+}  // namespace fusescope
+
+int main(int argc, char** argv) { return fusescope::Main(argc, argv); }
