@@ -237,7 +237,29 @@ class FusionAssembly {
     body_->set_root(root);
     body_->RemoveDeadInstructions();
     FinalizeParameters();
+    body_ = InOrder(*body_);
     return Status::Ok();
+  }
+
+  // The same body with its parameters first (by number) and the rest in def-before-use
+  // order, so that it prints the way XLA prints fused computations.
+  static std::unique_ptr<Computation> InOrder(const Computation& body) {
+    auto ordered = std::make_unique<Computation>(body.name());
+    std::unordered_map<const Instruction*, Instruction*> copies;
+    auto copy = [&](const Instruction& original) {
+      std::vector<Instruction*> operands;
+      for (const Instruction* operand : original.operands()) operands.push_back(copies.at(operand));
+      std::unique_ptr<Instruction> clone =
+          CloneWithOperands(original, std::move(operands), original.name());
+      clone->set_id(original.id());
+      copies[&original] = ordered->AddInstruction(std::move(clone));
+    };
+    for (const Instruction* parameter : body.parameters()) copy(*parameter);
+    for (const Instruction* instruction : body.MakePostOrder()) {
+      if (instruction->opcode() != Opcode::kParameter) copy(*instruction);
+    }
+    ordered->set_root(copies.at(body.root()));
+    return ordered;
   }
 
   // Operands the grown fusion already had keep their order; new ones follow in first use.
