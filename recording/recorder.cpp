@@ -74,7 +74,7 @@ void Recorder::PassFailed(const passes::PassRunInfo& info, const ir::Module& mod
   // module that it then refused.
   Snapshot& last = recording_.snapshots.back();
   if (last.pass_index() != info.index) {
-    Snapshot broken = Snapshot::Capture(module, &last);
+    Snapshot broken = Snapshot::Capture(module, &last, info.fingerprint_after);
     broken.set_pass_index(info.index);
     recording_.snapshots.push_back(std::move(broken));
   }

@@ -131,7 +131,9 @@ StatusOr<Recording> RecordingReader::Read() {
   FS_RETURN_IF_ERROR(ReadSnapshots(recording.snapshots));
   FS_RETURN_IF_ERROR(ReadDecisions(recording.decisions));
   FS_RETURN_IF_ERROR(ReadReproducer(recording.reproducer));
-  if (recording.snapshots.size() != recording.passes.size() + 1) {
+  // One snapshot per pass plus the input; an empty recording has neither.
+  const bool empty = recording.snapshots.empty() && recording.passes.empty();
+  if (!empty && recording.snapshots.size() != recording.passes.size() + 1) {
     return Status::Error(std::to_string(recording.snapshots.size()) + " snapshots for " +
                          std::to_string(recording.passes.size()) + " passes");
   }

@@ -221,6 +221,17 @@ TEST(RecordingStoreTest, FailedSaveKeepsWhatWasThere) {
   EXPECT_FALSE(no_folder.ok());
 }
 
+// A recording with nothing in it yet is still a recording.
+TEST(RecordingStoreTest, EmptyRecordingRoundTrips) {
+  TemporaryDirectory dir;
+  Recording empty;
+  empty.model_name = "nothing yet";
+  Recording loaded = SaveAndLoad(empty, dir.File("empty.fsdb"));
+  EXPECT_EQ(loaded.model_name, "nothing yet");
+  EXPECT_TRUE(loaded.snapshots.empty());
+  EXPECT_TRUE(loaded.passes.empty());
+}
+
 TEST(RecordingStoreTest, MissingFile) {
   TemporaryDirectory dir;
   StatusOr<Recording> loaded = LoadRecording(dir.File("absent.fsdb"));
