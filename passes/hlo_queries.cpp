@@ -4,6 +4,11 @@
 #include "passes/literal_value.h"
 
 namespace fusescope::passes {
+namespace {
+
+constexpr int64_t kUniformValueMaxElements = 4096;
+
+}  // namespace
 
 bool ShapesInterchangeable(const ir::Shape& a, const ir::Shape& b) {
   if (a.IsTuple() || b.IsTuple()) return a == b;
@@ -15,7 +20,12 @@ std::optional<double> UniformValue(const ir::Instruction& instruction) {
   if (instruction.opcode() == ir::Opcode::kBroadcast) {
     return UniformValue(*instruction.operand(0));
   }
-  if (instruction.opcode() != ir::Opcode::kConstant) return std::nullopt;
+  // Splats of large arrays are written as broadcasts; reading a large array constant's text
+  // on every query would cost more than the rewrites it could enable.
+  if (instruction.opcode() != ir::Opcode::kConstant ||
+      instruction.shape().ElementCount() > kUniformValueMaxElements) {
+    return std::nullopt;
+  }
   std::optional<LiteralValue> literal =
       LiteralValue::Parse(instruction.literal(), instruction.shape());
   if (!literal || literal->element_count() == 0) return std::nullopt;

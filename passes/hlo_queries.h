@@ -22,7 +22,8 @@ namespace fusescope::passes {
 bool ShapesInterchangeable(const ir::Shape& a, const ir::Shape& b);
 
 // The value every element of `instruction` has, for a constant whose elements are all
-// equal or a broadcast of one; nullopt otherwise (also for elided constants).
+// equal or a broadcast of one; nullopt otherwise (also for elided constants and for array
+// constants of more than 4096 elements, which are not read).
 std::optional<double> UniformValue(const ir::Instruction& instruction);
 
 // `{0,1,...,rank-1}`.

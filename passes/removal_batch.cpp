@@ -19,6 +19,7 @@ bool RemovalBatch::Dies(const ir::Instruction* operand, const ir::Instruction* h
 }
 
 void RemovalBatch::Bury(ir::Instruction* dead, ir::Instruction* heir) {
+  if (dead->opcode() == ir::Opcode::kParameter || effects_.HasSideEffect(*dead)) return;
   if (!buried_.insert(dead).second) return;
   // An explicit stack: a dying chain can be as long as the computation.
   std::vector<ir::Instruction*> stack = {dead};
