@@ -117,6 +117,7 @@ class GraphDiffBuilder {
  public:
   GraphDiffBuilder(const Module& left, const Module& right, const DiffOptions& options)
       : options_(options),
+        left_module_(left),
         right_module_(right),
         left_(left),
         right_(right),
@@ -281,15 +282,21 @@ class GraphDiffBuilder {
     }
     std::unordered_map<const Computation*, const Computation*> result;
     for (const auto& [left_computation, counts] : votes) {
-      auto top = std::max_element(counts.begin(), counts.end(),
-                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+      // Ties go to the name that sorts first, so the result does not depend on addresses.
+      auto top = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : a.first->name() > b.first->name();
+      });
       result[left_computation] = top->first;
     }
-    for (const Instruction* instruction : left_.instructions) {
-      const Computation* computation = instruction->parent();
-      if (result.count(computation)) continue;
-      const Computation* named = right_module_.FindComputation(computation->name());
-      if (named != nullptr) result[computation] = named;
+    std::unordered_map<std::string_view, const Computation*> right_by_name;
+    for (const auto& computation : right_module_.computations()) {
+      right_by_name.emplace(computation->name(), computation.get());
+    }
+    for (const auto& computation : left_module_.computations()) {
+      auto named = right_by_name.find(computation->name());
+      if (!result.count(computation.get()) && named != right_by_name.end()) {
+        result[computation.get()] = named->second;
+      }
     }
     return result;
   }
@@ -603,6 +610,7 @@ class GraphDiffBuilder {
   }
 
   const DiffOptions& options_;
+  const Module& left_module_;
   const Module& right_module_;
   SideIndex left_;
   SideIndex right_;

@@ -72,8 +72,9 @@ class DisplayGraphBuilder {
       case ir::Opcode::kParameter:
         return options_.hide_parameters;
       case ir::Opcode::kTuple:
-      case ir::Opcode::kGetTupleElement:
         return options_.hide_tuples;
+      case ir::Opcode::kGetTupleElement:
+        return options_.hide_get_tuple_elements;
       default:
         return false;
     }
@@ -306,7 +307,10 @@ class DisplayGraphBuilder {
 
   void AddEdgesFrom(const ir::Instruction* value, const ir::Instruction* user, int to,
                     std::vector<int>& seen) {
-    std::vector<int> sources = Sources(value);
+    // A shown get-tuple-element of a hidden tuple reads one element, not the whole tuple.
+    std::vector<int> sources = user->opcode() == ir::Opcode::kGetTupleElement
+                                   ? ElementSources(value, user->tuple_index().value_or(-1))
+                                   : Sources(value);
     for (int from : sources) {
       if (from == to || std::find(seen.begin(), seen.end(), from) != seen.end()) continue;
       seen.push_back(from);

@@ -11,7 +11,8 @@
 // Edges join instructions (a fusion's inputs enter at its fused parameters, its output leaves
 // from its fused root) and carry the shape of the value as label. Instructions the options
 // hide (constants, parameters, tuples, get-tuple-elements) are not nodes; edges pass through
-// hidden tuples, get-tuple-elements and fused parameters to what they forward.
+// hidden tuples, get-tuple-elements and fused parameters to what they forward (a
+// get-tuple-element to the one element it selects).
 //
 // A DisplayGraph holds pointers into the module it was built from; the module must outlive
 // it. Node keys are stable across snapshots of one recording (they derive from instruction
@@ -65,7 +66,8 @@ struct DisplayEdge {
 struct DisplayOptions {
   bool hide_constants = false;
   bool hide_parameters = false;
-  bool hide_tuples = false;  // tuple and get-tuple-element
+  bool hide_tuples = false;
+  bool hide_get_tuple_elements = false;
   bool fusion_boxes = true;  // false: fusions are plain nodes without children
   bool scope_boxes = true;
   bool edge_labels = true;

@@ -199,8 +199,8 @@ class Layouter {
     int current = from;
     for (size_t i = 0; i + 1 < up.size(); ++i) {
       Piece& piece = PieceOf(up[i]);
-      route.segments.push_back({piece_of_box_.at(up[i]),
-                                EdgeIn(piece, ItemOf(piece, current), Port(piece, 1, entry))});
+      route.segments.push_back(
+          {piece_of_box_.at(up[i]), EdgeIn(piece, ItemOf(piece, current), Port(piece, 1, entry))});
       current = up[i];
     }
     Piece& shared = PieceOf(common);
@@ -209,8 +209,8 @@ class Layouter {
     for (size_t i = down.size() - 1; i-- > 0;) {
       int inner = i == 0 ? to : down[i - 1];
       Piece& piece = PieceOf(down[i]);
-      route.segments.push_back({piece_of_box_.at(down[i]),
-                                EdgeIn(piece, Port(piece, 0, exit), ItemOf(piece, inner))});
+      route.segments.push_back(
+          {piece_of_box_.at(down[i]), EdgeIn(piece, Port(piece, 0, exit), ItemOf(piece, inner))});
     }
     return route;
   }

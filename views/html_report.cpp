@@ -37,9 +37,9 @@ tr.failed td { background: #fde8e8; }
 .counts { color: #444; margin: 4px 0; }
 ul.statements { margin: 4px 0 8px 0; }
 .picture { overflow: auto; border: 1px solid #e3e6e9; background: #fff; cursor: zoom-in; }
-.picture svg { width: 100%; height: auto; display: block; }
+.picture svg { max-width: 100%; height: auto; display: block; }
 .picture.actual { cursor: zoom-out; max-height: 85vh; }
-.picture.actual svg { width: auto; }
+.picture.actual svg { max-width: none; }
 .filters { margin: 8px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .filters select, .filters input { font-size: 13px; padding: 2px 4px; }
 td.accepted { color: #2e8b3a; font-weight: bold; } td.refused { color: #c62828; font-weight: bold; }

@@ -74,6 +74,7 @@ TEST(DisplayGraphTest, HiddenTuplesAreLookedThrough) {
   auto module = ParseOrDie(kScopedModule);
   DisplayOptions options;
   options.hide_tuples = true;
+  options.hide_get_tuple_elements = true;
   DisplayGraph graph = DisplayGraph::Build(*module, options);
   EXPECT_LT(graph.FindInstruction(module->FindInstruction("t")), 0);
   EXPECT_LT(graph.FindInstruction(module->FindInstruction("g")), 0);
@@ -81,6 +82,17 @@ TEST(DisplayGraphTest, HiddenTuplesAreLookedThrough) {
   // g = get-tuple-element(t), index=1 and t = tuple(s, m): r reads m.
   EXPECT_NE(EdgeBetween(graph, NodeOf(graph, *module, "m"), r), nullptr);
   EXPECT_EQ(EdgeBetween(graph, NodeOf(graph, *module, "s"), r), nullptr);
+}
+
+TEST(DisplayGraphTest, ShownGetTupleElementReadsOneElementOfAHiddenTuple) {
+  auto module = ParseOrDie(kScopedModule);
+  DisplayOptions options;
+  options.hide_tuples = true;
+  DisplayGraph graph = DisplayGraph::Build(*module, options);
+  int g = NodeOf(graph, *module, "g");
+  EXPECT_NE(EdgeBetween(graph, NodeOf(graph, *module, "m"), g), nullptr);
+  EXPECT_EQ(EdgeBetween(graph, NodeOf(graph, *module, "s"), g), nullptr);
+  EXPECT_NE(EdgeBetween(graph, g, NodeOf(graph, *module, "r")), nullptr);
 }
 
 TEST(DisplayGraphTest, HiddenParametersAndConstantsLeaveNoEdges) {

@@ -109,6 +109,8 @@ TEST(GraphLayoutTest, CachedPiecesAreReused) {
   StatusOr<GraphLayout> second = LayoutGraph(graph, PrivateCache(cache));
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->graphviz_calls(), 0);
+  EXPECT_GT(cache.hits(), 0);
+  EXPECT_EQ(cache.size(), static_cast<size_t>(first->graphviz_calls()));
   // Layers of equal shape share one piece layout already within the first run.
   EXPECT_EQ(second->cached_pieces(), first->graphviz_calls() + first->cached_pieces());
   // Collapsing one box re-lays out only the levels that contain it.

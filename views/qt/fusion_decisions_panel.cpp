@@ -136,11 +136,7 @@ void FusionDecisionsPanel::Activate(const QModelIndex& proxy_index) {
   const int row = proxy_index.data(FusionDecisionModel::kDecisionIndexRole).toInt();
   const passes::FusionDecisionRecord& decision = recording->decisions[static_cast<size_t>(row)];
   if (decision.pass_index != context_->requested_pass()) context_->SetPass(decision.pass_index);
-  Selection selection;
-  selection.instruction_id = decision.consumer_id;
-  selection.side = GraphSide::kBefore;
-  selection.decision_index = row;
-  context_->SetSelection(selection, this);
+  context_->SetSelection(WorkbenchContext::DecisionSelection(*recording, row), this);
 }
 
 void FusionDecisionsPanel::OnRecordingLoaded(const WorkbenchContext& context) {

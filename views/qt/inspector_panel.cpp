@@ -86,8 +86,7 @@ void InspectorPanel::FollowLink(const QModelIndex& index) {
   if (decision >= 0 && recording) {
     const auto& record = recording->decisions[static_cast<size_t>(decision)];
     if (record.pass_index != context_->requested_pass()) context_->SetPass(record.pass_index);
-    Selection selection{record.consumer_id, GraphSide::kBefore, decision};
-    context_->SetSelection(selection);
+    context_->SetSelection(WorkbenchContext::DecisionSelection(*recording, decision));
     return;
   }
   if (link < 0) return;

@@ -109,3 +109,16 @@ int64_t WorkbenchContext::DefaultPass(const recording::Recording& recording) {
 }
 
 }  // namespace fusescope::views
+
+namespace fusescope::views {
+
+Selection WorkbenchContext::DecisionSelection(const recording::Recording& recording,
+                                              int64_t index) {
+  const passes::FusionDecisionRecord& decision = recording.decisions[static_cast<size_t>(index)];
+  const recording::Snapshot* before = recording.SnapshotBefore(decision.pass_index);
+  const bool in_before = before && before->FindInstruction(decision.producer_id) &&
+                         before->FindInstruction(decision.consumer_id);
+  return Selection{decision.consumer_id, in_before ? GraphSide::kBefore : GraphSide::kAfter, index};
+}
+
+}  // namespace fusescope::views

@@ -57,6 +57,9 @@ class WorkbenchContext : public QObject {
   // The pass shown when a recording opens: the first pass that accepted a fusion (what a
   // new user wants to see), else the last pass that changed the module, else the first.
   static int64_t DefaultPass(const recording::Recording& recording);
+  // Focuses decision `index`: its consumer selected on the side where both of the pair
+  // exist (before the pass, unless the consumer is a fusion the pass itself formed).
+  static Selection DecisionSelection(const recording::Recording& recording, int64_t index);
 
  signals:
   // For status bars and tests; observers use ContextObserver.
