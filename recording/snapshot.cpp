@@ -53,13 +53,14 @@ bool SameOperandIds(const ir::Instruction& instruction, const std::vector<int64_
   return true;
 }
 
-std::string FusedComputationName(const ir::Instruction& instruction) {
+// Views, not copies: these are compared for every instruction of every pass.
+std::string_view FusedComputationName(const ir::Instruction& instruction) {
   const ir::Computation* fused = instruction.fused_computation();
-  return fused ? fused->name() : std::string();
+  return fused ? std::string_view(fused->name()) : std::string_view();
 }
 
-std::string ComputationName(const ir::Instruction& instruction) {
-  return instruction.parent() ? instruction.parent()->name() : std::string();
+std::string_view ComputationName(const ir::Instruction& instruction) {
+  return instruction.parent() ? std::string_view(instruction.parent()->name()) : std::string_view();
 }
 
 bool RecordMatches(const InstructionRecord& record, const ir::Instruction& instruction,
@@ -76,12 +77,12 @@ InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_
   auto record = std::make_shared<InstructionRecord>();
   record->id = instruction.id();
   record->name = instruction.name();
-  record->computation = ComputationName(instruction);
+  record->computation = std::string(ComputationName(instruction));
   record->opcode = std::string(instruction.opcode_name());
   record->text = std::string(line);
   record->operand_ids = OperandIds(instruction);
   record->provenance_set = std::move(provenance);
-  record->fused_computation = FusedComputationName(instruction);
+  record->fused_computation = std::string(FusedComputationName(instruction));
   return record;
 }
 
@@ -199,7 +200,7 @@ class SnapshotBuilder {
       next->header = std::move(header);
     }
     glue_.clear();
-    next->name = ComputationName(instruction);
+    next->name = std::string(ComputationName(instruction));
     next->is_entry = instruction.parent() && instruction.parent() == module_.entry();
     current_ = std::move(next);
   }
