@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/hlo_parser.h"
 #include "ir/module.h"
@@ -120,6 +121,8 @@ struct RunFigures {
   int64_t passes = 0;
   int64_t recording_heap_bytes = 0;  // held by the recording once the module is gone
   int64_t recording_estimate_bytes = 0;
+  int64_t decisions = 0;
+  int64_t decision_heap_bytes = 0;
   int64_t input_snapshot_bytes = 0;
   int64_t unique_records = 0;
   int64_t record_references = 0;
@@ -161,6 +164,12 @@ void MeasureRecording(recording::Recording recording, int64_t heap_at_start, Run
   input_only.snapshots.push_back(recording.input());
   figures.input_snapshot_bytes = input_only.Footprint().bytes;
   MeasureStore(recording, figures);
+  // Decisions are the passes' own records, kept as they come; shown apart from the
+  // snapshots, which are what sharing keeps small.
+  figures.decisions = static_cast<int64_t>(recording.decisions.size());
+  const int64_t with_decisions = HeapInUse();
+  std::vector<passes::FusionDecisionRecord>().swap(recording.decisions);
+  figures.decision_heap_bytes = with_decisions - HeapInUse();
 }
 
 enum class Watch { kNone, kObserved, kRecorded };
@@ -275,6 +284,12 @@ void ReportRecording(const RunFigures& on) {
               Ratio(static_cast<double>(on.recording_heap_bytes),
                     static_cast<double>(on.module_heap_bytes)),
               Mb(on.recording_estimate_bytes));
+  const int64_t without_decisions = on.recording_heap_bytes - on.decision_heap_bytes;
+  std::printf("  of which fusion decisions %8.2f MB (%lld decisions)\n", Mb(on.decision_heap_bytes),
+              static_cast<long long>(on.decisions));
+  std::printf(
+      "  without the decisions     %8.2f MB = %.2f x the input module\n", Mb(without_decisions),
+      Ratio(static_cast<double>(without_decisions), static_cast<double>(on.module_heap_bytes)));
   std::printf("  input snapshot            %8.2f MB\n", Mb(on.input_snapshot_bytes));
   std::printf("  per later snapshot        %8.1f KB (%lld of them)\n",
               Ratio(static_cast<double>(on.recording_estimate_bytes - on.input_snapshot_bytes),

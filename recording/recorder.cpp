@@ -81,7 +81,6 @@ void Recorder::PassFailed(const passes::PassRunInfo& info, const ir::Module& mod
   recording_.snapshots.back().MarkBroken(error.message());
   recording_.reproducer =
       Reproducer{info.index, info.name, ir::PrintModule(before), error.message()};
-  NoteElapsed();
 }
 
 void Recorder::OnFusionDecision(const passes::FusionDecisionRecord& record) {
@@ -91,11 +90,14 @@ void Recorder::OnFusionDecision(const passes::FusionDecisionRecord& record) {
   }
 }
 
-void Recorder::AfterPipeline(const ir::Module& /*module*/) { NoteElapsed(); }
-
-void Recorder::NoteElapsed() {
+void Recorder::AfterPipeline(const ir::Module& /*module*/) {
   std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
   recording_.total_seconds = elapsed.count();
+  // Growth by doubling leaves up to half of each vector unused; thousands of decisions make
+  // that megabytes.
+  recording_.decisions.shrink_to_fit();
+  recording_.snapshots.shrink_to_fit();
+  recording_.passes.shrink_to_fit();
 }
 
 Recording Recorder::TakeRecording() {

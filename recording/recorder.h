@@ -39,7 +39,6 @@ class Recorder : public passes::PassInstrumentation {
 
  private:
   PassRecord& RecordFor(const passes::PassRunInfo& info);
-  void NoteElapsed();
 
   Recording recording_;
   std::string input_text_;
