@@ -466,7 +466,10 @@ int DisplayGraph::AnnotateEdge(int64_t producer_id, int64_t consumer_id, const s
     const ir::Instruction* source = nodes_[static_cast<size_t>(edge.from)].instruction;
     bool producer = edge.value->id() == producer_id || source->id() == producer_id;
     if (!producer || edge.user->id() != consumer_id) continue;
-    edge.note = edge.note.empty() ? text : edge.note + "; " + text;
+    // A pair considered twice in one pass says so once.
+    if (edge.note.find(text) == std::string::npos) {
+      edge.note = edge.note.empty() ? text : edge.note + "; " + text;
+    }
     edge.refused = edge.refused || refused;
     ++annotated;
   }

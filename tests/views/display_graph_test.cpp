@@ -208,6 +208,8 @@ TEST(DisplayGraphTest, EdgeNotesFindTheProducerConsumerPair) {
   ASSERT_NE(edge, nullptr);
   EXPECT_TRUE(edge->refused);
   EXPECT_EQ(edge->note, "would create a cycle");
+  graph.AnnotateEdge(m->id(), fusion->id(), "would create a cycle", true);
+  EXPECT_EQ(edge->note, "would create a cycle");
   EXPECT_EQ(graph.AnnotateEdge(fusion->id(), m->id(), "no such edge", true), 0);
 }
 
