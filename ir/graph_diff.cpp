@@ -127,16 +127,15 @@ class GraphDiffBuilder {
         cover_l_(static_cast<size_t>(left_.size()), kNoMatch) {}
 
   GraphDiff Build() {
-    bool use_ids = options_.match_ids;
-    if (use_ids) {
+    // Provenance sets are numbered like ids: when ids turn out unrelated, so are they.
+    bool unrelated = false;
+    if (options_.match_ids) {
       MatchIds();
-      if (options_.check_ids && !IdsLookKept()) {
-        Unlink();
-        use_ids = false;
-      }
+      unrelated = options_.check_ids && !IdsLookKept();
+      if (unrelated) Unlink();
     }
-    diff_.used_ids_ = use_ids;
-    if (options_.match_provenance && (use_ids || !options_.check_ids)) MatchProvenance();
+    diff_.used_ids_ = options_.match_ids && !unrelated;
+    if (options_.match_provenance && !unrelated) MatchProvenance();
     if (options_.match_names) MatchNames();
     if (options_.match_structure) MatchStructure();
     Classify();

@@ -123,6 +123,19 @@ TEST(GraphLayoutTest, CachedPiecesAreReused) {
   EXPECT_EQ(first->nodes()[3].rect.x, second->nodes()[3].rect.x);
 }
 
+TEST(GraphLayoutTest, EverythingHiddenGivesAnEmptyPicture) {
+  auto module = ParseOrDie("HloModule m\nENTRY main {\n  ROOT p = f32[4]{0} parameter(0)\n}\n");
+  DisplayOptions options;
+  options.hide_parameters = true;
+  DisplayGraph graph = DisplayGraph::Build(*module, options);
+  EXPECT_TRUE(graph.nodes().empty());
+  LayoutCache cache;
+  StatusOr<GraphLayout> layout = LayoutGraph(graph, PrivateCache(cache));
+  ASSERT_TRUE(layout.ok()) << layout.message();
+  EXPECT_TRUE(layout->nodes().empty());
+  EXPECT_TRUE(layout->edges().empty());
+}
+
 TEST(GraphLayoutTest, LargeModuleFirstPictureIsSmall) {
   auto module = ParseOrDie(LayeredModule(100, 50));
   DisplayGraph graph = DisplayGraph::Build(*module);
