@@ -21,7 +21,8 @@ struct InstructionRecord {
   std::string name;
   std::string computation;
   std::string opcode;
-  // The printed line, parsable, with `/*id=N*/` after the name.
+  // The line as the module prints it (indentation and ROOT included), parsable, with
+  // `/*id=N*/` after the name.
   std::string text;
   std::vector<int64_t> operand_ids;
   // Compact, and shared between records with equal sets: after fusion and CSE many
