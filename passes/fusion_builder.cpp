@@ -1,6 +1,7 @@
 #include "passes/fusion_builder.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -42,8 +43,13 @@ std::vector<Instruction*> OrderMembers(const std::unordered_set<Instruction*>& m
 // One Build call: all state of assembling the fused computation.
 class FusionAssembly {
  public:
-  FusionAssembly(Computation& computation, const FusionPlan& plan)
-      : computation_(computation), module_(*computation.parent()), plan_(plan) {}
+  FusionAssembly(Computation& computation, const FusionPlan& plan,
+                 std::vector<Instruction*>& consumed, std::vector<Computation*>& consumed_bodies)
+      : computation_(computation),
+        module_(*computation.parent()),
+        plan_(plan),
+        consumed_(consumed),
+        consumed_bodies_(consumed_bodies) {}
 
   StatusOr<Instruction*> Run() {
     FS_RETURN_IF_ERROR(CollectMembers());
@@ -160,17 +166,7 @@ class FusionAssembly {
   }
 
   // The body value standing for `operand` of a member: a fused clone or a parameter.
-  Instruction* ValueOf(Instruction* operand) {
-    auto found = values_.find(operand);
-    if (found != values_.end()) return found->second;
-    auto placeholder = Instruction::Create(Opcode::kParameter, operand->shape(), {},
-                                           "placeholder." + std::to_string(external_.size()));
-    Instruction* added = body_->AddInstruction(std::move(placeholder));
-    external_.push_back(operand);
-    placeholders_.push_back(added);
-    values_[operand] = added;
-    return added;
-  }
+  Instruction* ValueOf(Instruction* operand) const { return values_.at(operand); }
 
   std::vector<Instruction*> MappedOperands(const Instruction& instruction) {
     std::vector<Instruction*> operands;
@@ -205,6 +201,8 @@ class FusionAssembly {
     body_name_ = grows ? plan_.primary->fused_computation()->name()
                        : module_.UniqueName("fused_computation");
     body_ = std::make_unique<Computation>(body_name_);
+    // Parameters first: fused computations print parameters first, as XLA's do.
+    CreateParameters(ExternalOperands());
     for (Instruction* member : order_) {
       const bool moved = !stays_.count(member);
       if (TupleSource(*member) != nullptr) continue;  // mapped while inlining its source
@@ -214,82 +212,73 @@ class FusionAssembly {
         values_[member] = AddClone(*member, MappedOperands(*member), moved);
       }
     }
-    Instruction* root = nullptr;
-    if (outputs_.size() == 1) {
-      root = values_.at(outputs_.front());
-    } else {
-      std::vector<Instruction*> elements;
-      std::vector<ir::Shape> shapes;
-      ir::ProvenanceSet provenance;
-      for (Instruction* output : outputs_) {
-        elements.push_back(values_.at(output));
-        shapes.push_back(output->shape());
-        provenance.Union(output->provenance());
-      }
-      auto tuple = Instruction::Create(Opcode::kTuple, ir::Shape::Tuple(std::move(shapes)),
-                                       std::move(elements), module_.UniqueName("tuple"));
-      tuple->set_provenance(std::move(provenance));
-      root = body_->AddInstruction(std::move(tuple));
-    }
+    Instruction* root = outputs_.size() == 1 ? values_.at(outputs_.front()) : AddTupleRoot();
     if (root->opcode() == Opcode::kParameter) {
       return Status::Error("fusion of " + Ref(*plan_.primary) + " would only forward an operand");
     }
     body_->set_root(root);
     body_->RemoveDeadInstructions();
-    FinalizeParameters();
-    body_ = InOrder(*body_);
+    const bool all_used = std::all_of(params_.begin(), params_.end(),
+                                      [](const Instruction* p) { return !p->users().empty(); });
+    if (!all_used) DropUnusedParameters();
     return Status::Ok();
   }
 
-  // The same body with its parameters first (by number) and the rest in def-before-use
-  // order, so that it prints the way XLA prints fused computations.
-  static std::unique_ptr<Computation> InOrder(const Computation& body) {
-    auto ordered = std::make_unique<Computation>(body.name());
-    std::unordered_map<const Instruction*, Instruction*> copies;
-    auto copy = [&](const Instruction& original) {
-      std::vector<Instruction*> operands;
-      for (const Instruction* operand : original.operands()) operands.push_back(copies.at(operand));
-      std::unique_ptr<Instruction> clone =
-          CloneWithOperands(original, std::move(operands), original.name());
-      clone->set_id(original.id());
-      copies[&original] = ordered->AddInstruction(std::move(clone));
-    };
-    for (const Instruction* parameter : body.parameters()) copy(*parameter);
-    for (const Instruction* instruction : body.MakePostOrder()) {
-      if (instruction->opcode() != Opcode::kParameter) copy(*instruction);
+  Instruction* AddTupleRoot() {
+    std::vector<Instruction*> elements;
+    std::vector<ir::Shape> shapes;
+    ir::ProvenanceSet provenance;
+    for (Instruction* output : outputs_) {
+      elements.push_back(values_.at(output));
+      shapes.push_back(output->shape());
+      provenance.Union(output->provenance());
     }
-    ordered->set_root(copies.at(body.root()));
-    return ordered;
+    auto tuple = Instruction::Create(Opcode::kTuple, ir::Shape::Tuple(std::move(shapes)),
+                                     std::move(elements), module_.UniqueName("tuple"));
+    tuple->set_provenance(std::move(provenance));
+    return body_->AddInstruction(std::move(tuple));
   }
 
-  // Operands the grown fusion already had keep their order; new ones follow in first use.
-  void FinalizeParameters() {
-    std::vector<size_t> live;
-    for (size_t i = 0; i < placeholders_.size(); ++i) {
-      if (!placeholders_[i]->users().empty() || placeholders_[i] == body_->root()) {
-        live.push_back(i);
+  // Operands from outside in parameter order: those the grown fusion already had keep their
+  // order, new ones follow in order of first use.
+  std::vector<Instruction*> ExternalOperands() const {
+    std::vector<Instruction*> operands;
+    std::unordered_set<const Instruction*> seen;
+    for (Instruction* member : order_) {
+      if (TupleSource(*member) != nullptr) continue;
+      for (Instruction* operand : member->operands()) {
+        if (!members_.count(operand) && seen.insert(operand).second) operands.push_back(operand);
       }
     }
-    std::unordered_map<const Instruction*, size_t> old_rank;
+    std::unordered_map<const Instruction*, int64_t> old_rank;
+    if (IsFusion(*plan_.primary)) {
+      for (int64_t i = 0; i < plan_.primary->operand_count(); ++i) {
+        old_rank.emplace(plan_.primary->operand(i), i);
+      }
+    }
+    auto rank = [&](const Instruction* operand) {
+      auto found = old_rank.find(operand);
+      return found == old_rank.end() ? std::numeric_limits<int64_t>::max() : found->second;
+    };
+    std::stable_sort(operands.begin(), operands.end(),
+                     [&](const Instruction* a, const Instruction* b) { return rank(a) < rank(b); });
+    return operands;
+  }
+
+  // A parameter that stands for an operand the grown fusion already read keeps its id, and
+  // its name when that still fits its number (param_1 is parameter 1).
+  void CreateParameters(const std::vector<Instruction*>& operands) {
     std::unordered_map<const Instruction*, const Instruction*> old_param;
     if (IsFusion(*plan_.primary)) {
       for (int64_t i = 0; i < plan_.primary->operand_count(); ++i) {
-        const Instruction* operand = plan_.primary->operand(i);
-        if (old_rank.emplace(operand, static_cast<size_t>(i)).second) {
-          old_param[operand] = plan_.primary->fused_computation()->parameter(i);
-        }
+        old_param.emplace(plan_.primary->operand(i),
+                          plan_.primary->fused_computation()->parameter(i));
       }
     }
-    auto rank = [&](size_t i) {
-      auto found = old_rank.find(external_[i]);
-      return found != old_rank.end() ? std::make_pair(0, found->second) : std::make_pair(1, i);
-    };
-    std::stable_sort(live.begin(), live.end(),
-                     [&](size_t a, size_t b) { return rank(a) < rank(b); });
-    for (size_t number = 0; number < live.size(); ++number) {
-      Instruction* operand = external_[live[number]];
-      const Instruction* previous = old_param.count(operand) ? old_param[operand] : nullptr;
-      // Names follow the numbers (param_1 is parameter 1) even when a parameter moves.
+    for (size_t number = 0; number < operands.size(); ++number) {
+      Instruction* operand = operands[number];
+      auto found = old_param.find(operand);
+      const Instruction* previous = found == old_param.end() ? nullptr : found->second;
       const std::string base = "param_" + std::to_string(number);
       const bool keeps_name =
           previous && (previous->name() == base || previous->name().rfind(base + ".", 0) == 0);
@@ -299,14 +288,38 @@ class FusionAssembly {
       param->set_provenance(operand->provenance());
       if (previous) param->set_id(previous->id());
       Instruction* added = body_->AddInstruction(std::move(param));
-      placeholders_[live[number]]->ReplaceAllUsesWith(added);
+      values_[operand] = added;
+      params_.push_back(added);
       fusion_operands_.push_back(operand);
     }
-    for (Instruction* placeholder : placeholders_) {
-      if (placeholder->users().empty() && placeholder != body_->root()) {
-        body_->RemoveInstruction(placeholder);
-      }
+  }
+
+  // Rare: a multi-output member's unused output was the only reader of an operand. The body
+  // is copied without those parameters, renumbering the rest.
+  void DropUnusedParameters() {
+    auto compact = std::make_unique<Computation>(body_->name());
+    std::unordered_map<const Instruction*, Instruction*> copies;
+    std::vector<Instruction*> operands;
+    auto copy = [&](const Instruction& original, int64_t number) {
+      std::vector<Instruction*> mapped;
+      for (const Instruction* operand : original.operands()) mapped.push_back(copies.at(operand));
+      std::unique_ptr<Instruction> clone =
+          CloneWithOperands(original, std::move(mapped), original.name());
+      clone->set_id(original.id());
+      if (number >= 0) clone->set_parameter_number(number);
+      copies[&original] = compact->AddInstruction(std::move(clone));
+    };
+    for (size_t i = 0; i < params_.size(); ++i) {
+      if (params_[i]->users().empty()) continue;
+      copy(*params_[i], static_cast<int64_t>(operands.size()));
+      operands.push_back(fusion_operands_[i]);
     }
+    for (const Instruction* instruction : body_->MakePostOrder()) {
+      if (instruction->opcode() != Opcode::kParameter) copy(*instruction, -1);
+    }
+    compact->set_root(copies.at(body_->root()));
+    body_ = std::move(compact);
+    fusion_operands_ = std::move(operands);
   }
 
   Instruction* CreateFusionInstruction() {
@@ -357,19 +370,20 @@ class FusionAssembly {
   }
 
   void RemoveFusedMembers() {
-    std::vector<Computation*> dead_bodies;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
       Instruction* member = *it;
       if (stays_.count(member)) continue;
-      if (IsFusion(*member)) dead_bodies.push_back(member->fused_computation());
-      computation_.RemoveInstruction(member);
+      if (IsFusion(*member)) consumed_bodies_.push_back(member->fused_computation());
+      member->DropAllOperands();
+      consumed_.push_back(member);
     }
-    for (Computation* body : dead_bodies) module_.RemoveComputation(body);
   }
 
   Computation& computation_;
   ir::Module& module_;
   const FusionPlan& plan_;
+  std::vector<Instruction*>& consumed_;
+  std::vector<Computation*>& consumed_bodies_;
   std::unordered_set<Instruction*> members_;
   std::vector<Instruction*> order_;
   std::unordered_map<const Instruction*, size_t> position_;
@@ -378,8 +392,7 @@ class FusionAssembly {
   std::unique_ptr<Computation> body_;
   std::string body_name_;
   std::unordered_map<const Instruction*, Instruction*> values_;
-  std::vector<Instruction*> external_;
-  std::vector<Instruction*> placeholders_;
+  std::vector<Instruction*> params_;
   std::vector<Instruction*> fusion_operands_;
 };
 
@@ -387,11 +400,20 @@ class FusionAssembly {
 
 FusionBuilder::FusionBuilder(ir::Computation& computation) : computation_(computation) {}
 
+FusionBuilder::~FusionBuilder() { Finish(); }
+
+void FusionBuilder::Finish() {
+  if (!consumed_.empty()) computation_.RemoveInstructions(consumed_);
+  for (ir::Computation* body : consumed_bodies_) computation_.parent()->RemoveComputation(body);
+  consumed_.clear();
+  consumed_bodies_.clear();
+}
+
 StatusOr<ir::Instruction*> FusionBuilder::Build(const FusionPlan& plan) {
   if (computation_.parent() == nullptr) {
     return Status::Error("computation " + computation_.name() + " is not in a module");
   }
-  FusionAssembly assembly(computation_, plan);
+  FusionAssembly assembly(computation_, plan, consumed_, consumed_bodies_);
   return assembly.Run();
 }
 

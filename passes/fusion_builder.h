@@ -40,13 +40,23 @@ struct FusionPlan {
   FusionKind kind = FusionKind::kLoop;
 };
 
+// Instructions a fusion consumed are detached at once (no operands, no users) but removed
+// from the computation in one sweep by Finish() (or on destruction): removing them one at a
+// time costs a scan of the computation each, quadratic over a pass on a large module. Until
+// then they stay allocated, so pointers a pass still holds to them remain safe to compare.
 class FusionBuilder {
  public:
   explicit FusionBuilder(ir::Computation& computation);
+  FusionBuilder(const FusionBuilder&) = delete;
+  FusionBuilder& operator=(const FusionBuilder&) = delete;
+  ~FusionBuilder();
 
-  // Builds the fusion and rewires users. Members that no longer have users are removed (with
-  // the fused computations of removed fusions). Returns the fusion instruction.
+  // Builds the fusion and rewires users. Members that no longer have users are detached for
+  // removal (with the fused computations of consumed fusions). Returns the fusion.
   StatusOr<ir::Instruction*> Build(const FusionPlan& plan);
+
+  // Removes everything consumed so far. The module verifies only after this.
+  void Finish();
 
   // Shorthands. Fuse: `producer` into `consumer`; the producer stays for its other users.
   StatusOr<ir::Instruction*> Fuse(ir::Instruction* producer, ir::Instruction* consumer,
@@ -61,6 +71,8 @@ class FusionBuilder {
 
  private:
   ir::Computation& computation_;
+  std::vector<ir::Instruction*> consumed_;
+  std::vector<ir::Computation*> consumed_bodies_;
 };
 
 }  // namespace fusescope::passes

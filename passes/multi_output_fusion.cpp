@@ -154,6 +154,11 @@ FusionDecision ProducerMultiOutputFusible(const Instruction& producer) {
   return FusionDecision::Allow();
 }
 
+// Each sibling is paired with the next few only. XLA pairs all of them, which is quadratic
+// in the users of an operand; a bias or weight read by every layer of a deep model has
+// thousands, and siblings that far apart are nearly always connected anyway.
+constexpr size_t kSiblingWindow = 16;
+
 class ComputationMultiOutputFusion {
  public:
   ComputationMultiOutputFusion(Computation& computation, const FusionLimits& limits,
@@ -189,9 +194,13 @@ class ComputationMultiOutputFusion {
     recorder_.Record(MakeDecisionRecord(producer, consumer, d));
   }
 
+  // `after_a`: what depends on `a` up to the window's last sibling (see Descendants).
   FusionDecision CanFuseSiblings(const Instruction& a, const Instruction& b,
-                                 const Instruction& parent) const {
-    if (reachability_.IsConnected(&a, &b)) {
+                                 const Instruction& parent,
+                                 const std::unordered_set<const Instruction*>& after_a) const {
+    const bool b_after_a = reachability_.Position(&b) > reachability_.Position(&a);
+    const bool connected = b_after_a ? after_a.count(&b) > 0 : reachability_.IsReachable(&b, &a);
+    if (connected) {
       return FusionDecision::Refuse(FusionReason::kWouldCreateCycle,
                                     Ref(a) + " and " + Ref(b) +
                                         " are connected (one reads the other); fusing them as "
@@ -202,21 +211,56 @@ class ComputationMultiOutputFusion {
     return GpuFusionFitsInBudget(b, a, limits_, /*multi_output=*/true);
   }
 
-  // Marks what a fusion of `members` consumes as gone and the fusion (with its tuple users)
-  // as present.
-  void Forget(const std::vector<Instruction*>& members) {
+  // Marks what a fusion of `members` consumes as gone and notes where the fusion can sit in
+  // the reachability order: at the last member's position, when every outside user of the
+  // members comes after it; otherwise (-1) the order must be rebuilt.
+  int64_t Forget(const std::vector<Instruction*>& members) {
+    int64_t anchor = -1;
+    for (const Instruction* member : members) {
+      anchor = std::max(anchor, reachability_.Position(member));
+    }
+    bool in_order = anchor >= 0;
     for (Instruction* member : members) {
+      std::vector<Instruction*> outside = member->users();
       if (IsMultiOutputFusion(*member)) {
-        for (Instruction* user : member->users()) alive_.erase(user);
+        outside.clear();
+        for (Instruction* element : member->users()) {
+          alive_.erase(element);
+          outside.insert(outside.end(), element->users().begin(), element->users().end());
+        }
+      }
+      for (const Instruction* user : outside) {
+        const bool member_user = std::find(members.begin(), members.end(), user) != members.end();
+        if (!member_user && reachability_.Position(user) <= anchor) in_order = false;
       }
       alive_.erase(member);
+      reachability_.Erase(member);
     }
+    return in_order ? anchor : -1;
   }
-  void Adopt(Instruction* fusion) {
+  void Adopt(Instruction* fusion, int64_t anchor) {
     alive_.insert(fusion);
     for (Instruction* user : fusion->users()) alive_.insert(user);
     fusion->SetAttribute("kind", std::string(FusionKindName(ChooseGpuFusionKind(*fusion))));
-    reachability_.Rebuild();
+    if (anchor < 0) {
+      reachability_.Rebuild();
+      return;
+    }
+    reachability_.Place(fusion, anchor);
+    for (const Instruction* element : fusion->users()) {
+      if (element->opcode() == Opcode::kGetTupleElement) reachability_.Place(element, anchor);
+    }
+  }
+
+  // One forward search from sibling `i` answers "does a later sibling of its window depend
+  // on it?" for the whole window, instead of one backward search per pair.
+  std::unordered_set<const Instruction*> WindowDescendants(
+      const std::vector<Instruction*>& siblings, size_t i) const {
+    int64_t limit = reachability_.Position(siblings[i]);
+    for (size_t j = i + 1; j < siblings.size() && j <= i + kSiblingWindow; ++j) {
+      limit = std::max(limit, reachability_.Position(siblings[j]));
+    }
+    return reachability_.Descendants(siblings[i], limit);
   }
 
   StatusOr<int64_t> FuseSiblings(Instruction& parent) {
@@ -230,10 +274,11 @@ class ComputationMultiOutputFusion {
     });
     int64_t fused = 0;
     for (size_t i = 0; i < siblings.size(); ++i) {
-      for (size_t j = i + 1; j < siblings.size();) {
+      std::unordered_set<const Instruction*> after_a = WindowDescendants(siblings, i);
+      for (size_t j = i + 1; j < siblings.size() && j <= i + kSiblingWindow;) {
         Instruction* a = siblings[i];
         Instruction* b = siblings[j];
-        FusionDecision d = CanFuseSiblings(*a, *b, parent);
+        FusionDecision d = CanFuseSiblings(*a, *b, parent, after_a);
         if (!d) {
           Refuse(*b, *a, d);
           ++j;
@@ -241,10 +286,10 @@ class ComputationMultiOutputFusion {
         }
         FusionDecisionRecord record = MakeDecisionRecord(*b, *a, FusionDecision::Allow());
         const bool a_was_fusion = IsFusion(*a);
-        Forget({a, b});
+        const int64_t anchor = Forget({a, b});
         StatusOr<Instruction*> fusion = builder_.FuseSiblings(a, b, FusionKind::kLoop);
         if (!fusion.ok()) return fusion.status();
-        Adopt(*fusion);
+        Adopt(*fusion, anchor);
         record.fusion_name = (**fusion).name();
         record.explanation =
             "fused sibling %" + record.producer_name + " into %" +
@@ -255,6 +300,7 @@ class ComputationMultiOutputFusion {
         recorder_.Record(std::move(record));
         siblings[i] = *fusion;
         siblings.erase(siblings.begin() + static_cast<std::ptrdiff_t>(j));
+        after_a = WindowDescendants(siblings, i);
         ++fused;
       }
     }
@@ -305,11 +351,11 @@ class ComputationMultiOutputFusion {
       FusionDecisionRecord record = MakeDecisionRecord(*producer, *consumer, d);
       const bool consumer_was_fusion = IsFusion(*consumer);
       const int64_t others = producer->user_count() - 1;
-      Forget({producer, consumer});
+      const int64_t anchor = Forget({producer, consumer});
       StatusOr<Instruction*> fusion =
           builder_.FuseMultiOutput(producer, consumer, FusionKind::kLoop);
       if (!fusion.ok()) return fusion.status();
-      Adopt(*fusion);
+      Adopt(*fusion, anchor);
       record.fusion_name = (**fusion).name();
       record.explanation = FusedSentence(record, consumer_was_fusion, false, **fusion) +
                            " as an extra output; its " + std::to_string(others) +

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/computation.h"
 
@@ -26,14 +27,24 @@ class ReachabilityMap {
     return IsReachable(a, b) || IsReachable(b, a);
   }
 
+  // Everything that (transitively) uses `from`, as far as position `limit`: a forward search
+  // that answers many IsReachable(from, x) questions at once for x placed up to `limit`.
+  std::unordered_set<const ir::Instruction*> Descendants(const ir::Instruction* from,
+                                                         int64_t limit) const;
+
+  // Where `instruction` sits in the def-before-use order; -1 when unknown.
+  int64_t Position(const ir::Instruction* instruction) const;
+  // Puts `instruction` at `position`. The caller guarantees the order stays valid: its
+  // operands sit at or before it and its users after it.
+  void Place(const ir::Instruction* instruction, int64_t position) {
+    position_[instruction] = position;
+  }
   // `replacement` took `replaced`'s position (its operands all precede it).
   void Replace(const ir::Instruction* replaced, const ir::Instruction* replacement);
   void Erase(const ir::Instruction* instruction) { position_.erase(instruction); }
   void Rebuild();
 
  private:
-  int64_t PositionOf(const ir::Instruction* instruction) const;
-
   const ir::Computation& computation_;
   std::unordered_map<const ir::Instruction*, int64_t> position_;
 };
