@@ -465,7 +465,12 @@ int DisplayGraph::AnnotateEdge(int64_t producer_id, int64_t consumer_id, const s
   for (DisplayEdge& edge : edges_) {
     const ir::Instruction* source = nodes_[static_cast<size_t>(edge.from)].instruction;
     bool producer = edge.value->id() == producer_id || source->id() == producer_id;
-    if (!producer || edge.user->id() != consumer_id) continue;
+    // With fused parameters hidden, an edge into a fusion ends at the body instruction that
+    // reads the parameter.
+    const ir::Instruction* fusion = edge.user->parent()->fusion_instruction();
+    bool enters_fusion =
+        fusion != nullptr && fusion->id() == consumer_id && source->parent() != edge.user->parent();
+    if (!producer || (edge.user->id() != consumer_id && !enters_fusion)) continue;
     // A pair considered twice in one pass says so once.
     if (edge.note.find(text) == std::string::npos) {
       edge.note = edge.note.empty() ? text : edge.note + "; " + text;

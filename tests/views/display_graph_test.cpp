@@ -105,8 +105,14 @@ TEST(DisplayGraphTest, HiddenParametersAndConstantsLeaveNoEdges) {
   EXPECT_LT(graph.FindInstruction(module->FindInstruction("c")), 0);
   EXPECT_LT(graph.FindInstruction(module->FindInstruction("param_0")), 0);
   // Through the hidden fused parameter, the fusion's body reads m directly.
-  EXPECT_NE(EdgeBetween(graph, NodeOf(graph, *module, "m"), NodeOf(graph, *module, "add.10")),
-            nullptr);
+  const DisplayEdge* into_body =
+      EdgeBetween(graph, NodeOf(graph, *module, "m"), NodeOf(graph, *module, "add.10"));
+  ASSERT_NE(into_body, nullptr);
+  // A decision about m and the fusion still finds that edge.
+  EXPECT_EQ(graph.AnnotateEdge(module->FindInstruction("m")->id(),
+                               module->FindInstruction("fusion.1")->id(), "too big", true),
+            1);
+  EXPECT_EQ(into_body->note, "too big");
   for (const DisplayEdge& edge : graph.edges()) {
     EXPECT_NE(graph.node(edge.from).instruction->opcode(), ir::Opcode::kParameter);
   }
