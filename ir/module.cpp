@@ -48,6 +48,13 @@ void Module::RemoveComputation(Computation* computation) {
   std::erase_if(computations_, [&](const auto& owned) { return owned.get() == computation; });
 }
 
+void Module::RemoveComputations(const std::vector<Computation*>& computations) {
+  if (computations.empty()) return;
+  const std::unordered_set<const Computation*> doomed(computations.begin(), computations.end());
+  if (doomed.count(entry_)) entry_ = nullptr;
+  std::erase_if(computations_, [&](const auto& owned) { return doomed.count(owned.get()) > 0; });
+}
+
 int64_t Module::RemoveUnreachableComputations() {
   std::unordered_set<const Computation*> reachable;
   std::vector<const Computation*> work;

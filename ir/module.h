@@ -73,6 +73,9 @@ class Module {
   Computation* AddComputation(std::unique_ptr<Computation> computation, bool is_entry = false);
   // Precondition: no instruction calls it.
   void RemoveComputation(Computation* computation);
+  // Removes all of `computations` in one sweep; removing them one at a time costs a scan of
+  // the module each. Precondition: no instruction calls any of them.
+  void RemoveComputations(const std::vector<Computation*>& computations);
   // Removes computations no instruction calls (the entry excepted). Returns how many.
   int64_t RemoveUnreachableComputations();
   // In stored order.

@@ -404,7 +404,7 @@ FusionBuilder::~FusionBuilder() { Finish(); }
 
 void FusionBuilder::Finish() {
   if (!consumed_.empty()) computation_.RemoveInstructions(consumed_);
-  for (ir::Computation* body : consumed_bodies_) computation_.parent()->RemoveComputation(body);
+  computation_.parent()->RemoveComputations(consumed_bodies_);
   consumed_.clear();
   consumed_bodies_.clear();
 }
