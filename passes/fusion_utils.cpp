@@ -361,24 +361,6 @@ bool IsExpensive(const Instruction& instruction) {
   }
 }
 
-bool IsExpensiveOnGpu(const Instruction& instruction) {
-  const ir::PrimitiveType type = instruction.shape().element_type();
-  const bool f32_or_f16 = type == ir::PrimitiveType::kF32 || type == ir::PrimitiveType::kF16;
-  switch (instruction.opcode()) {
-    case Opcode::kDivide:
-    case Opcode::kSqrt:
-    case Opcode::kRsqrt:
-    case Opcode::kExp:
-      if (f32_or_f16) return false;
-      break;
-    case Opcode::kFusion:
-      return false;
-    default:
-      break;
-  }
-  return IsExpensive(instruction);
-}
-
 bool IsAlwaysDuplicable(const Instruction& instruction) {
   if (instruction.opcode() == Opcode::kBroadcast) return true;
   return instruction.opcode() == Opcode::kConvert &&
@@ -611,11 +593,6 @@ bool IsGpuFusible(const Instruction& instruction) {
 bool IsReductionFromOrToContiguousDimensions(const Instruction& instruction) {
   const std::optional<ReductionShape> shape = ClassifyReduction(instruction);
   return shape && ReductionEmitterIsFaster(*shape);
-}
-
-bool IsRowReduction(const Instruction& reduce) {
-  const std::optional<ReductionShape> shape = ClassifyReduction(reduce);
-  return shape && shape->is_row;
 }
 
 bool IsTiledTranspose(const Instruction& instruction) {

@@ -66,8 +66,6 @@ bool IsBitcastLike(const ir::Instruction& instruction);
 // XLA's InstructionFusion::IsExpensive: transcendentals, dot, convolution, reduce, gather,
 // sort, ...; integer division by a constant is cheap.
 bool IsExpensive(const ir::Instruction& instruction);
-// The GPU's view: f32/f16 divide, sqrt, rsqrt and exp are cheap there; loop fusions too.
-bool IsExpensiveOnGpu(const ir::Instruction& instruction);
 // Broadcasts and widening converts get cheaper the more they are duplicated into consumers.
 bool IsAlwaysDuplicable(const ir::Instruction& instruction);
 // At most one operand that is as large as the output (broadcasts, iotas and scalar constants
@@ -97,7 +95,6 @@ bool IsGpuLoopFusibleAsProducer(const ir::Instruction& instruction);
 bool IsGpuLoopFusibleAsConsumer(const ir::Instruction& instruction);
 // A reduction the GPU emits with its reduction emitter (an "input fusion" hero).
 bool IsReductionFromOrToContiguousDimensions(const ir::Instruction& instruction);
-bool IsRowReduction(const ir::Instruction& reduce);
 // A transpose the GPU emits through shared-memory tiles.
 bool IsTiledTranspose(const ir::Instruction& instruction);
 // A copy or non-bitcast transpose anywhere in the instruction (or its fused body).
