@@ -823,7 +823,7 @@ FusionDecision GpuProducerConsumerFusible(const Instruction& producer,
         Ref(producer) + " is a non-scalar constant (" + producer.shape().ToString(false) +
             "); it stays in memory instead of being emitted into the kernel");
   }
-  return FusionDecision::Allow();
+  return CheckInPlaceUpdate(producer, consumer);
 }
 
 FusionDecision GpuFusionFitsInBudget(const Instruction& producer, const Instruction& consumer,
@@ -864,6 +864,37 @@ bool CreatesHeavyComputation(const Instruction& producer, const Instruction& con
     }
   }
   return false;
+}
+
+namespace {
+
+// The operand of `consumer` that a dynamic-update-slice in it overwrites in place, or null.
+const Instruction* InPlaceBuffer(const Instruction& consumer) {
+  if (consumer.opcode() == Opcode::kDynamicUpdateSlice) return consumer.operand(0);
+  if (!IsFusion(consumer)) return nullptr;
+  for (const Instruction* inner : FusedInstructions(consumer)) {
+    if (inner->opcode() != Opcode::kDynamicUpdateSlice) continue;
+    const Instruction* buffer = inner->operand(0);
+    if (buffer->opcode() == Opcode::kParameter) {
+      return consumer.operand(buffer->parameter_number());
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+FusionDecision CheckInPlaceUpdate(const Instruction& producer, const Instruction& consumer) {
+  const Instruction* buffer = InPlaceBuffer(consumer);
+  if (buffer == nullptr || IsElementwise(producer)) return FusionDecision::Allow();
+  const auto& operands = producer.operands();
+  if (std::find(operands.begin(), operands.end(), buffer) == operands.end()) {
+    return FusionDecision::Allow();
+  }
+  return FusionDecision::Refuse(
+      FusionReason::kSideEffect,
+      Ref(consumer) + " updates " + Ref(*buffer) + " in place and " + Ref(producer) +
+          " reads it too; fused, it could read elements already overwritten");
 }
 
 FusionDecisionRecord MakeDecisionRecord(const Instruction& producer, const Instruction& consumer,

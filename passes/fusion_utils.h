@@ -161,6 +161,11 @@ FusionDecision GpuFusionFitsInBudget(const ir::Instruction& producer,
 // consumer would read its elements more than once: fused, it would be recomputed per read.
 bool CreatesHeavyComputation(const ir::Instruction& producer, const ir::Instruction& consumer);
 
+// XLA's ShouldFuseInPlaceOp: a consumer that updates a buffer in place (a
+// dynamic-update-slice, possibly inside a fusion) must not take a non-elementwise producer
+// that reads the same buffer, which would then see elements already overwritten.
+FusionDecision CheckInPlaceUpdate(const ir::Instruction& producer, const ir::Instruction& consumer);
+
 // The record of a considered pair, before anything changed. The caller sets fusion_name
 // (and may extend the explanation) once the fusion is formed.
 FusionDecisionRecord MakeDecisionRecord(const ir::Instruction& producer,

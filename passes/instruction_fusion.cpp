@@ -110,12 +110,13 @@ class CpuFusionPolicy {
     }
     Verdict verdict = CheckConsumer(producer, consumer, index);
     if (!verdict.decision) return verdict;
-    for (FusionDecision d :
-         {CheckProducer(producer), CheckConcatenates(producer, consumer),
-          CheckReuse(producer, consumer, index), CheckDuplication(producer, consumer),
-          CheckConstant(producer, consumer), CheckBudgets(producer, consumer, index)}) {
-      if (!d) return Refused(d);
-    }
+    if (FusionDecision d = CheckProducer(producer); !d) return Refused(d);
+    if (FusionDecision d = CheckInPlaceUpdate(producer, consumer); !d) return Refused(d);
+    if (FusionDecision d = CheckConcatenates(producer, consumer); !d) return Refused(d);
+    if (FusionDecision d = CheckReuse(producer, consumer, index); !d) return Refused(d);
+    if (FusionDecision d = CheckDuplication(producer, consumer); !d) return Refused(d);
+    if (FusionDecision d = CheckConstant(producer, consumer); !d) return Refused(d);
+    if (FusionDecision d = CheckBudgets(producer, consumer, index); !d) return Refused(d);
     if (producer.user_count() > 1) {
       verdict.decision = FusionDecision::Refuse(FusionReason::kFusedWithDuplication, "");
     }

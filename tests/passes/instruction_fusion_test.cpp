@@ -405,6 +405,25 @@ ENTRY main {
             "would recompute it for every read");
 }
 
+// A producer reading the buffer its consumer updates in place would see overwritten elements.
+TEST(InstructionFusionTest, RefusesReadingABufferUpdatedInPlace) {
+  InstructionFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+ENTRY main {
+  p0 = f32[16] parameter(0)
+  i = s32[] parameter(1)
+  s.1 = f32[4] slice(p0), slice={[0:4]}
+  ROOT dus.2 = f32[16] dynamic-update-slice(p0, s.1, i)
+})");
+  const FusionDecisionRecord* record = FindDecision(run->log, "s.1", "dus.2");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kSideEffect);
+  EXPECT_EQ(record->explanation,
+            "%dus.2 updates %p0 in place and %s.1 reads it too; fused, it could read elements "
+            "already overwritten");
+}
+
 // A dot, its bias add and its activation become one kOutput fusion.
 TEST(InstructionFusionTest, OutputFusionTakesDotBiasAndActivation) {
   InstructionFusion pass;
