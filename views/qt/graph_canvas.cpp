@@ -16,6 +16,8 @@ constexpr double kMaxZoom = 4.0;
 // Fitting never enlarges a small graph beyond this, nor shrinks a mark below readable.
 constexpr double kMaxFitZoom = 1.25;
 constexpr double kReadableZoom = 0.7;
+// The automatic view may shrink a large change this far, no further.
+constexpr double kMinAutoZoom = 0.45;
 
 QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
   if (route.edges.empty()) return QString();
@@ -46,7 +48,7 @@ void GraphCanvas::SetPicture(std::shared_ptr<const GraphPicture> picture, bool r
                                                     : QString();
   if (picture_ && picture_->empty() && message_.isEmpty()) message_ = tr("Nothing to show");
   BuildScene();
-  if (refit) FitAll();
+  if (refit) AutoView();
 }
 
 void GraphCanvas::BuildScene() {
@@ -126,21 +128,47 @@ void GraphCanvas::CenterOnMarks() {
   QRectF area;
   for (const GraphNodeItem* item : marked_) area = area.united(item->sceneBoundingRect());
   if (zoom() < kReadableZoom) {
-    fit_mode_ = false;
+    view_mode_ = ViewMode::kUser;
     setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
   }
   centerOn(area.center());
 }
 
 void GraphCanvas::ZoomBy(double factor) {
-  fit_mode_ = false;
+  view_mode_ = ViewMode::kUser;
   const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
   scale(target / zoom(), target / zoom());
 }
 
 void GraphCanvas::FitAll() {
-  fit_mode_ = true;
+  view_mode_ = ViewMode::kFitAll;
   Fit();
+}
+
+void GraphCanvas::AutoView() {
+  view_mode_ = ViewMode::kAuto;
+  FitChanges();
+}
+
+QRectF GraphCanvas::ChangedArea() const {
+  QRectF area;
+  if (!picture_) return area;
+  for (const GraphNodeItem* item : nodes_) {
+    const DisplayNode& node = picture_->graph().node(item->node_id());
+    if (node.diff == ir::DiffStatus::kUnchanged || item->expanded()) continue;
+    area = area.united(item->sceneBoundingRect());
+  }
+  return area;
+}
+
+void GraphCanvas::FitChanges() {
+  const QRectF changed = ChangedArea();
+  const QRectF focus = changed.isEmpty() ? scene_->sceneRect() : changed.adjusted(-60, -60, 60, 60);
+  if (focus.isEmpty()) return;
+  fitInView(focus, Qt::KeepAspectRatio);
+  const double wanted = std::clamp(zoom(), kMinAutoZoom, kMaxFitZoom);
+  setTransform(QTransform::fromScale(wanted, wanted));
+  centerOn(focus.center());
 }
 
 void GraphCanvas::Fit() {
@@ -175,7 +203,7 @@ void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
   QGraphicsView::mouseReleaseEvent(event);
   if (event->button() != Qt::LeftButton) return;
   if ((event->position().toPoint() - press_position_).manhattanLength() > 4) {
-    fit_mode_ = false;  // a pan
+    view_mode_ = ViewMode::kUser;  // a pan
     return;
   }
   GraphNodeItem* item = NodeItemAt(press_position_);
@@ -198,7 +226,8 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void GraphCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
-  if (fit_mode_) Fit();
+  if (view_mode_ == ViewMode::kFitAll) Fit();
+  if (view_mode_ == ViewMode::kAuto) FitChanges();
 }
 
 void GraphCanvas::drawForeground(QPainter* painter, const QRectF& rect) {

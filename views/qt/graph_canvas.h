@@ -24,8 +24,8 @@ class GraphCanvas : public QGraphicsView {
  public:
   explicit GraphCanvas(QWidget* parent = nullptr);
 
-  // `refit`: fit the new picture to the window (a new pass); otherwise keep the zoom (a box
-  // was toggled).
+  // `refit`: show the new picture in the automatic view (a new pass); otherwise keep the
+  // zoom (a box was toggled).
   void SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit);
   const GraphPicture* picture() const { return picture_.get(); }
   // Shown instead of a graph: "Laying out…", an error.
@@ -41,12 +41,13 @@ class GraphCanvas : public QGraphicsView {
   const std::vector<GraphEdgeItem*>& edge_items() const { return edges_; }
   const std::vector<GraphNodeItem*>& node_items() const { return nodes_; }
 
-  // User zooms; they end fit mode.
+  // User zooms; they end the automatic modes.
   void ZoomBy(double factor);
-  // Fits the picture and stays in fit mode (refits when resized) until the user zooms or
-  // pans.
+  // Fits the whole picture, and keeps it fitted when resized until the user zooms or pans.
   void FitAll();
-  bool fit_mode() const { return fit_mode_; }
+  // What a picture first shows: what the pass changed, fitted, at a readable zoom (the whole
+  // picture when nothing changed). Kept when resized until the user zooms or pans.
+  void AutoView();
   double zoom() const { return transform().m11(); }
 
  signals:
@@ -68,7 +69,10 @@ class GraphCanvas : public QGraphicsView {
   void AddEdges();
   GraphNodeItem* NodeItemAt(const QPoint& position) const;
   void Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark);
+  enum class ViewMode { kAuto, kFitAll, kUser };
   void Fit();
+  void FitChanges();
+  QRectF ChangedArea() const;
 
   QGraphicsScene* scene_;
   std::shared_ptr<const GraphPicture> picture_;
@@ -78,7 +82,7 @@ class GraphCanvas : public QGraphicsView {
   std::vector<GraphNodeItem*> marked_;
   QString message_;
   QPoint press_position_;
-  bool fit_mode_ = true;
+  ViewMode view_mode_ = ViewMode::kAuto;
 };
 
 }  // namespace fusescope::views

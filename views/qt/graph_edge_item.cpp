@@ -70,7 +70,8 @@ QRectF GraphEdgeItem::NoteRect() const {
   const QFontMetricsF metrics(NoteFont());
   QRectF text = metrics.boundingRect(QRectF(0, 0, kNoteMaxWidth, 1000),
                                      Qt::TextWordWrap | Qt::AlignCenter, note_);
-  text.moveCenter(label_at_);
+  // Beside the edge rather than on it: the pair's nodes are usually close above and below.
+  text.moveTopLeft(label_at_ + QPointF(14, -text.height() / 2));
   return text.adjusted(-6, -4, 6, 4);
 }
 

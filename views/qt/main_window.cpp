@@ -106,13 +106,12 @@ void MainWindow::setupDefaultLayout() {
   QDockWidget* decisions = AddDock(decisions_panel_, tr("Fusion Decisions"), "decisions",
                                    Qt::BottomDockWidgetArea, "decisions");
   QDockWidget* search =
-      AddDock(search_panel_, tr("Search"), "search", Qt::RightDockWidgetArea, "search");
+      AddDock(search_panel_, tr("Search"), "search", Qt::BottomDockWidgetArea, "search");
   tabifyDockWidget(text, decisions);
+  tabifyDockWidget(decisions, search);
   text->raise();
-  splitDockWidget(inspector, search, Qt::Vertical);
-  resizeDocks({timeline, inspector}, {300, 340}, Qt::Horizontal);
-  resizeDocks({text}, {260}, Qt::Vertical);
-  resizeDocks({inspector, search}, {520, 200}, Qt::Vertical);
+  resizeDocks({timeline, inspector}, {250, 380}, Qt::Horizontal);
+  resizeDocks({text}, {270}, Qt::Vertical);
   for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(tr("&Reset Layout"), this, [this] { restoreState(default_state_); });
@@ -354,10 +353,11 @@ void MainWindow::UpdatePassStatus() {
                                              .arg(pass->instructions_before)
                                              .arg(pass->instructions_after)
                                        : tr("no change");
-  pass_status_->setText(tr("Pass %1 of %2 · %3 · %4")
-                            .arg(pass->index + 1)
+  pass_status_->setText(tr("Pass #%1 %2 (of %3) · %4")
+                            .arg(pass->index)
+                            .arg(QString::fromStdString(pass->name))
                             .arg(context_->pass_count())
-                            .arg(QString::fromStdString(pass->name), change));
+                            .arg(change));
 }
 
 void MainWindow::ShowOpenDialog() {

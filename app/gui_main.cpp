@@ -1,0 +1,126 @@
+#include "app/gui_main.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QTimer>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "resources/samples.h"
+#include "views/qt/main_window.h"
+
+namespace fusescope::app {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kScreenshotTimeoutMs = 10 * 60 * 1000;
+
+struct GuiOptions {
+  std::string file;
+  std::optional<long long> pass;
+  std::string pipeline = "cpu";
+  std::string screenshot;
+};
+
+// Returns an error message, or empty on success.
+std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& options) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](std::string& out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "--pass") {
+      if (!value(text)) return "--pass needs a pass number";
+      char* end = nullptr;
+      options.pass = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || *options.pass < 0) return "--pass needs a pass number, got '" + text + "'";
+    } else if (arg == "--pipeline") {
+      if (!value(options.pipeline) || (options.pipeline != "cpu" && options.pipeline != "gpu"))
+        return "--pipeline must be cpu or gpu";
+    } else if (arg == "--screenshot") {
+      if (!value(options.screenshot)) return "--screenshot needs an output file";
+    } else if (!arg.empty() && arg[0] == '-') {
+      return "unknown option '" + arg + "'";
+    } else if (options.file.empty()) {
+      options.file = arg;
+    } else {
+      return "more than one file given";
+    }
+  }
+  return {};
+}
+
+void Open(views::MainWindow& window, const GuiOptions& options) {
+  window.SetPipelineTarget(QString::fromStdString(options.pipeline));
+  if (options.pass) window.set_initial_pass(*options.pass);
+  if (options.file.empty()) {
+    window.OpenSample(QString::fromUtf8(resources::kDefaultSampleName.data(),
+                                        static_cast<qsizetype>(resources::kDefaultSampleName.size())));
+  } else if (options.file.rfind("sample:", 0) == 0) {
+    window.OpenSample(QString::fromStdString(options.file.substr(7)));
+  } else {
+    window.OpenPath(QString::fromStdString(options.file));
+  }
+}
+
+int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions& options) {
+  window.set_interactive(false);
+  int code = kExitFailure;
+  const QString out = QString::fromStdString(options.screenshot);
+  QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+    // One more turn of the event loop lets pending layouts and repaints land.
+    QTimer::singleShot(50, &app, [&] {
+      if (window.grab().save(out)) {
+        code = kExitOk;
+      } else {
+        std::cerr << "cannot write " << options.screenshot << '\n';
+      }
+      app.quit();
+    });
+  });
+  QObject::connect(&window, &views::MainWindow::loadFailed, &app, [&] { app.quit(); });
+  QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
+    std::cerr << "timed out waiting for the layout\n";
+    app.quit();
+  });
+  window.show();
+  Open(window, options);
+  app.exec();
+  return code;
+}
+
+}  // namespace
+
+int GuiMain(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "gui") args.erase(args.begin());
+  GuiOptions options;
+  const std::string error = ParseOptions(args, options);
+  if (!error.empty()) {
+    std::cerr << error << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
+                          "[--screenshot OUT.png]\n";
+    return kExitUsage;
+  }
+  if (!options.screenshot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Fusescope"));
+  QApplication::setApplicationName(QStringLiteral("Fusescope"));
+  QApplication::setApplicationDisplayName(QStringLiteral("Fusescope"));
+  views::MainWindow window(options.screenshot.empty());
+  if (!options.screenshot.empty()) return RunScreenshot(app, window, options);
+  window.show();
+  Open(window, options);
+  return app.exec();
+}
+
+}  // namespace fusescope::app

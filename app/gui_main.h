@@ -1,0 +1,15 @@
+#ifndef FUSESCOPE_APP_GUI_MAIN_H_
+#define FUSESCOPE_APP_GUI_MAIN_H_
+
+// The workbench entry point: `fusescope`, `fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu]
+// [--screenshot OUT.png]`. Without FILE the built-in default sample opens, compiled with the
+// cpu pipeline. With --screenshot the window is rendered offscreen once the graphs are laid
+// out, saved as a PNG, and the program exits (0, or 1 with one line on stderr).
+
+namespace fusescope::app {
+
+int GuiMain(int argc, char** argv);
+
+}  // namespace fusescope::app
+
+#endif  // FUSESCOPE_APP_GUI_MAIN_H_

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Renders the workbench's main states to PNG files, offscreen, and copies them to
+# docs/screenshots/:
+#   default_sample        the built-in default sample as a new user first sees it
+#   fusion_pass_diff      a fusion pass side by side, a fused node selected, its originals marked
+#   refused_decision      a refused fusion decision written on the edge of its pair
+#   inspector_fused_node  the inspector on a fused node (provenance, decisions)
+#   gpu_pipeline          the default sample compiled with the gpu pipeline, from the CLI
+# Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+export QT_QPA_PLATFORM=offscreen
+cmake --build "$build" --target fusescope fusescope_gui_tests
+"$build/tests/fusescope_gui_tests" --gtest_filter='ScreenshotTest.*'
+mkdir -p docs/screenshots
+cp "$build"/gui_screenshots/*.png docs/screenshots/
+"$build/app/fusescope" gui --pipeline gpu --screenshot docs/screenshots/gpu_pipeline.png
+ls -l docs/screenshots

@@ -1,0 +1,99 @@
+// Writes screenshots of the main states into the build folder (gui_screenshots/), for a
+// person to look at: the default sample as opened, a fusion pass with a fused node selected
+// and its originals marked, a refused fusion decision written on its edge, the inspector on
+// a fused node.
+
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QImage>
+#include <QTableView>
+
+#include "tests/gui/gui_test_support.h"
+#include "views/qt/fusion_decision_model.h"
+#include "views/qt/fusion_decisions_panel.h"
+#include "views/qt/graph_canvas.h"
+#include "views/qt/graph_diff_panel.h"
+#include "views/qt/workbench_context.h"
+
+namespace fusescope::views {
+namespace {
+
+using testing::OpenWindow;
+using testing::WaitFor;
+
+QString ShotPath(const QString& name) {
+  const QString folder = QStringLiteral(FUSESCOPE_BINARY_DIR "/gui_screenshots");
+  QDir().mkpath(folder);
+  return folder + '/' + name + ".png";
+}
+
+void Save(QWidget* window, const QString& name) {
+  QTest::qWait(50);
+  const QString path = ShotPath(name);
+  ASSERT_TRUE(window->grab().save(path)) << path.toStdString();
+  const QImage image(path);
+  EXPECT_EQ(image.size(), window->size());
+}
+
+// The fusion with the most originals: the most telling one to select.
+const ir::Instruction* LargestFusion(const PassView& view) {
+  const ir::Instruction* best = nullptr;
+  size_t most = 0;
+  for (const auto& instruction : view.module(GraphSide::kAfter)->entry()->instructions()) {
+    if (instruction->opcode() != ir::Opcode::kFusion) continue;
+    const size_t count = view.Counterparts(GraphSide::kAfter, instruction->id()).size();
+    if (count > most) {
+      most = count;
+      best = instruction.get();
+    }
+  }
+  return best;
+}
+
+TEST(ScreenshotTest, DefaultSample) {
+  auto window = OpenWindow();
+  ASSERT_TRUE(window->IsSettled());
+  Save(window.get(), "default_sample");
+}
+
+TEST(ScreenshotTest, FusionPassWithSelection) {
+  auto window = OpenWindow();
+  const ir::Instruction* fusion = LargestFusion(*window->context()->pass_view());
+  ASSERT_NE(fusion, nullptr);
+  window->context()->SetSelection(Selection{fusion->id(), GraphSide::kAfter, -1});
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  Save(window.get(), "fusion_pass_diff");
+}
+
+TEST(ScreenshotTest, RefusedDecisionOnEdge) {
+  auto window = OpenWindow();
+  FusionDecisionsPanel* panel = window->decisions_panel();
+  panel->verdict_box()->setCurrentIndex(panel->verdict_box()->findText("Refused"));
+  panel->parentWidget()->raise();
+  QTableView* table = panel->table();
+  ASSERT_GT(table->model()->rowCount(), 0);
+  const QModelIndex first = table->model()->index(0, FusionDecisionModel::kProducer);
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                    table->visualRect(first).center());
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  ASSERT_GE(window->context()->selection().decision_index, 0);
+  Save(window.get(), "refused_decision");
+}
+
+TEST(ScreenshotTest, InspectorOnFusedNode) {
+  auto window = OpenWindow();
+  const ir::Instruction* fusion = LargestFusion(*window->context()->pass_view());
+  ASSERT_NE(fusion, nullptr);
+  GraphCanvas* canvas = window->graph_panel()->canvas(GraphSide::kAfter);
+  GraphNodeItem* item = canvas->ItemOfInstruction(fusion->id());
+  ASSERT_NE(item, nullptr);
+  QTest::mouseClick(canvas->viewport(), Qt::LeftButton, Qt::NoModifier,
+                    canvas->mapFromScene(item->sceneBoundingRect().center()));
+  ASSERT_EQ(window->context()->selection().instruction_id, fusion->id());
+  Save(window.get(), "inspector_fused_node");
+}
+
+}  // namespace
+}  // namespace fusescope::views
