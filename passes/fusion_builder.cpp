@@ -40,6 +40,17 @@ std::vector<Instruction*> OrderMembers(const std::unordered_set<Instruction*>& m
   return order;
 }
 
+// What a copy that lives next to its original (or a parameter standing for an operand)
+// answers for. The original keeps answering for everything, so a copy may answer for less:
+// a constant CSE merged from thousands answers for all of them, and copying that set into
+// every fusion that duplicates it would grow provenance quadratically with the model.
+constexpr size_t kCopiedProvenanceLimit = 16;
+
+ir::ProvenanceSet CopiedProvenance(const ir::ProvenanceSet& original) {
+  if (original.size() <= kCopiedProvenanceLimit) return original;
+  return ir::ProvenanceSet({original.ids().front()});
+}
+
 // One Build call: all state of assembling the fused computation.
 class FusionAssembly {
  public:
@@ -161,7 +172,11 @@ class FusionAssembly {
                         bool moved) {
     std::unique_ptr<Instruction> clone =
         CloneWithOperands(original, std::move(operands), CloneName(original, moved));
-    if (moved) clone->set_id(original.id());
+    if (moved) {
+      clone->set_id(original.id());
+    } else {
+      clone->set_provenance(CopiedProvenance(original.provenance()));
+    }
     return body_->AddInstruction(std::move(clone));
   }
 
@@ -285,7 +300,7 @@ class FusionAssembly {
       std::string name = keeps_name ? previous->name() : module_.UniqueName(base);
       auto param = Instruction::Create(Opcode::kParameter, operand->shape(), {}, std::move(name));
       param->set_parameter_number(static_cast<int64_t>(number));
-      param->set_provenance(operand->provenance());
+      param->set_provenance(CopiedProvenance(operand->provenance()));
       if (previous) param->set_id(previous->id());
       Instruction* added = body_->AddInstruction(std::move(param));
       values_[operand] = added;
@@ -333,7 +348,10 @@ class FusionAssembly {
         outputs_.size() == 1 ? body_->root() : body_->root()->operand(0);
     fusion->set_metadata(metadata_source->metadata());
     ir::ProvenanceSet provenance;
-    for (Instruction* member : order_) provenance.Union(member->provenance());
+    for (Instruction* member : order_) {
+      provenance.Union(stays_.count(member) ? CopiedProvenance(member->provenance())
+                                            : member->provenance());
+    }
     fusion->set_provenance(std::move(provenance));
     Computation* body = module_.AddComputation(std::move(body_));
     fusion->AddCalledComputation("calls", body);

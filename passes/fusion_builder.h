@@ -13,7 +13,10 @@
 // inside the fused computation; a duplicated one gets a fresh id and a `.N` suffixed name.
 // Clones keep the originals' provenance and metadata; the fusion instruction's provenance is
 // the union of everything fused and its metadata is its root's. A fused parameter carries
-// the provenance of the operand it stands for. A fusion that grows keeps its name, id and
+// the provenance of the operand it stands for. A duplicated copy (and a parameter) of an
+// instruction answering for more than 16 originals answers for the first only: the original
+// still answers for all, and a CSE-merged constant with thousands of users would otherwise
+// make provenance quadratic in the size of the model. A fusion that grows keeps its name, id and
 // fused computation name.
 //
 // The caller decides what may be fused (cycles, budgets); the builder only checks that the
