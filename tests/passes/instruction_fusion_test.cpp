@@ -150,6 +150,39 @@ ENTRY main {
   EXPECT_EQ(duplicated, 1);
 }
 
+// A duplicated copy of an instruction that answers for many originals (a CSE-merged
+// broadcast) answers for one of them; the instruction moved last keeps answering for all.
+TEST(InstructionFusionTest, CopiesOfWidelyMergedInstructionsAnswerForOne) {
+  auto module = testing::ParseOrDie(R"(
+HloModule m
+ENTRY main {
+  p0 = f32[] parameter(0)
+  p1 = f32[4] parameter(1)
+  b.1 = f32[4] broadcast(p0), dimensions={}
+  add.2 = f32[4] add(b.1, p1)
+  mul.3 = f32[4] multiply(b.1, p1)
+  ROOT t = (f32[4], f32[4]) tuple(add.2, mul.3)
+})");
+  ir::Instruction* broadcast = module->FindInstruction("b.1");
+  ir::ProvenanceSet merged;
+  for (int64_t id = 1000; id < 1040; ++id) merged.Insert(id);
+  broadcast->set_provenance(merged);
+  InstructionFusion pass;
+  PassContext context;
+  ASSERT_TRUE(pass.Run(*module, context).ok());
+  int64_t copies_with_one = 0;
+  int64_t copies_with_all = 0;
+  for (const ir::Instruction* fusion : Fusions(*module->entry())) {
+    for (const auto& inner : fusion->fused_computation()->instructions()) {
+      if (inner->opcode() != ir::Opcode::kBroadcast) continue;
+      copies_with_one += inner->provenance().size() == 1 ? 1 : 0;
+      copies_with_all += inner->provenance() == merged ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(copies_with_one, 1);
+  EXPECT_EQ(copies_with_all, 1);
+}
+
 // Growing a fusion that already exists merges operands and keeps one parameter per operand;
 // a parameter that moves to another number is renamed after it but keeps its id.
 TEST(InstructionFusionTest, GrowingAFusionDedupesParameters) {
