@@ -41,7 +41,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(text)) return "--pass needs a pass number";
       char* end = nullptr;
       options.pass = std::strtoll(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || *options.pass < 0) return "--pass needs a pass number, got '" + text + "'";
+      if (text.empty() || *end != '\0' || *options.pass < 0)
+        return "--pass needs a pass number, got '" + text + "'";
     } else if (arg == "--pipeline") {
       if (!value(options.pipeline) || (options.pipeline != "cpu" && options.pipeline != "gpu"))
         return "--pipeline must be cpu or gpu";
@@ -62,8 +63,9 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
   if (options.file.empty()) {
-    window.OpenSample(QString::fromUtf8(resources::kDefaultSampleName.data(),
-                                        static_cast<qsizetype>(resources::kDefaultSampleName.size())));
+    window.OpenSample(
+        QString::fromUtf8(resources::kDefaultSampleName.data(),
+                          static_cast<qsizetype>(resources::kDefaultSampleName.size())));
   } else if (options.file.rfind("sample:", 0) == 0) {
     window.OpenSample(QString::fromStdString(options.file.substr(7)));
   } else {
@@ -105,8 +107,9 @@ int GuiMain(int argc, char** argv) {
   GuiOptions options;
   const std::string error = ParseOptions(args, options);
   if (!error.empty()) {
-    std::cerr << error << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
-                          "[--screenshot OUT.png]\n";
+    std::cerr << error
+              << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
+                 "[--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {

@@ -35,6 +35,23 @@ const ir::Instruction* SomeFusion(const PassView& view) {
   return nullptr;
 }
 
+// The checker itself must notice a model that breaks the contract, or the tests below
+// prove nothing.
+class BrokenModel : public QAbstractListModel {
+ public:
+  int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : 2; }
+  QVariant data(const QModelIndex&, int role) const override {
+    return role == Qt::SizeHintRole ? QVariant(QStringLiteral("not a size")) : QVariant();
+  }
+};
+
+TEST(ModelsTest, CheckerCatchesABrokenModel) {
+  App();
+  BrokenModel model;
+  ModelChecker checker(&model);
+  EXPECT_FALSE(checker.problems().isEmpty());
+}
+
 TEST(ModelsTest, PassTimelineModel) {
   App();
   auto recording = SampleRecording("mlp");
@@ -45,7 +62,8 @@ TEST(ModelsTest, PassTimelineModel) {
   ASSERT_EQ(model.rowCount(), static_cast<int>(recording->passes.size()));
   for (int row = 0; row < model.rowCount(); ++row) {
     const auto& pass = recording->passes[static_cast<size_t>(row)];
-    EXPECT_EQ(model.index(row, PassTimelineModel::kName).data().toString().toStdString(), pass.name);
+    EXPECT_EQ(model.index(row, PassTimelineModel::kName).data().toString().toStdString(),
+              pass.name);
     EXPECT_EQ(model.index(row, 0).data(PassTimelineModel::kChangedRole).toBool(), pass.changed);
     // Changed passes stand out: a background tint.
     EXPECT_EQ(model.index(row, 0).data(Qt::BackgroundRole).isValid(), pass.changed || pass.failed);
@@ -73,8 +91,7 @@ TEST(ModelsTest, FusionDecisionModelAndFilter) {
   for (int row = 0; row < filter.rowCount(); ++row) {
     EXPECT_FALSE(filter.index(row, 0).data(FusionDecisionModel::kAcceptedRole).toBool());
   }
-  const QString reason =
-      filter.index(0, FusionDecisionModel::kReason).data().toString();
+  const QString reason = filter.index(0, FusionDecisionModel::kReason).data().toString();
   filter.SetReason(reason);
   for (int row = 0; row < filter.rowCount(); ++row) {
     EXPECT_EQ(filter.index(row, FusionDecisionModel::kReason).data().toString(), reason);
@@ -149,8 +166,8 @@ TEST(ModelsTest, SearchResultModel) {
     EXPECT_EQ(model.index(row, SearchResultModel::kOpcode).data().toString(), "fusion");
   }
   QString error;
-  model.setData(InstructionSearch::Run(*view, GraphSide::kAfter, "([", InstructionSearch::Field::kRegex,
-                                       &error));
+  model.setData(InstructionSearch::Run(*view, GraphSide::kAfter, "([",
+                                       InstructionSearch::Field::kRegex, &error));
   EXPECT_EQ(model.rowCount(), 0);
   EXPECT_FALSE(error.isEmpty());
   model.setData(InstructionSearch::Run(*view, GraphSide::kBefore, "f32\\[32,256\\]",

@@ -7,7 +7,8 @@ namespace fusescope::views {
 namespace {
 
 QString Operand(const std::string& name, const std::string& opcode) {
-  return QStringLiteral("%1 (%2)").arg(QString::fromStdString(name), QString::fromStdString(opcode));
+  return QStringLiteral("%1 (%2)").arg(QString::fromStdString(name),
+                                       QString::fromStdString(opcode));
 }
 
 }  // namespace
@@ -32,7 +33,9 @@ QVariant FusionDecisionModel::DisplayData(const passes::FusionDecisionRecord& de
                                           int column) const {
   switch (column) {
     case kPass:
-      return QStringLiteral("%1 %2").arg(decision.pass_index).arg(QString::fromStdString(decision.pass));
+      return QStringLiteral("%1 %2")
+          .arg(decision.pass_index)
+          .arg(QString::fromStdString(decision.pass));
     case kVerdict:
       return decision.accepted() ? tr("accepted") : tr("refused");
     case kProducer:
@@ -90,11 +93,10 @@ QVariant FusionDecisionModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
-QVariant FusionDecisionModel::headerData(int section, Qt::Orientation orientation,
-                                         int role) const {
+QVariant FusionDecisionModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[] = {"Pass",   "Verdict", "Producer",
-                                        "Consumer", "Reason", "Explanation"};
+  static const char* const kTitles[] = {"Pass",     "Verdict", "Producer",
+                                        "Consumer", "Reason",  "Explanation"};
   return section >= 0 && section < kColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -26,7 +26,8 @@ QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
 
 }  // namespace
 
-GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
+GraphCanvas::GraphCanvas(QWidget* parent)
+    : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
   setScene(scene_);
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);

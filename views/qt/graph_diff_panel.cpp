@@ -24,7 +24,8 @@ const passes::FusionDecisionRecord* FocusedDecision(const WorkbenchContext& cont
   const recording::Recording* recording = context.recording();
   const PassView* view = context.pass_view();
   const int64_t index = context.selection().decision_index;
-  if (!recording || !view || index < 0 || index >= static_cast<int64_t>(recording->decisions.size()))
+  if (!recording || !view || index < 0 ||
+      index >= static_cast<int64_t>(recording->decisions.size()))
     return nullptr;
   const passes::FusionDecisionRecord& decision = recording->decisions[static_cast<size_t>(index)];
   return decision.pass_index == view->pass_index() ? &decision : nullptr;
@@ -33,7 +34,9 @@ const passes::FusionDecisionRecord* FocusedDecision(const WorkbenchContext& cont
 }  // namespace
 
 GraphDiffPanel::GraphDiffPanel(WorkbenchContext* context, QWidget* parent)
-    : QWidget(parent), context_(context), splitter_(new QSplitter(Qt::Horizontal, this)),
+    : QWidget(parent),
+      context_(context),
+      splitter_(new QSplitter(Qt::Horizontal, this)),
       status_(new QLabel(this)) {
   setupSide(GraphSide::kBefore);
   setupSide(GraphSide::kAfter);
@@ -42,9 +45,7 @@ GraphDiffPanel::GraphDiffPanel(WorkbenchContext* context, QWidget* parent)
   context_->AddObserver(this, this);
 }
 
-GraphCanvas* GraphDiffPanel::canvas(GraphSide which) const {
-  return sides_[Index(which)].canvas;
-}
+GraphCanvas* GraphDiffPanel::canvas(GraphSide which) const { return sides_[Index(which)].canvas; }
 
 GraphDiffPanel::Side& GraphDiffPanel::side(GraphSide which) { return sides_[Index(which)]; }
 
@@ -131,8 +132,8 @@ std::optional<EdgeAnnotation> GraphDiffPanel::Annotation() const {
   note.consumer_id = decision->consumer_id;
   note.refused = !decision->accepted();
   const std::string verdict = decision->accepted() ? "✓ fused" : "✗ refused";
-  note.text = verdict + " (" + std::string(passes::FusionReasonCode(decision->reason)) + "): " +
-              decision->explanation;
+  note.text = verdict + " (" + std::string(passes::FusionReasonCode(decision->reason)) +
+              "): " + decision->explanation;
   return note;
 }
 
@@ -264,18 +265,22 @@ void GraphDiffPanel::UpdateTitles() {
   const PassView* view = context_->pass_view();
   if (!view) return;
   const recording::PassRecord* pass = view->pass();
-  const QString name = pass ? QStringLiteral("pass %1 <b>%2</b>").arg(pass->index).arg(QString::fromStdString(pass->name))
+  const QString name = pass ? QStringLiteral("pass %1 <b>%2</b>")
+                                  .arg(pass->index)
+                                  .arg(QString::fromStdString(pass->name))
                             : tr("the input");
   const auto count = [view](GraphSide which) {
     return static_cast<qlonglong>(view->snapshot(which).instruction_count());
   };
-  side(GraphSide::kBefore).title->setText(
-      tr("Before %1 — %2 instructions<br><small>%3</small>")
-          .arg(name)
-          .arg(count(GraphSide::kBefore))
-          .arg(tr("the module the pass ran on")));
+  side(GraphSide::kBefore)
+      .title->setText(tr("Before %1 — %2 instructions<br><small>%3</small>")
+                          .arg(name)
+                          .arg(count(GraphSide::kBefore))
+                          .arg(tr("the module the pass ran on")));
   QString after = tr("After %1 — %2 instructions").arg(name).arg(count(GraphSide::kAfter));
-  if (view->diff()) after += QStringLiteral("<br><small>%1</small>").arg(QString::fromStdString(view->diff()->CountsLine()));
+  if (view->diff())
+    after += QStringLiteral("<br><small>%1</small>")
+                 .arg(QString::fromStdString(view->diff()->CountsLine()));
   side(GraphSide::kAfter).title->setText(after);
 }
 

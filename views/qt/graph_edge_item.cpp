@@ -50,7 +50,8 @@ void GraphEdgeItem::BuildArrow() {
   const QPointF tip = path_.currentPosition();
   // Aim along the path's last stretch; percentAtLength avoids a zero-length final control leg.
   const qreal length = path_.length();
-  const QPointF before = path_.pointAtPercent(path_.percentAtLength(std::max<qreal>(0, length - kArrowLength)));
+  const QPointF before =
+      path_.pointAtPercent(path_.percentAtLength(std::max<qreal>(0, length - kArrowLength)));
   QPointF direction = tip - before;
   const qreal norm = std::hypot(direction.x(), direction.y());
   if (norm < 1e-6) return;

@@ -14,8 +14,7 @@ namespace fusescope::views {
 
 class GraphEdgeItem : public QGraphicsItem {
  public:
-  GraphEdgeItem(const EdgeRoute& route, const QString& label, const QString& note,
-                bool refused);
+  GraphEdgeItem(const EdgeRoute& route, const QString& label, const QString& note, bool refused);
 
   bool has_note() const { return !note_.isEmpty(); }
   const QString& note() const { return note_; }
@@ -23,8 +22,7 @@ class GraphEdgeItem : public QGraphicsItem {
   void SetHighlighted(bool highlighted);
 
   QRectF boundingRect() const override;
-  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
-             QWidget* widget) override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
  private:
   void BuildArrow();

@@ -56,7 +56,8 @@ QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4)
 QColor GraphNodeItem::Fill(const QPalette& palette) const {
   const QColor base = palette.color(QPalette::Base);
   QColor fill = base;
-  if (kind_ == DisplayNodeKind::kFusion) fill = Mix(base, DiffColors::Stroke(ir::DiffStatus::kFused), 0.10);
+  if (kind_ == DisplayNodeKind::kFusion)
+    fill = Mix(base, DiffColors::Stroke(ir::DiffStatus::kFused), 0.10);
   if (kind_ == DisplayNodeKind::kScope || kind_ == DisplayNodeKind::kGroup) {
     fill = palette.color(QPalette::AlternateBase);
   }
@@ -74,9 +75,9 @@ QPen GraphNodeItem::Outline(const QPalette& palette) const {
 
 void GraphNodeItem::PaintMark(QPainter* painter, const QRectF& rect, qreal radius) const {
   if (mark_ == Mark::kNone) return;
-  QColor color = mark_ == Mark::kSelected     ? DiffColors::Selection()
-                 : mark_ == Mark::kDecision   ? DiffColors::Refused()
-                                              : DiffColors::Counterpart();
+  QColor color = mark_ == Mark::kSelected   ? DiffColors::Selection()
+                 : mark_ == Mark::kDecision ? DiffColors::Refused()
+                                            : DiffColors::Counterpart();
   QPen pen(color, 3.5);
   if (mark_ == Mark::kCounterpart) pen.setStyle(Qt::DashLine);
   painter->setPen(pen);
@@ -109,7 +110,8 @@ void GraphNodeItem::PaintNode(QPainter* painter, const QPalette& palette) const 
 void GraphNodeItem::PaintExpandedBox(QPainter* painter, const QPalette& palette) const {
   QColor body = palette.color(QPalette::AlternateBase);
   body.setAlpha(kind_ == DisplayNodeKind::kFusion ? 120 : 70);
-  if (kind_ == DisplayNodeKind::kFusion) body = Mix(body, DiffColors::Stroke(ir::DiffStatus::kFused), 0.08);
+  if (kind_ == DisplayNodeKind::kFusion)
+    body = Mix(body, DiffColors::Stroke(ir::DiffStatus::kFused), 0.08);
   painter->setPen(Outline(palette));
   painter->setBrush(body);
   painter->drawRoundedRect(rect_, 4, 4);

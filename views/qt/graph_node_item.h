@@ -26,8 +26,7 @@ class GraphNodeItem : public QGraphicsItem {
   Mark mark() const { return mark_; }
 
   QRectF boundingRect() const override;
-  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
-             QWidget* widget) override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
  private:
   void PaintNode(QPainter* painter, const QPalette& palette) const;

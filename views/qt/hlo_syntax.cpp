@@ -8,10 +8,10 @@ bool IsWordChar(QChar c) {
 }
 
 bool IsTypeName(QStringView word) {
-  static const char* const kTypes[] = {"pred", "s1",   "s2",   "s4",  "s8",   "s16",  "s32",
-                                       "s64",  "u1",   "u2",   "u4",  "u8",   "u16",  "u32",
-                                       "u64",  "bf16", "f16",  "f32", "f64",  "c64",  "c128",
-                                       "token", "f8e4m3fn", "f8e5m2"};
+  static const char* const kTypes[] = {"pred", "s1",  "s2",   "s4",    "s8",       "s16",
+                                       "s32",  "s64", "u1",   "u2",    "u4",       "u8",
+                                       "u16",  "u32", "u64",  "bf16",  "f16",      "f32",
+                                       "f64",  "c64", "c128", "token", "f8e4m3fn", "f8e5m2"};
   for (const char* type : kTypes) {
     if (word == QLatin1String(type)) return true;
   }

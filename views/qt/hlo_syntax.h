@@ -23,7 +23,7 @@ class HloSyntax {
     kAttribute,  // dimensions=
     kString,     // "..."
     kNumber,
-    kComment,    // /*index=5*/
+    kComment,  // /*index=5*/
   };
   struct Token {
     int start = 0;

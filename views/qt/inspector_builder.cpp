@@ -1,6 +1,5 @@
 #include "views/qt/inspector_builder.h"
 
-
 #include "ir/computation.h"
 
 namespace fusescope::views {
@@ -73,7 +72,8 @@ InspectorSection InspectorBuilder::Identity() const {
   section.rows.push_back(Row("name", instruction_->name()));
   section.rows.push_back(Row("opcode", std::string(instruction_->opcode_name())));
   section.rows.push_back(Row("id", std::to_string(instruction_->id())));
-  if (instruction_->parent()) section.rows.push_back(Row("computation", instruction_->parent()->name()));
+  if (instruction_->parent())
+    section.rows.push_back(Row("computation", instruction_->parent()->name()));
   if (!instruction_->fusion_kind().empty()) {
     const ir::Computation* body = instruction_->fused_computation();
     section.rows.push_back(Row("fusion kind", "k" + instruction_->fusion_kind()));
@@ -98,7 +98,8 @@ InspectorSection InspectorBuilder::ShapeSection() const {
   const ir::Shape& shape = instruction_->shape();
   section.rows.push_back(Row("shape", shape.ToString(false)));
   if (shape.IsArray()) {
-    section.rows.push_back(Row("element type", std::string(ir::PrimitiveTypeName(shape.element_type()))));
+    section.rows.push_back(
+        Row("element type", std::string(ir::PrimitiveTypeName(shape.element_type()))));
     section.rows.push_back(Row("dimensions", "[" + JoinInts(shape.dimensions()) + "]"));
     section.rows.push_back(Row("elements", std::to_string(shape.ElementCount())));
   } else if (shape.IsTuple()) {
@@ -128,7 +129,8 @@ InspectorSection InspectorBuilder::Attributes() const {
   if (instruction_->opcode() == ir::Opcode::kParameter) {
     section.rows.push_back(Row("parameter", std::to_string(instruction_->parameter_number())));
   }
-  if (!instruction_->literal().empty()) section.rows.push_back(Row("literal", instruction_->literal()));
+  if (!instruction_->literal().empty())
+    section.rows.push_back(Row("literal", instruction_->literal()));
   const auto& keys = instruction_->called_computation_keys();
   const auto& called = instruction_->called_computations();
   for (const ir::Attribute& attribute : instruction_->attributes()) {
@@ -196,9 +198,7 @@ InspectorSection InspectorBuilder::History() const {
   for (size_t k = 1; k < recording.snapshots.size(); ++k) {
     const recording::InstructionRecord* current = recording.snapshots[k].FindInstruction(id);
     if (current == previous) continue;
-    std::string what = !previous ? "created as " + current->name
-                       : !current ? "removed"
-                                  : "changed";
+    std::string what = !previous ? "created as " + current->name : !current ? "removed" : "changed";
     const int64_t pass = static_cast<int64_t>(k) - 1;
     if (pass == view_.pass_index()) what += "  ◀ this pass";
     AddCapped(section, Row(PassLabel(recording, pass), what));
@@ -235,10 +235,10 @@ InspectorSection InspectorBuilder::Decisions() const {
                           provenance.Contains(decision.producer_id) ||
                           provenance.Contains(decision.consumer_id);
     if (!involved) continue;
-    InspectorRow row = Row(PassLabel(view_.recording(), decision.pass_index),
-                           decision.producer_name + " → " + decision.consumer_name + ": " +
-                               (decision.accepted() ? "accepted" : "refused") + ", " +
-                               decision.explanation);
+    InspectorRow row =
+        Row(PassLabel(view_.recording(), decision.pass_index),
+            decision.producer_name + " → " + decision.consumer_name + ": " +
+                (decision.accepted() ? "accepted" : "refused") + ", " + decision.explanation);
     row.decision_index = static_cast<int64_t>(i);
     row.refused = !decision.accepted();
     AddCapped(section, std::move(row));

@@ -50,8 +50,7 @@ int InspectorModel::rowCount(const QModelIndex& parent) const {
 
 int InspectorModel::columnCount(const QModelIndex&) const { return kColumnCount; }
 
-QVariant InspectorModel::SectionData(const InspectorSection& section, int column,
-                                     int role) const {
+QVariant InspectorModel::SectionData(const InspectorSection& section, int column, int role) const {
   if (role == Qt::DisplayRole) {
     return column == kKey ? QString::fromStdString(section.title) : QVariant();
   }

@@ -39,7 +39,8 @@ Matcher MakeMatcher(const QString& query, InstructionSearch::Field field, QStrin
         return nullptr;
       }
       return [regex](const auto& record, const QString&) {
-        return regex.match(QString::fromStdString(IrLineBuilder::StripIdMarker(record.text))).hasMatch();
+        return regex.match(QString::fromStdString(IrLineBuilder::StripIdMarker(record.text)))
+            .hasMatch();
       };
     }
     case Field::kAny:
@@ -54,8 +55,7 @@ Matcher MakeMatcher(const QString& query, InstructionSearch::Field field, QStrin
 }  // namespace
 
 std::vector<SearchHit> InstructionSearch::Run(const PassView& view, GraphSide side,
-                                              const QString& query, Field field,
-                                              QString* error) {
+                                              const QString& query, Field field, QString* error) {
   std::vector<SearchHit> hits;
   if (query.trimmed().isEmpty()) return hits;
   const Matcher matches = MakeMatcher(query, field, error);

@@ -79,8 +79,7 @@ void IrLineBuilder::AppendText(std::string_view text, GraphSide side, ir::DiffSt
 }
 
 void IrLineBuilder::AppendComputation(const ComputationSnapshot& computation, GraphSide side,
-                                      ir::DiffStatus text_status,
-                                      std::vector<IrLine>& out) const {
+                                      ir::DiffStatus text_status, std::vector<IrLine>& out) const {
   AppendText(computation.header, side, text_status, out);
   for (const InstructionRecordPtr& record : computation.instructions) {
     out.push_back({StripIdMarker(record->text), record->id, side, status_of(side)(record->id)});
@@ -118,8 +117,8 @@ void IrLineBuilder::AppendMergedComputation(const ComputationSnapshot* before,
   append_removed(-1);
   for (size_t i = 0; i < after.instructions.size(); ++i) {
     int64_t id = after.instructions[i]->id;
-    out.push_back({StripIdMarker(after.instructions[i]->text), id, GraphSide::kAfter,
-                   after_status_(id)});
+    out.push_back(
+        {StripIdMarker(after.instructions[i]->text), id, GraphSide::kAfter, after_status_(id)});
     append_removed(static_cast<int64_t>(i));
   }
   AppendText(after.footer, GraphSide::kAfter, ir::DiffStatus::kUnchanged, out);

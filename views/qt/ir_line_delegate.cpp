@@ -48,8 +48,8 @@ QSize IrLineDelegate::sizeHint(const QStyleOptionViewItem&, const QModelIndex&) 
 void IrLineDelegate::PaintGutter(QPainter* painter, const QRect& rect, const QModelIndex& index,
                                  const QPalette& palette) const {
   const auto status = static_cast<ir::DiffStatus>(index.data(IrTextModel::kStatusRole).toInt());
-  const bool before = index.data(IrTextModel::kSideRole).toInt() ==
-                      static_cast<int>(GraphSide::kBefore);
+  const bool before =
+      index.data(IrTextModel::kSideRole).toInt() == static_cast<int>(GraphSide::kBefore);
   const QString number = QString::number(index.data(IrTextModel::kLineNumberRole).toInt());
   const QFontMetrics metrics(font_);
   QRect gutter = rect;

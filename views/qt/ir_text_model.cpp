@@ -69,7 +69,8 @@ void IrTextModel::Rebuild() {
 }
 
 int IrTextModel::RowOf(int64_t instruction_id, GraphSide side) const {
-  for (GraphSide which : {side, side == GraphSide::kBefore ? GraphSide::kAfter : GraphSide::kBefore}) {
+  for (GraphSide which :
+       {side, side == GraphSide::kBefore ? GraphSide::kAfter : GraphSide::kBefore}) {
     const auto& index = row_of_[SideIndex(which)];
     auto found = index.find(instruction_id);
     if (found != index.end()) return found->second;

@@ -93,9 +93,8 @@ void IrTextPanel::CurrentLineChanged(const QModelIndex& current) {
 
 void IrTextPanel::ScrollToSelection() {
   const Selection& selection = context_->selection();
-  const int row = selection.instruction_id < 0
-                      ? -1
-                      : model_->RowOf(selection.instruction_id, selection.side);
+  const int row =
+      selection.instruction_id < 0 ? -1 : model_->RowOf(selection.instruction_id, selection.side);
   following_ = true;
   if (row < 0) {
     view_->selectionModel()->clearSelection();

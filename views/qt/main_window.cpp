@@ -158,7 +158,8 @@ void MainWindow::setupCompileMenu() {
     targets_->addAction(action);
   }
   menu->addSeparator();
-  recompile_ = menu->addAction(Icons::Get("run"), tr("&Run Pipeline"), this, &MainWindow::Recompile);
+  recompile_ =
+      menu->addAction(Icons::Get("run"), tr("&Run Pipeline"), this, &MainWindow::Recompile);
   recompile_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   recompile_->setToolTip(tr("Compile the model again with the chosen pipeline (Ctrl+R)"));
   recompile_->setEnabled(false);
@@ -236,9 +237,8 @@ void MainWindow::setupStatusBar() {
 }
 
 void MainWindow::setupLoader() {
-  connect(loader_, &RecordingLoader::started, this, [this](const QString& what) {
-    SetBusy(true, what);
-  });
+  connect(loader_, &RecordingLoader::started, this,
+          [this](const QString& what) { SetBusy(true, what); });
   connect(loader_, &RecordingLoader::progress, this,
           [this](int done, int total, const QString& pass) {
             progress_->setRange(0, total);
@@ -275,9 +275,7 @@ void MainWindow::SetBusy(bool busy, const QString& what) {
   }
 }
 
-void MainWindow::OpenPath(const QString& path) {
-  loader_->OpenFile(path, pipeline_target());
-}
+void MainWindow::OpenPath(const QString& path) { loader_->OpenFile(path, pipeline_target()); }
 
 void MainWindow::OpenSample(const QString& name) {
   const resources::SampleModel sample = resources::FindSample(name.toStdString());
@@ -319,8 +317,7 @@ void MainWindow::SetPipelineTarget(const QString& target) {
 }
 
 bool MainWindow::IsSettled() const {
-  return !loader_->busy() && !context_->busy() && context_->pass_view() &&
-         graph_panel_->settled();
+  return !loader_->busy() && !context_->busy() && context_->pass_view() && graph_panel_->settled();
 }
 
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
@@ -376,11 +373,11 @@ void MainWindow::ShowSaveDialog() {
   QSettings settings;
   QString suggested = context_->title();
   suggested.replace(':', '_');
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save Recording"),
-      settings.value("last_dir").toString() + '/' + QFileInfo(suggested).completeBaseName() +
-          ".fsdb",
-      tr("Recordings (*.fsdb)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Recording"),
+                                   settings.value("last_dir").toString() + '/' +
+                                       QFileInfo(suggested).completeBaseName() + ".fsdb",
+                                   tr("Recordings (*.fsdb)"));
   if (path.isEmpty()) return;
   settings.setValue("last_dir", QFileInfo(path).absolutePath());
   SaveTo(path);
@@ -486,7 +483,8 @@ void MainWindow::ShowShortcuts() {
          "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find an instruction, next, previous</td></tr>"
          "<tr><td><b>Ctrl+R</b></td><td>run the pipeline again</td></tr>"
          "<tr><td><b>Esc</b></td><td>cancel a compile</td></tr>"
-         "<tr><td><b>Wheel, drag</b></td><td>zoom and pan a graph; double-click a box to open it</td></tr>"
+         "<tr><td><b>Wheel, drag</b></td><td>zoom and pan a graph; double-click a box to open "
+         "it</td></tr>"
          "</table>"));
 }
 

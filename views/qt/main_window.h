@@ -50,8 +50,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
 
   void OpenPath(const QString& path);
   void OpenSample(const QString& name);
-  void ShowRecording(std::shared_ptr<const recording::Recording> recording,
-                     const QString& title);
+  void ShowRecording(std::shared_ptr<const recording::Recording> recording, const QString& title);
   // Compiles the open recording's input again with the chosen pipeline.
   void Recompile();
   QString pipeline_target() const;

@@ -12,7 +12,8 @@ namespace fusescope::views {
 PassActions::PassActions(WorkbenchContext* context, QWidget* window)
     : QObject(window), context_(context) {
   next_ = Make(tr("&Next Pass"), "step-next", QKeySequence(Qt::Key_F10), window);
-  previous_ = Make(tr("&Previous Pass"), "step-prev", QKeySequence(Qt::SHIFT | Qt::Key_F10), window);
+  previous_ =
+      Make(tr("&Previous Pass"), "step-prev", QKeySequence(Qt::SHIFT | Qt::Key_F10), window);
   next_changed_ = Make(tr("Next &Changed Pass"), "step-change", QKeySequence(Qt::Key_F11), window);
   previous_changed_ =
       Make(tr("Previous C&hanged Pass"), "", QKeySequence(Qt::SHIFT | Qt::Key_F11), window);

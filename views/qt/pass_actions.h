@@ -34,8 +34,7 @@ class PassActions : public QObject, public ContextObserver {
   void OnPassChanged(const WorkbenchContext& context) override;
 
  private:
-  QAction* Make(const QString& text, const QString& icon, const QKeySequence& key,
-                QWidget* window);
+  QAction* Make(const QString& text, const QString& icon, const QKeySequence& key, QWidget* window);
   void setupConnections();
   template <typename Step>
   void Go(Step step);

@@ -40,8 +40,6 @@ int64_t PassNavigator::First(const recording::Recording& recording) {
   return Count(recording) > 0 ? 0 : -1;
 }
 
-int64_t PassNavigator::Last(const recording::Recording& recording) {
-  return Count(recording) - 1;
-}
+int64_t PassNavigator::Last(const recording::Recording& recording) { return Count(recording) - 1; }
 
 }  // namespace fusescope::views

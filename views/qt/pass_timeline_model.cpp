@@ -67,7 +67,9 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
 }
 
 QVariant PassTimelineModel::ToolTip(const recording::PassRecord& pass) const {
-  QString text = QStringLiteral("<b>%1</b> (pass %2)<br>").arg(QString::fromStdString(pass.name)).arg(pass.index);
+  QString text = QStringLiteral("<b>%1</b> (pass %2)<br>")
+                     .arg(QString::fromStdString(pass.name))
+                     .arg(pass.index);
   text += pass.changed ? QStringLiteral("changed the module: %1 → %2 instructions")
                              .arg(pass.instructions_before)
                              .arg(pass.instructions_after)
@@ -76,9 +78,12 @@ QVariant PassTimelineModel::ToolTip(const recording::PassRecord& pass) const {
     text += QStringLiteral("<br><i>the pass reported %1</i>")
                 .arg(pass.reported_changed ? "a change" : "no change");
   }
-  if (pass.failed) text += QStringLiteral("<br><b>failed:</b> ") + QString::fromStdString(pass.error).toHtmlEscaped();
+  if (pass.failed)
+    text +=
+        QStringLiteral("<br><b>failed:</b> ") + QString::fromStdString(pass.error).toHtmlEscaped();
   for (const auto& [key, value] : pass.stats) {
-    text += QStringLiteral("<br>%1: %2").arg(QString::fromStdString(key), QString::fromStdString(value));
+    text += QStringLiteral("<br>%1: %2")
+                .arg(QString::fromStdString(key), QString::fromStdString(value));
   }
   return text;
 }
@@ -110,8 +115,7 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       return pass.skipped ? QVariant(QColor(Qt::gray)) : QVariant();
     case Qt::TextAlignmentRole:
-      return index.column() == kName ? QVariant()
-                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      return index.column() == kName ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case kPassIndexRole:
       return static_cast<qlonglong>(pass.index);
     case kChangedRole:

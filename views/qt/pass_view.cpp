@@ -27,7 +27,8 @@ std::shared_ptr<const PassView> PassView::Build(
     view->error_ = "the recording holds no snapshot";
     return view;
   }
-  const recording::Snapshot* before = pass_index < 0 ? &rec.input() : rec.SnapshotBefore(pass_index);
+  const recording::Snapshot* before =
+      pass_index < 0 ? &rec.input() : rec.SnapshotBefore(pass_index);
   const recording::Snapshot* after = pass_index < 0 ? &rec.input() : rec.SnapshotAfter(pass_index);
   view->snapshots_[0] = before ? before : &rec.input();
   view->snapshots_[1] = after ? after : view->snapshots_[0];
@@ -48,9 +49,7 @@ const recording::Snapshot& PassView::snapshot(GraphSide side) const {
   return *snapshots_[SideIndex(side)];
 }
 
-const ir::Module* PassView::module(GraphSide side) const {
-  return modules_[SideIndex(side)].get();
-}
+const ir::Module* PassView::module(GraphSide side) const { return modules_[SideIndex(side)].get(); }
 
 void PassView::RebuildModules() {
   for (size_t i = 0; i < 2; ++i) {

@@ -39,9 +39,7 @@ class PassView {
   PassView& operator=(const PassView&) = delete;
 
   const recording::Recording& recording() const { return *recording_; }
-  const std::shared_ptr<const recording::Recording>& shared_recording() const {
-    return recording_;
-  }
+  const std::shared_ptr<const recording::Recording>& shared_recording() const { return recording_; }
   int64_t pass_index() const { return pass_index_; }
   // Null when there is no pass (a recording of only the input).
   const recording::PassRecord* pass() const;

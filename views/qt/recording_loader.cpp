@@ -147,9 +147,8 @@ void RecordingLoader::Start(const QString& what, const QString& title, const QSt
   });
 }
 
-void RecordingLoader::Finish(const std::shared_ptr<Job>& job,
-                             StatusOr<recording::Recording> result, const QString& title,
-                             const QString& path) {
+void RecordingLoader::Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result,
+                             const QString& title, const QString& path) {
   if (job != job_ || job->abandoned) return;
   job_.reset();
   if (!result.ok()) {

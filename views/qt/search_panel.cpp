@@ -65,7 +65,8 @@ void SearchPanel::setupTable() {
   table_->setShowGrid(false);
   table_->setWordWrap(false);
   table_->horizontalHeader()->setStretchLastSection(true);
-  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) { Go(index.row()); });
+  connect(table_, &QTableView::clicked, this,
+          [this](const QModelIndex& index) { Go(index.row()); });
 }
 
 void SearchPanel::setupLayout() {
@@ -82,7 +83,8 @@ void SearchPanel::setupLayout() {
   inputs->addWidget(query_, 1);
   inputs->addWidget(field_);
   inputs->addWidget(side_);
-  inputs->addWidget(make_button("find-prev", tr("Previous hit (Shift+F3)"), &SearchPanel::Previous));
+  inputs->addWidget(
+      make_button("find-prev", tr("Previous hit (Shift+F3)"), &SearchPanel::Previous));
   inputs->addWidget(make_button("find-next", tr("Next hit (F3)"), &SearchPanel::Next));
   inputs->addWidget(count_);
   auto* layout = new QVBoxLayout(this);

@@ -41,9 +41,7 @@ class WorkbenchContext : public QObject {
   void SetSelection(const Selection& selection, ContextObserver* source = nullptr);
 
   const recording::Recording* recording() const { return recording_.get(); }
-  const std::shared_ptr<const recording::Recording>& shared_recording() const {
-    return recording_;
-  }
+  const std::shared_ptr<const recording::Recording>& shared_recording() const { return recording_; }
   const QString& title() const { return title_; }
   int64_t pass_count() const;
   // The pass the user asked for last; pass_view() may still show the previous one.
