@@ -1,23 +1,14 @@
 #include "views/qt/diff_colors.h"
 
+#include "views/diff_palette.h"
+
 namespace fusescope::views {
 
 QColor DiffColors::Stroke(ir::DiffStatus status) {
-  switch (status) {
-    case ir::DiffStatus::kUnchanged:
-      return QColor();
-    case ir::DiffStatus::kChanged:
-      return QColor(0xd9, 0x8e, 0x04);
-    case ir::DiffStatus::kAdded:
-      return QColor(0x2e, 0x9d, 0x4f);
-    case ir::DiffStatus::kRemoved:
-      return QColor(0xd0, 0x43, 0x3a);
-    case ir::DiffStatus::kFused:
-      return QColor(0x3b, 0x7d, 0xd8);
-    case ir::DiffStatus::kReplaced:
-      return QColor(0xa3, 0x5c, 0xc9);
-  }
-  return QColor();
+  if (status == ir::DiffStatus::kUnchanged) return QColor();
+  // The palette the SVG writer and the HTML report use, so a status looks the same there.
+  const std::string_view stroke = DiffPalette::For(status).stroke;
+  return QColor(QLatin1String(stroke.data(), static_cast<qsizetype>(stroke.size())));
 }
 
 QColor DiffColors::Tint(ir::DiffStatus status) {
@@ -27,8 +18,8 @@ QColor DiffColors::Tint(ir::DiffStatus status) {
   return color;
 }
 
-QColor DiffColors::Accepted() { return QColor(0x2e, 0x9d, 0x4f); }
-QColor DiffColors::Refused() { return QColor(0xd0, 0x43, 0x3a); }
+QColor DiffColors::Accepted() { return Stroke(ir::DiffStatus::kAdded); }
+QColor DiffColors::Refused() { return Stroke(ir::DiffStatus::kRemoved); }
 QColor DiffColors::Selection() { return QColor(0x1e, 0x88, 0xe5); }
 QColor DiffColors::Counterpart() { return QColor(0xe6, 0x7e, 0x22); }
 

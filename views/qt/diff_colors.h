@@ -2,7 +2,8 @@
 #define FUSESCOPE_VIEWS_QT_DIFF_COLORS_H_
 
 // The workbench's colour language, shared by graphs, text and tables: removed red, added
-// green, changed amber, fused blue. Tints are translucent so they read on light and dark
+// green, changed amber, fused blue, taken from views::DiffPalette so that the GUI, the SVG
+// files and the HTML report agree. Tints are translucent so they read on light and dark
 // palettes alike.
 
 #include <QColor>

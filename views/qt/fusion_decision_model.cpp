@@ -2,6 +2,7 @@
 
 #include "views/qt/diff_colors.h"
 #include "views/qt/icons.h"
+#include "views/qt/off_thread_release.h"
 
 namespace fusescope::views {
 namespace {
@@ -17,6 +18,7 @@ FusionDecisionModel::FusionDecisionModel(QObject* parent) : QAbstractTableModel(
 
 void FusionDecisionModel::setData(std::shared_ptr<const recording::Recording> recording) {
   beginResetModel();
+  ReleaseOffThread(recording_);
   recording_ = std::move(recording);
   endResetModel();
 }

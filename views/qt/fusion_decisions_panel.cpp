@@ -146,7 +146,20 @@ void FusionDecisionsPanel::OnRecordingLoaded(const WorkbenchContext& context) {
   filter_->SetPass(-1);
   filter_->SetReason(QString());
   UpdateCount();
-  table_->resizeColumnsToContents();
+  SizeColumns();
+}
+
+void FusionDecisionsPanel::SizeColumns() {
+  // Measured from typical text rather than every row: a recording can hold 100k decisions.
+  const QFontMetrics metrics(table_->font());
+  const auto width = [&metrics](const char* sample) {
+    return metrics.horizontalAdvance(QString::fromLatin1(sample)) + 24;
+  };
+  table_->setColumnWidth(FusionDecisionModel::kPass, width("12 priority-fusion"));
+  table_->setColumnWidth(FusionDecisionModel::kVerdict, width("accepted") + 20);
+  table_->setColumnWidth(FusionDecisionModel::kProducer, width("exponential.35 (exponential)"));
+  table_->setColumnWidth(FusionDecisionModel::kConsumer, width("exponential.35 (exponential)"));
+  table_->setColumnWidth(FusionDecisionModel::kReason, width("expensive_duplication"));
 }
 
 void FusionDecisionsPanel::OnSelectionChanged(const WorkbenchContext& context) {

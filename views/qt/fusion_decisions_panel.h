@@ -44,6 +44,7 @@ class FusionDecisionsPanel : public QWidget, public ContextObserver {
   void FillReasonChoices();
   void Activate(const QModelIndex& proxy_index);
   void UpdateCount();
+  void SizeColumns();
 
   WorkbenchContext* context_;
   FusionDecisionModel* model_;

@@ -1,12 +1,15 @@
 #include "views/qt/graph_canvas.h"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QScrollBar>
+#include <QTimer>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
 #include "views/qt/graph_edge_item.h"
+#include "views/qt/off_thread_release.h"
 
 namespace fusescope::views {
 namespace {
@@ -18,6 +21,8 @@ constexpr double kMaxFitZoom = 1.25;
 constexpr double kReadableZoom = 0.7;
 // The automatic view may shrink a large change this far, no further.
 constexpr double kMinAutoZoom = 0.45;
+// Longest stretch spent adding items before the event loop gets a turn.
+constexpr qint64 kBuildSliceMs = 12;
 
 QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
   if (route.edges.empty()) return QString();
@@ -44,15 +49,22 @@ void GraphCanvas::SetMessage(const QString& message) {
 }
 
 void GraphCanvas::SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit) {
+  // The scene's items point into the old picture: they go first, then the picture.
+  std::shared_ptr<const GraphPicture> old = std::move(picture_);
   picture_ = std::move(picture);
   message_ = picture_ && !picture_->error().empty() ? QString::fromStdString(picture_->error())
                                                     : QString();
   if (picture_ && picture_->empty() && message_.isEmpty()) message_ = tr("Nothing to show");
   BuildScene();
+  ReleaseOffThread(old);
   if (refit) AutoView();
 }
 
 void GraphCanvas::BuildScene() {
+  ++build_generation_;
+  next_node_ = 0;
+  next_edge_ = 0;
+  complete_ = false;
   marked_.clear();
   items_.clear();
   nodes_.clear();
@@ -60,39 +72,58 @@ void GraphCanvas::BuildScene() {
   scene_->clear();
   if (!picture_ || picture_->empty()) {
     scene_->setSceneRect(QRectF());
+    FinishBuild();
     return;
   }
-  AddNodes();
-  AddEdges();
   const GraphLayout& layout = picture_->layout();
   scene_->setSceneRect(QRectF(0, 0, layout.width(), layout.height()).adjusted(-40, -40, 40, 40));
+  ContinueBuild(build_generation_);
 }
 
-void GraphCanvas::AddNodes() {
-  const DisplayGraph& graph = picture_->graph();
-  for (const NodePlacement& placement : picture_->layout().nodes()) {
-    auto* item = new GraphNodeItem(graph.node(placement.node), placement.rect);
-    scene_->addItem(item);
-    items_.emplace(placement.node, item);
-    nodes_.push_back(item);
+void GraphCanvas::ContinueBuild(int64_t generation) {
+  if (generation != build_generation_ || !picture_) return;
+  // Thousands of items are added a slice at a time so that the event loop keeps turning.
+  QElapsedTimer clock;
+  clock.start();
+  const auto& nodes = picture_->layout().nodes();
+  const auto& edges = picture_->layout().edges();
+  while (next_node_ < nodes.size() && clock.elapsed() < kBuildSliceMs) AddNode(nodes[next_node_++]);
+  while (next_node_ == nodes.size() && next_edge_ < edges.size() &&
+         clock.elapsed() < kBuildSliceMs) {
+    AddEdge(edges[next_edge_++]);
   }
+  if (next_node_ < nodes.size() || next_edge_ < edges.size()) {
+    QTimer::singleShot(0, this, [this, generation] { ContinueBuild(generation); });
+    return;
+  }
+  FinishBuild();
 }
 
-void GraphCanvas::AddEdges() {
+void GraphCanvas::FinishBuild() {
+  complete_ = true;
+  emit sceneComplete();
+}
+
+void GraphCanvas::AddNode(const NodePlacement& placement) {
+  auto* item = new GraphNodeItem(picture_->graph().node(placement.node), placement.rect);
+  scene_->addItem(item);
+  items_.emplace(placement.node, item);
+  nodes_.push_back(item);
+}
+
+void GraphCanvas::AddEdge(const EdgeRoute& route) {
   const DisplayGraph& graph = picture_->graph();
-  for (const EdgeRoute& route : picture_->layout().edges()) {
-    QString note;
-    bool refused = false;
-    for (int edge : route.edges) {
-      const DisplayEdge& display_edge = graph.edges()[static_cast<size_t>(edge)];
-      if (display_edge.note.empty()) continue;
-      note = QString::fromStdString(display_edge.note);
-      refused = refused || display_edge.refused;
-    }
-    auto* item = new GraphEdgeItem(route, EdgeLabel(graph, route), note, refused);
-    scene_->addItem(item);
-    edges_.push_back(item);
+  QString note;
+  bool refused = false;
+  for (int edge : route.edges) {
+    const DisplayEdge& display_edge = graph.edges()[static_cast<size_t>(edge)];
+    if (display_edge.note.empty()) continue;
+    note = QString::fromStdString(display_edge.note);
+    refused = refused || display_edge.refused;
   }
+  auto* item = new GraphEdgeItem(route, EdgeLabel(graph, route), note, refused);
+  scene_->addItem(item);
+  edges_.push_back(item);
 }
 
 GraphNodeItem* GraphCanvas::ItemOfNode(int node_id) const {
@@ -154,10 +185,12 @@ void GraphCanvas::AutoView() {
 QRectF GraphCanvas::ChangedArea() const {
   QRectF area;
   if (!picture_) return area;
-  for (const GraphNodeItem* item : nodes_) {
-    const DisplayNode& node = picture_->graph().node(item->node_id());
-    if (node.diff == ir::DiffStatus::kUnchanged || item->expanded()) continue;
-    area = area.united(item->sceneBoundingRect());
+  // From the layout, not the items: the scene may still be filling.
+  for (const NodePlacement& placement : picture_->layout().nodes()) {
+    const DisplayNode& node = picture_->graph().node(placement.node);
+    if (node.diff == ir::DiffStatus::kUnchanged || (node.is_box() && node.expanded)) continue;
+    const Rect& rect = placement.rect;
+    area = area.united(QRectF(rect.x, rect.y, rect.width, rect.height));
   }
   return area;
 }

@@ -30,6 +30,9 @@ class GraphCanvas : public QGraphicsView {
   const GraphPicture* picture() const { return picture_.get(); }
   // Shown instead of a graph: "Laying out…", an error.
   void SetMessage(const QString& message);
+  // Large pictures fill the scene over several turns of the event loop; sceneComplete()
+  // says when the last item is in.
+  bool complete() const { return complete_; }
   const QString& message() const { return message_; }
 
   void SetMarks(const std::vector<int64_t>& selected, const std::vector<int64_t>& counterparts,
@@ -54,6 +57,7 @@ class GraphCanvas : public QGraphicsView {
   void instructionClicked(int64_t instruction_id);
   void backgroundClicked();
   void boxToggled(int node_id);
+  void sceneComplete();
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
@@ -65,8 +69,10 @@ class GraphCanvas : public QGraphicsView {
 
  private:
   void BuildScene();
-  void AddNodes();
-  void AddEdges();
+  void ContinueBuild(int64_t generation);
+  void FinishBuild();
+  void AddNode(const NodePlacement& placement);
+  void AddEdge(const EdgeRoute& route);
   GraphNodeItem* NodeItemAt(const QPoint& position) const;
   void Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark);
   enum class ViewMode { kAuto, kFitAll, kUser };
@@ -82,6 +88,10 @@ class GraphCanvas : public QGraphicsView {
   std::vector<GraphNodeItem*> marked_;
   QString message_;
   QPoint press_position_;
+  int64_t build_generation_ = 0;
+  size_t next_node_ = 0;
+  size_t next_edge_ = 0;
+  bool complete_ = true;
   ViewMode view_mode_ = ViewMode::kAuto;
 };
 

@@ -50,7 +50,8 @@ GraphCanvas* GraphDiffPanel::canvas(GraphSide which) const { return sides_[Index
 GraphDiffPanel::Side& GraphDiffPanel::side(GraphSide which) { return sides_[Index(which)]; }
 
 bool GraphDiffPanel::settled() const {
-  return !sides_[0].pending && !sides_[1].pending && context_->pass_view() &&
+  return !sides_[0].pending && !sides_[1].pending && sides_[0].canvas->complete() &&
+         sides_[1].canvas->complete() && context_->pass_view() &&
          shown_pass_ == context_->pass_view()->pass_index();
 }
 
@@ -70,6 +71,7 @@ void GraphDiffPanel::setupSide(GraphSide which) {
           [this] { context_->SetSelection(Selection()); });
   connect(s.canvas, &GraphCanvas::boxToggled, this,
           [this, which](int node) { ToggleBox(which, node); });
+  connect(s.canvas, &GraphCanvas::sceneComplete, this, [this, which] { SceneComplete(which); });
   auto* pane = new QWidget(splitter_);
   auto* layout = new QVBoxLayout(pane);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -166,11 +168,18 @@ void GraphDiffPanel::Deliver(GraphSide which, std::shared_ptr<const GraphPicture
   Side& s = side(which);
   s.pending = false;
   if (!picture->empty()) s.expanded = picture->graph().ExpandedKeys();
-  s.canvas->SetPicture(picture, s.refit);
+  const bool refit = s.refit;
   s.refit = false;
+  s.canvas->SetPicture(picture, refit);
+}
+
+void GraphDiffPanel::SceneComplete(GraphSide which) {
   ApplyMarks(which, true);
-  if (sides_[0].pending || sides_[1].pending) return;
-  shown_pass_ = picture->request().view->pass_index();
+  const GraphPicture* before = canvas(GraphSide::kBefore)->picture();
+  const GraphPicture* after = canvas(GraphSide::kAfter)->picture();
+  if (sides_[0].pending || sides_[1].pending || !before || !after) return;
+  if (!canvas(GraphSide::kBefore)->complete() || !canvas(GraphSide::kAfter)->complete()) return;
+  shown_pass_ = after->request().view->pass_index();
   status_->clear();
   UpdateTitles();
   emit picturesSettled();

@@ -66,6 +66,7 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   void RequestPictures(const std::vector<int64_t>& reveal = {});
   void RequestPicture(GraphSide which, const std::vector<int64_t>& reveal);
   void Deliver(GraphSide which, std::shared_ptr<const GraphPicture> picture);
+  void SceneComplete(GraphSide which);
   std::optional<EdgeAnnotation> Annotation() const;
   void ApplyMarks(bool center);
   void ApplyMarks(GraphSide which, bool center);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 #include <QWidget>
 #include <cmath>
 
@@ -13,6 +14,8 @@ namespace {
 
 constexpr qreal kArrowLength = 8;
 constexpr qreal kNoteMaxWidth = 260;
+// Below this zoom, labels and arrow heads are too small to read: skip them.
+constexpr qreal kDetailThreshold = 0.35;
 
 QFont LabelFont() {
   QFont font;
@@ -46,15 +49,18 @@ GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& label, const
 }
 
 void GraphEdgeItem::BuildArrow() {
-  if (path_.elementCount() < 2) return;
-  const QPointF tip = path_.currentPosition();
-  // Aim along the path's last stretch; percentAtLength avoids a zero-length final control leg.
-  const qreal length = path_.length();
-  const QPointF before =
-      path_.pointAtPercent(path_.percentAtLength(std::max<qreal>(0, length - kArrowLength)));
-  QPointF direction = tip - before;
+  // Aim along the last control leg of the spline; measuring the path's length instead is
+  // far too slow for thousands of edges on the GUI thread.
+  const int count = path_.elementCount();
+  if (count < 2) return;
+  const QPointF tip = path_.elementAt(count - 1);
+  QPointF direction;
+  for (int i = count - 2; i >= 0; --i) {
+    direction = tip - QPointF(path_.elementAt(i));
+    if (std::hypot(direction.x(), direction.y()) > 1e-3) break;
+  }
   const qreal norm = std::hypot(direction.x(), direction.y());
-  if (norm < 1e-6) return;
+  if (norm < 1e-3) return;
   direction /= norm;
   const QPointF normal(-direction.y(), direction.x());
   const QPointF base = tip - direction * kArrowLength;
@@ -96,9 +102,12 @@ void GraphEdgeItem::PaintNote(QPainter* painter, const QPalette& palette) const 
   painter->drawText(rect.adjusted(6, 4, -6, -4), Qt::TextWordWrap | Qt::AlignCenter, note_);
 }
 
-void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget* widget) {
+void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+                          QWidget* widget) {
   const QPalette palette = widget ? widget->palette() : QApplication::palette();
-  painter->setRenderHint(QPainter::Antialiasing);
+  const bool detailed =
+      option->levelOfDetailFromTransform(painter->worldTransform()) >= kDetailThreshold;
+  painter->setRenderHint(QPainter::Antialiasing, detailed);
   QColor color = palette.color(QPalette::Text);
   color.setAlphaF(0.55);
   qreal width = 1.1;
@@ -110,10 +119,15 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     width = 2;
   }
   QPen pen(color, width);
+  // Plain edges use a cosmetic pen: one device pixel wide at any zoom, and much cheaper to
+  // stroke than a scaled one.
+  if (!has_note() && !highlighted_) pen = QPen(color, 1.0);
+  pen.setCosmetic(!has_note() && !highlighted_);
   if (has_note() && refused_) pen.setStyle(Qt::DashLine);
   painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
   painter->drawPath(path_);
+  if (!detailed && !has_note()) return;
   painter->setPen(Qt::NoPen);
   painter->setBrush(color);
   painter->drawPolygon(arrow_);

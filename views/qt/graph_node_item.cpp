@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QPainter>
 #include <QPalette>
+#include <QStyleOptionGraphicsItem>
 #include <QWidget>
 
 #include "views/graph_layout.h"
@@ -10,6 +11,8 @@
 
 namespace fusescope::views {
 namespace {
+
+constexpr qreal kDetailThreshold = 0.35;
 
 QFont TitleFont() {
   QFont font;
@@ -126,8 +129,22 @@ void GraphNodeItem::PaintExpandedBox(QPainter* painter, const QPalette& palette)
   PaintMark(painter, rect_, 4);
 }
 
-void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget* widget) {
+void GraphNodeItem::PaintSilhouette(QPainter* painter, const QPalette& palette) const {
+  painter->setPen(Qt::NoPen);
+  painter->setBrush(expanded_ ? QBrush(Qt::NoBrush) : QBrush(Fill(palette)));
+  if (expanded_) painter->setPen(QPen(Outline(palette).color(), 0));
+  painter->drawRect(rect_);
+  if (mark_ != Mark::kNone) PaintMark(painter, rect_, 0);
+}
+
+void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
+                          QWidget* widget) {
   const QPalette palette = widget ? widget->palette() : QApplication::palette();
+  // Far out, text is unreadable and costs the most: draw shapes only.
+  if (option->levelOfDetailFromTransform(painter->worldTransform()) < kDetailThreshold) {
+    PaintSilhouette(painter, palette);
+    return;
+  }
   painter->setRenderHint(QPainter::Antialiasing);
   if (expanded_) {
     PaintExpandedBox(painter, palette);

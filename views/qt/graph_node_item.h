@@ -32,6 +32,7 @@ class GraphNodeItem : public QGraphicsItem {
   void PaintNode(QPainter* painter, const QPalette& palette) const;
   void PaintExpandedBox(QPainter* painter, const QPalette& palette) const;
   void PaintMark(QPainter* painter, const QRectF& rect, qreal radius) const;
+  void PaintSilhouette(QPainter* painter, const QPalette& palette) const;
   QColor Fill(const QPalette& palette) const;
   QPen Outline(const QPalette& palette) const;
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "views/qt/off_thread_release.h"
+
 namespace fusescope::views {
 namespace {
 
@@ -13,6 +15,7 @@ IrTextModel::IrTextModel(QObject* parent) : QAbstractListModel(parent) {}
 
 void IrTextModel::setData(std::shared_ptr<const PassView> view) {
   beginResetModel();
+  ReleaseOffThread(view_);
   view_ = std::move(view);
   Rebuild();
   endResetModel();

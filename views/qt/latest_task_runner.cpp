@@ -3,6 +3,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "views/qt/worker_pool.h"
+
 namespace fusescope::views {
 
 LatestTaskRunner::LatestTaskRunner(QObject* parent) : QObject(parent) {}
@@ -27,23 +29,28 @@ void LatestTaskRunner::Start(Work work) {
   const int64_t generation = generation_;
   auto* watcher = new QFutureWatcher<Deliver>(this);
   connect(watcher, &QFutureWatcher<Deliver>::finished, this, [this, watcher, generation] {
-    Deliver deliver = watcher->result();
+    // Taken out of the future so that the watcher does not keep the result alive.
+    Deliver deliver = watcher->future().takeResult();
     watcher->deleteLater();
-    Finished(generation, deliver);
+    Finished(generation, std::move(deliver));
   });
-  watcher->setFuture(QtConcurrent::run(std::move(work)));
+  watcher->setFuture(QtConcurrent::run(WorkerPool::Instance(), std::move(work)));
 }
 
-void LatestTaskRunner::Finished(int64_t generation, const Deliver& deliver) {
+void LatestTaskRunner::Finished(int64_t generation, Deliver deliver) {
   running_ = false;
+  const bool current = generation == generation_ && !pending_;
   if (pending_) {
     Work next = std::move(pending_);
     pending_ = nullptr;
     Start(std::move(next));
-    return;
+  } else {
+    emit busyChanged(false);
   }
-  emit busyChanged(false);
-  if (generation == generation_ && deliver) deliver();
+  if (current && deliver) deliver();
+  // A superseded result may hold the only reference to a large object: free it off the
+  // GUI thread.
+  WorkerPool::Instance()->start([doomed = std::move(deliver)]() mutable { doomed = nullptr; });
 }
 
 }  // namespace fusescope::views

@@ -31,7 +31,7 @@ class LatestTaskRunner : public QObject {
 
  private:
   void Start(Work work);
-  void Finished(int64_t generation, const Deliver& deliver);
+  void Finished(int64_t generation, Deliver deliver);
 
   bool running_ = false;
   Work pending_;

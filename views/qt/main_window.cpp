@@ -33,6 +33,7 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/search_panel.h"
 #include "views/qt/workbench_context.h"
+#include "views/qt/worker_pool.h"
 
 namespace fusescope::views {
 namespace {
@@ -397,9 +398,10 @@ void MainWindow::SaveTo(const QString& path) {
     AddRecent(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
   });
-  watcher->setFuture(QtConcurrent::run([recording, file = path.toStdString()] {
-    return recording::SaveRecording(*recording, file);
-  }));
+  watcher->setFuture(
+      QtConcurrent::run(WorkerPool::Instance(), [recording, file = path.toStdString()] {
+        return recording::SaveRecording(*recording, file);
+      }));
 }
 
 void MainWindow::AddRecent(const QString& path) {

@@ -4,6 +4,7 @@
 #include <QFont>
 
 #include "views/qt/diff_colors.h"
+#include "views/qt/off_thread_release.h"
 
 namespace fusescope::views {
 namespace {
@@ -25,6 +26,7 @@ PassTimelineModel::PassTimelineModel(QObject* parent) : QAbstractTableModel(pare
 
 void PassTimelineModel::setData(std::shared_ptr<const recording::Recording> recording) {
   beginResetModel();
+  ReleaseOffThread(recording_);
   recording_ = std::move(recording);
   fusions_.assign(recording_ ? recording_->passes.size() : 0, FusionCounts());
   if (recording_) {

@@ -3,7 +3,6 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPointer>
-#include <QThreadPool>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "passes/pipeline.h"
 #include "recording/recorder.h"
 #include "recording/recording_store.h"
+#include "views/qt/worker_pool.h"
 
 namespace fusescope::views {
 namespace {
@@ -130,7 +130,7 @@ void RecordingLoader::Start(const QString& what, const QString& title, const QSt
   // The worker never touches the loader: it posts to the application object, and the
   // posted call checks on the GUI thread whether the loader still exists.
   QPointer<RecordingLoader> self(this);
-  QThreadPool::globalInstance()->start([self, job, work = std::move(work), title, path] {
+  WorkerPool::Instance()->start([self, job, work = std::move(work), title, path] {
     auto report = [self, job](int done, int total, const std::string& pass) {
       if (job->abandoned) return;
       const QString name = QString::fromStdString(pass);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "views/qt/latest_task_runner.h"
+#include "views/qt/off_thread_release.h"
 
 namespace fusescope::views {
 
@@ -43,9 +44,10 @@ void WorkbenchContext::NotifyAll(Notify notify, const ContextObserver* except) {
 
 void WorkbenchContext::SetRecording(std::shared_ptr<const recording::Recording> recording,
                                     QString title, int64_t pass) {
+  ReleaseOffThread(pass_view_);
+  ReleaseOffThread(recording_);
   recording_ = std::move(recording);
   title_ = std::move(title);
-  pass_view_.reset();
   selection_ = Selection();
   if (!recording_) {
     runner_->Cancel();
@@ -78,6 +80,7 @@ void WorkbenchContext::DeliverPassView(std::shared_ptr<const PassView> view,
   // observers still need to hear about the new recording first.
   const bool new_recording =
       recording_changed || !pass_view_ || pass_view_->shared_recording() != recording_;
+  ReleaseOffThread(pass_view_);
   pass_view_ = std::move(view);
   if (new_recording) {
     NotifyAll([this](ContextObserver* observer) { observer->OnRecordingLoaded(*this); });
