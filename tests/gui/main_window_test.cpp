@@ -190,6 +190,30 @@ TEST(MainWindowTest, SearchStepsThroughHits) {
   EXPECT_EQ(window->context()->selection().instruction_id, first);
 }
 
+// With Align Sides, both graphs are laid out together: same extent, and an instruction the
+// pass left alone sits at the same place on both sides.
+TEST(MainWindowTest, AlignedSidesLineUp) {
+  auto window = OpenWindow();
+  GraphDiffPanel* panel = window->graph_panel();
+  ASSERT_FALSE(panel->align_sides()->isChecked()) << "off by default";
+  panel->align_sides()->trigger();
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  GraphCanvas* before = panel->canvas(GraphSide::kBefore);
+  GraphCanvas* after = panel->canvas(GraphSide::kAfter);
+  EXPECT_EQ(before->sceneRect(), after->sceneRect());
+  const PassView* view = window->context()->pass_view();
+  int compared = 0;
+  for (const auto& instruction : view->module(GraphSide::kBefore)->entry()->instructions()) {
+    if (instruction->opcode() != ir::Opcode::kParameter) continue;
+    const GraphNodeItem* left = before->ItemOfInstruction(instruction->id());
+    const GraphNodeItem* right = after->ItemOfInstruction(instruction->id());
+    if (!left || !right || left->expanded() || right->expanded()) continue;
+    EXPECT_EQ(left->boundingRect(), right->boundingRect()) << instruction->name();
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+}
+
 // Errors reach the user as a message, not a crash; the open recording stays.
 TEST(MainWindowTest, BadFileIsReportedNotFatal) {
   auto window = OpenWindow();

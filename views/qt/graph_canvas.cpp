@@ -33,6 +33,12 @@ QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
 
 GraphCanvas::GraphCanvas(QWidget* parent)
     : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
+  for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()}) {
+    connect(bar, &QScrollBar::actionTriggered, this, [this] {
+      // The bar moves after this signal; report once it has.
+      QTimer::singleShot(0, this, [this] { emit userMovedView(); });
+    });
+  }
   setScene(scene_);
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);
@@ -179,6 +185,13 @@ void GraphCanvas::FitAll() {
 
 void GraphCanvas::AutoView() {
   view_mode_ = ViewMode::kAuto;
+  auto_focus_ = QRectF();
+  FitChanges();
+}
+
+void GraphCanvas::AutoView(const QRectF& focus) {
+  view_mode_ = ViewMode::kAuto;
+  auto_focus_ = focus;
   FitChanges();
 }
 
@@ -196,8 +209,11 @@ QRectF GraphCanvas::ChangedArea() const {
 }
 
 void GraphCanvas::FitChanges() {
-  const QRectF changed = ChangedArea();
-  const QRectF focus = changed.isEmpty() ? scene_->sceneRect() : changed.adjusted(-60, -60, 60, 60);
+  const QRectF changed = auto_focus_.isEmpty() ? ChangedArea() : auto_focus_;
+  ShowArea(changed.isEmpty() ? scene_->sceneRect() : changed.adjusted(-60, -60, 60, 60));
+}
+
+void GraphCanvas::ShowArea(const QRectF& focus) {
   if (focus.isEmpty()) return;
   fitInView(focus, Qt::KeepAspectRatio);
   const double wanted = std::clamp(zoom(), kMinAutoZoom, kMaxFitZoom);
@@ -217,6 +233,22 @@ void GraphCanvas::wheelEvent(QWheelEvent* event) {
   if (steps == 0) return QGraphicsView::wheelEvent(event);
   ZoomBy(std::pow(1.15, steps));
   event->accept();
+  emit userMovedView();
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
+  QGraphicsView::mouseMoveEvent(event);
+  if (event->buttons() & Qt::LeftButton) emit userMovedView();
+}
+
+void GraphCanvas::UniteSceneRect(const QRectF& rect) {
+  scene_->setSceneRect(scene_->sceneRect().united(rect));
+}
+
+void GraphCanvas::FollowView(const GraphCanvas& other) {
+  view_mode_ = ViewMode::kUser;
+  setTransform(other.transform());
+  centerOn(other.mapToScene(other.viewport()->rect().center()));
 }
 
 GraphNodeItem* GraphCanvas::NodeItemAt(const QPoint& position) const {

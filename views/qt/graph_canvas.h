@@ -46,11 +46,19 @@ class GraphCanvas : public QGraphicsView {
 
   // User zooms; they end the automatic modes.
   void ZoomBy(double factor);
+  // Takes the zoom and centre of `other` (aligned pictures share coordinates).
+  void FollowView(const GraphCanvas& other);
+  // Grows the scene to cover `rect` too: aligned sides get the same extent.
+  void UniteSceneRect(const QRectF& rect);
   // Fits the whole picture, and keeps it fitted when resized until the user zooms or pans.
   void FitAll();
   // What a picture first shows: what the pass changed, fitted, at a readable zoom (the whole
   // picture when nothing changed). Kept when resized until the user zooms or pans.
   void AutoView();
+  // The automatic view over `focus` (scene coordinates): aligned sides share one.
+  void AutoView(const QRectF& focus);
+  // Scene rectangle of what differs from the other side (empty when nothing does).
+  QRectF ChangedArea() const;
   double zoom() const { return transform().m11(); }
 
  signals:
@@ -58,12 +66,15 @@ class GraphCanvas : public QGraphicsView {
   void backgroundClicked();
   void boxToggled(int node_id);
   void sceneComplete();
+  // The user zoomed or panned (not emitted for programmatic moves).
+  void userMovedView();
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
   void drawForeground(QPainter* painter, const QRectF& rect) override;
   void resizeEvent(QResizeEvent* event) override;
 
@@ -78,7 +89,7 @@ class GraphCanvas : public QGraphicsView {
   enum class ViewMode { kAuto, kFitAll, kUser };
   void Fit();
   void FitChanges();
-  QRectF ChangedArea() const;
+  void ShowArea(const QRectF& focus);
 
   QGraphicsScene* scene_;
   std::shared_ptr<const GraphPicture> picture_;
@@ -93,6 +104,7 @@ class GraphCanvas : public QGraphicsView {
   size_t next_edge_ = 0;
   bool complete_ = true;
   ViewMode view_mode_ = ViewMode::kAuto;
+  QRectF auto_focus_;  // set: the automatic view shows this instead of ChangedArea()
 };
 
 }  // namespace fusescope::views

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QSettings>
 #include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -13,6 +14,8 @@
 
 namespace fusescope::views {
 namespace {
+
+constexpr char kAlignSetting[] = "graph/align_sides";
 
 size_t Index(GraphSide side) { return side == GraphSide::kBefore ? 0 : 1; }
 
@@ -33,11 +36,13 @@ const passes::FusionDecisionRecord* FocusedDecision(const WorkbenchContext& cont
 
 }  // namespace
 
-GraphDiffPanel::GraphDiffPanel(WorkbenchContext* context, QWidget* parent)
+GraphDiffPanel::GraphDiffPanel(WorkbenchContext* context, bool use_settings, QWidget* parent)
     : QWidget(parent),
       context_(context),
       splitter_(new QSplitter(Qt::Horizontal, this)),
-      status_(new QLabel(this)) {
+      status_(new QLabel(this)),
+      pair_runner_(new LatestTaskRunner(this)),
+      use_settings_(use_settings) {
   setupSide(GraphSide::kBefore);
   setupSide(GraphSide::kAfter);
   setupToolbar();
@@ -72,6 +77,10 @@ void GraphDiffPanel::setupSide(GraphSide which) {
   connect(s.canvas, &GraphCanvas::boxToggled, this,
           [this, which](int node) { ToggleBox(which, node); });
   connect(s.canvas, &GraphCanvas::sceneComplete, this, [this, which] { SceneComplete(which); });
+  connect(s.canvas, &GraphCanvas::userMovedView, this, [this, which] {
+    // Aligned pictures share coordinates: the other side follows the user's view.
+    if (align_sides_->isChecked()) canvas(Other(which))->FollowView(*canvas(which));
+  });
   auto* pane = new QWidget(splitter_);
   auto* layout = new QVBoxLayout(pane);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -91,6 +100,19 @@ void GraphDiffPanel::setupToolbar() {
   hide_constants_ = new QAction(tr("Hide Constants"), this);
   hide_constants_->setCheckable(true);
   connect(hide_constants_, &QAction::toggled, this, [this] { RequestPictures(); });
+  align_sides_ = new QAction(tr("Align Sides"), this);
+  align_sides_->setCheckable(true);
+  // Off by default: the union of a fusion pass's two graphs is wide, and each side alone
+  // reads better at first sight. The user's choice is remembered.
+  align_sides_->setChecked(use_settings_ && QSettings().value(kAlignSetting, false).toBool());
+  align_sides_->setToolTip(
+      tr("Lay both graphs out together so that what the pass left alone "
+         "lines up"));
+  connect(align_sides_, &QAction::toggled, this, [this](bool on) {
+    if (use_settings_) QSettings().setValue(kAlignSetting, on);
+    for (Side& s : sides_) s.refit = true;
+    RequestPictures();
+  });
 }
 
 void GraphDiffPanel::setupLayout() {
@@ -113,6 +135,7 @@ void GraphDiffPanel::setupLayout() {
                  &GraphDiffPanel::CollapseAll);
   bar->addSeparator();
   bar->addAction(show_counterparts_);
+  bar->addAction(align_sides_);
   bar->addAction(hide_constants_);
   bar->addSeparator();
   bar->addWidget(status_);
@@ -144,19 +167,46 @@ void GraphDiffPanel::RequestPictures(const std::vector<int64_t>& reveal) {
   if (!view) return;
   annotated_decision_ = FocusedDecision(*context_) ? context_->selection().decision_index : -1;
   status_->setText(tr("Laying out…"));
+  if (align_sides_->isChecked()) {
+    RequestAlignedPictures(reveal);
+    return;
+  }
   RequestPicture(GraphSide::kBefore, reveal);
   RequestPicture(GraphSide::kAfter, reveal);
 }
 
-void GraphDiffPanel::RequestPicture(GraphSide which, const std::vector<int64_t>& reveal) {
-  Side& s = side(which);
+GraphRequest GraphDiffPanel::MakeRequest(GraphSide which, const std::vector<int64_t>& reveal) {
   GraphRequest request;
   request.view = context_->shared_pass_view();
   request.side = which;
   request.options.hide_constants = hide_constants_->isChecked();
-  request.expanded = s.expanded;
+  request.expanded = side(which).expanded;
   request.reveal = reveal;
   request.annotation = Annotation();
+  return request;
+}
+
+void GraphDiffPanel::RequestAlignedPictures(const std::vector<int64_t>& reveal) {
+  const GraphRequest before = MakeRequest(GraphSide::kBefore, reveal);
+  const GraphRequest after = MakeRequest(GraphSide::kAfter, reveal);
+  // A request of the other kind still in flight must not land after this one.
+  for (Side& s : sides_) {
+    s.runner->Cancel();
+    s.pending = true;
+  }
+  pair_runner_->Submit([this, before, after]() -> LatestTaskRunner::Deliver {
+    GraphPicture::Pair pair = GraphPicture::BuildAligned(before, after);
+    return [this, pair] {
+      Deliver(GraphSide::kBefore, pair.before);
+      Deliver(GraphSide::kAfter, pair.after);
+    };
+  });
+}
+
+void GraphDiffPanel::RequestPicture(GraphSide which, const std::vector<int64_t>& reveal) {
+  Side& s = side(which);
+  const GraphRequest request = MakeRequest(which, reveal);
+  pair_runner_->Cancel();
   s.pending = true;
   s.runner->Submit([this, request, which]() -> LatestTaskRunner::Deliver {
     std::shared_ptr<const GraphPicture> picture = GraphPicture::Build(request);
@@ -170,15 +220,29 @@ void GraphDiffPanel::Deliver(GraphSide which, std::shared_ptr<const GraphPicture
   if (!picture->empty()) s.expanded = picture->graph().ExpandedKeys();
   const bool refit = s.refit;
   s.refit = false;
+  if (refit && align_sides_->isChecked()) align_views_ = true;
   s.canvas->SetPicture(picture, refit);
 }
 
 void GraphDiffPanel::SceneComplete(GraphSide which) {
-  ApplyMarks(which, true);
+  ApplyMarks(which, false);
   const GraphPicture* before = canvas(GraphSide::kBefore)->picture();
   const GraphPicture* after = canvas(GraphSide::kAfter)->picture();
   if (sides_[0].pending || sides_[1].pending || !before || !after) return;
   if (!canvas(GraphSide::kBefore)->complete() || !canvas(GraphSide::kAfter)->complete()) return;
+  if (align_sides_->isChecked()) {
+    const QRectF extent =
+        canvas(GraphSide::kBefore)->sceneRect().united(canvas(GraphSide::kAfter)->sceneRect());
+    for (Side& s : sides_) s.canvas->UniteSceneRect(extent);
+  }
+  if (align_views_) {
+    align_views_ = false;
+    const QRectF changes =
+        canvas(GraphSide::kBefore)->ChangedArea().united(canvas(GraphSide::kAfter)->ChangedArea());
+    for (Side& s : sides_) s.canvas->AutoView(changes);
+  }
+  // The selection, when there is one, matters more than the overview.
+  ApplyMarks(true);
   shown_pass_ = after->request().view->pass_index();
   status_->clear();
   UpdateTitles();
@@ -239,11 +303,28 @@ void GraphDiffPanel::ToggleBox(GraphSide which, int node_id) {
   const GraphPicture* picture = s.canvas->picture();
   if (!picture) return;
   const DisplayNode& node = picture->graph().node(node_id);
+  const bool expand = !node.expanded;
+  if (align_sides_->isChecked()) {
+    // Aligned pictures share one expansion state.
+    for (Side& each : sides_) {
+      std::unordered_set<std::string> keys = each.canvas->picture()
+                                                 ? each.canvas->picture()->graph().ExpandedKeys()
+                                                 : std::unordered_set<std::string>();
+      if (expand) {
+        keys.insert(node.key);
+      } else {
+        keys.erase(node.key);
+      }
+      each.expanded = std::move(keys);
+    }
+    RequestPictures();
+    return;
+  }
   std::unordered_set<std::string> keys = picture->graph().ExpandedKeys();
-  if (node.expanded) {
-    keys.erase(node.key);
-  } else {
+  if (expand) {
     keys.insert(node.key);
+  } else {
+    keys.erase(node.key);
   }
   s.expanded = std::move(keys);
   RequestPicture(which, {});

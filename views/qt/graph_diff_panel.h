@@ -31,10 +31,14 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   Q_OBJECT
 
  public:
-  explicit GraphDiffPanel(WorkbenchContext* context, QWidget* parent = nullptr);
+  // `use_settings`: remember view choices (Align Sides) in QSettings.
+  explicit GraphDiffPanel(WorkbenchContext* context, bool use_settings = true,
+                          QWidget* parent = nullptr);
 
   GraphCanvas* canvas(GraphSide side) const;
   QAction* show_counterparts() const { return show_counterparts_; }
+  // Lay both sides out together so that unchanged nodes line up (off by default).
+  QAction* align_sides() const { return align_sides_; }
   // No layout is being computed and the pictures show the current pass.
   bool settled() const;
 
@@ -64,7 +68,9 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   void setupLayout();
   Side& side(GraphSide which);
   void RequestPictures(const std::vector<int64_t>& reveal = {});
+  GraphRequest MakeRequest(GraphSide which, const std::vector<int64_t>& reveal);
   void RequestPicture(GraphSide which, const std::vector<int64_t>& reveal);
+  void RequestAlignedPictures(const std::vector<int64_t>& reveal);
   void Deliver(GraphSide which, std::shared_ptr<const GraphPicture> picture);
   void SceneComplete(GraphSide which);
   std::optional<EdgeAnnotation> Annotation() const;
@@ -81,8 +87,12 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   QSplitter* splitter_;
   QAction* show_counterparts_;
   QAction* hide_constants_;
+  QAction* align_sides_;
   QLabel* status_;
+  LatestTaskRunner* pair_runner_;
+  bool use_settings_;
   int64_t shown_pass_ = -2;
+  bool align_views_ = false;  // aligned pictures arriving after a refit: one shared view
   int64_t annotated_decision_ = -1;
 };
 

@@ -14,6 +14,7 @@ namespace {
 
 constexpr qreal kArrowLength = 8;
 constexpr qreal kNoteMaxWidth = 260;
+constexpr qreal kNoteOffset = 72;
 // Below this zoom, labels and arrow heads are too small to read: skip them.
 constexpr qreal kDetailThreshold = 0.35;
 
@@ -77,8 +78,9 @@ QRectF GraphEdgeItem::NoteRect() const {
   const QFontMetricsF metrics(NoteFont());
   QRectF text = metrics.boundingRect(QRectF(0, 0, kNoteMaxWidth, 1000),
                                      Qt::TextWordWrap | Qt::AlignCenter, note_);
-  // Beside the edge rather than on it: the pair's nodes are usually close above and below.
-  text.moveTopLeft(label_at_ + QPointF(14, -text.height() / 2));
+  // Beside the edge rather than on it, clear of the pair's nodes above and below it (a
+  // leader line joins it to the edge).
+  text.moveTopLeft(label_at_ + QPointF(kNoteOffset, -text.height() / 2));
   return text.adjusted(-6, -4, 6, 4);
 }
 
@@ -92,6 +94,8 @@ QRectF GraphEdgeItem::boundingRect() const {
 void GraphEdgeItem::PaintNote(QPainter* painter, const QPalette& palette) const {
   const QColor color = refused_ ? DiffColors::Refused() : DiffColors::Accepted();
   const QRectF rect = NoteRect();
+  painter->setPen(QPen(color, 1, Qt::DotLine));
+  painter->drawLine(label_at_, QPointF(rect.left(), rect.center().y()));
   painter->setPen(QPen(color, 1.5));
   QColor fill = palette.color(QPalette::Base);
   fill.setAlpha(235);

@@ -1,5 +1,7 @@
 #include "views/qt/graph_picture.h"
 
+#include "views/diff_layout.h"
+
 namespace fusescope::views {
 namespace {
 
@@ -15,42 +17,84 @@ bool InEntry(const ir::Instruction& instruction, const ir::Module& module) {
 
 }  // namespace
 
-std::shared_ptr<const GraphPicture> GraphPicture::Build(const GraphRequest& request) {
-  std::shared_ptr<GraphPicture> picture(new GraphPicture(request));
+bool GraphPicture::PrepareGraph() {
+  const GraphRequest& request = request_;
   const ir::Module* module = request.view ? request.view->module(request.side) : nullptr;
   if (!module) {
-    picture->error_ = request.view ? request.view->error() : "no pass";
-    return picture;
+    error_ = request.view ? request.view->error() : "no pass";
+    return false;
   }
-  picture->graph_ = DisplayGraph::Build(*module, request.options);
-  DisplayGraph& graph = picture->graph_;
+  graph_ = DisplayGraph::Build(*module, request.options);
   if (const ir::GraphDiff* diff = request.view->diff()) {
-    graph.AttachDiff(*diff, request.side == GraphSide::kBefore);
+    graph_.AttachDiff(*diff, request.side == GraphSide::kBefore);
   }
   if (request.expanded) {
-    graph.ApplyExpandedKeys(*request.expanded);
+    graph_.ApplyExpandedKeys(*request.expanded);
   } else {
-    graph.ExpandToBudget(request.budget);
+    graph_.ExpandToBudget(request.budget);
   }
   for (int64_t id : request.reveal) {
     const ir::Instruction* instruction = request.view->Find(request.side, id);
-    const int node = instruction ? graph.FindInstruction(instruction) : -1;
+    const int node = instruction ? graph_.FindInstruction(instruction) : -1;
     if (node < 0) continue;
-    for (int box = graph.node(node).parent; box >= 0; box = graph.node(box).parent) {
-      graph.SetExpanded(box, true);
+    for (int box = graph_.node(node).parent; box >= 0; box = graph_.node(box).parent) {
+      graph_.SetExpanded(box, true);
     }
   }
   if (request.annotation) {
     const EdgeAnnotation& note = *request.annotation;
-    graph.AnnotateEdge(note.producer_id, note.consumer_id, note.text, note.refused);
+    graph_.AnnotateEdge(note.producer_id, note.consumer_id, note.text, note.refused);
   }
-  StatusOr<GraphLayout> layout = LayoutGraph(graph);
+  return true;
+}
+
+void GraphPicture::ExpandBoxes(const std::unordered_set<std::string>& keys) {
+  for (const std::string& key : keys) {
+    const int node = graph_.FindKey(key);
+    if (node >= 0) graph_.SetExpanded(node, true);
+  }
+}
+
+void GraphPicture::LayOut() {
+  StatusOr<GraphLayout> layout = LayoutGraph(graph_);
   if (!layout.ok()) {
-    picture->error_ = layout.message();
-    return picture;
+    error_ = layout.message();
+    return;
   }
-  picture->layout_ = std::move(layout).value();
+  layout_ = std::move(layout).value();
+}
+
+std::shared_ptr<const GraphPicture> GraphPicture::Build(const GraphRequest& request) {
+  std::shared_ptr<GraphPicture> picture(new GraphPicture(request));
+  if (picture->PrepareGraph()) picture->LayOut();
   return picture;
+}
+
+GraphPicture::Pair GraphPicture::BuildAligned(const GraphRequest& before,
+                                              const GraphRequest& after) {
+  std::shared_ptr<GraphPicture> left(new GraphPicture(before));
+  std::shared_ptr<GraphPicture> right(new GraphPicture(after));
+  const bool left_ready = left->PrepareGraph();
+  const bool right_ready = right->PrepareGraph();
+  const ir::GraphDiff* diff = before.view ? before.view->diff() : nullptr;
+  if (!left_ready || !right_ready || !diff) {
+    if (left->error_.empty()) left->LayOut();
+    if (right->error_.empty()) right->LayOut();
+    return {left, right};
+  }
+  // LayoutDiff lays a box out expanded when either side expands it; the pictures must
+  // draw the same state.
+  const auto left_keys = left->graph_.ExpandedKeys();
+  left->ExpandBoxes(right->graph_.ExpandedKeys());
+  right->ExpandBoxes(left_keys);
+  StatusOr<DiffLayout> layout = LayoutDiff(left->graph_, right->graph_, *diff);
+  if (!layout.ok()) {
+    left->error_ = right->error_ = layout.message();
+    return {left, right};
+  }
+  left->layout_ = std::move(layout->left);
+  right->layout_ = std::move(layout->right);
+  return {left, right};
 }
 
 int GraphPicture::VisibleNodeOf(int64_t instruction_id) const {

@@ -45,6 +45,15 @@ class GraphPicture {
   // failed gives an empty picture with error() set.
   static std::shared_ptr<const GraphPicture> Build(const GraphRequest& request);
 
+  struct Pair {
+    std::shared_ptr<const GraphPicture> before;
+    std::shared_ptr<const GraphPicture> after;
+  };
+  // Both sides laid out together so that what the pass left alone sits in the same place on
+  // both (views::LayoutDiff). Boxes expanded on either side are expanded on both. Falls
+  // back to separate layouts when a side did not rebuild.
+  static Pair BuildAligned(const GraphRequest& before, const GraphRequest& after);
+
   GraphPicture(const GraphPicture&) = delete;
   GraphPicture& operator=(const GraphPicture&) = delete;
 
@@ -59,6 +68,11 @@ class GraphPicture {
 
  private:
   explicit GraphPicture(GraphRequest request) : request_(std::move(request)) {}
+  // The display graph with diff, expansion and annotation applied; false when the side's
+  // module is missing (error() says why).
+  bool PrepareGraph();
+  void ExpandBoxes(const std::unordered_set<std::string>& keys);
+  void LayOut();
 
   GraphRequest request_;
   DisplayGraph graph_;

@@ -70,7 +70,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::setupPanels() {
-  graph_panel_ = new GraphDiffPanel(context_, this);
+  graph_panel_ = new GraphDiffPanel(context_, use_settings_, this);
   setCentralWidget(graph_panel_);
   timeline_panel_ = new PassTimelinePanel(context_, pass_actions_, this);
   inspector_panel_ = new InspectorPanel(context_, this);
@@ -111,7 +111,7 @@ void MainWindow::setupDefaultLayout() {
   tabifyDockWidget(text, decisions);
   tabifyDockWidget(decisions, search);
   text->raise();
-  resizeDocks({timeline, inspector}, {250, 380}, Qt::Horizontal);
+  resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
   resizeDocks({text}, {270}, Qt::Vertical);
   for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
   view_menu_->addSeparator();

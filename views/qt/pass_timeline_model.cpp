@@ -62,7 +62,7 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
     case kFusions: {
       const FusionCounts& counts = fusions_[static_cast<size_t>(pass.index)];
       if (counts.accepted + counts.refused == 0) return QString();
-      return QStringLiteral("%1 ✓  %2 ✗").arg(counts.accepted).arg(counts.refused);
+      return QStringLiteral("%1✓ %2✗").arg(counts.accepted).arg(counts.refused);
     }
   }
   return {};
