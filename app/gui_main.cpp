@@ -73,6 +73,12 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   }
 }
 
+// Headless runs answer with one line on failure; Qt's own chatter about the offscreen
+// platform (size hints, runtime folders) would bury it.
+void QuietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
+  if (type == QtCriticalMsg || type == QtFatalMsg) std::cerr << message.toStdString() << '\n';
+}
+
 int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions& options) {
   window.set_interactive(false);
   int code = kExitFailure;
@@ -112,8 +118,9 @@ int GuiMain(int argc, char** argv) {
                  "[--screenshot OUT.png]\n";
     return kExitUsage;
   }
-  if (!options.screenshot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (!options.screenshot.empty()) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(QuietQtWarnings);
   }
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Fusescope"));

@@ -5,7 +5,8 @@
 #   fusion_pass_diff      a fusion pass side by side, a fused node selected, its originals marked
 #   refused_decision      a refused fusion decision written on the edge of its pair
 #   inspector_fused_node  the inspector on a fused node (provenance, decisions)
-#   gpu_pipeline          the default sample compiled with the gpu pipeline, from the CLI
+# The originals stay in BUILD_DIR/gui_screenshots/, with gpu_pipeline.png: the default sample
+# compiled with the gpu pipeline, rendered by `fusescope gui --screenshot`.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ export QT_QPA_PLATFORM=offscreen
 cmake --build "$build" --target fusescope fusescope_gui_tests
 "$build/tests/fusescope_gui_tests" --gtest_filter='ScreenshotTest.*'
 mkdir -p docs/screenshots
-cp "$build"/gui_screenshots/*.png docs/screenshots/
-"$build/app/fusescope" gui --pipeline gpu --screenshot docs/screenshots/gpu_pipeline.png
-ls -l docs/screenshots
+cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,inspector_fused_node}.png \
+   docs/screenshots/
+"$build/app/fusescope" gui --pipeline gpu --screenshot "$build/gui_screenshots/gpu_pipeline.png"
+ls -l docs/screenshots "$build/gui_screenshots"

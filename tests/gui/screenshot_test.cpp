@@ -37,6 +37,15 @@ void Save(QWidget* window, const QString& name) {
   EXPECT_EQ(image.size(), window->size());
 }
 
+// Screenshots for the docs: a laptop-sized window keeps the files small and the text crisp
+// (scaled-down captures blur and compress worse).
+std::unique_ptr<MainWindow> ShotWindow() {
+  auto window = OpenWindow();
+  window->resize(1440, 900);
+  WaitFor([&] { return window->IsSettled(); });
+  return window;
+}
+
 // The fusion with the most originals: the most telling one to select.
 const ir::Instruction* LargestFusion(const PassView& view) {
   const ir::Instruction* best = nullptr;
@@ -53,13 +62,13 @@ const ir::Instruction* LargestFusion(const PassView& view) {
 }
 
 TEST(ScreenshotTest, DefaultSample) {
-  auto window = OpenWindow();
+  auto window = ShotWindow();
   ASSERT_TRUE(window->IsSettled());
   Save(window.get(), "default_sample");
 }
 
 TEST(ScreenshotTest, FusionPassWithSelection) {
-  auto window = OpenWindow();
+  auto window = ShotWindow();
   const ir::Instruction* fusion = LargestFusion(*window->context()->pass_view());
   ASSERT_NE(fusion, nullptr);
   window->context()->SetSelection(Selection{fusion->id(), GraphSide::kAfter, -1});
@@ -68,7 +77,7 @@ TEST(ScreenshotTest, FusionPassWithSelection) {
 }
 
 TEST(ScreenshotTest, RefusedDecisionOnEdge) {
-  auto window = OpenWindow();
+  auto window = ShotWindow();
   FusionDecisionsPanel* panel = window->decisions_panel();
   panel->verdict_box()->setCurrentIndex(panel->verdict_box()->findText("Refused"));
   panel->parentWidget()->raise();
@@ -83,7 +92,7 @@ TEST(ScreenshotTest, RefusedDecisionOnEdge) {
 }
 
 TEST(ScreenshotTest, InspectorOnFusedNode) {
-  auto window = OpenWindow();
+  auto window = ShotWindow();
   const ir::Instruction* fusion = LargestFusion(*window->context()->pass_view());
   ASSERT_NE(fusion, nullptr);
   GraphCanvas* canvas = window->graph_panel()->canvas(GraphSide::kAfter);

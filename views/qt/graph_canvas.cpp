@@ -165,10 +165,18 @@ void GraphCanvas::CenterOnMarks() {
   if (marked_.empty()) return;
   QRectF area;
   for (const GraphNodeItem* item : marked_) area = area.united(item->sceneBoundingRect());
-  if (zoom() < kReadableZoom) {
-    view_mode_ = ViewMode::kUser;
-    setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+  // A decision's reason belongs with its pair.
+  for (const GraphEdgeItem* edge : edges_) {
+    if (edge->has_note()) area = area.united(edge->sceneBoundingRect());
   }
+  view_mode_ = ViewMode::kUser;
+  const QRectF margin = area.adjusted(-30, -30, 30, 30);
+  const double fitting =
+      std::min(viewport()->width() / margin.width(), viewport()->height() / margin.height());
+  // Readable, but zoomed out as far as needed (within reason) to show all of it.
+  const double wanted =
+      std::clamp(std::min(std::max(zoom(), kReadableZoom), fitting), kMinAutoZoom, kMaxFitZoom);
+  setTransform(QTransform::fromScale(wanted, wanted));
   centerOn(area.center());
 }
 

@@ -381,11 +381,12 @@ void MainWindow::ShowSaveDialog() {
                                    tr("Recordings (*.fsdb)"));
   if (path.isEmpty()) return;
   settings.setValue("last_dir", QFileInfo(path).absolutePath());
-  SaveTo(path);
+  SaveRecording(path);
 }
 
-void MainWindow::SaveTo(const QString& path) {
+void MainWindow::SaveRecording(const QString& path) {
   auto recording = context_->shared_recording();
+  if (!recording) return;
   statusBar()->showMessage(tr("Saving %1…").arg(path));
   auto* watcher = new QFutureWatcher<Status>(this);
   connect(watcher, &QFutureWatcher<Status>::finished, this, [this, watcher, path] {
@@ -393,10 +394,12 @@ void MainWindow::SaveTo(const QString& path) {
     watcher->deleteLater();
     if (!status.ok()) {
       ReportError(tr("Could not save the recording"), QString::fromStdString(status.message()));
+      emit savedRecording(path, false);
       return;
     }
     AddRecent(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    emit savedRecording(path, true);
   });
   watcher->setFuture(
       QtConcurrent::run(WorkerPool::Instance(), [recording, file = path.toStdString()] {

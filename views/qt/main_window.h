@@ -53,6 +53,8 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void ShowRecording(std::shared_ptr<const recording::Recording> recording, const QString& title);
   // Compiles the open recording's input again with the chosen pipeline.
   void Recompile();
+  // Saves the open recording as .fsdb on a worker; savedRecording() or an error follows.
+  void SaveRecording(const QString& path);
   QString pipeline_target() const;
   void SetPipelineTarget(const QString& target);
   // True when nothing is loading, the pass's data is ready and the graphs are laid out.
@@ -76,6 +78,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   // After a load, once the graphs are settled; and when a load failed.
   void settled();
   void loadFailed(const QString& message);
+  void savedRecording(const QString& path, bool ok);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -101,7 +104,6 @@ class MainWindow : public QMainWindow, public ContextObserver {
 
   void ShowOpenDialog();
   void ShowSaveDialog();
-  void SaveTo(const QString& path);
   void AddRecent(const QString& path);
   void RebuildRecentMenu();
   void ReportError(const QString& title, const QString& message);
