@@ -77,9 +77,13 @@ class GraphCanvas : public QGraphicsView {
   void mouseMoveEvent(QMouseEvent* event) override;
   void drawForeground(QPainter* painter, const QRectF& rect) override;
   void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   void BuildScene();
+  QGraphicsScene* NewScene();
+  void ReplaceScene();
+  void DisposeScene(QGraphicsScene* scene, QList<QGraphicsItem*> items);
   void ContinueBuild(int64_t generation);
   void FinishBuild();
   void AddNode(const NodePlacement& placement);

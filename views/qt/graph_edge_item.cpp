@@ -39,9 +39,11 @@ GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& label, const
   const auto& points = route.path;
   if (!points.empty()) {
     path_.moveTo(points[0].x, points[0].y);
+    sketch_ << QPointF(points[0].x, points[0].y);
     for (size_t i = 1; i + 2 < points.size(); i += 3) {
       path_.cubicTo(points[i].x, points[i].y, points[i + 1].x, points[i + 1].y, points[i + 2].x,
                     points[i + 2].y);
+      sketch_ << QPointF(points[i + 2].x, points[i + 2].y);
     }
   }
   BuildArrow();
@@ -130,8 +132,13 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
   if (has_note() && refused_) pen.setStyle(Qt::DashLine);
   painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
+  if (!detailed && !has_note()) {
+    // Far out, the segments' end points are a faithful enough sketch and far cheaper than
+    // flattening every curve.
+    painter->drawPolyline(sketch_);
+    return;
+  }
   painter->drawPath(path_);
-  if (!detailed && !has_note()) return;
   painter->setPen(Qt::NoPen);
   painter->setBrush(color);
   painter->drawPolygon(arrow_);

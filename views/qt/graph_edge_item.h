@@ -30,6 +30,7 @@ class GraphEdgeItem : public QGraphicsItem {
   void PaintNote(QPainter* painter, const QPalette& palette) const;
 
   QPainterPath path_;
+  QPolygonF sketch_;  // the spline's segment end points, drawn when zoomed far out
   QPolygonF arrow_;
   QPointF label_at_;
   QString label_;

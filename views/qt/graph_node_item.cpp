@@ -14,16 +14,22 @@ namespace {
 
 constexpr qreal kDetailThreshold = 0.35;
 
-QFont TitleFont() {
-  QFont font;
-  font.setPixelSize(static_cast<int>(NodeMetrics::kTitleFontSize));
-  font.setBold(true);
+const QFont& TitleFont() {
+  static const QFont font = [] {
+    QFont made;
+    made.setPixelSize(static_cast<int>(NodeMetrics::kTitleFontSize));
+    made.setBold(true);
+    return made;
+  }();
   return font;
 }
 
-QFont SubtitleFont() {
-  QFont font;
-  font.setPixelSize(static_cast<int>(NodeMetrics::kSubtitleFontSize));
+const QFont& SubtitleFont() {
+  static const QFont font = [] {
+    QFont made;
+    made.setPixelSize(static_cast<int>(NodeMetrics::kSubtitleFontSize));
+    return made;
+  }();
   return font;
 }
 
@@ -130,6 +136,7 @@ void GraphNodeItem::PaintExpandedBox(QPainter* painter, const QPalette& palette)
 }
 
 void GraphNodeItem::PaintSilhouette(QPainter* painter, const QPalette& palette) const {
+  painter->setRenderHint(QPainter::Antialiasing, false);
   painter->setPen(Qt::NoPen);
   painter->setBrush(expanded_ ? QBrush(Qt::NoBrush) : QBrush(Fill(palette)));
   if (expanded_) painter->setPen(QPen(Outline(palette).color(), 0));
