@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git python3 python3-venv
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 libclang-rt-19-dev lld-19
-  qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev libqt6opengl6-dev
   libgraphviz-dev graphviz
   libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
