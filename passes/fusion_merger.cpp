@@ -146,17 +146,11 @@ class ComputationFusionMerger {
 
 StatusOr<bool> FusionMerger::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kGpu);
-  FusionDecisionRecorder recorder(context);
-  int64_t merged = 0;
-  for (Computation* computation : FusibleComputations(module)) {
-    ComputationFusionMerger merger(*computation, limits, model_, recorder);
-    StatusOr<int64_t> count = merger.Run();
-    if (!count.ok()) return count.status();
-    merged += *count;
-  }
-  context.AddStat("merged_pairs", std::to_string(merged));
-  context.AddStat("fusions", std::to_string(CountFusions(module)));
-  return merged > 0;
+  return RunOnFusibleComputations(
+      module, context, "merged_pairs",
+      [&](Computation& computation, FusionDecisionRecorder& recorder) {
+        return ComputationFusionMerger(computation, limits, model_, recorder).Run();
+      });
 }
 
 }  // namespace fusescope::passes

@@ -1,5 +1,8 @@
 #include "passes/fusion_utils.h"
 
+#include "passes/fusion_decision_recorder.h"
+#include "passes/pass.h"
+
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -930,6 +933,21 @@ int64_t CountFusions(const ir::Module& module) {
     }
   }
   return count;
+}
+
+StatusOr<bool> RunOnFusibleComputations(
+    ir::Module& module, PassContext& context, std::string_view count_stat,
+    const std::function<StatusOr<int64_t>(ir::Computation&, FusionDecisionRecorder&)>& run_one) {
+  FusionDecisionRecorder recorder(context);
+  int64_t total = 0;
+  for (ir::Computation* computation : FusibleComputations(module)) {
+    StatusOr<int64_t> count = run_one(*computation, recorder);
+    if (!count.ok()) return count.status();
+    total += *count;
+  }
+  context.AddStat(std::string(count_stat), std::to_string(total));
+  context.AddStat("fusions", std::to_string(CountFusions(module)));
+  return total > 0;
 }
 
 }  // namespace fusescope::passes

@@ -8,12 +8,14 @@
 // familiar to an XLA engineer. All functions are pure queries; none changes the module.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ir/module.h"
+#include "ir/status.h"
 #include "passes/fusion_decision.h"
 #include "passes/pipeline_options.h"
 
@@ -180,6 +182,16 @@ std::string FusedSentence(const FusionDecisionRecord& before, bool consumer_was_
 
 // Fusion instructions in the computations fusion works in.
 int64_t CountFusions(const ir::Module& module);
+
+class FusionDecisionRecorder;
+struct PassContext;
+
+// The driver every GPU fusion pass shares: runs `run_one` on each fusible computation with one
+// decision recorder, adds the per-computation counts, reports them as stat `count_stat` next to
+// the module's fusion count, and says whether anything was fused.
+StatusOr<bool> RunOnFusibleComputations(
+    ir::Module& module, PassContext& context, std::string_view count_stat,
+    const std::function<StatusOr<int64_t>(ir::Computation&, FusionDecisionRecorder&)>& run_one);
 
 }  // namespace fusescope::passes
 

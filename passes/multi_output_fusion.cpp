@@ -384,17 +384,11 @@ StatusOr<bool> MultiOutputFusion::Run(ir::Module& module, PassContext& context) 
     context.AddStat("multi_output", "disabled");
     return false;
   }
-  FusionDecisionRecorder recorder(context);
-  int64_t fused = 0;
-  for (Computation* computation : FusibleComputations(module)) {
-    ComputationMultiOutputFusion fusion(*computation, limits, model_, recorder);
-    StatusOr<int64_t> count = fusion.Run();
-    if (!count.ok()) return count.status();
-    fused += *count;
-  }
-  context.AddStat("fused_pairs", std::to_string(fused));
-  context.AddStat("fusions", std::to_string(CountFusions(module)));
-  return fused > 0;
+  return RunOnFusibleComputations(
+      module, context, "fused_pairs",
+      [&](Computation& computation, FusionDecisionRecorder& recorder) {
+        return ComputationMultiOutputFusion(computation, limits, model_, recorder).Run();
+      });
 }
 
 }  // namespace fusescope::passes

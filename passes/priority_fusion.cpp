@@ -304,17 +304,11 @@ class ComputationPriorityFusion {
 
 StatusOr<bool> PriorityFusion::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kGpu);
-  FusionDecisionRecorder recorder(context);
-  int64_t fused = 0;
-  for (Computation* computation : FusibleComputations(module)) {
-    ComputationPriorityFusion fusion(*computation, limits, model_, recorder);
-    StatusOr<int64_t> count = fusion.Run();
-    if (!count.ok()) return count.status();
-    fused += *count;
-  }
-  context.AddStat("fused_pairs", std::to_string(fused));
-  context.AddStat("fusions", std::to_string(CountFusions(module)));
-  return fused > 0;
+  return RunOnFusibleComputations(
+      module, context, "fused_pairs",
+      [&](Computation& computation, FusionDecisionRecorder& recorder) {
+        return ComputationPriorityFusion(computation, limits, model_, recorder).Run();
+      });
 }
 
 }  // namespace fusescope::passes
