@@ -1,12 +1,13 @@
 // `fusescope passes RUN.fsdb [--json]`: the pass table of a recording — changed or not
-// (measured by fingerprint), Δ instructions, time, and what looks wrong (a lying change
-// flag, a failure).
+// (measured by fingerprint), Δ operations and the fusions' contents (recording::
+// OperationCounts), time, and what looks wrong (a lying change flag, a failure).
 
 #include <cstdio>
 #include <iostream>
 
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
+#include "recording/operation_counts.h"
 #include "recording/recording_store.h"
 
 namespace fusescope::app {
@@ -26,21 +27,35 @@ std::string Notes(const recording::PassRecord& pass) {
 }
 
 void PrintText(const recording::Recording& recording) {
+  const std::vector<recording::OperationCounts> counts = recording::CountSnapshots(recording);
   std::printf("%s: %s pipeline, %zu passes\n\n", recording.model_name.c_str(),
               recording.pipeline_name.c_str(), recording.passes.size());
-  std::printf("%4s  %-24s %-8s %8s %8s %7s %10s  %s\n", "#", "pass", "changed", "before", "after",
-              "delta", "time(ms)", "notes");
+  std::printf("%4s  %-24s %-8s %8s %8s %7s %8s %8s %10s  %s\n", "#", "pass", "changed", "ops",
+              "ops", "delta", "fusions", "fused", "time(ms)", "notes");
+  std::printf("%4s  %-24s %-8s %8s %8s %7s %8s %8s %10s\n", "", "", "", "before", "after", "ops",
+              "after", "instr", "");
   for (const auto& pass : recording.passes) {
-    const int64_t delta = pass.instructions_after - pass.instructions_before;
-    std::printf("%4lld  %-24s %-8s %8lld %8lld %+7lld %10.3f  %s\n",
-                static_cast<long long>(pass.index), pass.name.c_str(),
-                pass.changed ? "yes" : "-", static_cast<long long>(pass.instructions_before),
-                static_cast<long long>(pass.instructions_after), static_cast<long long>(delta),
-                pass.wall_seconds * 1e3, Notes(pass).c_str());
+    const recording::OperationCounts& before = counts[static_cast<size_t>(pass.index)];
+    const recording::OperationCounts& after = counts[static_cast<size_t>(pass.index + 1)];
+    std::printf("%4lld  %-24s %-8s %8lld %8lld %+7lld %8lld %8lld %10.3f  %s\n",
+                static_cast<long long>(pass.index), pass.name.c_str(), pass.changed ? "yes" : "-",
+                static_cast<long long>(before.operations), static_cast<long long>(after.operations),
+                static_cast<long long>(after.operations - before.operations),
+                static_cast<long long>(after.fusions),
+                static_cast<long long>(after.fused_instructions), pass.wall_seconds * 1e3,
+                Notes(pass).c_str());
   }
 }
 
+void CountsJson(JsonWriter& json, const std::string& suffix,
+                const recording::OperationCounts& counts) {
+  json.Key("operations_" + suffix).Int(counts.operations);
+  json.Key("fusions_" + suffix).Int(counts.fusions);
+  json.Key("fused_instructions_" + suffix).Int(counts.fused_instructions);
+}
+
 void PrintJson(const recording::Recording& recording) {
+  const std::vector<recording::OperationCounts> counts = recording::CountSnapshots(recording);
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(recording.model_name);
@@ -58,6 +73,8 @@ void PrintJson(const recording::Recording& recording) {
     if (pass.failed) json.Key("error").String(pass.error);
     json.Key("instructions_before").Int(pass.instructions_before);
     json.Key("instructions_after").Int(pass.instructions_after);
+    CountsJson(json, "before", counts[static_cast<size_t>(pass.index)]);
+    CountsJson(json, "after", counts[static_cast<size_t>(pass.index + 1)]);
     json.Key("seconds").Double(pass.wall_seconds);
     json.Key("stats").BeginObject();
     for (const auto& [key, value] : pass.stats) json.Key(key).String(value);
@@ -84,7 +101,8 @@ int RunPasses(const std::vector<std::string>& raw_args) {
 }
 
 const CommandRegistrar kRegistrar({"passes", "passes RUN.fsdb [--json]",
-                                   "pass table: changed, delta instructions, time", RunPasses});
+                                   "pass table: changed, delta operations, fusions, time",
+                                   RunPasses});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -1,4 +1,5 @@
-// `fusescope stats FILE [--json] [--pass N]`: computations, instructions per opcode, fusions.
+// `fusescope stats FILE [--json] [--pass N]`: computations, operations (instructions outside
+// fusions), fusions and the instructions they hold, per opcode too.
 
 #include <iomanip>
 #include <iostream>
@@ -7,77 +8,93 @@
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
+#include "recording/operation_counts.h"
 
 namespace fusescope::app {
 namespace {
 
+// Opcodes are counted apart for operations and for the instructions inside fusions, like
+// the totals (recording::OperationCounts).
 struct ModuleStats {
   int64_t computations = 0;
-  int64_t instructions = 0;
-  int64_t entry_instructions = 0;
-  std::map<std::string, int64_t> opcodes;
-  std::map<std::string, int64_t> fusion_kinds;
-  int64_t fusions = 0;
-  int64_t fused_instructions = 0;
+  recording::OperationCounts counts;
+  std::map<std::string, int64_t> opcodes;        // every instruction
+  std::map<std::string, int64_t> fused_opcodes;  // instructions inside fusions
+  std::map<std::string, int64_t> fusion_kinds;   // of the fusion operations
 };
 
 ModuleStats Collect(const ir::Module& module) {
   ModuleStats stats;
   stats.computations = static_cast<int64_t>(module.computations().size());
+  stats.counts = recording::CountOperations(module);
   for (const auto& computation : module.computations()) {
+    const bool fused = computation->fusion_instruction() != nullptr;
     for (const auto& instruction : computation->instructions()) {
-      ++stats.instructions;
-      ++stats.opcodes[std::string(instruction->opcode_name())];
-      if (computation->fusion_instruction()) ++stats.fused_instructions;
-      if (instruction->opcode() == ir::Opcode::kFusion) {
-        ++stats.fusions;
+      const std::string opcode(instruction->opcode_name());
+      ++stats.opcodes[opcode];
+      if (fused) {
+        ++stats.fused_opcodes[opcode];
+      } else if (instruction->opcode() == ir::Opcode::kFusion) {
         const std::string kind = instruction->fusion_kind();
         ++stats.fusion_kinds[kind.empty() ? "Unspecified" : kind];
       }
     }
   }
-  if (module.entry()) stats.entry_instructions = module.entry()->instruction_count();
   return stats;
 }
 
+int64_t Lookup(const std::map<std::string, int64_t>& counts, const std::string& key) {
+  auto found = counts.find(key);
+  return found == counts.end() ? 0 : found->second;
+}
+
+void PrintFusionKinds(const ModuleStats& stats) {
+  if (stats.fusion_kinds.empty()) return;
+  std::cout << " (";
+  bool first = true;
+  for (const auto& [kind, count] : stats.fusion_kinds) {
+    std::cout << (first ? "" : ", ") << "k" << kind << " " << count;
+    first = false;
+  }
+  std::cout << ")";
+}
+
 void PrintText(const std::string& name, const ir::Module& module, const ModuleStats& stats) {
+  const recording::OperationCounts& counts = stats.counts;
   std::cout << "module " << module.name() << " (" << name << ")\n"
             << "  computations:       " << stats.computations << '\n'
-            << "  instructions:       " << stats.instructions << '\n'
-            << "  entry instructions: " << stats.entry_instructions << '\n'
-            << "  fusions:            " << stats.fusions;
-  if (!stats.fusion_kinds.empty()) {
-    std::cout << " (";
-    bool first = true;
-    for (const auto& [kind, count] : stats.fusion_kinds) {
-      std::cout << (first ? "" : ", ") << "k" << kind << " " << count;
-      first = false;
-    }
-    std::cout << ")";
-  }
-  std::cout << "\n  fused instructions: " << stats.fused_instructions << "\n\n"
-            << "  opcode                          count\n";
+            << "  operations:         " << counts.operations << "  (instructions outside fusions)\n"
+            << "  fusions:            " << counts.fusions;
+  PrintFusionKinds(stats);
+  std::cout << "\n  fused instructions: " << counts.fused_instructions << "  (inside the fusions)\n"
+            << "  all instructions:   " << counts.instructions() << "\n\n"
+            << "  opcode                      operations    fused\n";
   for (const auto& [opcode, count] : stats.opcodes) {
-    std::cout << "  " << std::left << std::setw(28) << opcode << std::right << std::setw(9)
-              << count << '\n';
+    const int64_t fused = Lookup(stats.fused_opcodes, opcode);
+    std::cout << "  " << std::left << std::setw(28) << opcode << std::right << std::setw(10)
+              << count - fused << std::setw(9) << fused << '\n';
   }
 }
 
 void PrintJson(const std::string& name, const ir::Module& module, const ModuleStats& stats) {
+  const recording::OperationCounts& counts = stats.counts;
   JsonWriter json;
   json.BeginObject();
   json.Key("file").String(name);
   json.Key("module").String(module.name());
   json.Key("computations").Int(stats.computations);
-  json.Key("instructions").Int(stats.instructions);
-  json.Key("entry_instructions").Int(stats.entry_instructions);
-  json.Key("fusions").Int(stats.fusions);
-  json.Key("fused_instructions").Int(stats.fused_instructions);
+  json.Key("operations").Int(counts.operations);
+  json.Key("fusions").Int(counts.fusions);
+  json.Key("fused_instructions").Int(counts.fused_instructions);
+  json.Key("instructions").Int(counts.instructions());
   json.Key("fusion_kinds").BeginObject();
   for (const auto& [kind, count] : stats.fusion_kinds) json.Key("k" + kind).Int(count);
   json.EndObject();
   json.Key("opcodes").BeginObject();
   for (const auto& [opcode, count] : stats.opcodes) json.Key(opcode).Int(count);
+  json.EndObject();
+  json.Key("fused_opcodes").BeginObject();
+  for (const auto& [opcode, count] : stats.fused_opcodes) json.Key(opcode).Int(count);
   json.EndObject();
   json.EndObject();
   std::cout << json.str() << '\n';
@@ -86,7 +103,8 @@ void PrintJson(const std::string& name, const ir::Module& module, const ModuleSt
 int RunStats(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"--pass"}, {"--json"});
   if (!args.ok()) return Fail("stats: " + args.message());
-  if (args->positional().size() != 1) return Fail("usage: fusescope stats FILE [--json] [--pass N]");
+  if (args->positional().size() != 1)
+    return Fail("usage: fusescope stats FILE [--json] [--pass N]");
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
   auto loaded = LoadModel(args->positional()[0], *pass);
@@ -100,8 +118,9 @@ int RunStats(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"stats", "stats FILE [--json] [--pass N]",
-                                   "computations, instructions per opcode, fusions", RunStats});
+const CommandRegistrar kRegistrar(
+    {"stats", "stats FILE [--json] [--pass N]",
+     "computations, operations, fusions and what they hold, per opcode", RunStats});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -48,9 +48,10 @@ json_ok() {
 # --- stats and print on the built-in samples
 for sample in mlp bert_encoder resnet_block; do
   expect_ok "stats $sample" "$fs" stats "sample:$sample"
-  contains "stats $sample text" '^  instructions: +[0-9]+' "$tmp/out"
+  contains "stats $sample text" '^  operations: +[0-9]+' "$tmp/out"
+  contains "stats $sample text" '^  fused instructions: +[0-9]+' "$tmp/out"
   expect_ok "stats $sample json" "$fs" stats "sample:$sample" --json
-  json_ok "stats $sample json" "d['instructions'] > 10 and d['computations'] >= 1 and sum(d['opcodes'].values()) == d['instructions']"
+  json_ok "stats $sample json" "d['instructions'] > 10 and d['computations'] >= 1 and sum(d['opcodes'].values()) == d['instructions'] and d['operations'] + d['fused_instructions'] == d['instructions'] and sum(d['fused_opcodes'].values()) == d['fused_instructions']"
   expect_ok "print $sample" "$fs" print "sample:$sample"
   cp "$tmp/out" "$tmp/p1.hlo"
   expect_ok "print printed $sample" "$fs" print "$tmp/p1.hlo"
@@ -72,9 +73,20 @@ for pipeline in cpu gpu; do
   expect_ok "compile $pipeline" "$fs" compile sample:mlp --pipeline "$pipeline" -o "$run" --json
   json_ok "compile $pipeline json" "d['fusions'] > 0 and d['decisions_refused'] > 0 and d['passes_changed'] > 0 and not d['failed']"
   expect_ok "passes $pipeline" "$fs" passes "$run" --json
-  json_ok "passes $pipeline json" "len(d['passes']) > 5 and any(p['changed'] for p in d['passes']) and all(p['instructions_before'] > 0 for p in d['passes'])"
+  json_ok "passes $pipeline json" "len(d['passes']) > 5 and any(p['changed'] for p in d['passes']) and all(p['operations_before'] > 0 for p in d['passes'])"
+  # Operations and fused instructions add up to all instructions, pass after pass.
+  json_ok "passes $pipeline counts add up" "all(p['operations_' + s] + p['fused_instructions_' + s] == p['instructions_' + s] for p in d['passes'] for s in ('before', 'after')) and all(a['operations_after'] == b['operations_before'] for a, b in zip(d['passes'], d['passes'][1:]))"
+  # A fusion pass lowers the operations; what it fused is counted inside its fusions.
+  json_ok "passes $pipeline fusion lowers operations" "any(p['operations_after'] < p['operations_before'] and p['fusions_after'] > p['fusions_before'] and p['fused_instructions_after'] > p['fused_instructions_before'] for p in d['passes'] if 'fusion' in p['name'] and p['changed'])"
+  changed_fusion=$(python3 -c "import json; print(next(p['index'] for p in json.load(open('$tmp/out'))['passes'] if 'fusion' in p['name'] and p['changed']))")
+  fused_after=$(python3 -c "import json; print(next(p['fused_instructions_after'] for p in json.load(open('$tmp/out'))['passes'] if p['index'] == $changed_fusion))")
+  expect_ok "passes $pipeline text" "$fs" passes "$run"
+  contains "passes $pipeline text" ' ops +ops +delta +fusions +fused ' "$tmp/out"
   expect_ok "stats of recording" "$fs" stats "$run" --json
   json_ok "stats of recording" "d['fusions'] > 0"
+  # The module after the fusion pass, counted from the rebuilt IR, agrees with the pass table.
+  expect_ok "stats after fusion pass" "$fs" stats "$run" --pass "$changed_fusion" --json
+  json_ok "stats after fusion pass" "d['fusions'] > 0 and d['fused_instructions'] == $fused_after"
   expect_ok "print input of recording" "$fs" print "$run" --pass -1
   contains "print input of recording" '^HloModule mlp' "$tmp/out"
 done

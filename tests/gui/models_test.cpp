@@ -73,6 +73,78 @@ TEST(ModelsTest, PassTimelineModel) {
   EXPECT_TRUE(checker.problems().isEmpty()) << checker.problems().join('\n').toStdString();
 }
 
+// Operations outside fusions and instructions inside them, counted here from the rebuilt
+// module without the core's counting.
+struct ModuleSize {
+  int64_t operations = 0;
+  int64_t fusions = 0;
+  int64_t fused = 0;
+};
+
+ModuleSize SizeOf(const recording::Snapshot& snapshot) {
+  auto module = snapshot.ToModule();
+  EXPECT_TRUE(module.ok()) << module.message();
+  ModuleSize size;
+  if (!module.ok()) return size;
+  for (const auto& computation : (*module)->computations()) {
+    if (computation->fusion_instruction()) {
+      size.fused += computation->instruction_count();
+      continue;
+    }
+    for (const auto& instruction : computation->instructions()) {
+      ++size.operations;
+      if (instruction->opcode() == ir::Opcode::kFusion) ++size.fusions;
+    }
+  }
+  return size;
+}
+
+// The fusion pass of a real recording reads as the reduction it is: fewer operations, and
+// what it fused is shown apart, as instructions inside its fusions; not "+N instructions".
+TEST(ModelsTest, PassTimelineShowsOperationsAndFusedApart) {
+  App();
+  auto recording = SampleRecording("bert_encoder");
+  ASSERT_NE(recording, nullptr);
+  PassTimelineModel model;
+  model.setData(recording);
+  EXPECT_EQ(model.headerData(PassTimelineModel::kOperationsDelta, Qt::Horizontal).toString(),
+            QStringLiteral("Δ ops"));
+  EXPECT_EQ(model.headerData(PassTimelineModel::kFused, Qt::Horizontal).toString(),
+            QStringLiteral("Fused"));
+  int fusion_passes = 0;
+  for (const recording::PassRecord& pass : recording->passes) {
+    if (!pass.changed) continue;
+    const ModuleSize before = SizeOf(*recording->SnapshotBefore(pass.index));
+    const ModuleSize after = SizeOf(*recording->SnapshotAfter(pass.index));
+    const int row = static_cast<int>(pass.index);
+    const QString delta = model.index(row, PassTimelineModel::kOperationsDelta).data().toString();
+    const int64_t change = after.operations - before.operations;
+    EXPECT_EQ(delta, change == 0  ? QStringLiteral("0")
+                     : change > 0 ? QStringLiteral("+%1").arg(change)
+                                  : QStringLiteral("−%1").arg(-change))
+        << pass.name;
+    const QString fused = model.index(row, PassTimelineModel::kFused).data().toString();
+    EXPECT_EQ(fused, after.fusions == 0
+                         ? QString()
+                         : QStringLiteral("%1 in %2").arg(after.fused).arg(after.fusions))
+        << pass.name;
+    if (before.fusions == 0 && after.fusions > 0) {
+      ++fusion_passes;
+      EXPECT_TRUE(delta.startsWith(QStringLiteral("−")))
+          << pass.name << ": " << delta.toStdString();
+      const QString tip =
+          model.index(row, PassTimelineModel::kName).data(Qt::ToolTipRole).toString();
+      EXPECT_TRUE(tip.contains(QStringLiteral("%1 → %2 operations, %3 fusions holding %4")
+                                   .arg(before.operations)
+                                   .arg(after.operations)
+                                   .arg(after.fusions)
+                                   .arg(after.fused)))
+          << tip.toStdString();
+    }
+  }
+  EXPECT_GE(fusion_passes, 1);
+}
+
 TEST(ModelsTest, FusionDecisionModelAndFilter) {
   App();
   auto recording = SampleRecording("mlp");

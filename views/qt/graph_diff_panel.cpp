@@ -359,15 +359,18 @@ void GraphDiffPanel::UpdateTitles() {
                                   .arg(pass->index)
                                   .arg(QString::fromStdString(pass->name))
                             : tr("the input");
-  const auto count = [view](GraphSide which) {
-    return static_cast<qlonglong>(view->snapshot(which).instruction_count());
+  const auto size = [view](GraphSide which) {
+    const recording::OperationCounts& counts = view->counts(which);
+    QString text = tr("%1 operations").arg(counts.operations);
+    if (counts.fusions > 0) {
+      text += tr(", %1 fusions holding %2").arg(counts.fusions).arg(counts.fused_instructions);
+    }
+    return text;
   };
   side(GraphSide::kBefore)
-      .title->setText(tr("Before %1 — %2 instructions<br><small>%3</small>")
-                          .arg(name)
-                          .arg(count(GraphSide::kBefore))
-                          .arg(tr("the module the pass ran on")));
-  QString after = tr("After %1 — %2 instructions").arg(name).arg(count(GraphSide::kAfter));
+      .title->setText(tr("Before %1 — %2<br><small>%3</small>")
+                          .arg(name, size(GraphSide::kBefore), tr("the module the pass ran on")));
+  QString after = tr("After %1 — %2").arg(name, size(GraphSide::kAfter));
   if (view->diff())
     after += QStringLiteral("<br><small>%1</small>")
                  .arg(QString::fromStdString(view->diff()->CountsLine()));

@@ -347,10 +347,9 @@ void MainWindow::UpdatePassStatus() {
     pass_status_->setText(view ? tr("Input module") : QString());
     return;
   }
-  const QString change = pass->changed ? tr("changed, %1 → %2 instructions")
-                                             .arg(pass->instructions_before)
-                                             .arg(pass->instructions_after)
-                                       : tr("no change");
+  const QString change = pass->changed
+                             ? tr("changed, %1").arg(QString::fromStdString(view->DescribeCounts()))
+                             : tr("no change");
   pass_status_->setText(tr("Pass #%1 %2 (of %3) · %4")
                             .arg(pass->index)
                             .arg(QString::fromStdString(pass->name))

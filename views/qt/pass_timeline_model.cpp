@@ -17,7 +17,12 @@ QString FormatSeconds(double seconds) {
 
 QString FormatDelta(int64_t delta) {
   if (delta == 0) return QStringLiteral("0");
-  return delta > 0 ? QStringLiteral("+%1").arg(delta) : QString::number(delta);
+  return delta > 0 ? QStringLiteral("+%1").arg(delta) : QStringLiteral("−%1").arg(-delta);
+}
+
+// "98 in 17": instructions held by fusions, and how many fusions hold them.
+QString FormatFused(const recording::OperationCounts& counts) {
+  return QStringLiteral("%1 in %2").arg(counts.fused_instructions).arg(counts.fusions);
 }
 
 }  // namespace
@@ -29,6 +34,8 @@ void PassTimelineModel::setData(std::shared_ptr<const recording::Recording> reco
   ReleaseOffThread(recording_);
   recording_ = std::move(recording);
   fusions_.assign(recording_ ? recording_->passes.size() : 0, FusionCounts());
+  counts_ = recording_ ? recording::CountSnapshots(*recording_)
+                       : std::vector<recording::OperationCounts>();
   if (recording_) {
     for (const passes::FusionDecisionRecord& decision : recording_->decisions) {
       if (decision.pass_index < 0 || decision.pass_index >= static_cast<int64_t>(fusions_.size()))
@@ -54,9 +61,11 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
       return static_cast<qlonglong>(pass.index);
     case kName:
       return QString::fromStdString(pass.name);
-    case kDelta:
-      return pass.changed ? FormatDelta(pass.instructions_after - pass.instructions_before)
+    case kOperationsDelta:
+      return pass.changed ? FormatDelta(After(pass).operations - Before(pass).operations)
                           : QString();
+    case kFused:
+      return pass.changed && After(pass).fusions > 0 ? FormatFused(After(pass)) : QString();
     case kTime:
       return pass.skipped ? QStringLiteral("skipped") : FormatSeconds(pass.wall_seconds);
     case kFusions: {
@@ -68,14 +77,24 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
   return {};
 }
 
+const recording::OperationCounts& PassTimelineModel::Before(
+    const recording::PassRecord& pass) const {
+  return counts_[static_cast<size_t>(pass.index)];
+}
+
+const recording::OperationCounts& PassTimelineModel::After(
+    const recording::PassRecord& pass) const {
+  return counts_[static_cast<size_t>(pass.index) + 1];
+}
+
 QVariant PassTimelineModel::ToolTip(const recording::PassRecord& pass) const {
   QString text = QStringLiteral("<b>%1</b> (pass %2)<br>")
                      .arg(QString::fromStdString(pass.name))
                      .arg(pass.index);
-  text += pass.changed ? QStringLiteral("changed the module: %1 → %2 instructions")
-                             .arg(pass.instructions_before)
-                             .arg(pass.instructions_after)
-                       : QStringLiteral("changed nothing");
+  const QString counts =
+      QString::fromStdString(recording::DescribeCounts(Before(pass), After(pass)));
+  text += pass.changed ? QStringLiteral("changed the module: %1").arg(counts)
+                       : QStringLiteral("changed nothing (%1)").arg(counts);
   if (pass.change_flag_lies) {
     text += QStringLiteral("<br><i>the pass reported %1</i>")
                 .arg(pass.reported_changed ? "a change" : "no change");
@@ -128,7 +147,7 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
 
 QVariant PassTimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[] = {"#", "Pass", "Δ instr", "Time", "Fusions"};
+  static const char* const kTitles[] = {"#", "Pass", "Δ ops", "Fused", "Time", "Decisions"};
   return section >= 0 && section < kColumnCount ? QString::fromUtf8(kTitles[section]) : QVariant();
 }
 

@@ -32,6 +32,8 @@ std::shared_ptr<const PassView> PassView::Build(
   const recording::Snapshot* after = pass_index < 0 ? &rec.input() : rec.SnapshotAfter(pass_index);
   view->snapshots_[0] = before ? before : &rec.input();
   view->snapshots_[1] = after ? after : view->snapshots_[0];
+  for (size_t i = 0; i < 2; ++i)
+    view->counts_[i] = recording::CountOperations(*view->snapshots_[i]);
   view->RebuildModules();
   view->IndexModules();
   view->ComputeDiff();
@@ -47,6 +49,14 @@ const recording::PassRecord* PassView::pass() const {
 
 const recording::Snapshot& PassView::snapshot(GraphSide side) const {
   return *snapshots_[SideIndex(side)];
+}
+
+const recording::OperationCounts& PassView::counts(GraphSide side) const {
+  return counts_[SideIndex(side)];
+}
+
+std::string PassView::DescribeCounts() const {
+  return recording::DescribeCounts(counts_[0], counts_[1]);
 }
 
 const ir::Module* PassView::module(GraphSide side) const { return modules_[SideIndex(side)].get(); }

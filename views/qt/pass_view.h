@@ -14,6 +14,7 @@
 
 #include "ir/graph_diff.h"
 #include "ir/module.h"
+#include "recording/operation_counts.h"
 #include "recording/recording.h"
 #include "views/qt/selection.h"
 
@@ -48,6 +49,10 @@ class PassView {
   const ir::Module* module(GraphSide side) const;
   const ir::GraphDiff* diff() const { return diff_.get(); }
   const std::string& error() const { return error_; }
+  // Operations, fusions and the instructions they hold on one side.
+  const recording::OperationCounts& counts(GraphSide side) const;
+  // "131 → 40 operations, 17 fusions holding 98 instructions".
+  std::string DescribeCounts() const;
 
   const ir::Instruction* Find(GraphSide side, int64_t id) const;
   // Diff status of an instruction as seen from its side.
@@ -73,6 +78,7 @@ class PassView {
   std::shared_ptr<const recording::Recording> recording_;
   int64_t pass_index_ = -1;
   const recording::Snapshot* snapshots_[2] = {nullptr, nullptr};
+  recording::OperationCounts counts_[2];
   std::unique_ptr<ir::Module> modules_[2];
   std::unordered_map<int64_t, const ir::Instruction*> by_id_[2];
   std::unique_ptr<ir::GraphDiff> diff_;
