@@ -20,11 +20,6 @@ QString FormatDelta(int64_t delta) {
   return delta > 0 ? QStringLiteral("+%1").arg(delta) : QStringLiteral("−%1").arg(-delta);
 }
 
-// "98 in 17": instructions held by fusions, and how many fusions hold them.
-QString FormatFused(const recording::OperationCounts& counts) {
-  return QStringLiteral("%1 in %2").arg(counts.fused_instructions).arg(counts.fusions);
-}
-
 }  // namespace
 
 PassTimelineModel::PassTimelineModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -65,7 +60,9 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
       return pass.changed ? FormatDelta(After(pass).operations - Before(pass).operations)
                           : QString();
     case kFused:
-      return pass.changed && After(pass).fusions > 0 ? FormatFused(After(pass)) : QString();
+      return pass.changed && After(pass).fusions > 0
+                 ? QString::number(After(pass).fused_instructions)
+                 : QString();
     case kTime:
       return pass.skipped ? QStringLiteral("skipped") : FormatSeconds(pass.wall_seconds);
     case kFusions: {
@@ -146,9 +143,17 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PassTimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal || section < 0 || section >= kColumnCount) return {};
   static const char* const kTitles[] = {"#", "Pass", "Δ ops", "Fused", "Time", "Decisions"};
-  return section >= 0 && section < kColumnCount ? QString::fromUtf8(kTitles[section]) : QVariant();
+  static const char* const kTips[] = {"Position in the pipeline",
+                                      "Pass name",
+                                      "Change in operations: instructions outside fusions",
+                                      "Instructions inside fusions after the pass",
+                                      "Wall time of the pass",
+                                      "Fusion decisions: accepted ✓, refused ✗"};
+  if (role == Qt::DisplayRole) return QString::fromUtf8(kTitles[section]);
+  if (role == Qt::ToolTipRole) return QString::fromUtf8(kTips[section]);
+  return {};
 }
 
 }  // namespace fusescope::views
