@@ -10,17 +10,17 @@
 
 #include "views/qt/graph_edge_item.h"
 #include "views/qt/off_thread_release.h"
+#include "views/view_focus.h"
 
 namespace fusescope::views {
 namespace {
 
 constexpr double kMinZoom = 0.05;
 constexpr double kMaxZoom = 4.0;
-// Fitting never enlarges a small graph beyond this, nor shrinks a mark below readable.
+// Fitting never enlarges a small graph beyond this.
 constexpr double kMaxFitZoom = 1.25;
-constexpr double kReadableZoom = 0.7;
-// The automatic view may shrink a large change this far, no further.
-constexpr double kMinAutoZoom = 0.45;
+// Room around what the automatic view shows, in scene units.
+constexpr double kFocusMargin = 40;
 // Longest stretch spent adding items before the event loop gets a turn.
 constexpr qint64 kBuildSliceMs = 12;
 
@@ -204,21 +204,23 @@ void GraphCanvas::SetMarks(const std::vector<int64_t>& selected,
 
 void GraphCanvas::CenterOnMarks() {
   if (marked_.empty()) return;
-  QRectF area;
-  for (const GraphNodeItem* item : marked_) area = area.united(item->sceneBoundingRect());
+  std::vector<Rect> area;
+  auto add = [&area](const QRectF& rect) {
+    area.push_back(Rect{rect.x(), rect.y(), rect.width(), rect.height()});
+  };
+  for (const GraphNodeItem* item : marked_) add(item->sceneBoundingRect());
   // A decision's reason belongs with its pair.
   for (const GraphEdgeItem* edge : edges_) {
-    if (edge->has_note()) area = area.united(edge->sceneBoundingRect());
+    if (edge->has_note()) add(edge->sceneBoundingRect());
   }
   view_mode_ = ViewMode::kUser;
-  const QRectF margin = area.adjusted(-30, -30, 30, 30);
-  const double fitting =
-      std::min(viewport()->width() / margin.width(), viewport()->height() / margin.height());
-  // Readable, but zoomed out as far as needed (within reason) to show all of it.
-  const double wanted =
-      std::clamp(std::min(std::max(zoom(), kReadableZoom), fitting), kMinAutoZoom, kMaxFitZoom);
-  setTransform(QTransform::fromScale(wanted, wanted));
-  centerOn(area.center());
+  // Readable, and no further in than the user had it.
+  const double readable = ReadableZoom();
+  const double most = std::max(readable, std::min(zoom(), kMaxFitZoom));
+  const Rect window =
+      DensestWindow(area, std::max(1.0, viewport()->width() / readable - 2 * kFocusMargin),
+                    std::max(1.0, viewport()->height() / readable - 2 * kFocusMargin));
+  ShowWindow(window, readable, most);
 }
 
 void GraphCanvas::ZoomBy(double factor) {
@@ -234,40 +236,59 @@ void GraphCanvas::FitAll() {
 
 void GraphCanvas::AutoView() {
   view_mode_ = ViewMode::kAuto;
-  auto_focus_ = QRectF();
+  auto_focus_.reset();
   FitChanges();
 }
 
-void GraphCanvas::AutoView(const QRectF& focus) {
+void GraphCanvas::AutoView(std::vector<Rect> focus) {
   view_mode_ = ViewMode::kAuto;
-  auto_focus_ = focus;
+  auto_focus_ = std::move(focus);
   FitChanges();
 }
 
-QRectF GraphCanvas::ChangedArea() const {
-  QRectF area;
-  if (!picture_) return area;
+std::vector<Rect> GraphCanvas::ChangedNodes() const {
+  std::vector<Rect> changed;
+  if (!picture_) return changed;
   // From the layout, not the items: the scene may still be filling.
   for (const NodePlacement& placement : picture_->layout().nodes()) {
     const DisplayNode& node = picture_->graph().node(placement.node);
     if (node.diff == ir::DiffStatus::kUnchanged || (node.is_box() && node.expanded)) continue;
-    const Rect& rect = placement.rect;
-    area = area.united(QRectF(rect.x, rect.y, rect.width, rect.height));
+    changed.push_back(placement.rect);
   }
-  return area;
+  return changed;
+}
+
+double GraphCanvas::ReadableZoom() const {
+  const double pixels = kReadablePoints * logicalDpiY() / 72.0;
+  return pixels / NodeMetrics::kTitleFontSize;
 }
 
 void GraphCanvas::FitChanges() {
-  const QRectF changed = auto_focus_.isEmpty() ? ChangedArea() : auto_focus_;
-  ShowArea(changed.isEmpty() ? scene_->sceneRect() : changed.adjusted(-60, -60, 60, 60));
+  if (!picture_ || picture_->empty()) return;
+  const double readable = ReadableZoom();
+  const double width = std::max(1.0, viewport()->width() / readable - 2 * kFocusMargin);
+  const double height = std::max(1.0, viewport()->height() / readable - 2 * kFocusMargin);
+  const std::vector<Rect> changed = auto_focus_ ? *auto_focus_ : ChangedNodes();
+  if (!changed.empty()) {
+    ShowWindow(DensestWindow(changed, width, height), readable, kMaxFitZoom);
+    return;
+  }
+  std::vector<Rect> nodes;
+  nodes.reserve(picture_->layout().nodes().size());
+  for (const NodePlacement& placement : picture_->layout().nodes()) {
+    if (!picture_->graph().node(placement.node).expanded) nodes.push_back(placement.rect);
+  }
+  ShowWindow(TopWindow(nodes, width, height), readable, kMaxFitZoom);
 }
 
-void GraphCanvas::ShowArea(const QRectF& focus) {
-  if (focus.isEmpty()) return;
-  fitInView(focus, Qt::KeepAspectRatio);
-  const double wanted = std::clamp(zoom(), kMinAutoZoom, kMaxFitZoom);
+void GraphCanvas::ShowWindow(const Rect& window, double least_zoom, double most_zoom) {
+  if (window.width <= 0 && window.height <= 0) return;
+  const double fitting = std::min(viewport()->width() / (window.width + 2 * kFocusMargin),
+                                  viewport()->height() / (window.height + 2 * kFocusMargin));
+  const double wanted = std::clamp(fitting, least_zoom, std::max(least_zoom, most_zoom));
   setTransform(QTransform::fromScale(wanted, wanted));
-  centerOn(focus.center());
+  const Point middle = window.center();
+  centerOn(middle.x, middle.y);
 }
 
 void GraphCanvas::Fit() {

@@ -8,6 +8,7 @@
 
 #include <QGraphicsView>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -52,13 +53,18 @@ class GraphCanvas : public QGraphicsView {
   void UniteSceneRect(const QRectF& rect);
   // Fits the whole picture, and keeps it fitted when resized until the user zooms or pans.
   void FitAll();
-  // What a picture first shows: what the pass changed, fitted, at a readable zoom (the whole
-  // picture when nothing changed). Kept when resized until the user zooms or pans.
+  // What a picture first shows: what the pass changed at a zoom where labels are readable
+  // (ReadableZoom() or more); when that does not fit, its densest part (views::DensestWindow);
+  // when nothing changed, the top of the picture. Kept when resized until the user zooms or
+  // pans.
   void AutoView();
   // The automatic view over `focus` (scene coordinates): aligned sides share one.
-  void AutoView(const QRectF& focus);
-  // Scene rectangle of what differs from the other side (empty when nothing does).
-  QRectF ChangedArea() const;
+  void AutoView(std::vector<Rect> focus);
+  // Scene rectangles of the visible nodes that differ from the other side.
+  std::vector<Rect> ChangedNodes() const;
+  // The zoom at which a node's title is drawn at kReadablePoints on screen.
+  double ReadableZoom() const;
+  static constexpr double kReadablePoints = 9;
   double zoom() const { return transform().m11(); }
 
  signals:
@@ -93,7 +99,8 @@ class GraphCanvas : public QGraphicsView {
   enum class ViewMode { kAuto, kFitAll, kUser };
   void Fit();
   void FitChanges();
-  void ShowArea(const QRectF& focus);
+  // Centres on `window`, fitted within [least_zoom, most_zoom]; least_zoom wins.
+  void ShowWindow(const Rect& window, double least_zoom, double most_zoom);
 
   QGraphicsScene* scene_;
   std::shared_ptr<const GraphPicture> picture_;
@@ -108,7 +115,8 @@ class GraphCanvas : public QGraphicsView {
   size_t next_edge_ = 0;
   bool complete_ = true;
   ViewMode view_mode_ = ViewMode::kAuto;
-  QRectF auto_focus_;  // set: the automatic view shows this instead of ChangedArea()
+  // Set: the automatic view shows these instead of ChangedNodes().
+  std::optional<std::vector<Rect>> auto_focus_;
 };
 
 }  // namespace fusescope::views

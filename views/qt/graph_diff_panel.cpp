@@ -237,8 +237,9 @@ void GraphDiffPanel::SceneComplete(GraphSide which) {
   }
   if (align_views_) {
     align_views_ = false;
-    const QRectF changes =
-        canvas(GraphSide::kBefore)->ChangedArea().united(canvas(GraphSide::kAfter)->ChangedArea());
+    std::vector<Rect> changes = canvas(GraphSide::kBefore)->ChangedNodes();
+    const std::vector<Rect> after_changes = canvas(GraphSide::kAfter)->ChangedNodes();
+    changes.insert(changes.end(), after_changes.begin(), after_changes.end());
     for (Side& s : sides_) s.canvas->AutoView(changes);
   }
   // The selection, when there is one, matters more than the overview.
