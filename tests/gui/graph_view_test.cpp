@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QScrollBar>
 #include <QTableView>
+#include <set>
 
 #include "tests/gui/gui_test_support.h"
 #include "views/graph_layout.h"
@@ -99,6 +101,26 @@ TEST(GraphViewTest, UnchangedPassOpensReadableOnTheTop) {
     top_row_in_view += Visible(canvas).contains(item->sceneBoundingRect()) ? 1 : 0;
   }
   EXPECT_GE(top_row_in_view, 1);
+}
+
+// Items are made as the view reaches them: after a pan to the far end, every node in view has
+// its item.
+TEST(GraphViewTest, PanningMakesTheNodesThatComeIntoView) {
+  auto window = OpenWindow("bert_encoder");
+  GraphCanvas& canvas = *window->graph_panel()->canvas(GraphSide::kBefore);
+  canvas.verticalScrollBar()->setValue(canvas.verticalScrollBar()->maximum());
+  canvas.horizontalScrollBar()->setValue(canvas.horizontalScrollBar()->maximum());
+  QCoreApplication::processEvents();
+  std::set<int> made;
+  for (const GraphNodeItem* item : canvas.node_items()) made.insert(item->node_id());
+  int in_view = 0;
+  for (const NodePlacement& placement : canvas.picture()->layout().nodes()) {
+    const Rect& r = placement.rect;
+    if (!Visible(canvas).intersects(QRectF(r.x, r.y, r.width, r.height))) continue;
+    ++in_view;
+    EXPECT_TRUE(made.contains(placement.node)) << "node " << placement.node;
+  }
+  EXPECT_GE(in_view, 1);
 }
 
 }  // namespace

@@ -21,24 +21,20 @@ constexpr double kMaxZoom = 4.0;
 constexpr double kMaxFitZoom = 1.25;
 // Room around what the automatic view shows, in scene units.
 constexpr double kFocusMargin = 40;
-// Longest stretch spent adding items before the event loop gets a turn.
-constexpr qint64 kBuildSliceMs = 12;
-
-QString EdgeLabel(const DisplayGraph& graph, const EdgeRoute& route) {
-  if (route.edges.empty()) return QString();
-  return QString::fromStdString(graph.edges()[static_cast<size_t>(route.edges.front())].label);
-}
+// Longest stretch spent deleting items before the event loop gets a turn.
+constexpr qint64 kDisposeSliceMs = 8;
 
 }  // namespace
 
-GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent), scene_(NewScene()) {
+GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
+  shown_.scene = NewScene(this);
   for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()}) {
     connect(bar, &QScrollBar::actionTriggered, this, [this] {
       // The bar moves after this signal; report once it has.
       QTimer::singleShot(0, this, [this] { emit userMovedView(); });
     });
   }
-  setScene(scene_);
+  setScene(shown_.scene);
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -57,130 +53,144 @@ void GraphCanvas::SetMessage(const QString& message) {
 }
 
 void GraphCanvas::SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit) {
-  // The scene's items point into the old picture: they go first, then the picture.
-  std::shared_ptr<const GraphPicture> old = std::move(picture_);
-  picture_ = std::move(picture);
-  message_ = picture_ && !picture_->error().empty() ? QString::fromStdString(picture_->error())
-                                                    : QString();
-  if (picture_ && picture_->empty() && message_.isEmpty()) message_ = tr("Nothing to show");
-  BuildScene();
-  ReleaseOffThread(old);
-  if (refit) AutoView();
-}
-
-void GraphCanvas::BuildScene() {
   ++build_generation_;
-  next_node_ = 0;
-  next_edge_ = 0;
   complete_ = false;
-  // A toggled box keeps the view where it was; a new pass is placed by the caller.
-  const QPointF center = mapToScene(viewport()->rect().center());
-  ReplaceScene();
-  marked_.clear();
-  items_.clear();
-  nodes_.clear();
-  edges_.clear();
-  if (!picture_ || picture_->empty()) {
-    scene_->setSceneRect(QRectF());
-    FinishBuild();
-    return;
+  SceneContent incoming;
+  incoming.scene = NewScene(this);
+  incoming.picture = std::move(picture);
+  // A toggled box keeps the view where it was; a new pass opens in the automatic view.
+  ViewTarget view{zoom(), mapToScene(viewport()->rect().center())};
+  if (const GraphPicture* shown = incoming.picture.get(); shown && !shown->empty()) {
+    const GraphLayout& layout = shown->layout();
+    incoming.scene->setSceneRect(
+        QRectF(0, 0, layout.width(), layout.height()).adjusted(-40, -40, 40, 40));
+    incoming.made.assign(shown->drawing().nodes.size() + shown->drawing().edges.size(), false);
+    if (refit) view = AutoTarget(*shown, std::nullopt);
+    // Off screen, so that the view paints the new scene once, whole.
+    MakeItems(incoming, AreaOf(view));
   }
-  const GraphLayout& layout = picture_->layout();
-  scene_->setSceneRect(QRectF(0, 0, layout.width(), layout.height()).adjusted(-40, -40, 40, 40));
-  centerOn(center);
-  ContinueBuild(build_generation_);
+  SwapIn(std::move(incoming), view, refit);
+  const int64_t generation = build_generation_;
+  QTimer::singleShot(0, this, [this, generation] { FinishBuild(generation); });
 }
 
-QGraphicsScene* GraphCanvas::NewScene() {
-  auto* scene = new QGraphicsScene(this);
+QGraphicsScene* GraphCanvas::NewScene(QObject* parent) {
+  auto* scene = new QGraphicsScene(parent);
   // Items never move, and a scene is rebuilt per picture: a spatial index would be rebuilt
-  // for every picture on its first paint (hundreds of milliseconds for 10k items), while a
-  // linear scan of the items costs about a millisecond.
+  // for every picture on its first paint, while the few hundred items made for the view are
+  // scanned in no time.
   scene->setItemIndexMethod(QGraphicsScene::NoIndex);
   return scene;
 }
 
-void GraphCanvas::ReplaceScene() {
-  // Clearing a scene of thousands of items at once stalls the GUI thread: the old scene is
-  // taken off screen and emptied a slice at a time instead.
-  QGraphicsScene* old = scene_;
-  scene_ = NewScene();
-  setScene(scene_);
-  // Our own lists, not old->items(), which sorts every item by stacking order first.
-  QList<QGraphicsItem*> items;
-  items.reserve(static_cast<qsizetype>(nodes_.size() + edges_.size()));
-  items.append(QList<QGraphicsItem*>(nodes_.begin(), nodes_.end()));
-  items.append(QList<QGraphicsItem*>(edges_.begin(), edges_.end()));
-  DisposeScene(old, std::move(items));
+QRectF GraphCanvas::AreaOf(const ViewTarget& target) const {
+  const double zoom = std::max(target.zoom, kMinZoom);
+  const QSizeF size(viewport()->width() / zoom, viewport()->height() / zoom);
+  return QRectF(target.center - QPointF(size.width() / 2, size.height() / 2), size);
 }
 
-void GraphCanvas::DisposeScene(QGraphicsScene* scene, QList<QGraphicsItem*> items) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!items.isEmpty() && clock.elapsed() < kBuildSliceMs) delete items.takeLast();
-  if (items.isEmpty()) {
-    delete scene;
-    return;
+void GraphCanvas::MakeItems(SceneContent& content, const QRectF& view) const {
+  if (!content.picture || content.made_area.contains(view)) return;
+  // Half a view around it, so that a small pan finds its items made.
+  const QRectF area =
+      view.adjusted(-view.width() / 2, -view.height() / 2, view.width() / 2, view.height() / 2);
+  content.made_area = area;
+  const GraphDrawing& drawing = content.picture->drawing();
+  for (size_t i = 0; i < drawing.nodes.size(); ++i) {
+    if (!content.made[i] && drawing.nodes[i].rect.intersects(area)) MakeNode(content, i);
   }
-  QTimer::singleShot(0, this, [this, scene, items = std::move(items)]() mutable {
-    DisposeScene(scene, std::move(items));
-  });
+  const size_t edges = drawing.nodes.size();
+  for (size_t i = 0; i < drawing.edges.size(); ++i) {
+    if (content.made[edges + i]) continue;
+    // A decision's note is always made: the panel brings it into view.
+    const EdgeDrawing& edge = drawing.edges[i];
+    if (!edge.note.isEmpty() || edge.Reaches(area)) MakeEdge(content, i);
+  }
 }
 
-void GraphCanvas::ContinueBuild(int64_t generation) {
-  if (generation != build_generation_ || !picture_) return;
-  // Thousands of items are added a slice at a time so that the event loop keeps turning.
-  QElapsedTimer clock;
-  clock.start();
-  const auto& nodes = picture_->layout().nodes();
-  const auto& edges = picture_->layout().edges();
-  while (next_node_ < nodes.size() && clock.elapsed() < kBuildSliceMs) AddNode(nodes[next_node_++]);
-  while (next_node_ == nodes.size() && next_edge_ < edges.size() &&
-         clock.elapsed() < kBuildSliceMs) {
-    AddEdge(edges[next_edge_++]);
-  }
-  if (next_node_ < nodes.size() || next_edge_ < edges.size()) {
-    QTimer::singleShot(0, this, [this, generation] { ContinueBuild(generation); });
-    return;
-  }
-  FinishBuild();
+GraphNodeItem* GraphCanvas::MakeNode(SceneContent& content, size_t index) {
+  content.made[index] = true;
+  const NodeDrawing& drawing = content.picture->drawing().nodes[index];
+  auto* item = new GraphNodeItem(drawing);
+  content.items.emplace(drawing.node, item);
+  content.nodes.push_back(item);
+  content.scene->addItem(item);
+  content.added.push_back(item);
+  return item;
 }
 
-void GraphCanvas::FinishBuild() {
+void GraphCanvas::MakeEdge(SceneContent& content, size_t index) {
+  const GraphDrawing& drawing = content.picture->drawing();
+  content.made[drawing.nodes.size() + index] = true;
+  auto* item = new GraphEdgeItem(drawing.edges[index]);
+  content.edges.push_back(item);
+  content.scene->addItem(item);
+  content.added.push_back(item);
+}
+
+void GraphCanvas::MakeItemsInView() {
+  if (!shown_.picture || shown_.picture->empty()) return;
+  MakeItems(shown_, AreaOf(ViewTarget{zoom(), mapToScene(viewport()->rect().center())}));
+}
+
+void GraphCanvas::SwapIn(SceneContent incoming, const ViewTarget& view, bool refit) {
+  SceneContent old = std::move(shown_);
+  shown_ = std::move(incoming);
+  marked_.clear();
+  const GraphPicture* picture = shown_.picture.get();
+  message_ =
+      picture && !picture->error().empty() ? QString::fromStdString(picture->error()) : QString();
+  if (picture && picture->empty() && message_.isEmpty()) message_ = tr("Nothing to show");
+  setScene(shown_.scene);
+  if (refit) {
+    view_mode_ = ViewMode::kAuto;
+    auto_focus_.reset();
+  }
+  Apply(view);
+  Dispose(std::move(old));
+}
+
+void GraphCanvas::FinishBuild(int64_t generation) {
+  if (generation != build_generation_) return;
   complete_ = true;
   emit sceneComplete();
 }
 
-void GraphCanvas::AddNode(const NodePlacement& placement) {
-  auto* item = new GraphNodeItem(picture_->graph().node(placement.node), placement.rect);
-  scene_->addItem(item);
-  items_.emplace(placement.node, item);
-  nodes_.push_back(item);
+void GraphCanvas::Dispose(SceneContent content) {
+  // The items copied what they draw; the picture can go (its modules are large).
+  ReleaseOffThread(content.picture);
+  if (!content.scene) return;
+  // A scene of thousands of items (everything Fit All showed) is emptied off screen a slice
+  // at a time, oldest item first: the scene's item lists then give each up at their front.
+  DisposeItems(content.scene, std::move(content.added), 0);
 }
 
-void GraphCanvas::AddEdge(const EdgeRoute& route) {
-  const DisplayGraph& graph = picture_->graph();
-  QString note;
-  bool refused = false;
-  for (int edge : route.edges) {
-    const DisplayEdge& display_edge = graph.edges()[static_cast<size_t>(edge)];
-    if (display_edge.note.empty()) continue;
-    note = QString::fromStdString(display_edge.note);
-    refused = refused || display_edge.refused;
+void GraphCanvas::DisposeItems(QGraphicsScene* scene, std::vector<QGraphicsItem*> items,
+                               size_t next) {
+  QElapsedTimer clock;
+  clock.start();
+  while (next < items.size() && clock.elapsed() < kDisposeSliceMs) delete items[next++];
+  if (next == items.size()) {
+    delete scene;
+    return;
   }
-  auto* item = new GraphEdgeItem(route, EdgeLabel(graph, route), note, refused);
-  scene_->addItem(item);
-  edges_.push_back(item);
+  QTimer::singleShot(0, this, [this, scene, items = std::move(items), next]() mutable {
+    DisposeItems(scene, std::move(items), next);
+  });
 }
 
 GraphNodeItem* GraphCanvas::ItemOfNode(int node_id) const {
-  auto found = items_.find(node_id);
-  return found == items_.end() ? nullptr : found->second;
+  auto found = shown_.items.find(node_id);
+  if (found != shown_.items.end()) return found->second;
+  if (!shown_.picture) return nullptr;
+  const auto& index = shown_.picture->drawing().node_index;
+  auto at = index.find(node_id);
+  return at == index.end() ? nullptr : MakeNode(shown_, at->second);
 }
 
 GraphNodeItem* GraphCanvas::ItemOfInstruction(int64_t instruction_id) const {
-  if (!picture_) return nullptr;
-  return ItemOfNode(picture_->VisibleNodeOf(instruction_id));
+  if (!shown_.picture) return nullptr;
+  return ItemOfNode(shown_.picture->VisibleNodeOf(instruction_id));
 }
 
 void GraphCanvas::Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark) {
@@ -210,7 +220,7 @@ void GraphCanvas::CenterOnMarks() {
   };
   for (const GraphNodeItem* item : marked_) add(item->sceneBoundingRect());
   // A decision's reason belongs with its pair.
-  for (const GraphEdgeItem* edge : edges_) {
+  for (const GraphEdgeItem* edge : shown_.edges) {
     if (edge->has_note()) add(edge->sceneBoundingRect());
   }
   view_mode_ = ViewMode::kUser;
@@ -220,13 +230,14 @@ void GraphCanvas::CenterOnMarks() {
   const Rect window =
       DensestWindow(area, std::max(1.0, viewport()->width() / readable - 2 * kFocusMargin),
                     std::max(1.0, viewport()->height() / readable - 2 * kFocusMargin));
-  ShowWindow(window, readable, most);
+  Apply(WindowTarget(window, readable, most));
 }
 
 void GraphCanvas::ZoomBy(double factor) {
   view_mode_ = ViewMode::kUser;
   const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
   scale(target / zoom(), target / zoom());
+  MakeItemsInView();
 }
 
 void GraphCanvas::FitAll() {
@@ -247,11 +258,14 @@ void GraphCanvas::AutoView(std::vector<Rect> focus) {
 }
 
 std::vector<Rect> GraphCanvas::ChangedNodes() const {
+  return shown_.picture ? ChangedNodes(*shown_.picture) : std::vector<Rect>();
+}
+
+std::vector<Rect> GraphCanvas::ChangedNodes(const GraphPicture& picture) {
   std::vector<Rect> changed;
-  if (!picture_) return changed;
   // From the layout, not the items: the scene may still be filling.
-  for (const NodePlacement& placement : picture_->layout().nodes()) {
-    const DisplayNode& node = picture_->graph().node(placement.node);
+  for (const NodePlacement& placement : picture.layout().nodes()) {
+    const DisplayNode& node = picture.graph().node(placement.node);
     if (node.diff == ir::DiffStatus::kUnchanged || (node.is_box() && node.expanded)) continue;
     changed.push_back(placement.rect);
   }
@@ -264,38 +278,56 @@ double GraphCanvas::ReadableZoom() const {
 }
 
 void GraphCanvas::FitChanges() {
-  if (!picture_ || picture_->empty()) return;
+  if (!shown_.picture || shown_.picture->empty()) return;
+  Apply(AutoTarget(*shown_.picture, auto_focus_));
+}
+
+GraphCanvas::ViewTarget GraphCanvas::AutoTarget(
+    const GraphPicture& picture, const std::optional<std::vector<Rect>>& focus) const {
   const double readable = ReadableZoom();
   const double width = std::max(1.0, viewport()->width() / readable - 2 * kFocusMargin);
   const double height = std::max(1.0, viewport()->height() / readable - 2 * kFocusMargin);
-  const std::vector<Rect> changed = auto_focus_ ? *auto_focus_ : ChangedNodes();
+  const std::vector<Rect> changed = focus ? *focus : ChangedNodes(picture);
   if (!changed.empty()) {
-    ShowWindow(DensestWindow(changed, width, height), readable, kMaxFitZoom);
-    return;
+    return WindowTarget(DensestWindow(changed, width, height), readable, kMaxFitZoom);
   }
   std::vector<Rect> nodes;
-  nodes.reserve(picture_->layout().nodes().size());
-  for (const NodePlacement& placement : picture_->layout().nodes()) {
-    if (!picture_->graph().node(placement.node).expanded) nodes.push_back(placement.rect);
+  nodes.reserve(picture.layout().nodes().size());
+  for (const NodePlacement& placement : picture.layout().nodes()) {
+    if (!picture.graph().node(placement.node).expanded) nodes.push_back(placement.rect);
   }
-  ShowWindow(TopWindow(nodes, width, height), readable, kMaxFitZoom);
+  return WindowTarget(TopWindow(nodes, width, height), readable, kMaxFitZoom);
 }
 
-void GraphCanvas::ShowWindow(const Rect& window, double least_zoom, double most_zoom) {
-  if (window.width <= 0 && window.height <= 0) return;
+GraphCanvas::ViewTarget GraphCanvas::WindowTarget(const Rect& window, double least_zoom,
+                                                  double most_zoom) const {
+  if (window.width <= 0 && window.height <= 0) {
+    return ViewTarget{zoom(), mapToScene(viewport()->rect().center())};
+  }
   const double fitting = std::min(viewport()->width() / (window.width + 2 * kFocusMargin),
                                   viewport()->height() / (window.height + 2 * kFocusMargin));
-  const double wanted = std::clamp(fitting, least_zoom, std::max(least_zoom, most_zoom));
-  setTransform(QTransform::fromScale(wanted, wanted));
   const Point middle = window.center();
-  centerOn(middle.x, middle.y);
+  return ViewTarget{std::clamp(fitting, least_zoom, std::max(least_zoom, most_zoom)),
+                    QPointF(middle.x, middle.y)};
+}
+
+void GraphCanvas::Apply(const ViewTarget& target) {
+  setTransform(QTransform::fromScale(target.zoom, target.zoom));
+  centerOn(target.center);
+  MakeItemsInView();
+}
+
+void GraphCanvas::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  MakeItemsInView();
 }
 
 void GraphCanvas::Fit() {
-  if (scene_->sceneRect().isEmpty()) return;
-  fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
+  if (shown_.scene->sceneRect().isEmpty()) return;
+  fitInView(shown_.scene->sceneRect(), Qt::KeepAspectRatio);
   if (zoom() > kMaxFitZoom) setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
   if (zoom() < kMinZoom) setTransform(QTransform::fromScale(kMinZoom, kMinZoom));
+  MakeItemsInView();
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event) {
@@ -312,13 +344,14 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void GraphCanvas::UniteSceneRect(const QRectF& rect) {
-  scene_->setSceneRect(scene_->sceneRect().united(rect));
+  shown_.scene->setSceneRect(shown_.scene->sceneRect().united(rect));
 }
 
 void GraphCanvas::FollowView(const GraphCanvas& other) {
   view_mode_ = ViewMode::kUser;
   setTransform(other.transform());
   centerOn(other.mapToScene(other.viewport()->rect().center()));
+  MakeItemsInView();
 }
 
 GraphNodeItem* GraphCanvas::NodeItemAt(const QPoint& position) const {
@@ -343,7 +376,8 @@ void GraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
     return;
   }
   GraphNodeItem* item = NodeItemAt(press_position_);
-  const DisplayNode* node = item && picture_ ? &picture_->graph().node(item->node_id()) : nullptr;
+  const DisplayNode* node =
+      item && shown_.picture ? &shown_.picture->graph().node(item->node_id()) : nullptr;
   if (node && node->instruction) {
     emit instructionClicked(node->instruction->id());
   } else {
@@ -370,6 +404,7 @@ void GraphCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
   if (view_mode_ == ViewMode::kFitAll) Fit();
   if (view_mode_ == ViewMode::kAuto) FitChanges();
+  MakeItemsInView();
 }
 
 void GraphCanvas::drawForeground(QPainter* painter, const QRectF& rect) {

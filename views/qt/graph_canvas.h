@@ -28,11 +28,11 @@ class GraphCanvas : public QGraphicsView {
   // `refit`: show the new picture in the automatic view (a new pass); otherwise keep the
   // zoom (a box was toggled).
   void SetPicture(std::shared_ptr<const GraphPicture> picture, bool refit);
-  const GraphPicture* picture() const { return picture_.get(); }
+  const GraphPicture* picture() const { return shown_.picture.get(); }
   // Shown instead of a graph: "Laying out…", an error.
   void SetMessage(const QString& message);
-  // Large pictures fill the scene over several turns of the event loop; sceneComplete()
-  // says when the last item is in.
+  // The new picture is on screen at once; sceneComplete() follows on the next turn of the
+  // event loop (the panel then places marks and shared views).
   bool complete() const { return complete_; }
   const QString& message() const { return message_; }
 
@@ -40,10 +40,12 @@ class GraphCanvas : public QGraphicsView {
                 const std::vector<int64_t>& decision_pair);
   // Brings the marked nodes into view without changing the zoom unless they are too small.
   void CenterOnMarks();
+  // The item of a visible node, made if it was not yet; null when the node is not visible.
   GraphNodeItem* ItemOfInstruction(int64_t instruction_id) const;
   GraphNodeItem* ItemOfNode(int node_id) const;
-  const std::vector<GraphEdgeItem*>& edge_items() const { return edges_; }
-  const std::vector<GraphNodeItem*>& node_items() const { return nodes_; }
+  // The items made so far: every one in view, and edges with a note.
+  const std::vector<GraphEdgeItem*>& edge_items() const { return shown_.edges; }
+  const std::vector<GraphNodeItem*>& node_items() const { return shown_.nodes; }
 
   // User zooms; they end the automatic modes.
   void ZoomBy(double factor);
@@ -62,6 +64,7 @@ class GraphCanvas : public QGraphicsView {
   void AutoView(std::vector<Rect> focus);
   // Scene rectangles of the visible nodes that differ from the other side.
   std::vector<Rect> ChangedNodes() const;
+  static std::vector<Rect> ChangedNodes(const GraphPicture& picture);
   // The zoom at which a node's title is drawn at kReadablePoints on screen.
   double ReadableZoom() const;
   static constexpr double kReadablePoints = 9;
@@ -82,37 +85,62 @@ class GraphCanvas : public QGraphicsView {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void scrollContentsBy(int dx, int dy) override;
   void resizeEvent(QResizeEvent* event) override;
   void changeEvent(QEvent* event) override;
 
  private:
-  void BuildScene();
-  QGraphicsScene* NewScene();
-  void ReplaceScene();
-  void DisposeScene(QGraphicsScene* scene, QList<QGraphicsItem*> items);
-  void ContinueBuild(int64_t generation);
-  void FinishBuild();
-  void AddNode(const NodePlacement& placement);
-  void AddEdge(const EdgeRoute& route);
+  // One scene and what it holds. Items are made only for what has been in view (with a
+  // margin), marked or asked for: a picture of 20k nodes costs the GUI thread the few hundred
+  // it shows, and panning or zooming makes the rest as they come into view.
+  struct SceneContent {
+    QGraphicsScene* scene = nullptr;
+    std::shared_ptr<const GraphPicture> picture;
+    std::unordered_map<int, GraphNodeItem*> items;  // by DisplayGraph node id
+    std::vector<GraphNodeItem*> nodes;
+    std::vector<GraphEdgeItem*> edges;
+    std::vector<QGraphicsItem*> added;  // in the order they went into the scene
+    // Per drawing entry (nodes, then edges): whether its item exists.
+    std::vector<bool> made;
+    QRectF made_area;  // every item touching it exists
+  };
+  // Where a view looks: its zoom and the scene point at its centre.
+  struct ViewTarget {
+    double zoom = 1;
+    QPointF center;
+  };
+
+  static QGraphicsScene* NewScene(QObject* parent);
+  // Makes the items of `content` around `view` (scene coordinates) and those of edges with
+  // a note; nothing when the last call already covered `view`.
+  void MakeItems(SceneContent& content, const QRectF& view) const;
+  static GraphNodeItem* MakeNode(SceneContent& content, size_t index);
+  static void MakeEdge(SceneContent& content, size_t index);
+  void MakeItemsInView();
+  void SwapIn(SceneContent incoming, const ViewTarget& view, bool refit);
+  void FinishBuild(int64_t generation);
+  void Dispose(SceneContent content);
+  void DisposeItems(QGraphicsScene* scene, std::vector<QGraphicsItem*> items, size_t next);
   GraphNodeItem* NodeItemAt(const QPoint& position) const;
   void Mark(const std::vector<int64_t>& ids, GraphNodeItem::Mark mark);
   enum class ViewMode { kAuto, kFitAll, kUser };
   void Fit();
   void FitChanges();
-  // Centres on `window`, fitted within [least_zoom, most_zoom]; least_zoom wins.
-  void ShowWindow(const Rect& window, double least_zoom, double most_zoom);
+  // The automatic view of `picture` in this viewport.
+  ViewTarget AutoTarget(const GraphPicture& picture,
+                        const std::optional<std::vector<Rect>>& focus) const;
+  // Centred on `window`, fitted within [least_zoom, most_zoom]; least_zoom wins.
+  ViewTarget WindowTarget(const Rect& window, double least_zoom, double most_zoom) const;
+  void Apply(const ViewTarget& target);
+  // The scene rectangle a view shows.
+  QRectF AreaOf(const ViewTarget& target) const;
 
-  QGraphicsScene* scene_;
-  std::shared_ptr<const GraphPicture> picture_;
-  std::unordered_map<int, GraphNodeItem*> items_;
-  std::vector<GraphNodeItem*> nodes_;
-  std::vector<GraphEdgeItem*> edges_;
+  // On screen. Mutable: asking for an item makes it when it was not made yet.
+  mutable SceneContent shown_;
   std::vector<GraphNodeItem*> marked_;
   QString message_;
   QPoint press_position_;
   int64_t build_generation_ = 0;
-  size_t next_node_ = 0;
-  size_t next_edge_ = 0;
   bool complete_ = true;
   ViewMode view_mode_ = ViewMode::kAuto;
   // Set: the automatic view shows these instead of ChangedNodes().

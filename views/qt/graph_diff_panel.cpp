@@ -217,7 +217,7 @@ void GraphDiffPanel::RequestPicture(GraphSide which, const std::vector<int64_t>&
 void GraphDiffPanel::Deliver(GraphSide which, std::shared_ptr<const GraphPicture> picture) {
   Side& s = side(which);
   s.pending = false;
-  if (!picture->empty()) s.expanded = picture->graph().ExpandedKeys();
+  if (!picture->empty()) s.expanded = picture->expanded_keys();
   const bool refit = s.refit;
   s.refit = false;
   if (refit && align_sides_->isChecked()) align_views_ = true;
@@ -309,7 +309,7 @@ void GraphDiffPanel::ToggleBox(GraphSide which, int node_id) {
     // Aligned pictures share one expansion state.
     for (Side& each : sides_) {
       std::unordered_set<std::string> keys = each.canvas->picture()
-                                                 ? each.canvas->picture()->graph().ExpandedKeys()
+                                                 ? each.canvas->picture()->expanded_keys()
                                                  : std::unordered_set<std::string>();
       if (expand) {
         keys.insert(node.key);
@@ -321,7 +321,7 @@ void GraphDiffPanel::ToggleBox(GraphSide which, int node_id) {
     RequestPictures();
     return;
   }
-  std::unordered_set<std::string> keys = picture->graph().ExpandedKeys();
+  std::unordered_set<std::string> keys = picture->expanded_keys();
   if (expand) {
     keys.insert(node.key);
   } else {
@@ -335,14 +335,7 @@ void GraphDiffPanel::SetAllExpanded(bool expanded) {
   for (Side& s : sides_) {
     const GraphPicture* picture = s.canvas->picture();
     if (!picture) continue;
-    std::unordered_set<std::string> keys;
-    if (expanded) {
-      for (const DisplayNode& node : picture->graph().nodes()) {
-        if (node.kind == DisplayNodeKind::kScope || node.kind == DisplayNodeKind::kGroup)
-          keys.insert(node.key);
-      }
-    }
-    s.expanded = std::move(keys);
+    s.expanded = expanded ? picture->box_keys() : std::unordered_set<std::string>();
     s.refit = true;
   }
   RequestPictures();

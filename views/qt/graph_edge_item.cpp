@@ -5,69 +5,56 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QWidget>
-#include <cmath>
 
 #include "views/qt/diff_colors.h"
 
 namespace fusescope::views {
 namespace {
 
-constexpr qreal kArrowLength = 8;
 constexpr qreal kNoteMaxWidth = 260;
 constexpr qreal kNoteOffset = 72;
+// Room around the exposed area for the pen and anti-aliasing.
+constexpr qreal kArrowPad = 4;
 // Below this zoom, labels and arrow heads are too small to read: skip them.
 constexpr qreal kDetailThreshold = 0.35;
 
-QFont LabelFont() {
-  QFont font;
-  font.setPixelSize(9);
+const QFont& LabelFont() {
+  static const QFont font = [] {
+    QFont made;
+    made.setPixelSize(9);
+    return made;
+  }();
   return font;
 }
 
-QFont NoteFont() {
-  QFont font;
-  font.setPixelSize(10);
-  font.setBold(true);
+const QFont& NoteFont() {
+  static const QFont font = [] {
+    QFont made;
+    made.setPixelSize(10);
+    made.setBold(true);
+    return made;
+  }();
   return font;
 }
 
 }  // namespace
 
-GraphEdgeItem::GraphEdgeItem(const EdgeRoute& route, const QString& label, const QString& note,
-                             bool refused)
-    : label_at_(route.label.x, route.label.y), label_(label), note_(note), refused_(refused) {
-  const auto& points = route.path;
-  if (!points.empty()) {
-    path_.moveTo(points[0].x, points[0].y);
-    sketch_ << QPointF(points[0].x, points[0].y);
-    for (size_t i = 1; i + 2 < points.size(); i += 3) {
-      path_.cubicTo(points[i].x, points[i].y, points[i + 1].x, points[i + 1].y, points[i + 2].x,
-                    points[i + 2].y);
-      sketch_ << QPointF(points[i + 2].x, points[i + 2].y);
-    }
-  }
-  BuildArrow();
+GraphEdgeItem::GraphEdgeItem(const EdgeDrawing& drawing)
+    : path_(drawing.path),
+      sketch_(drawing.sketch),
+      arrow_(drawing.arrow),
+      label_at_(drawing.label_at),
+      label_(drawing.label),
+      note_(drawing.note),
+      refused_(drawing.refused),
+      bounds_(drawing.bounds) {
   setZValue(has_note() ? 3 : 0);
-  if (has_note()) setToolTip(note_);
-}
-
-void GraphEdgeItem::BuildArrow() {
-  // Aim along the last control leg of the spline; measuring the path's length instead is
-  // far too slow for thousands of edges on the GUI thread.
-  const int count = path_.elementCount();
-  if (count < 2) return;
-  const QPointF tip = path_.elementAt(count - 1);
-  QPointF direction;
-  for (int i = count - 2; i >= 0; --i) {
-    direction = tip - QPointF(path_.elementAt(i));
-    if (std::hypot(direction.x(), direction.y()) > 1e-3) break;
+  // paint() needs the exposed rectangle to skip the parts of long edges out of view.
+  setFlag(ItemUsesExtendedStyleOption);
+  if (has_note()) {
+    setToolTip(note_);
+    bounds_ = bounds_.united(NoteRect().adjusted(-2, -2, 2, 2));
   }
-  const qreal norm = std::hypot(direction.x(), direction.y());
-  if (norm < 1e-3) return;
-  direction /= norm;
-  const QPointF normal(-direction.y(), direction.x());
-  const QPointF base = tip - direction * kArrowLength;
-  arrow_ << tip << base + normal * (kArrowLength / 2.2) << base - normal * (kArrowLength / 2.2);
 }
 
 void GraphEdgeItem::SetHighlighted(bool highlighted) {
@@ -86,12 +73,31 @@ QRectF GraphEdgeItem::NoteRect() const {
   return text.adjusted(-6, -4, 6, 4);
 }
 
-QRectF GraphEdgeItem::boundingRect() const {
-  QRectF rect = path_.boundingRect().united(arrow_.boundingRect()).adjusted(-4, -4, 4, 4);
-  if (has_note()) rect = rect.united(NoteRect().adjusted(-2, -2, 2, 2));
-  if (!label_.isEmpty()) rect = rect.united(QRectF(label_at_, QSizeF(120, 14)));
-  return rect;
+QPainterPath GraphEdgeItem::PartIn(const QRectF& exposed) const {
+  // Stroking an edge that crosses a whole expanded graph costs as much as its length, not as
+  // what shows of it: only the segments whose control points reach the exposed area are drawn.
+  const QRectF area = exposed.adjusted(-kArrowPad, -kArrowPad, kArrowPad, kArrowPad);
+  QPainterPath part;
+  const int count = path_.elementCount();
+  bool continuing = false;
+  for (int i = 1; i + 2 < count; i += 3) {
+    const QPointF start = path_.elementAt(i - 1);
+    const QPointF c1 = path_.elementAt(i);
+    const QPointF c2 = path_.elementAt(i + 1);
+    const QPointF end = path_.elementAt(i + 2);
+    const QRectF box = QPolygonF({start, c1, c2, end}).boundingRect();
+    if (!box.intersects(area)) {
+      continuing = false;
+      continue;
+    }
+    if (!continuing) part.moveTo(start);
+    part.cubicTo(c1, c2, end);
+    continuing = true;
+  }
+  return part;
 }
+
+QRectF GraphEdgeItem::boundingRect() const { return bounds_; }
 
 void GraphEdgeItem::PaintNote(QPainter* painter, const QPalette& palette) const {
   const QColor color = refused_ ? DiffColors::Refused() : DiffColors::Accepted();
@@ -138,13 +144,17 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     painter->drawPolyline(sketch_);
     return;
   }
-  painter->drawPath(path_);
+  painter->drawPath(bounds_.height() > 2 * option->exposedRect.height() ||
+                            bounds_.width() > 2 * option->exposedRect.width()
+                        ? PartIn(option->exposedRect)
+                        : path_);
   painter->setPen(Qt::NoPen);
   painter->setBrush(color);
   painter->drawPolygon(arrow_);
   if (has_note()) {
     PaintNote(painter, palette);
-  } else if (!label_.isEmpty()) {
+  } else if (!label_.isEmpty() && option->exposedRect.intersects(LabelRect(label_at_))) {
+    // Laying text out is the dearest part of an edge: labels out of view are skipped.
     QColor dim = palette.color(QPalette::Text);
     dim.setAlphaF(0.6);
     painter->setPen(dim);

@@ -8,13 +8,14 @@
 #include <QGraphicsItem>
 #include <QPainterPath>
 
-#include "views/graph_layout.h"
+#include "views/qt/graph_drawing.h"
 
 namespace fusescope::views {
 
 class GraphEdgeItem : public QGraphicsItem {
  public:
-  GraphEdgeItem(const EdgeRoute& route, const QString& label, const QString& note, bool refused);
+  // Copies what it draws (implicitly shared): the drawing may go before the item.
+  explicit GraphEdgeItem(const EdgeDrawing& drawing);
 
   bool has_note() const { return !note_.isEmpty(); }
   const QString& note() const { return note_; }
@@ -25,8 +26,9 @@ class GraphEdgeItem : public QGraphicsItem {
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
  private:
-  void BuildArrow();
   QRectF NoteRect() const;
+  // The segments of the spline that reach `exposed` (item coordinates).
+  QPainterPath PartIn(const QRectF& exposed) const;
   void PaintNote(QPainter* painter, const QPalette& palette) const;
 
   QPainterPath path_;
@@ -37,6 +39,7 @@ class GraphEdgeItem : public QGraphicsItem {
   QString note_;
   bool refused_;
   bool highlighted_ = false;
+  QRectF bounds_;
 };
 
 }  // namespace fusescope::views

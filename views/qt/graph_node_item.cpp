@@ -41,15 +41,15 @@ QColor Mix(const QColor& base, const QColor& over, double amount) {
 
 }  // namespace
 
-GraphNodeItem::GraphNodeItem(const DisplayNode& node, const Rect& rect)
-    : node_id_(node.id),
-      kind_(node.kind),
-      expanded_(node.is_box() && node.expanded),
-      diff_(node.diff),
-      title_(QString::fromStdString(node.title)),
-      subtitle_(QString::fromStdString(node.subtitle)),
-      rect_(rect.x, rect.y, rect.width, rect.height) {
-  setToolTip(subtitle_.isEmpty() ? title_ : title_ + QStringLiteral("\n") + subtitle_);
+GraphNodeItem::GraphNodeItem(const NodeDrawing& drawing)
+    : node_id_(drawing.node),
+      kind_(drawing.kind),
+      expanded_(drawing.expanded),
+      diff_(drawing.diff),
+      title_(drawing.title),
+      subtitle_(drawing.subtitle),
+      rect_(drawing.rect) {
+  setToolTip(drawing.tool_tip);
   setZValue(expanded_ ? -1 : 1);
   setAcceptHoverEvents(false);
 }

@@ -9,7 +9,7 @@
 #include <QGraphicsItem>
 
 #include "views/display_graph.h"
-#include "views/geometry.h"
+#include "views/qt/graph_drawing.h"
 
 namespace fusescope::views {
 
@@ -17,7 +17,8 @@ class GraphNodeItem : public QGraphicsItem {
  public:
   enum class Mark { kNone, kSelected, kCounterpart, kDecision };
 
-  GraphNodeItem(const DisplayNode& node, const Rect& rect);
+  // Copies what it draws (implicitly shared): the drawing may go before the item.
+  explicit GraphNodeItem(const NodeDrawing& drawing);
 
   int node_id() const { return node_id_; }
   bool is_box() const { return kind_ != DisplayNodeKind::kInstruction; }

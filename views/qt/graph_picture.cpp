@@ -64,9 +64,20 @@ void GraphPicture::LayOut() {
   layout_ = std::move(layout).value();
 }
 
+void GraphPicture::Finish() {
+  if (layout_.nodes().empty()) return;
+  drawing_ = GraphDrawing::Prepare(graph_, layout_);
+  expanded_keys_ = graph_.ExpandedKeys();
+  for (const DisplayNode& node : graph_.nodes()) {
+    if (node.kind == DisplayNodeKind::kScope || node.kind == DisplayNodeKind::kGroup)
+      box_keys_.insert(node.key);
+  }
+}
+
 std::shared_ptr<const GraphPicture> GraphPicture::Build(const GraphRequest& request) {
   std::shared_ptr<GraphPicture> picture(new GraphPicture(request));
   if (picture->PrepareGraph()) picture->LayOut();
+  picture->Finish();
   return picture;
 }
 
@@ -80,6 +91,8 @@ GraphPicture::Pair GraphPicture::BuildAligned(const GraphRequest& before,
   if (!left_ready || !right_ready || !diff) {
     if (left->error_.empty()) left->LayOut();
     if (right->error_.empty()) right->LayOut();
+    left->Finish();
+    right->Finish();
     return {left, right};
   }
   // LayoutDiff lays a box out expanded when either side expands it; the pictures must
@@ -94,6 +107,8 @@ GraphPicture::Pair GraphPicture::BuildAligned(const GraphRequest& before,
   }
   left->layout_ = std::move(layout->left);
   right->layout_ = std::move(layout->right);
+  left->Finish();
+  right->Finish();
   return {left, right};
 }
 

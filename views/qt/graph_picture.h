@@ -15,6 +15,7 @@
 
 #include "views/display_graph.h"
 #include "views/graph_layout.h"
+#include "views/qt/graph_drawing.h"
 #include "views/qt/pass_view.h"
 
 namespace fusescope::views {
@@ -61,6 +62,12 @@ class GraphPicture {
   const DisplayGraph& graph() const { return graph_; }
   const GraphLayout& layout() const { return layout_; }
   const std::string& error() const { return error_; }
+  // What the canvas's items draw, prepared with the layout.
+  const GraphDrawing& drawing() const { return drawing_; }
+  // DisplayGraph::ExpandedKeys(), and the keys of every scope and group box (what Expand
+  // All opens), gathered on the worker.
+  const std::unordered_set<std::string>& expanded_keys() const { return expanded_keys_; }
+  const std::unordered_set<std::string>& box_keys() const { return box_keys_; }
   bool empty() const { return layout_.nodes().empty(); }
   // The visible node that shows `instruction_id` (itself or the collapsed box around it);
   // -1 when not in the graph.
@@ -73,10 +80,15 @@ class GraphPicture {
   bool PrepareGraph();
   void ExpandBoxes(const std::unordered_set<std::string>& keys);
   void LayOut();
+  // The drawing and key sets, once the layout is in.
+  void Finish();
 
   GraphRequest request_;
   DisplayGraph graph_;
   GraphLayout layout_;
+  GraphDrawing drawing_;
+  std::unordered_set<std::string> expanded_keys_;
+  std::unordered_set<std::string> box_keys_;
   std::string error_;
 };
 
