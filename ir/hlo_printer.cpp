@@ -152,7 +152,7 @@ void HloPrinter::AppendComputationName(const Computation& computation) {
 void HloPrinter::AppendListSeparator(size_t index) {
   if (index == 0) return;
   out_ += ", ";
-  if (style_.index_comments && index % kIndexInterval == 0) {
+  if (style_.operand_index_comments && index % kIndexInterval == 0) {
     out_ += "/*index=" + std::to_string(index) + "*/";
   }
 }
@@ -380,7 +380,8 @@ PrintOptions PrintOptions::Canonical() {
   options.print_metadata = false;
   options.print_stack_frames = false;
   options.style = TextStyle{
-      .sigils = true, .operand_shapes = false, .index_comments = false, .inline_callees = false};
+      .sigils = true, .operand_shapes = false, .index_comments = false,
+      .operand_index_comments = false, .inline_callees = false};
   return options;
 }
 
