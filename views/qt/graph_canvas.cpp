@@ -45,6 +45,10 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
                        QGraphicsView::DontAdjustForAntialiasing);
   setBackgroundBrush(palette().color(QPalette::Base));
   setFrameShape(QFrame::NoFrame);
+  // A bar that comes and goes as pictures grow and shrink would resize the viewport after
+  // each new picture is shown, and have it fitted and painted a second time.
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
 }
 
 void GraphCanvas::SetMessage(const QString& message) {
