@@ -42,15 +42,17 @@ StatusOr<size_t> CheckPassNames(const passes::PipelineOptions& options) {
 }
 
 // Faults on purpose, for the tests of the workbench's worker handling: the environment
-// names the pass at whose start this process crashes for real (SIGSEGV), hangs, or
-// allocates without bound. Deliberately not in the usage line.
+// names the pass at whose start this process crashes for real (SIGSEGV), hangs (also deaf
+// to SIGTERM, so that only SIGKILL ends it), or allocates without bound. Deliberately not
+// in the usage line.
 void InjectTestFault(const std::string& pass) {
   auto named = [&pass](const char* variable) {
     const char* value = std::getenv(variable);
     return value && pass == value;
   };
   if (named("FUSESCOPE_TEST_CRASH_IN_PASS")) std::raise(SIGSEGV);
-  if (named("FUSESCOPE_TEST_HANG_IN_PASS")) {
+  if (named("FUSESCOPE_TEST_HANG_IN_PASS") || named("FUSESCOPE_TEST_DEAF_HANG_IN_PASS")) {
+    if (named("FUSESCOPE_TEST_DEAF_HANG_IN_PASS")) std::signal(SIGTERM, SIG_IGN);
     for (;;) pause();
   }
   if (named("FUSESCOPE_TEST_EXHAUST_MEMORY_IN_PASS")) {

@@ -8,7 +8,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -155,6 +157,29 @@ TEST(WorkerTest, CancelKillsTheWorker) {
   EXPECT_TRUE(window->IsSettled());
 }
 
+// A worker deaf to SIGTERM is killed once the grace period is over.
+TEST(WorkerTest, CancelKillsAWorkerThatIgnoresTerminate) {
+  auto window = OpenWindow();
+  const recording::Recording* before = window->context()->recording();
+  const QString name = QString::fromStdString(MiddlePass(*window).name);
+  WorkerLimits limits = window->loader()->worker_limits();
+  limits.grace = std::chrono::milliseconds(300);
+  window->loader()->set_worker_limits(limits);
+  ScopedEnv hang("FUSESCOPE_TEST_DEAF_HANG_IN_PASS", name);
+  QSignalSpy canceled(window->loader(), &RecordingLoader::canceled);
+  QString current;
+  QObject::connect(window->loader(), &RecordingLoader::progress, window.get(),
+                   [&](int, int, const QString& pass) { current = pass; });
+  window->Recompile();
+  ASSERT_TRUE(WaitFor([&] { return current == name; }));
+  const qint64 pid = window->loader()->worker_pid();
+  ASSERT_GT(pid, 0);
+  window->CancelWork();
+  ASSERT_TRUE(WaitFor([&] { return canceled.count() == 1; }));
+  EXPECT_TRUE(ProcessIsGone(pid));
+  EXPECT_EQ(window->context()->recording(), before);
+}
+
 // A worker still busy when its time limit runs out is stopped and reported as such.
 TEST(WorkerTest, HangPastTheTimeLimitIsReported) {
   auto window = OpenWindow();
@@ -221,6 +246,48 @@ TEST(WorkerTest, MissingWorkerProgramIsReported) {
   const QString message = RecompileUntilFailure(*window);
   EXPECT_TRUE(message.contains("could not be started")) << message.toStdString();
   EXPECT_EQ(window->context()->recording(), before);
+}
+
+QString Fusescope() { return QStringLiteral(FUSESCOPE_BINARY_DIR "/app/fusescope"); }
+
+// `fusescope gui MODEL --screenshot OUT.png` whose worker crashes: exit 1, one line on
+// stderr that names the signal and the pass, no picture.
+TEST(WorkerTest, CommandLineReportsACrashedWorker) {
+  QTemporaryDir dir;
+  QProcess process;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("FUSESCOPE_TEST_CRASH_IN_PASS", "fusion");
+  environment.insert("QT_QPA_PLATFORM", "offscreen");
+  process.setProcessEnvironment(environment);
+  process.start(Fusescope(), {"gui", "sample:mlp", "--screenshot", dir.filePath("never.png")});
+  ASSERT_TRUE(process.waitForFinished(300000));
+  EXPECT_EQ(process.exitCode(), 1);
+  const QString error = QString::fromUtf8(process.readAllStandardError()).trimmed();
+  EXPECT_EQ(error.count('\n'), 0) << error.toStdString();
+  EXPECT_TRUE(error.contains("crashed with SIGSEGV in pass")) << error.toStdString();
+  EXPECT_TRUE(error.contains("fusion (cpu pipeline)")) << error.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath("never.png")));
+}
+
+// --worker-timeout reaches the worker; a bad value is a usage error.
+TEST(WorkerTest, CommandLineWorkerTimeout) {
+  QTemporaryDir dir;
+  QProcess process;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("FUSESCOPE_TEST_HANG_IN_PASS", "fusion");
+  environment.insert("QT_QPA_PLATFORM", "offscreen");
+  process.setProcessEnvironment(environment);
+  process.start(Fusescope(), {"gui", "sample:mlp", "--worker-timeout", "1", "--screenshot",
+                              dir.filePath("never.png")});
+  ASSERT_TRUE(process.waitForFinished(300000));
+  EXPECT_EQ(process.exitCode(), 1);
+  const QString error = QString::fromUtf8(process.readAllStandardError()).trimmed();
+  EXPECT_TRUE(error.contains("was stopped after 1 s without finishing in pass"))
+      << error.toStdString();
+  process.start(Fusescope(), {"gui", "--worker-timeout", "soon", "--screenshot", "x.png"});
+  ASSERT_TRUE(process.waitForFinished(300000));
+  EXPECT_EQ(process.exitCode(), 2);
+  EXPECT_TRUE(process.readAllStandardError().contains("--worker-timeout needs a number"));
 }
 
 TEST(WorkerTest, ProgressLinesAndQuoting) {

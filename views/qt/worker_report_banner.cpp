@@ -6,6 +6,7 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "views/qt/worker_failure.h"
 
@@ -63,6 +64,13 @@ void WorkerReportBanner::Show(std::shared_ptr<const WorkerFailure> failure, bool
   details << (kept_recording ? tr("The last good recording is still shown below.")
                              : tr("Nothing was loaded."));
   details_->setText(details.join(QStringLiteral("   ·   ")));
+  // The worker's own words, for who wants them before saving a reproducer.
+  const QStringList& lines = failure_->outcome().error_lines;
+  const QString tail = lines.mid(std::max<qsizetype>(0, lines.size() - 15)).join('\n');
+  details_->setToolTip(
+      tail.isEmpty()
+          ? QString()
+          : tr("<p>The worker's last output:</p><pre>%1</pre>").arg(tail.toHtmlEscaped()));
   show();
 }
 
