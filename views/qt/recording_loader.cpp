@@ -97,12 +97,11 @@ void RecordingLoader::OpenFile(const QString& path, const QString& target) {
 void RecordingLoader::CompileText(std::string text, const QString& title,
                                   const QString& source_path, const QString& target) {
   std::shared_ptr<Job> job = Begin(tr("Compiling %1 (%2)").arg(title, target), title, QString());
-  job->folder = std::make_shared<QTemporaryDir>();
+  if (!MakeFolder(job)) return;
   const QString model = job->folder->filePath(QStringLiteral("model.hlo"));
   QFile file(model);
   const auto size = static_cast<qint64>(text.size());
-  if (!job->folder->isValid() || !file.open(QIODevice::WriteOnly) ||
-      file.write(text.data(), size) != size) {
+  if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), size) != size) {
     FailLater(job, tr("cannot write the model for the worker (%1)").arg(file.errorString()));
     return;
   }
@@ -112,7 +111,7 @@ void RecordingLoader::CompileText(std::string text, const QString& title,
 
 void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QString& model,
                                    const QString& source_path, const QString& target) {
-  if (!job->folder) job->folder = std::make_shared<QTemporaryDir>();
+  if (!job->folder && !MakeFolder(job)) return;
   WorkerJob work;
   work.input = model;
   work.output = job->folder->filePath(QStringLiteral("run.fsdb"));
@@ -128,6 +127,15 @@ void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QStrin
   work.what = tr("compiling %1").arg(job->title);
   work.pipeline = target;
   StartWorker(job, std::move(work));
+}
+
+bool RecordingLoader::MakeFolder(const std::shared_ptr<Job>& job) {
+  job->folder = std::make_shared<QTemporaryDir>();
+  if (job->folder->isValid()) return true;
+  FailLater(
+      job,
+      tr("cannot create a folder for the worker's files (%1)").arg(job->folder->errorString()));
+  return false;
 }
 
 std::shared_ptr<RecordingLoader::Job> RecordingLoader::Begin(const QString& what,

@@ -76,6 +76,9 @@ class RecordingLoader : public QObject {
   std::shared_ptr<Job> Begin(const QString& what, const QString& title, const QString& path);
   void Abandon();
   void FailLater(const std::shared_ptr<Job>& job, const QString& message);
+  // The job's temporary folder, for the worker's input and output; false (and the job
+  // failed) when it cannot be made.
+  bool MakeFolder(const std::shared_ptr<Job>& job);
   void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
