@@ -41,7 +41,19 @@ void Inline(Instruction* call, bool move, ir::Module& module) {
         CloneWithOperands(*instruction, std::move(operands),
                           move ? instruction->name() : module.UniqueName(instruction->name()));
     if (move) copy->set_id(instruction->id());
-    mapped[instruction] = caller.AddInstruction(std::move(copy));
+    Instruction* added = caller.AddInstruction(std::move(copy));
+    if (Computation* fused = added->fused_computation()) {
+      // A fused computation belongs to one fusion: a moved fusion takes its body along, a
+      // copied one gets a copy of it.
+      if (move) {
+        fused->set_fusion_instruction(added);
+      } else {
+        Computation* copy_of_body = CloneFusedComputation(*fused, module);
+        added->ReplaceCalledComputation(fused, copy_of_body);
+        copy_of_body->set_fusion_instruction(added);
+      }
+    }
+    mapped[instruction] = added;
   }
   caller.ReplaceInstruction(call, mapped.at(body.root()));
 }
