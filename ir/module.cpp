@@ -43,6 +43,17 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation, bo
   return added;
 }
 
+void Module::AddComputations(std::vector<std::unique_ptr<Computation>> computations,
+                             size_t entry_index) {
+  size_t names = names_.size() + computations.size();
+  for (const auto& computation : computations) names += computation->instructions().size();
+  name_index_.Reserve(names);
+  computations_.reserve(computations_.size() + computations.size());
+  for (size_t i = 0; i < computations.size(); ++i) {
+    AddComputation(std::move(computations[i]), i == entry_index);
+  }
+}
+
 void Module::RemoveComputation(Computation* computation) {
   if (entry_ == computation) entry_ = nullptr;
   std::erase_if(computations_, [&](const auto& owned) { return owned.get() == computation; });
@@ -162,8 +173,14 @@ std::optional<SourceLocation> Module::ResolveSource(const OpMetadata& metadata) 
 
 void Module::NoteUsedId(int64_t id) { next_id_ = std::max(next_id_, id + 1); }
 
+void Module::AddName(std::string_view name) {
+  if (IsNameTaken(name)) return;
+  names_.emplace_back(name);
+  name_index_.Insert(names_.back(), 0);
+}
+
 void Module::ReserveName(std::string_view name) {
-  names_.emplace(name);
+  AddName(name);
   auto [base, suffix] = SplitSuffix(name);
   if (suffix >= 0) {
     int64_t& next = next_suffix_[std::string(base)];
@@ -174,15 +191,15 @@ void Module::ReserveName(std::string_view name) {
 std::string Module::UniqueName(std::string_view base_name) {
   std::string_view base = SplitSuffix(base_name).first;
   std::string candidate(base);
-  if (!names_.count(candidate)) {
+  if (!IsNameTaken(candidate)) {
     ReserveName(candidate);
     return candidate;
   }
   int64_t& next = next_suffix_[std::string(base)];
   do {
     candidate = std::string(base) + "." + std::to_string(next++);
-  } while (names_.count(candidate));
-  names_.insert(candidate);
+  } while (IsNameTaken(candidate));
+  AddName(candidate);
   return candidate;
 }
 
@@ -193,6 +210,8 @@ std::unique_ptr<Module> Module::Clone() const {
   clone->style_ = style_;
   clone->next_id_ = next_id_;
   clone->names_ = names_;
+  clone->name_index_.Reserve(names_.size());
+  for (const std::string& name : clone->names_) clone->name_index_.Insert(name, 0);
   clone->next_suffix_ = next_suffix_;
 
   std::unordered_map<const Computation*, Computation*> computation_map;
