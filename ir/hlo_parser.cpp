@@ -82,16 +82,17 @@ struct NameScope {
   NameIndex index;  // instruction name -> position in `definitions`
   std::vector<NameDefinition> definitions;
   std::vector<ParameterDefinition> parameters;
-  std::vector<std::unique_ptr<Instruction>> body;
+  // Instructions join it as they are read, while they are still in cache.
+  std::unique_ptr<Computation> computation;
   Instruction* root = nullptr;
   // The attributes of the instruction being read.
   std::vector<PendingAttribute> attributes;
 
-  void Clear() {
+  void Start(std::string_view name) {
     index.Clear();
     definitions.clear();
     parameters.clear();
-    body.clear();
+    computation = std::make_unique<Computation>(std::string(name));
     root = nullptr;
   }
 };
@@ -139,7 +140,8 @@ class HloParser {
   Status ErrorStatus() const;
   std::string Position(size_t offset) const;
   // Inline: called between almost every two tokens.
-  bool SkipTrivia() { return lexer_.SkipTrivia() || Fail(lexer_.offset(), "unterminated comment"); }
+  bool SkipTrivia() { return lexer_.SkipTrivia() || FailUnterminatedComment(); }
+  bool FailUnterminatedComment();
   bool Expect(char c, std::string_view what);
   // Expects `c` after the name or key `after`: "expected '=' after 'x'".
   bool ExpectAfter(char c, std::string_view after);
@@ -180,9 +182,10 @@ class HloParser {
   bool ParseInt(int64_t* value, std::string_view what);
 
   void NameInlineComputations();
-  void MakeInstructionNamesUnique();
+  static void MakeInstructionNamesUnique(Module& module);
   bool ResolveCalls();
   bool CheckCallCycles();
+  std::vector<std::vector<size_t>> CallGraph() const;
   std::unique_ptr<Module> Assemble();
 
   HloLexer lexer_;
@@ -221,6 +224,8 @@ bool HloParser::Fail(size_t offset, std::string cause) {
   if (!error_) error_.emplace(offset, std::move(cause));
   return false;
 }
+
+bool HloParser::FailUnterminatedComment() { return Fail(lexer_.offset(), "unterminated comment"); }
 
 std::string HloParser::Position(size_t offset) const {
   const auto [line, column] = lexer_.LineColumn(offset);
@@ -471,14 +476,12 @@ bool HloParser::ParseComputationBody(std::string_view name, size_t offset,
   }
   if (scopes_.size() == depth_) scopes_.push_back(std::make_unique<NameScope>());
   NameScope& scope = *scopes_[depth_++];
-  scope.Clear();
+  scope.Start(name);
   const bool ok = ParseInstructions(name, offset, scope) && CheckParameters(name, scope);
   --depth_;
   if (!ok) return false;
-  *computation = std::make_unique<Computation>(std::string(name));
-  Instruction* root = scope.root ? scope.root : scope.body.back().get();
-  for (auto& instruction : scope.body) (*computation)->AddInstruction(std::move(instruction));
-  (*computation)->set_root(root);
+  *computation = std::move(scope.computation);
+  (*computation)->set_root(scope.root ? scope.root : (*computation)->instructions().back().get());
   return true;
 }
 
@@ -492,7 +495,7 @@ bool HloParser::ParseInstructions(std::string_view name, size_t offset, NameScop
     }
     if (!ParseInstruction(scope)) return false;
   }
-  if (scope.body.empty()) {
+  if (scope.computation->instructions().empty()) {
     return Fail(offset, "computation '" + std::string(name) + "' has no instructions");
   }
   return true;
@@ -611,7 +614,7 @@ bool HloParser::ParseInstruction(NameScope& scope) {
   }
   scope.index.Insert(name, static_cast<uint32_t>(scope.definitions.size()));
   scope.definitions.push_back({instruction.get(), name_offset});
-  scope.body.push_back(std::move(instruction));
+  scope.computation->AddInstruction(std::move(instruction));
   return true;
 }
 
@@ -1096,36 +1099,24 @@ bool HloParser::ResolveCalls() {
 
 // HLO has no recursion; a call cycle would make every post-order walk meaningless.
 bool HloParser::CheckCallCycles() {
-  std::unordered_map<const Computation*, size_t> index;
-  for (size_t i = 0; i < computations_.size(); ++i) {
-    index.emplace(computations_[i].computation.get(), i);
-  }
+  const std::vector<std::vector<size_t>> callees = CallGraph();
   enum class Mark { kNew, kActive, kDone };
   std::vector<Mark> marks(computations_.size(), Mark::kNew);
-  // Explicit stack of (computation, callees of it still to visit).
-  std::vector<std::pair<size_t, std::vector<size_t>>> stack;
+  // Explicit stack of (computation, how many of its callees are still to visit); callees
+  // are visited last to first.
+  std::vector<std::pair<size_t, size_t>> stack;
   for (size_t root = 0; root < computations_.size(); ++root) {
     if (marks[root] != Mark::kNew) continue;
-    auto callees_of = [&](size_t i) {
-      std::vector<size_t> result;
-      for (const auto& instruction : computations_[i].computation->instructions()) {
-        for (const Computation* callee : instruction->called_computations()) {
-          result.push_back(index.at(callee));
-        }
-      }
-      return result;
-    };
     marks[root] = Mark::kActive;
-    stack.emplace_back(root, callees_of(root));
+    stack.emplace_back(root, callees[root].size());
     while (!stack.empty()) {
-      auto& [current, pending] = stack.back();
-      if (pending.empty()) {
+      auto& [current, left] = stack.back();
+      if (left == 0) {
         marks[current] = Mark::kDone;
         stack.pop_back();
         continue;
       }
-      const size_t next = pending.back();
-      pending.pop_back();
+      const size_t next = callees[current][--left];
       if (marks[next] == Mark::kActive) {
         return Fail(computations_[next].offset, "computation '" +
                                                     computations_[next].computation->name() +
@@ -1133,28 +1124,42 @@ bool HloParser::CheckCallCycles() {
       }
       if (marks[next] == Mark::kNew) {
         marks[next] = Mark::kActive;
-        stack.emplace_back(next, callees_of(next));
+        stack.emplace_back(next, callees[next].size());
       }
     }
   }
   return true;
 }
 
+// Per computation, the computations its instructions call, in instruction and attribute
+// order. Only instructions in pending_ call any, so the others are not visited.
+std::vector<std::vector<size_t>> HloParser::CallGraph() const {
+  std::unordered_map<const Computation*, size_t> index;
+  for (size_t i = 0; i < computations_.size(); ++i) {
+    index.emplace(computations_[i].computation.get(), i);
+  }
+  std::vector<std::vector<size_t>> callees(computations_.size());
+  for (const PendingInstruction& pending : pending_) {
+    std::vector<size_t>& called = callees[index.at(pending.instruction->parent())];
+    for (const Computation* callee : pending.instruction->called_computations()) {
+      called.push_back(index.at(callee));
+    }
+  }
+  return callees;
+}
+
 // Names are scoped per computation in the text (XLA's canonical form writes tmp_0 in every
 // computation) but unique in a module, as in XLA, whose parser renames the same way: a name
-// already used in an earlier computation gets the first free ".N" suffix.
-void HloParser::MakeInstructionNamesUnique() {
-  size_t count = 0;
-  for (const ParsedComputation& parsed : computations_) {
-    count += parsed.computation->instructions().size();
-  }
+// already used in an earlier computation gets the first free ".N" suffix. The module has
+// reserved the names as written; the new ones are reserved here.
+void HloParser::MakeInstructionNamesUnique(Module& module) {
   // Views of names no instruction changes later: first occurrences stay, renamed ones are
   // renamed once.
   NameIndex taken;
-  taken.Reserve(count);
+  taken.Reserve(static_cast<size_t>(module.instruction_count()));
   std::vector<Instruction*> repeats;
-  for (const ParsedComputation& parsed : computations_) {
-    for (const auto& instruction : parsed.computation->instructions()) {
+  for (const auto& computation : module.computations()) {
+    for (const auto& instruction : computation->instructions()) {
       if (!taken.Insert(instruction->name(), 0).second) repeats.push_back(instruction.get());
     }
   }
@@ -1167,6 +1172,7 @@ void HloParser::MakeInstructionNamesUnique() {
     } while (taken.Find(name));
     instruction->set_name(std::move(name));
     taken.Insert(instruction->name(), 0);
+    module.ReserveName(instruction->name());
   }
 }
 
@@ -1180,13 +1186,18 @@ std::unique_ptr<Module> HloParser::Assemble() {
   style.index_comments = lexer_.saw_index_comment() || !long_list_seen_;
   style.inline_callees = std::any_of(computations_.begin(), computations_.end(),
                                      [](const auto& c) { return !c.inline_name_base.empty(); });
-  MakeInstructionNamesUnique();
   // Explicit ids first, so that fresh ids never collide with one written further down.
   for (const auto& [id, offset] : explicit_ids_) module->NoteUsedId(id);
-  const size_t entry = entry_index_.value_or(computations_.size() - 1);
-  for (size_t i = 0; i < computations_.size(); ++i) {
-    module->AddComputation(std::move(computations_[i].computation), i == entry);
+  size_t names = computations_.size();
+  std::vector<std::unique_ptr<Computation>> computations;
+  computations.reserve(computations_.size());
+  for (ParsedComputation& parsed : computations_) {
+    names += parsed.computation->instructions().size();
+    computations.push_back(std::move(parsed.computation));
   }
+  module->AddComputations(std::move(computations), entry_index_.value_or(computations_.size() - 1));
+  // When every name is distinct, as in most modules, no instruction needs a new one.
+  if (module->reserved_name_count() < names) MakeInstructionNamesUnique(*module);
   return module;
 }
 
