@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
+
+#include "ir/name_index.h"
 
 namespace fusescope::ir {
 
@@ -54,23 +59,91 @@ constexpr int kNoMatch = -1;
 // that operands and called computations are always visited before their users.
 struct SideIndex {
   std::vector<const Instruction*> instructions;
-  std::unordered_map<const Instruction*, int> index;
+  // Where each computation's instructions are in `instructions`: [first, last).
+  std::unordered_map<const Computation*, std::pair<int, int>> ranges;
 
   explicit SideIndex(const Module& module) {
-    index.reserve(static_cast<size_t>(module.instruction_count()));
-    instructions.reserve(static_cast<size_t>(module.instruction_count()));
+    const auto count = static_cast<size_t>(module.instruction_count());
+    discovery_.Reserve(count);
+    instructions.reserve(count);
+    position_.reserve(count);
+    std::vector<Frame> stack;
     for (const Computation* computation : module.MakeComputationPostOrder()) {
-      for (const Instruction* instruction : computation->MakePostOrder()) {
-        index.emplace(instruction, static_cast<int>(instructions.size()));
-        instructions.push_back(instruction);
-      }
+      const int first = size();
+      AppendPostOrder(*computation, stack);
+      ranges.emplace(computation, std::make_pair(first, size()));
     }
   }
   int size() const { return static_cast<int>(instructions.size()); }
   int IndexOf(const Instruction* instruction) const {
-    auto it = index.find(instruction);
-    return it == index.end() ? kNoMatch : it->second;
+    const size_t discovered = discovery_.Find(instruction);
+    return discovered == InstructionIndex::kAbsent ? kNoMatch : position_[discovered];
   }
+
+ private:
+  // The order of Computation::MakePostOrder (a depth-first walk of operands from each
+  // instruction in turn), without its node-based visited set: on this side's thousands of
+  // computations that set cost more than the rest of the diff. Instructions are numbered
+  // when first seen, which marks them visited, and placed when their operands are.
+  struct Frame {
+    const Instruction* instruction;
+    size_t discovered;   // its number
+    size_t operand = 0;  // the next operand to visit
+  };
+
+  void AppendPostOrder(const Computation& computation, std::vector<Frame>& stack) {
+    auto discover = [&](const Instruction* instruction) {
+      if (!discovery_.Insert(instruction, position_.size())) return false;
+      stack.push_back({instruction, position_.size()});
+      position_.push_back(kNoMatch);
+      return true;
+    };
+    for (const auto& owned : computation.instructions()) {
+      if (!discover(owned.get())) continue;
+      while (!stack.empty()) {
+        Frame& frame = stack.back();
+        const std::vector<Instruction*>& operands = frame.instruction->operands();
+        if (frame.operand < operands.size()) {
+          const Instruction* operand = operands[frame.operand++];
+          if (operand->parent() == &computation) discover(operand);
+          continue;
+        }
+        position_[frame.discovered] = size();
+        instructions.push_back(frame.instruction);
+        stack.pop_back();
+      }
+    }
+  }
+
+  InstructionIndex discovery_;  // instruction -> when it was first seen
+  std::vector<int> position_;   // by when first seen: the place in `instructions`
+};
+
+// Values grouped by a key, each group in the order its values were added; built once, then
+// looked up. A sorted array instead of a hash map of vectors: one allocation in all.
+template <typename Key>
+class Groups {
+ public:
+  void Add(Key key, int value) { pairs_.emplace_back(key, value); }
+  // Call once, after the last Add.
+  void Seal() { std::sort(pairs_.begin(), pairs_.end()); }
+  // Positions [first, last) of the group of `key` (empty when there is none).
+  std::pair<size_t, size_t> Find(Key key) const {
+    auto [first, last] = std::equal_range(pairs_.begin(), pairs_.end(), key, Less());
+    return {static_cast<size_t>(first - pairs_.begin()),
+            static_cast<size_t>(last - pairs_.begin())};
+  }
+  int value(size_t position) const { return pairs_[position].second; }
+  size_t size() const { return pairs_.size(); }
+
+ private:
+  struct Less {
+    bool operator()(const std::pair<Key, int>& pair, Key key) const { return pair.first < key; }
+    bool operator()(Key key, const std::pair<Key, int>& pair) const { return key < pair.first; }
+  };
+  // Sorted by key, then by value: values are added in increasing order, so each group keeps
+  // the order of adding.
+  std::vector<std::pair<Key, int>> pairs_;
 };
 
 const Instruction* EnclosingFusion(const Instruction* instruction) {
@@ -108,6 +181,23 @@ void HashCombine(uint64_t& seed, uint64_t value) {
   seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
 }
 
+// Combines what Shape::ToString(false) shows: shapes that print alike hash alike, without
+// building the text.
+void HashShape(uint64_t& seed, const Shape& shape) {
+  HashCombine(seed, static_cast<uint64_t>(shape.element_type()));
+  if (shape.IsTuple()) {
+    HashCombine(seed, shape.tuple_shapes().size());
+    for (const Shape& element : shape.tuple_shapes()) HashShape(seed, element);
+    return;
+  }
+  if (!shape.IsArray()) return;
+  HashCombine(seed, static_cast<uint64_t>(shape.rank()));
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    HashCombine(seed, static_cast<uint64_t>(shape.dimension(i)));
+    HashCombine(seed, shape.is_dynamic_dimension(i) ? 1 : 0);
+  }
+}
+
 std::string Sigil(const Instruction* instruction) { return "%" + instruction->name(); }
 
 }  // namespace
@@ -124,7 +214,8 @@ class GraphDiffBuilder {
         partner_l_(static_cast<size_t>(left_.size()), kNoMatch),
         partner_r_(static_cast<size_t>(right_.size()), kNoMatch),
         match_l_(static_cast<size_t>(left_.size()), MatchKind::kNone),
-        cover_l_(static_cast<size_t>(left_.size()), kNoMatch) {}
+        cover_l_(static_cast<size_t>(left_.size()), kNoMatch),
+        body_image_(static_cast<size_t>(right_.size()), nullptr) {}
 
   GraphDiff Build() {
     // Provenance sets are numbered like ids: when ids turn out unrelated, so are they.
@@ -183,15 +274,17 @@ class GraphDiffBuilder {
   }
 
   void MatchIds() {
-    std::unordered_map<int64_t, int> by_id;
-    by_id.reserve(static_cast<size_t>(right_.size()));
+    Groups<int64_t> by_id;
     for (int r = 0; r < right_.size(); ++r) {
-      if (R(r)->id() >= 0) by_id.emplace(R(r)->id(), r);
+      if (R(r)->id() >= 0) by_id.Add(R(r)->id(), r);
     }
+    by_id.Seal();
     for (int l = 0; l < left_.size(); ++l) {
-      auto it = by_id.find(L(l)->id());
-      if (L(l)->id() >= 0 && it != by_id.end() && !RightMatched(it->second)) {
-        Link(l, it->second, MatchKind::kId);
+      if (L(l)->id() < 0) continue;
+      // The first right instruction with the id, as when ids are unique.
+      auto [first, last] = by_id.Find(L(l)->id());
+      if (first != last && !RightMatched(by_id.value(first))) {
+        Link(l, by_id.value(first), MatchKind::kId);
       }
     }
   }
@@ -199,10 +292,11 @@ class GraphDiffBuilder {
   // First pairs equal provenance sets 1:1 (a clone keeps its origin's set), then lets the
   // smallest covering right instruction absorb what is left.
   void MatchProvenance() {
-    std::unordered_map<int64_t, std::vector<int>> holders;
+    Groups<int64_t> holders;
     for (int r = 0; r < right_.size(); ++r) {
-      for (int64_t id : R(r)->provenance().ids()) holders[id].push_back(r);
+      for (int64_t id : R(r)->provenance().ids()) holders.Add(id, r);
     }
+    holders.Seal();
     for (bool exact : {true, false}) {
       for (int l = 0; l < left_.size(); ++l) {
         if (LeftMatched(l) || L(l)->provenance().empty()) continue;
@@ -217,18 +311,19 @@ class GraphDiffBuilder {
     }
   }
 
-  int BestCover(int l, const std::unordered_map<int64_t, std::vector<int>>& holders,
-                bool exact) const {
+  int BestCover(int l, const Groups<int64_t>& holders, bool exact) const {
     const ProvenanceSet& wanted = L(l)->provenance();
-    const std::vector<int>* fewest = nullptr;
+    // The holders of the id that has the fewest (the first such id).
+    std::pair<size_t, size_t> fewest{0, SIZE_MAX};
     for (int64_t id : wanted.ids()) {
-      auto it = holders.find(id);
-      if (it == holders.end()) return kNoMatch;
-      if (fewest == nullptr || it->second.size() < fewest->size()) fewest = &it->second;
+      auto [first, last] = holders.Find(id);
+      if (first == last) return kNoMatch;
+      if (last - first < fewest.second - fewest.first) fewest = {first, last};
     }
     int best = kNoMatch;
     std::tuple<size_t, bool, bool, bool> best_score;
-    for (int r : *fewest) {
+    for (size_t at = fewest.first; at < fewest.second; ++at) {
+      const int r = holders.value(at);
       const ProvenanceSet& have = R(r)->provenance();
       if (exact && (have.size() != wanted.size() || RightMatched(r))) continue;
       if (!ProvenanceCovers(have, wanted)) continue;
@@ -254,15 +349,22 @@ class GraphDiffBuilder {
 
   // Same name and opcode, or same name and operands (rewritten in place).
   void MatchNames() {
-    std::unordered_map<std::string_view, std::vector<int>> by_name;
+    // Unmatched right instructions grouped by name: the index numbers the names.
+    NameIndex names;
+    Groups<uint32_t> by_name;
     for (int r = 0; r < right_.size(); ++r) {
-      if (!RightMatched(r)) by_name[R(r)->name()].push_back(r);
+      if (RightMatched(r)) continue;
+      const auto next = static_cast<uint32_t>(names.size());
+      by_name.Add(*names.Insert(R(r)->name(), next).first, r);
     }
+    by_name.Seal();
     for (int l = 0; l < left_.size(); ++l) {
       if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
-      auto it = by_name.find(L(l)->name());
-      if (it == by_name.end()) continue;
-      for (int r : it->second) {
+      const uint32_t* name = names.Find(L(l)->name());
+      if (name == nullptr) continue;
+      auto [first, last] = by_name.Find(*name);
+      for (size_t at = first; at < last; ++at) {
+        const int r = by_name.value(at);
         if (!RightMatched(r) &&
             (R(r)->opcode_name() == L(l)->opcode_name() || SameOperands(L(l), R(r)))) {
           Link(l, r, MatchKind::kName);
@@ -300,11 +402,13 @@ class GraphDiffBuilder {
     return result;
   }
 
+  // `operands` are of one side: the instruction's own, or their counterparts.
+  template <typename Operands>
   static uint64_t StructureHash(const Instruction* instruction, const Computation* computation,
-                                const std::vector<const Instruction*>& operands) {
+                                const Operands& operands) {
     uint64_t seed = std::hash<const void*>()(computation);
     HashCombine(seed, std::hash<std::string_view>()(instruction->opcode_name()));
-    HashCombine(seed, std::hash<std::string>()(instruction->shape().ToString(false)));
+    HashShape(seed, instruction->shape());
     HashCombine(seed, static_cast<uint64_t>(instruction->parameter_number()));
     HashCombine(seed, std::hash<std::string>()(instruction->literal()));
     for (const Instruction* operand : operands) {
@@ -328,29 +432,28 @@ class GraphDiffBuilder {
 
   void MatchStructure() {
     auto corresponding = CorrespondingComputations();
-    struct Bucket {
-      std::vector<int> candidates;
-      size_t next = 0;  // candidates before it are matched
-    };
-    std::unordered_map<uint64_t, Bucket> buckets;
+    Groups<uint64_t> buckets;
     for (int r = 0; r < right_.size(); ++r) {
-      if (RightMatched(r)) continue;
-      std::vector<const Instruction*> operands(R(r)->operands().begin(), R(r)->operands().end());
-      buckets[StructureHash(R(r), R(r)->parent(), operands)].candidates.push_back(r);
+      if (!RightMatched(r)) buckets.Add(StructureHash(R(r), R(r)->parent(), R(r)->operands()), r);
     }
+    buckets.Seal();
+    // At the first position of each bucket: where its unmatched candidates start.
+    std::vector<size_t> unmatched_from(buckets.size());
+    std::iota(unmatched_from.begin(), unmatched_from.end(), size_t{0});
+    std::vector<const Instruction*> images;
     for (int l = 0; l < left_.size(); ++l) {
       if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
       auto computation = corresponding.find(L(l)->parent());
       if (computation == corresponding.end()) continue;
-      std::vector<const Instruction*> images;
+      images.clear();
       for (const Instruction* operand : L(l)->operands()) images.push_back(PartnerOf(operand));
       if (std::count(images.begin(), images.end(), nullptr) > 0) continue;
-      auto bucket = buckets.find(StructureHash(L(l), computation->second, images));
-      if (bucket == buckets.end()) continue;
-      Bucket& b = bucket->second;
-      while (b.next < b.candidates.size() && RightMatched(b.candidates[b.next])) ++b.next;
-      for (size_t i = b.next; i < b.candidates.size(); ++i) {
-        int r = b.candidates[i];
+      auto [first, last] = buckets.Find(StructureHash(L(l), computation->second, images));
+      if (first == last) continue;
+      size_t& from = unmatched_from[first];
+      while (from < last && RightMatched(buckets.value(from))) ++from;
+      for (size_t at = from; at < last; ++at) {
+        int r = buckets.value(at);
         if (!RightMatched(r) && R(r)->parent() == computation->second &&
             SameStructure(L(l), images, R(r))) {
           Link(l, r, MatchKind::kStructure);
@@ -364,9 +467,10 @@ class GraphDiffBuilder {
   // The left instruction whose value a right instruction computes: its counterpart, what a
   // fused body instruction was recognised as, a fusion's root's, a fused parameter's operand's.
   const Instruction* LeftImage(const Instruction* right) const {
-    auto body = body_image_.find(right);
-    if (body != body_image_.end()) return body->second;
-    int r = right_.IndexOf(right);
+    const int r = right_.IndexOf(right);
+    if (r != kNoMatch && body_image_[static_cast<size_t>(r)] != nullptr) {
+      return body_image_[static_cast<size_t>(r)];
+    }
     if (r != kNoMatch && RightMatched(r)) return L(partner_r_[static_cast<size_t>(r)]);
     if (right->opcode() == Opcode::kFusion && right->fused_computation() != nullptr) {
       return LeftImage(right->fused_computation()->root());
@@ -389,11 +493,8 @@ class GraphDiffBuilder {
     for (const auto& [left_computation, right_computation] : corresponding) {
       left_of.emplace(right_computation, left_computation);
     }
-    std::unordered_map<uint64_t, std::vector<int>> by_structure;
-    for (int l = 0; l < left_.size(); ++l) {
-      std::vector<const Instruction*> operands(L(l)->operands().begin(), L(l)->operands().end());
-      by_structure[StructureHash(L(l), L(l)->parent(), operands)].push_back(l);
-    }
+    // New fusions at the top level of a computation that has a left counterpart.
+    std::vector<std::pair<const Instruction*, const Computation*>> fusions;
     for (int r = 0; r < right_.size(); ++r) {
       const Instruction* fusion = R(r);
       if (RightMatched(r) || fusion->opcode() != Opcode::kFusion ||
@@ -401,41 +502,66 @@ class GraphDiffBuilder {
         continue;
       }
       auto computation = left_of.find(fusion->parent());
-      if (computation == left_of.end()) continue;
-      for (const Instruction* body : fusion->fused_computation()->MakePostOrder()) {
-        if (body->opcode() != Opcode::kParameter) {
-          RecogniseBodyInstruction(body, computation->second, by_structure);
+      if (computation != left_of.end()) fusions.emplace_back(fusion, computation->second);
+    }
+    if (fusions.empty()) return;
+    Groups<uint64_t> by_structure;
+    for (int l = 0; l < left_.size(); ++l) {
+      by_structure.Add(StructureHash(L(l), L(l)->parent(), L(l)->operands()), l);
+    }
+    by_structure.Seal();
+    // At the first position of each bucket: where its free candidates start.
+    std::vector<size_t> free_from(by_structure.size());
+    std::iota(free_from.begin(), free_from.end(), size_t{0});
+    for (const auto& [fusion, left_computation] : fusions) {
+      // The body in its post order, as the right side lists it.
+      const auto [first, last] = right_.ranges.at(fusion->fused_computation());
+      for (int r = first; r < last; ++r) {
+        if (R(r)->opcode() != Opcode::kParameter) {
+          RecogniseBodyInstruction(R(r), left_computation, by_structure, free_from);
         }
       }
     }
   }
 
+  // The first left instruction of the same structure that is still free (neither matched nor
+  // covered), else the first one of the same structure.
   void RecogniseBodyInstruction(const Instruction* body, const Computation* left_computation,
-                                const std::unordered_map<uint64_t, std::vector<int>>& index) {
-    std::vector<const Instruction*> images;
+                                const Groups<uint64_t>& index, std::vector<size_t>& free_from) {
+    std::vector<const Instruction*>& images = images_;
+    images.clear();
     for (const Instruction* operand : body->operands()) {
       images.push_back(LeftImage(operand));
       if (images.back() == nullptr) return;
     }
-    auto bucket = index.find(StructureHash(body, left_computation, images));
-    if (bucket == index.end()) return;
+    auto [first, last] = index.Find(StructureHash(body, left_computation, images));
+    auto same = [&](int l) {
+      return L(l)->parent() == left_computation && SameStructure(body, images, L(l));
+    };
+    auto free = [&](int l) {
+      return !LeftMatched(l) && cover_l_[static_cast<size_t>(l)] == kNoMatch;
+    };
     int recognised = kNoMatch;
-    for (int l : bucket->second) {
-      const Instruction* candidate = L(l);
-      if (candidate->parent() != left_computation || !SameStructure(body, images, candidate)) {
-        continue;
-      }
-      bool free = !LeftMatched(l) && cover_l_[static_cast<size_t>(l)] == kNoMatch;
-      if (recognised == kNoMatch || free) recognised = l;
-      if (free) break;
+    for (size_t at = first; at < last && recognised == kNoMatch; ++at) {
+      if (same(index.value(at))) recognised = index.value(at);
     }
     if (recognised == kNoMatch) return;
+    // A matched or covered candidate stays so: a bucket of equal constants (one per layer)
+    // would otherwise be scanned from its start for every clone of one.
+    size_t& from = free_from[first];
+    while (from < last && !free(index.value(from))) ++from;
+    for (size_t at = from; at < last; ++at) {
+      if (free(index.value(at)) && same(index.value(at))) {
+        recognised = index.value(at);
+        break;
+      }
+    }
     int r = right_.IndexOf(body);
     if (!LeftMatched(recognised) && cover_l_[static_cast<size_t>(recognised)] == kNoMatch &&
         r != kNoMatch && !RightMatched(r)) {
       Link(recognised, r, MatchKind::kStructure);
-    } else {
-      body_image_[body] = L(recognised);
+    } else if (r != kNoMatch) {
+      body_image_[static_cast<size_t>(r)] = L(recognised);
     }
   }
 
@@ -492,7 +618,9 @@ class GraphDiffBuilder {
   }
 
   void Classify() {
-    diff_.entries_.reserve(static_cast<size_t>(left_.size()));
+    diff_.entries_.reserve(static_cast<size_t>(left_.size() + right_.size()));
+    diff_.left_index_.Reserve(static_cast<size_t>(left_.size()));
+    diff_.right_index_.Reserve(static_cast<size_t>(right_.size()));
     for (int l = 0; l < left_.size(); ++l) {
       InstructionDiff entry;
       if (LeftMatched(l)) {
@@ -503,8 +631,8 @@ class GraphDiffBuilder {
         entry.left = L(l);
         entry.status = DiffStatus::kRemoved;
       }
-      diff_.left_index_.emplace(entry.left, diff_.entries_.size());
-      if (LeftMatched(l)) diff_.right_index_.emplace(entry.right, diff_.entries_.size());
+      diff_.left_index_.Insert(entry.left, diff_.entries_.size());
+      if (LeftMatched(l)) diff_.right_index_.Insert(entry.right, diff_.entries_.size());
       diff_.entries_.push_back(entry);
     }
     for (int r = 0; r < right_.size(); ++r) {
@@ -512,7 +640,7 @@ class GraphDiffBuilder {
       InstructionDiff entry;
       entry.right = R(r);
       entry.status = DiffStatus::kAdded;
-      diff_.right_index_.emplace(entry.right, diff_.entries_.size());
+      diff_.right_index_.Insert(entry.right, diff_.entries_.size());
       diff_.entries_.push_back(entry);
     }
   }
@@ -520,12 +648,12 @@ class GraphDiffBuilder {
   // A caller changed when a computation it calls changed. Entries are in callee-first order,
   // so one sweep carries changes from nested bodies up to their callers.
   void PropagateCalledChanges() {
-    std::unordered_map<const Computation*, bool> dirty;
+    DirtyComputations dirty;
     for (const InstructionDiff& entry : diff_.entries_) {
       if (entry.status == DiffStatus::kUnchanged) continue;
-      if (entry.left != nullptr) dirty[entry.left->parent()] = true;
+      if (entry.left != nullptr) dirty.Mark(entry.left->parent());
       if (entry.right != nullptr && entry.status != DiffStatus::kReplaced) {
-        dirty[entry.right->parent()] = true;
+        dirty.Mark(entry.right->parent());
       }
     }
     for (InstructionDiff& entry : diff_.entries_) {
@@ -536,14 +664,29 @@ class GraphDiffBuilder {
       if (!CallsDirty(entry, dirty)) continue;
       entry.changes |= kChangeCalled;
       entry.status = DiffStatus::kChanged;
-      dirty[entry.left->parent()] = true;
-      dirty[entry.right->parent()] = true;
+      dirty.Mark(entry.left->parent());
+      dirty.Mark(entry.right->parent());
     }
   }
 
-  static bool CallsDirty(const InstructionDiff& entry,
-                         const std::unordered_map<const Computation*, bool>& dirty) {
-    auto is_dirty = [&](const Computation* computation) { return dirty.count(computation) > 0; };
+  // Computations with a difference in them. Entries come a computation at a time, so most
+  // marks repeat the one before and skip the set.
+  class DirtyComputations {
+   public:
+    void Mark(const Computation* computation) {
+      if (computation == last_) return;
+      set_.insert(computation);
+      last_ = computation;
+    }
+    bool Contains(const Computation* computation) const { return set_.count(computation) > 0; }
+
+   private:
+    std::unordered_set<const Computation*> set_;
+    const Computation* last_ = nullptr;
+  };
+
+  static bool CallsDirty(const InstructionDiff& entry, const DirtyComputations& dirty) {
+    auto is_dirty = [&](const Computation* computation) { return dirty.Contains(computation); };
     const auto& left_called = entry.left->called_computations();
     const auto& right_called = entry.right->called_computations();
     return std::any_of(left_called.begin(), left_called.end(), is_dirty) ||
@@ -617,7 +760,10 @@ class GraphDiffBuilder {
   std::vector<int> partner_r_;
   std::vector<MatchKind> match_l_;
   std::vector<int> cover_l_;
-  std::unordered_map<const Instruction*, const Instruction*> body_image_;
+  // By right index: the left instruction a fused body instruction was recognised as, when it
+  // was not matched to it (see RecogniseBodyInstruction).
+  std::vector<const Instruction*> body_image_;
+  std::vector<const Instruction*> images_;  // scratch of RecogniseBodyInstruction
   GraphDiff diff_;
 };
 
@@ -626,13 +772,13 @@ GraphDiff GraphDiff::Compute(const Module& left, const Module& right, const Diff
 }
 
 const InstructionDiff* GraphDiff::ForLeft(const Instruction* instruction) const {
-  auto it = left_index_.find(instruction);
-  return it == left_index_.end() ? nullptr : &entries_[it->second];
+  const size_t at = left_index_.Find(instruction);
+  return at == InstructionIndex::kAbsent ? nullptr : &entries_[at];
 }
 
 const InstructionDiff* GraphDiff::ForRight(const Instruction* instruction) const {
-  auto it = right_index_.find(instruction);
-  return it == right_index_.end() ? nullptr : &entries_[it->second];
+  const size_t at = right_index_.Find(instruction);
+  return at == InstructionIndex::kAbsent ? nullptr : &entries_[at];
 }
 
 DiffStatus GraphDiff::LeftStatus(const Instruction* instruction) const {
