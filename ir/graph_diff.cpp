@@ -54,11 +54,13 @@ std::string DescribeChanges(uint32_t changes) {
 namespace {
 
 constexpr int kNoMatch = -1;
+constexpr size_t kPrefetchDistance = 4;
 
 // All instructions of one side, callee computations first and def-before-use within each, so
 // that operands and called computations are always visited before their users.
 struct SideIndex {
   std::vector<const Instruction*> instructions;
+  std::vector<const Computation*> parents;  // of `instructions`, read without touching them
   // Where each computation's instructions are in `instructions`: [first, last).
   std::unordered_map<const Computation*, std::pair<int, int>> ranges;
 
@@ -66,6 +68,7 @@ struct SideIndex {
     const auto count = static_cast<size_t>(module.instruction_count());
     discovery_.Reserve(count);
     instructions.reserve(count);
+    parents.reserve(count);
     position_.reserve(count);
     std::vector<Frame> stack;
     for (const Computation* computation : module.MakeComputationPostOrder()) {
@@ -98,8 +101,13 @@ struct SideIndex {
       position_.push_back(kNoMatch);
       return true;
     };
-    for (const auto& owned : computation.instructions()) {
-      if (!discover(owned.get())) continue;
+    const auto& owned = computation.instructions();
+    for (size_t i = 0; i < owned.size(); ++i) {
+      // The walk mostly meets instructions in their stored order; asking for the next ones
+      // early hides the cache misses of this first visit.
+      if (i + kPrefetchDistance < owned.size())
+        __builtin_prefetch(owned[i + kPrefetchDistance].get());
+      if (!discover(owned[i].get())) continue;
       while (!stack.empty()) {
         Frame& frame = stack.back();
         const std::vector<Instruction*>& operands = frame.instruction->operands();
@@ -110,6 +118,7 @@ struct SideIndex {
         }
         position_[frame.discovered] = size();
         instructions.push_back(frame.instruction);
+        parents.push_back(&computation);
         stack.pop_back();
       }
     }
@@ -119,32 +128,66 @@ struct SideIndex {
   std::vector<int> position_;   // by when first seen: the place in `instructions`
 };
 
-// Values grouped by a key, each group in the order its values were added; built once, then
-// looked up. A sorted array instead of a hash map of vectors: one allocation in all.
-template <typename Key>
+// Values grouped by a key, each group in the order its values were added; built once (Add,
+// then Seal), then looked up. The groups lie one after the other in one array and are found
+// through an open-addressing table of the keys: no allocation per group, no sorting.
 class Groups {
  public:
-  void Add(Key key, int value) { pairs_.emplace_back(key, value); }
-  // Call once, after the last Add.
-  void Seal() { std::sort(pairs_.begin(), pairs_.end()); }
+  void Add(uint64_t key, int value) { added_.emplace_back(key, value); }
+  void Seal();
   // Positions [first, last) of the group of `key` (empty when there is none).
-  std::pair<size_t, size_t> Find(Key key) const {
-    auto [first, last] = std::equal_range(pairs_.begin(), pairs_.end(), key, Less());
-    return {static_cast<size_t>(first - pairs_.begin()),
-            static_cast<size_t>(last - pairs_.begin())};
+  std::pair<size_t, size_t> Find(uint64_t key) const {
+    if (slots_.empty()) return {0, 0};
+    const Slot& slot = slots_[SlotOf(key)];
+    if (slot.group == 0) return {0, 0};
+    return {starts_[slot.group - 1], starts_[slot.group]};
   }
-  int value(size_t position) const { return pairs_[position].second; }
-  size_t size() const { return pairs_.size(); }
+  int value(size_t position) const { return values_[position]; }
+  size_t size() const { return values_.size(); }
 
  private:
-  struct Less {
-    bool operator()(const std::pair<Key, int>& pair, Key key) const { return pair.first < key; }
-    bool operator()(Key key, const std::pair<Key, int>& pair) const { return key < pair.first; }
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t group = 0;  // the group's number plus one; 0: empty
   };
-  // Sorted by key, then by value: values are added in increasing order, so each group keeps
-  // the order of adding.
-  std::vector<std::pair<Key, int>> pairs_;
+  size_t SlotOf(uint64_t key) const {
+    const size_t mask = slots_.size() - 1;
+    uint64_t mixed = (key ^ (key >> 31)) * 0x9e3779b97f4a7c15ULL;
+    size_t at = static_cast<size_t>(mixed ^ (mixed >> 29)) & mask;
+    while (slots_[at].group != 0 && slots_[at].key != key) at = (at + 1) & mask;
+    return at;
+  }
+
+  std::vector<std::pair<uint64_t, int>> added_;  // until Seal
+  std::vector<Slot> slots_;
+  std::vector<size_t> starts_;  // group -> its first position; one more for the end
+  std::vector<int> values_;
 };
+
+void Groups::Seal() {
+  size_t capacity = 16;
+  while (capacity < 2 * added_.size()) capacity *= 2;
+  slots_.assign(capacity, Slot{});
+  std::vector<uint32_t> group_of(added_.size());
+  std::vector<size_t> counts;
+  for (size_t i = 0; i < added_.size(); ++i) {
+    Slot& slot = slots_[SlotOf(added_[i].first)];
+    if (slot.group == 0) {
+      counts.push_back(0);
+      slot = {added_[i].first, static_cast<uint32_t>(counts.size())};
+    }
+    group_of[i] = slot.group - 1;
+    ++counts[group_of[i]];
+  }
+  starts_.assign(counts.size() + 1, 0);
+  for (size_t group = 0; group < counts.size(); ++group) {
+    starts_[group + 1] = starts_[group] + counts[group];
+  }
+  values_.resize(added_.size());
+  std::vector<size_t> next(starts_.begin(), starts_.end() - 1);
+  for (size_t i = 0; i < added_.size(); ++i) values_[next[group_of[i]]++] = added_[i].second;
+  added_ = {};
+}
 
 const Instruction* EnclosingFusion(const Instruction* instruction) {
   const Computation* computation = instruction->parent();
@@ -274,15 +317,15 @@ class GraphDiffBuilder {
   }
 
   void MatchIds() {
-    Groups<int64_t> by_id;
+    Groups by_id;
     for (int r = 0; r < right_.size(); ++r) {
-      if (R(r)->id() >= 0) by_id.Add(R(r)->id(), r);
+      if (R(r)->id() >= 0) by_id.Add(static_cast<uint64_t>(R(r)->id()), r);
     }
     by_id.Seal();
     for (int l = 0; l < left_.size(); ++l) {
       if (L(l)->id() < 0) continue;
       // The first right instruction with the id, as when ids are unique.
-      auto [first, last] = by_id.Find(L(l)->id());
+      auto [first, last] = by_id.Find(static_cast<uint64_t>(L(l)->id()));
       if (first != last && !RightMatched(by_id.value(first))) {
         Link(l, by_id.value(first), MatchKind::kId);
       }
@@ -292,9 +335,9 @@ class GraphDiffBuilder {
   // First pairs equal provenance sets 1:1 (a clone keeps its origin's set), then lets the
   // smallest covering right instruction absorb what is left.
   void MatchProvenance() {
-    Groups<int64_t> holders;
+    Groups holders;
     for (int r = 0; r < right_.size(); ++r) {
-      for (int64_t id : R(r)->provenance().ids()) holders.Add(id, r);
+      for (int64_t id : R(r)->provenance().ids()) holders.Add(static_cast<uint64_t>(id), r);
     }
     holders.Seal();
     for (bool exact : {true, false}) {
@@ -311,12 +354,12 @@ class GraphDiffBuilder {
     }
   }
 
-  int BestCover(int l, const Groups<int64_t>& holders, bool exact) const {
+  int BestCover(int l, const Groups& holders, bool exact) const {
     const ProvenanceSet& wanted = L(l)->provenance();
     // The holders of the id that has the fewest (the first such id).
     std::pair<size_t, size_t> fewest{0, SIZE_MAX};
     for (int64_t id : wanted.ids()) {
-      auto [first, last] = holders.Find(id);
+      auto [first, last] = holders.Find(static_cast<uint64_t>(id));
       if (first == last) return kNoMatch;
       if (last - first < fewest.second - fewest.first) fewest = {first, last};
     }
@@ -351,7 +394,8 @@ class GraphDiffBuilder {
   void MatchNames() {
     // Unmatched right instructions grouped by name: the index numbers the names.
     NameIndex names;
-    Groups<uint32_t> by_name;
+    names.Reserve(static_cast<size_t>(right_.size()));
+    Groups by_name;
     for (int r = 0; r < right_.size(); ++r) {
       if (RightMatched(r)) continue;
       const auto next = static_cast<uint32_t>(names.size());
@@ -378,9 +422,23 @@ class GraphDiffBuilder {
   // computation of the same name.
   std::unordered_map<const Computation*, const Computation*> CorrespondingComputations() const {
     std::unordered_map<const Computation*, std::unordered_map<const Computation*, int>> votes;
+    // Matched pairs come a computation at a time: a run of one pair of parents is counted
+    // here and added to the votes at once.
+    std::pair<const Computation*, const Computation*> run_parents;
+    int run = 0;
     for (int l = 0; l < left_.size(); ++l) {
-      if (LeftMatched(l)) ++votes[L(l)->parent()][R(partner_l_[static_cast<size_t>(l)])->parent()];
+      if (!LeftMatched(l)) continue;
+      const std::pair parents(
+          left_.parents[static_cast<size_t>(l)],
+          right_.parents[static_cast<size_t>(partner_l_[static_cast<size_t>(l)])]);
+      if (run > 0 && parents != run_parents) {
+        votes[run_parents.first][run_parents.second] += run;
+        run = 0;
+      }
+      run_parents = parents;
+      ++run;
     }
+    if (run > 0) votes[run_parents.first][run_parents.second] += run;
     std::unordered_map<const Computation*, const Computation*> result;
     for (const auto& [left_computation, counts] : votes) {
       // Ties go to the name that sorts first, so the result does not depend on addresses.
@@ -410,7 +468,10 @@ class GraphDiffBuilder {
     HashCombine(seed, std::hash<std::string_view>()(instruction->opcode_name()));
     HashShape(seed, instruction->shape());
     HashCombine(seed, static_cast<uint64_t>(instruction->parameter_number()));
-    HashCombine(seed, std::hash<std::string>()(instruction->literal()));
+    // Most instructions have no literal; hashing the empty text is not free.
+    if (!instruction->literal().empty()) {
+      HashCombine(seed, std::hash<std::string>()(instruction->literal()));
+    }
     for (const Instruction* operand : operands) {
       HashCombine(seed, std::hash<const void*>()(operand));
     }
@@ -432,7 +493,7 @@ class GraphDiffBuilder {
 
   void MatchStructure() {
     auto corresponding = CorrespondingComputations();
-    Groups<uint64_t> buckets;
+    Groups buckets;
     for (int r = 0; r < right_.size(); ++r) {
       if (!RightMatched(r)) buckets.Add(StructureHash(R(r), R(r)->parent(), R(r)->operands()), r);
     }
@@ -498,14 +559,14 @@ class GraphDiffBuilder {
     for (int r = 0; r < right_.size(); ++r) {
       const Instruction* fusion = R(r);
       if (RightMatched(r) || fusion->opcode() != Opcode::kFusion ||
-          fusion->fused_computation() == nullptr || EnclosingFusion(fusion) != nullptr) {
+          EnclosingFusion(fusion) != nullptr || fusion->fused_computation() == nullptr) {
         continue;
       }
       auto computation = left_of.find(fusion->parent());
       if (computation != left_of.end()) fusions.emplace_back(fusion, computation->second);
     }
     if (fusions.empty()) return;
-    Groups<uint64_t> by_structure;
+    Groups by_structure;
     for (int l = 0; l < left_.size(); ++l) {
       by_structure.Add(StructureHash(L(l), L(l)->parent(), L(l)->operands()), l);
     }
@@ -527,7 +588,7 @@ class GraphDiffBuilder {
   // The first left instruction of the same structure that is still free (neither matched nor
   // covered), else the first one of the same structure.
   void RecogniseBodyInstruction(const Instruction* body, const Computation* left_computation,
-                                const Groups<uint64_t>& index, std::vector<size_t>& free_from) {
+                                const Groups& index, std::vector<size_t>& free_from) {
     std::vector<const Instruction*>& images = images_;
     images.clear();
     for (const Instruction* operand : body->operands()) {
@@ -694,8 +755,8 @@ class GraphDiffBuilder {
   }
 
   void Summarize() {
-    std::unordered_map<const Instruction*, size_t> fusion_slot;
-    std::unordered_map<const Instruction*, size_t> replacement_slot;
+    InstructionIndex fusion_slot;
+    InstructionIndex replacement_slot;
     DiffCounts& counts = diff_.counts_;
     for (const InstructionDiff& entry : diff_.entries_) {
       switch (entry.status) {
@@ -728,27 +789,25 @@ class GraphDiffBuilder {
     return fusion != nullptr && diff_.RightStatus(fusion) == DiffStatus::kAdded;
   }
 
-  void AddFusionMember(const InstructionDiff& entry,
-                       std::unordered_map<const Instruction*, size_t>& slot) {
+  void AddFusionMember(const InstructionDiff& entry, InstructionIndex& slot) {
     const InstructionDiff* outer = diff_.ForLeft(EnclosingFusion(entry.left));
     if (outer != nullptr && outer->status == DiffStatus::kFused && outer->target == entry.target) {
       return;
     }
-    auto [it, inserted] = slot.emplace(entry.target, diff_.fusion_groups_.size());
-    if (inserted) {
+    if (slot.Insert(entry.target, diff_.fusion_groups_.size())) {
       FusionGroup group;
       group.fusion = entry.target;
       group.new_fusion = diff_.RightStatus(entry.target) == DiffStatus::kAdded;
       diff_.fusion_groups_.push_back(std::move(group));
     }
-    diff_.fusion_groups_[it->second].members.push_back(entry.left);
+    diff_.fusion_groups_[slot.Find(entry.target)].members.push_back(entry.left);
   }
 
-  void AddReplaced(const InstructionDiff& entry,
-                   std::unordered_map<const Instruction*, size_t>& slot) {
-    auto [it, inserted] = slot.emplace(entry.target, diff_.replacements_.size());
-    if (inserted) diff_.replacements_.push_back({entry.target, {}});
-    diff_.replacements_[it->second].replaced.push_back(entry.left);
+  void AddReplaced(const InstructionDiff& entry, InstructionIndex& slot) {
+    if (slot.Insert(entry.target, diff_.replacements_.size())) {
+      diff_.replacements_.push_back({entry.target, {}});
+    }
+    diff_.replacements_[slot.Find(entry.target)].replaced.push_back(entry.left);
   }
 
   const DiffOptions& options_;
