@@ -84,6 +84,10 @@ struct NameScope {
   std::vector<ParameterDefinition> parameters;
   // Instructions join it as they are read, while they are still in cache.
   std::unique_ptr<Computation> computation;
+  // Except from the first parameter whose number exceeds the count of instructions before it:
+  // a computation sizes its parameter list by the numbers it is given, and they are checked
+  // only at the end. These join once they are.
+  std::vector<std::unique_ptr<Instruction>> held;
   Instruction* root = nullptr;
   // The attributes of the instruction being read.
   std::vector<PendingAttribute> attributes;
@@ -93,7 +97,18 @@ struct NameScope {
     definitions.clear();
     parameters.clear();
     computation = std::make_unique<Computation>(std::string(name));
+    held.clear();
     root = nullptr;
+  }
+  void Add(std::unique_ptr<Instruction> instruction) {
+    const bool unchecked_number =
+        instruction->opcode() == Opcode::kParameter &&
+        instruction->parameter_number() > static_cast<int64_t>(definitions.size());
+    if (held.empty() && !unchecked_number) {
+      computation->AddInstruction(std::move(instruction));
+    } else {
+      held.push_back(std::move(instruction));
+    }
   }
 };
 
@@ -481,6 +496,7 @@ bool HloParser::ParseComputationBody(std::string_view name, size_t offset,
   --depth_;
   if (!ok) return false;
   *computation = std::move(scope.computation);
+  for (auto& instruction : scope.held) (*computation)->AddInstruction(std::move(instruction));
   (*computation)->set_root(scope.root ? scope.root : (*computation)->instructions().back().get());
   return true;
 }
@@ -495,7 +511,7 @@ bool HloParser::ParseInstructions(std::string_view name, size_t offset, NameScop
     }
     if (!ParseInstruction(scope)) return false;
   }
-  if (scope.computation->instructions().empty()) {
+  if (scope.definitions.empty()) {
     return Fail(offset, "computation '" + std::string(name) + "' has no instructions");
   }
   return true;
@@ -612,9 +628,10 @@ bool HloParser::ParseInstruction(NameScope& scope) {
     if (scope.root) return Fail(start, "second ROOT in this computation");
     scope.root = instruction.get();
   }
+  Instruction* added = instruction.get();
   scope.index.Insert(name, static_cast<uint32_t>(scope.definitions.size()));
-  scope.definitions.push_back({instruction.get(), name_offset});
-  scope.computation->AddInstruction(std::move(instruction));
+  scope.Add(std::move(instruction));
+  scope.definitions.push_back({added, name_offset});
   return true;
 }
 
