@@ -533,8 +533,8 @@ class GraphDiffBuilder {
       return body_image_[static_cast<size_t>(r)];
     }
     if (r != kNoMatch && RightMatched(r)) return L(partner_r_[static_cast<size_t>(r)]);
-    if (right->opcode() == Opcode::kFusion && right->fused_computation() != nullptr) {
-      return LeftImage(right->fused_computation()->root());
+    if (right->opcode() == Opcode::kFusion) {
+      if (const Computation* body = right->fused_computation()) return LeftImage(body->root());
     }
     const Instruction* fusion = EnclosingFusion(right);
     if (right->opcode() == Opcode::kParameter && fusion != nullptr &&
@@ -555,15 +555,19 @@ class GraphDiffBuilder {
       left_of.emplace(right_computation, left_computation);
     }
     // New fusions at the top level of a computation that has a left counterpart.
-    std::vector<std::pair<const Instruction*, const Computation*>> fusions;
+    // (fused body, left computation)
+    std::vector<std::pair<const Computation*, const Computation*>> fusions;
     for (int r = 0; r < right_.size(); ++r) {
       const Instruction* fusion = R(r);
       if (RightMatched(r) || fusion->opcode() != Opcode::kFusion ||
-          EnclosingFusion(fusion) != nullptr || fusion->fused_computation() == nullptr) {
+          EnclosingFusion(fusion) != nullptr) {
         continue;
       }
+      const Computation* body = fusion->fused_computation();
       auto computation = left_of.find(fusion->parent());
-      if (computation != left_of.end()) fusions.emplace_back(fusion, computation->second);
+      if (body != nullptr && computation != left_of.end()) {
+        fusions.emplace_back(body, computation->second);
+      }
     }
     if (fusions.empty()) return;
     Groups by_structure;
@@ -574,9 +578,9 @@ class GraphDiffBuilder {
     // At the first position of each bucket: where its free candidates start.
     std::vector<size_t> free_from(by_structure.size());
     std::iota(free_from.begin(), free_from.end(), size_t{0});
-    for (const auto& [fusion, left_computation] : fusions) {
+    for (const auto& [body, left_computation] : fusions) {
       // The body in its post order, as the right side lists it.
-      const auto [first, last] = right_.ranges.at(fusion->fused_computation());
+      const auto [first, last] = right_.ranges.at(body);
       for (int r = first; r < last; ++r) {
         if (R(r)->opcode() != Opcode::kParameter) {
           RecogniseBodyInstruction(R(r), left_computation, by_structure, free_from);
