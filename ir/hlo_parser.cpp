@@ -1176,8 +1176,13 @@ void HloParser::MakeInstructionNamesUnique(Module& module) {
   taken.Reserve(static_cast<size_t>(module.instruction_count()));
   std::vector<Instruction*> repeats;
   for (const auto& computation : module.computations()) {
-    for (const auto& instruction : computation->instructions()) {
-      if (!taken.Insert(instruction->name(), 0).second) repeats.push_back(instruction.get());
+    const auto& instructions = computation->instructions();
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      // Cache misses overlap when the next names and their slots are asked for early.
+      if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+      if (i + 4 < instructions.size()) taken.Prefetch(instructions[i + 4]->name());
+      if (!taken.Insert(instructions[i]->name(), 0).second)
+        repeats.push_back(instructions[i].get());
     }
   }
   std::unordered_map<std::string, int64_t> next_suffix;

@@ -29,7 +29,13 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation, bo
   Computation* added = computation.get();
   added->parent_ = this;
   ReserveName(added->name());
-  for (const auto& instruction : added->instructions_) {
+  const auto& instructions = added->instructions_;
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    // The instructions of a module just read are out of cache: ask for the next ones, and for
+    // the name slots of those nearly due, while this one is handled.
+    if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+    if (i + 4 < instructions.size()) name_index_.Prefetch(instructions[i + 4]->name());
+    Instruction* instruction = instructions[i].get();
     if (instruction->id() < 0) {
       instruction->set_id(NextInstructionId());
     } else {
@@ -174,9 +180,9 @@ std::optional<SourceLocation> Module::ResolveSource(const OpMetadata& metadata) 
 void Module::NoteUsedId(int64_t id) { next_id_ = std::max(next_id_, id + 1); }
 
 void Module::AddName(std::string_view name) {
-  if (IsNameTaken(name)) return;
+  // Stored first so that the index can view the stored copy; taken back when it was there.
   names_.emplace_back(name);
-  name_index_.Insert(names_.back(), 0);
+  if (!name_index_.Insert(names_.back(), 0).second) names_.pop_back();
 }
 
 void Module::ReserveName(std::string_view name) {

@@ -65,6 +65,10 @@ size_t NameIndex::Probe(std::string_view name, uint32_t hash) const {
   }
 }
 
+void NameIndex::Prefetch(std::string_view name) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[Hash(name) & (slots_.size() - 1)]);
+}
+
 const uint32_t* NameIndex::Find(std::string_view name) const {
   if (entries_.empty()) return nullptr;
   const uint64_t slot = slots_[Probe(name, Hash(name))];
