@@ -55,6 +55,7 @@ namespace {
 
 constexpr int kNoMatch = -1;
 constexpr size_t kPrefetchDistance = 4;
+constexpr size_t kLoopPrefetchDistance = 8;
 
 // All instructions of one side, callee computations first and def-before-use within each, so
 // that operands and called computations are always visited before their users.
@@ -105,8 +106,12 @@ struct SideIndex {
     for (size_t i = 0; i < owned.size(); ++i) {
       // The walk mostly meets instructions in their stored order; asking for the next ones
       // early hides the cache misses of this first visit.
-      if (i + kPrefetchDistance < owned.size())
-        __builtin_prefetch(owned[i + kPrefetchDistance].get());
+      if (i + 2 * kPrefetchDistance < owned.size()) {
+        __builtin_prefetch(owned[i + 2 * kPrefetchDistance].get());
+      }
+      if (i + kPrefetchDistance < owned.size()) {
+        __builtin_prefetch(owned[i + kPrefetchDistance]->operands().data());
+      }
       if (!discover(owned[i].get())) continue;
       while (!stack.empty()) {
         Frame& frame = stack.back();
@@ -284,6 +289,20 @@ class GraphDiffBuilder {
     partner_r_[static_cast<size_t>(r)] = l;
     match_l_[static_cast<size_t>(l)] = kind;
   }
+  // Each loop over a side meets its instructions out of cache; asking for the one a few
+  // places ahead lets those misses overlap.
+  static void PrefetchAhead(const SideIndex& side, int at) {
+    const size_t ahead = static_cast<size_t>(at) + kLoopPrefetchDistance;
+    if (ahead < side.instructions.size()) __builtin_prefetch(side.instructions[ahead]);
+    // Half as far ahead the instruction itself is in cache; what it points to is not yet.
+    const size_t near = static_cast<size_t>(at) + kLoopPrefetchDistance / 2;
+    if (near < side.instructions.size()) PrefetchLists(side.instructions[near]);
+  }
+
+  static void PrefetchLists(const Instruction* instruction) {
+    __builtin_prefetch(instruction->operands().data());
+    __builtin_prefetch(instruction->shape().dimensions().data());
+  }
   bool LeftMatched(int l) const { return partner_l_[static_cast<size_t>(l)] != kNoMatch; }
   bool RightMatched(int r) const { return partner_r_[static_cast<size_t>(r)] != kNoMatch; }
   const Instruction* L(int l) const { return left_.instructions[static_cast<size_t>(l)]; }
@@ -303,6 +322,7 @@ class GraphDiffBuilder {
     int pairs = 0;
     int renamed = 0;
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       if (!LeftMatched(l)) continue;
       ++pairs;
       if (L(l)->name() != R(partner_l_[static_cast<size_t>(l)])->name()) ++renamed;
@@ -319,10 +339,12 @@ class GraphDiffBuilder {
   void MatchIds() {
     Groups by_id;
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       if (R(r)->id() >= 0) by_id.Add(static_cast<uint64_t>(R(r)->id()), r);
     }
     by_id.Seal();
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       if (L(l)->id() < 0) continue;
       // The first right instruction with the id, as when ids are unique.
       auto [first, last] = by_id.Find(static_cast<uint64_t>(L(l)->id()));
@@ -337,11 +359,13 @@ class GraphDiffBuilder {
   void MatchProvenance() {
     Groups holders;
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       for (int64_t id : R(r)->provenance().ids()) holders.Add(static_cast<uint64_t>(id), r);
     }
     holders.Seal();
     for (bool exact : {true, false}) {
       for (int l = 0; l < left_.size(); ++l) {
+        PrefetchAhead(left_, l);
         if (LeftMatched(l) || L(l)->provenance().empty()) continue;
         int best = BestCover(l, holders, exact);
         if (best == kNoMatch) continue;
@@ -397,12 +421,14 @@ class GraphDiffBuilder {
     names.Reserve(static_cast<size_t>(right_.size()));
     Groups by_name;
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       if (RightMatched(r)) continue;
       const auto next = static_cast<uint32_t>(names.size());
       by_name.Add(*names.Insert(R(r)->name(), next).first, r);
     }
     by_name.Seal();
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
       const uint32_t* name = names.Find(L(l)->name());
       if (name == nullptr) continue;
@@ -427,6 +453,7 @@ class GraphDiffBuilder {
     std::pair<const Computation*, const Computation*> run_parents;
     int run = 0;
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       if (!LeftMatched(l)) continue;
       const std::pair parents(
           left_.parents[static_cast<size_t>(l)],
@@ -495,6 +522,7 @@ class GraphDiffBuilder {
     auto corresponding = CorrespondingComputations();
     Groups buckets;
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       if (!RightMatched(r)) buckets.Add(StructureHash(R(r), R(r)->parent(), R(r)->operands()), r);
     }
     buckets.Seal();
@@ -503,6 +531,7 @@ class GraphDiffBuilder {
     std::iota(unmatched_from.begin(), unmatched_from.end(), size_t{0});
     std::vector<const Instruction*> images;
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
       auto computation = corresponding.find(L(l)->parent());
       if (computation == corresponding.end()) continue;
@@ -558,6 +587,7 @@ class GraphDiffBuilder {
     // (fused body, left computation)
     std::vector<std::pair<const Computation*, const Computation*>> fusions;
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       const Instruction* fusion = R(r);
       if (RightMatched(r) || fusion->opcode() != Opcode::kFusion ||
           EnclosingFusion(fusion) != nullptr) {
@@ -572,6 +602,7 @@ class GraphDiffBuilder {
     if (fusions.empty()) return;
     Groups by_structure;
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       by_structure.Add(StructureHash(L(l), L(l)->parent(), L(l)->operands()), l);
     }
     by_structure.Seal();
@@ -687,6 +718,7 @@ class GraphDiffBuilder {
     diff_.left_index_.Reserve(static_cast<size_t>(left_.size()));
     diff_.right_index_.Reserve(static_cast<size_t>(right_.size()));
     for (int l = 0; l < left_.size(); ++l) {
+      PrefetchAhead(left_, l);
       InstructionDiff entry;
       if (LeftMatched(l)) {
         entry = ClassifyMatched(l);
@@ -701,6 +733,7 @@ class GraphDiffBuilder {
       diff_.entries_.push_back(entry);
     }
     for (int r = 0; r < right_.size(); ++r) {
+      PrefetchAhead(right_, r);
       if (RightMatched(r)) continue;
       InstructionDiff entry;
       entry.right = R(r);
