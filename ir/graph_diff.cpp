@@ -299,6 +299,18 @@ class GraphDiffBuilder {
     if (near < side.instructions.size()) PrefetchLists(side.instructions[near]);
   }
 
+  // The counterparts of the left instructions ahead, which a loop over the left side compares.
+  void PrefetchPartnerAhead(int l) const {
+    const int ahead = l + static_cast<int>(kLoopPrefetchDistance);
+    if (ahead < left_.size() && LeftMatched(ahead)) {
+      __builtin_prefetch(R(partner_l_[static_cast<size_t>(ahead)]));
+    }
+    const int near = l + static_cast<int>(kLoopPrefetchDistance / 2);
+    if (near < left_.size() && LeftMatched(near)) {
+      PrefetchLists(R(partner_l_[static_cast<size_t>(near)]));
+    }
+  }
+
   static void PrefetchLists(const Instruction* instruction) {
     __builtin_prefetch(instruction->operands().data());
     __builtin_prefetch(instruction->shape().dimensions().data());
@@ -422,6 +434,7 @@ class GraphDiffBuilder {
     Groups by_name;
     for (int r = 0; r < right_.size(); ++r) {
       PrefetchAhead(right_, r);
+      if (r + 4 < right_.size()) names.Prefetch(R(r + 4)->name());
       if (RightMatched(r)) continue;
       const auto next = static_cast<uint32_t>(names.size());
       by_name.Add(*names.Insert(R(r)->name(), next).first, r);
@@ -429,6 +442,7 @@ class GraphDiffBuilder {
     by_name.Seal();
     for (int l = 0; l < left_.size(); ++l) {
       PrefetchAhead(left_, l);
+      if (l + 4 < left_.size()) names.Prefetch(L(l + 4)->name());
       if (LeftMatched(l) || cover_l_[static_cast<size_t>(l)] != kNoMatch) continue;
       const uint32_t* name = names.Find(L(l)->name());
       if (name == nullptr) continue;
@@ -613,6 +627,7 @@ class GraphDiffBuilder {
       // The body in its post order, as the right side lists it.
       const auto [first, last] = right_.ranges.at(body);
       for (int r = first; r < last; ++r) {
+        PrefetchAhead(right_, r);
         if (R(r)->opcode() != Opcode::kParameter) {
           RecogniseBodyInstruction(R(r), left_computation, by_structure, free_from);
         }
@@ -719,6 +734,7 @@ class GraphDiffBuilder {
     diff_.right_index_.Reserve(static_cast<size_t>(right_.size()));
     for (int l = 0; l < left_.size(); ++l) {
       PrefetchAhead(left_, l);
+      PrefetchPartnerAhead(l);
       InstructionDiff entry;
       if (LeftMatched(l)) {
         entry = ClassifyMatched(l);

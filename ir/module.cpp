@@ -98,8 +98,11 @@ std::vector<Computation*> Module::MakeComputationPostOrder() const {
   std::unordered_set<const Computation*> visited;
   std::function<void(Computation*)> visit = [&](Computation* computation) {
     if (!visited.insert(computation).second) return;
-    for (const auto& instruction : computation->instructions()) {
-      for (Computation* callee : instruction->called_computations()) visit(callee);
+    const auto& instructions = computation->instructions();
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      // Every instruction is visited and most are out of cache: ask for the next ones early.
+      if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+      for (Computation* callee : instructions[i]->called_computations()) visit(callee);
     }
     order.push_back(computation);
   };
