@@ -86,9 +86,9 @@ struct SideIndex {
 
  private:
   // The order of Computation::MakePostOrder (a depth-first walk of operands from each
-  // instruction in turn), without its node-based visited set: on this side's thousands of
-  // computations that set cost more than the rest of the diff. Instructions are numbered
-  // when first seen, which marks them visited, and placed when their operands are.
+  // instruction in turn), without its node-based visited set, which took a quarter of the
+  // diff's time on modules of thousands of computations. Instructions are numbered when first
+  // seen, which marks them visited, and placed when their operands are.
   struct Frame {
     const Instruction* instruction;
     size_t discovered;   // its number
