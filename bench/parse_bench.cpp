@@ -1,14 +1,15 @@
 // How fast the HLO text parser and printer are on a large module, and how that compares with
 // XLA's own parser on the same file.
 //
-//   parse_bench [--instructions N] [--runs R] [--file PATH] [--keep PATH]
+//   parse_bench [--instructions N] [--runs R] [--file PATH] [--keep PATH] [--python PATH]
 //
 // Without --file it generates a module of about N instructions (default 100,000) in XLA's
 // optimized-dump style: dense layers (dot, bias broadcast, add, relu), a kLoop fusion per
 // layer with its fused computation and JSON backend_config, row reductions with to_apply,
 // metadata with stack frames. It reports the best of R runs (default 5) as MB/s and
 // instructions/s. When bench/xla_parse_peer.py runs (it needs jaxlib), the same file is
-// timed there and the ratio is printed.
+// timed there and the ratio is printed. The peer runs under --python, else $FUSESCOPE_PYTHON,
+// else python3 from PATH: jaxlib usually lives in a virtual environment.
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +42,7 @@ struct Options {
   int runs = 5;
   std::string file;
   std::string keep;
+  std::string python;
 };
 
 double SecondsSince(Clock::time_point start) {
@@ -153,18 +155,24 @@ double BestOf(int runs, Body body) {
   return best;
 }
 
+std::string PythonFor(const Options& options) {
+  if (!options.python.empty()) return options.python;
+  const char* from_environment = std::getenv("FUSESCOPE_PYTHON");
+  return from_environment != nullptr && *from_environment != '\0' ? from_environment : "python3";
+}
+
 // Runs bench/xla_parse_peer.py on `path`; its seconds, or nullopt with the reason printed.
-std::optional<double> RunXlaPeer(const std::string& path) {
+std::optional<double> RunXlaPeer(const std::string& python, const std::string& path) {
   const std::filesystem::path script =
       std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "bench" / "xla_parse_peer.py";
   if (!std::filesystem::exists(script)) {
     std::printf("xla peer: %s not found, skipped\n", script.c_str());
     return std::nullopt;
   }
-  const std::string command = "python3 '" + script.string() + "' '" + path + "' 2>&1";
+  const std::string command = "'" + python + "' '" + script.string() + "' '" + path + "' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {
-    std::printf("xla peer: cannot start python3: %s\n", std::strerror(errno));
+    std::printf("xla peer: cannot start %s: %s\n", python.c_str(), std::strerror(errno));
     return std::nullopt;
   }
   std::string output;
@@ -184,7 +192,8 @@ std::optional<double> RunXlaPeer(const std::string& path) {
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: parse_bench [--instructions N] [--runs R] [--file PATH] [--keep PATH]\n");
+               "usage: parse_bench [--instructions N] [--runs R] [--file PATH] [--keep PATH] "
+               "[--python PATH]\n");
   return 2;
 }
 
@@ -201,6 +210,8 @@ bool ParseOptions(int argc, char** argv, Options* options) {
       options->file = value;
     } else if (arg == "--keep") {
       options->keep = value;
+    } else if (arg == "--python") {
+      options->python = value;
     } else {
       return false;
     }
@@ -257,7 +268,7 @@ int Run(const Options& options) {
   std::printf("fusescope print: %.3f s best of %d  %.0f MB/s\n", print_seconds, options.runs,
               static_cast<double>(printed.size()) / 1e6 / print_seconds);
 
-  if (std::optional<double> xla_seconds = RunXlaPeer(path)) {
+  if (std::optional<double> xla_seconds = RunXlaPeer(PythonFor(options), path)) {
     std::printf("xla parse:       %.3f s best of 3  %.0f MB/s\n", *xla_seconds,
                 megabytes / *xla_seconds);
     std::printf("ratio: fusescope parses %.2fx as fast as XLA\n", *xla_seconds / parse_seconds);

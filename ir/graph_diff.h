@@ -20,9 +20,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "ir/instruction_index.h"
 #include "ir/module.h"
 
 namespace fusescope::ir {
@@ -144,8 +144,8 @@ class GraphDiff {
 
  private:
   std::vector<InstructionDiff> entries_;
-  std::unordered_map<const Instruction*, size_t> left_index_;
-  std::unordered_map<const Instruction*, size_t> right_index_;
+  InstructionIndex left_index_;   // left instruction -> its entry
+  InstructionIndex right_index_;  // right instruction -> the entry that describes it
   DiffCounts counts_;
   bool used_ids_ = false;
   std::vector<FusionGroup> fusion_groups_;

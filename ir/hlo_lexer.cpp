@@ -1,7 +1,6 @@
 #include "ir/hlo_lexer.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace fusescope::ir {
 namespace {
@@ -23,11 +22,7 @@ bool IsClosingBracket(char c) { return c == ')' || c == ']' || c == '}'; }
 
 }  // namespace
 
-bool HloLexer::StartsWith(std::string_view prefix) const {
-  return text_.substr(std::min(pos_, text_.size())).starts_with(prefix);
-}
-
-bool HloLexer::SkipTrivia() {
+bool HloLexer::SkipComments() {
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
     if (IsSpace(c)) {
@@ -43,31 +38,19 @@ bool HloLexer::SkipTrivia() {
   return true;
 }
 
-void HloLexer::SkipWhitespace() {
-  while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
-}
-
-bool HloLexer::Consume(char c) {
-  if (Peek() != c || AtEnd()) return false;
-  ++pos_;
-  return true;
-}
-
 bool HloLexer::ConsumeWord(std::string_view word) {
   if (!StartsWith(word) || IsNameChar(Peek(word.size()))) return false;
   pos_ += word.size();
   return true;
 }
 
-bool HloLexer::IsNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_' || c == '.' ||
-         c == '-';
-}
-
 std::string_view HloLexer::ScanName() {
   const size_t start = pos_;
-  while (pos_ < text_.size() && IsNameChar(text_[pos_])) ++pos_;
-  return text_.substr(start, pos_ - start);
+  const size_t size = text_.size();
+  size_t p = pos_;
+  while (p < size && IsNameChar(text_[p])) ++p;
+  pos_ = p;
+  return text_.substr(start, p - start);
 }
 
 std::string_view HloLexer::ScanUntil(std::string_view stops) {
@@ -90,27 +73,24 @@ bool HloLexer::ScanQuoted(std::string_view* span) {
 }
 
 HloLexer::IntStatus HloLexer::ScanInt(int64_t* value) {
-  const size_t start = pos_;
+  const size_t size = text_.size();
   size_t p = pos_;
-  const bool negative = p < text_.size() && text_[p] == '-';
+  const bool negative = p < size && text_[p] == '-';
   if (negative) ++p;
-  if (p >= text_.size() || !IsDigit(text_[p])) return IntStatus::kNone;
-  // Accumulate as a negative number so that INT64_MIN stays representable.
-  int64_t result = 0;
-  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-  bool overflow = false;
-  for (; p < text_.size() && IsDigit(text_[p]); ++p) {
-    const int digit = text_[p] - '0';
-    if (result < (kMin + digit) / 10) overflow = true;
-    if (!overflow) result = result * 10 - digit;
+  if (p >= size || !IsDigit(text_[p])) return IntStatus::kNone;
+  const size_t first_digit = p;
+  while (p < size && IsDigit(text_[p])) ++p;
+  // A negative number's magnitude may be one more than the largest positive one (INT64_MIN).
+  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  uint64_t magnitude = 0;
+  for (size_t i = first_digit; i < p; ++i) {
+    const auto digit = static_cast<uint64_t>(text_[i] - '0');
+    // Eighteen digits cannot overflow; only longer numbers pay for the check.
+    if (i - first_digit >= 18 && magnitude > (limit - digit) / 10) return IntStatus::kOutOfRange;
+    magnitude = magnitude * 10 + digit;
   }
-  if (!negative && !overflow && result == kMin) overflow = true;
   pos_ = p;
-  if (overflow) {
-    pos_ = start;
-    return IntStatus::kOutOfRange;
-  }
-  *value = negative ? result : -result;
+  *value = static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
   return IntStatus::kOk;
 }
 

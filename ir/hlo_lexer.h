@@ -7,6 +7,7 @@
 // of reading a fixed token stream. Every step is linear in what it consumes; nothing here
 // allocates except the bracket stack of ScanBalanced, which is reused.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -29,24 +30,39 @@ class HloLexer {
     return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
   }
   void Advance(size_t count = 1) { pos_ += count; }
-  bool StartsWith(std::string_view prefix) const;
+  bool StartsWith(std::string_view prefix) const {
+    return pos_ <= text_.size() && text_.substr(pos_).starts_with(prefix);
+  }
 
   // Skips whitespace and `/* ... */` comments (XLA writes `/*index=5*/` inside lists).
   // Returns false, with the cursor on the comment, when a comment is not terminated.
-  bool SkipTrivia();
+  // Inline because the parser calls it between almost every two tokens, mostly when there is
+  // nothing or a single blank to skip.
+  bool SkipTrivia() {
+    SkipWhitespace();
+    return pos_ >= text_.size() || text_[pos_] != '/' || SkipComments();
+  }
   // Skips whitespace only.
-  void SkipWhitespace();
+  void SkipWhitespace() {
+    size_t p = pos_;
+    while (p < text_.size() && IsSpace(text_[p])) ++p;
+    pos_ = p;
+  }
   // Whether a skipped comment was an `/*index=N*/` annotation.
   // How many `/*index=N*/` comments were skipped so far.
   int64_t index_comment_count() const { return index_comments_; }
 
   // Consumes `c` if it is the next character.
-  bool Consume(char c);
+  bool Consume(char c) {
+    if (pos_ >= text_.size() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
   // Consumes `word` if it comes next and is not followed by a name character.
   bool ConsumeWord(std::string_view word);
 
   // Characters of instruction and computation names: `%Reshape_2-0-Cast.1`, `constant.11..sunk`.
-  static bool IsNameChar(char c);
+  static bool IsNameChar(char c) { return kNameChars[static_cast<unsigned char>(c)]; }
   static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
   static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
   // Consumes a run of name characters; empty when there is none.
@@ -79,6 +95,18 @@ class HloLexer {
   std::pair<int64_t, int64_t> LineColumn(size_t offset) const;
 
  private:
+  static constexpr std::array<bool, 256> kNameChars = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c) {
+      table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+    }
+    return table;
+  }();
+
+  // The part of SkipTrivia after whitespace, with the cursor on a '/'.
+  bool SkipComments();
+
   std::string_view text_;
   size_t pos_ = 0;
   int64_t index_comments_ = 0;

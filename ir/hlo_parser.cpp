@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "ir/hlo_lexer.h"
+#include "ir/name_index.h"
 
 namespace fusescope::ir {
 namespace {
@@ -77,6 +77,41 @@ struct ParameterDefinition {
   size_t offset;
 };
 
+// What is known about one computation while it is being read.
+struct NameScope {
+  NameIndex index;  // instruction name -> position in `definitions`
+  std::vector<NameDefinition> definitions;
+  std::vector<ParameterDefinition> parameters;
+  // Instructions join it as they are read, while they are still in cache.
+  std::unique_ptr<Computation> computation;
+  // Except from the first parameter whose number exceeds the count of instructions before it:
+  // a computation sizes its parameter list by the numbers it is given, and they are checked
+  // only at the end. These join once they are.
+  std::vector<std::unique_ptr<Instruction>> held;
+  Instruction* root = nullptr;
+  // The attributes of the instruction being read.
+  std::vector<PendingAttribute> attributes;
+
+  void Start(std::string_view name) {
+    index.Clear();
+    definitions.clear();
+    parameters.clear();
+    computation = std::make_unique<Computation>(std::string(name));
+    held.clear();
+    root = nullptr;
+  }
+  void Add(std::unique_ptr<Instruction> instruction) {
+    const bool unchecked_number =
+        instruction->opcode() == Opcode::kParameter &&
+        instruction->parameter_number() > static_cast<int64_t>(definitions.size());
+    if (held.empty() && !unchecked_number) {
+      computation->AddInstruction(std::move(instruction));
+    } else {
+      held.push_back(std::move(instruction));
+    }
+  }
+};
+
 // C-style unescaping of a quoted table entry ("a\"b" -> a"b, octal \303 -> byte 0xC3).
 std::string Unquote(std::string_view quoted) {
   std::string_view text = quoted.substr(1, quoted.size() - 2);
@@ -119,8 +154,12 @@ class HloParser {
   bool Fail(size_t offset, std::string cause);
   Status ErrorStatus() const;
   std::string Position(size_t offset) const;
-  bool SkipTrivia();
+  // Inline: called between almost every two tokens.
+  bool SkipTrivia() { return lexer_.SkipTrivia() || FailUnterminatedComment(); }
+  bool FailUnterminatedComment();
   bool Expect(char c, std::string_view what);
+  // Expects `c` after the name or key `after`: "expected '=' after 'x'".
+  bool ExpectAfter(char c, std::string_view after);
 
   bool ParseHeader();
   bool ParseAttributeValue(std::string_view key, std::string_view* value);
@@ -130,21 +169,24 @@ class HloParser {
   bool ParseComputation();
   bool ParseComputationBody(std::string_view name, size_t offset,
                             std::unique_ptr<Computation>* computation);
+  bool ParseInstructions(std::string_view name, size_t offset, NameScope& scope);
   bool ParseSignature();
   bool ParseTrailingAttributes(Computation* computation);
-  bool ParseInstruction(std::vector<std::unique_ptr<Instruction>>* body, Instruction** root);
+  bool ParseInstruction(NameScope& scope);
   bool ParseInstructionId(int64_t* id);
   bool ParseInstructionBody(std::string_view opcode_text, size_t opcode_offset, Shape shape,
                             std::string_view name, std::unique_ptr<Instruction>* out);
   bool ParseOperands(std::vector<Instruction*>* operands);
   bool ParseOperand(Instruction** operand);
   bool ParseAttributes(Instruction* instruction, std::string_view name);
+  bool ParseAttribute(Instruction* instruction, std::string_view name,
+                      std::vector<PendingAttribute>& attributes);
   bool ParseMetadata(OpMetadata* metadata);
   bool ParseCallees(std::string_view key, std::string_view caller, PendingAttribute* attribute);
   bool ParseCallee(std::string_view key, std::string_view caller, PendingAttribute* attribute);
   bool StartsInlineBody();
   bool FailUndefinedOperand(std::string_view name, size_t offset);
-  bool CheckParameters(std::string_view computation_name);
+  bool CheckParameters(std::string_view computation_name, const NameScope& scope);
   bool ParseShape(Shape* shape, int depth);
   bool ParseArrayShape(Shape* shape);
   bool ParseDimensions(std::vector<int64_t>* dims);
@@ -155,9 +197,10 @@ class HloParser {
   bool ParseInt(int64_t* value, std::string_view what);
 
   void NameInlineComputations();
-  void MakeInstructionNamesUnique();
+  static void MakeInstructionNamesUnique(Module& module);
   bool ResolveCalls();
   bool CheckCallCycles();
+  std::vector<std::vector<size_t>> CallGraph() const;
   std::unique_ptr<Module> Assemble();
 
   HloLexer lexer_;
@@ -168,12 +211,15 @@ class HloParser {
   std::vector<std::pair<std::string, std::string>> header_;
   StackFrameTables tables_;
   std::vector<ParsedComputation> computations_;
-  std::unordered_map<std::string_view, size_t> computation_index_;
+  NameIndex computation_index_;  // name -> position in computations_
   std::optional<size_t> entry_index_;
 
-  // Per computation while it is being read.
-  std::unordered_map<std::string_view, NameDefinition> names_;
-  std::vector<ParameterDefinition> parameters_;
+  // One scope per computation being read, the innermost last: an inline body is read in the
+  // middle of its caller's instruction. Scopes outlive their computations so that the next
+  // one reuses their storage.
+  std::vector<std::unique_ptr<NameScope>> scopes_;
+  size_t depth_ = 0;
+  NameScope& scope() { return *scopes_[depth_ - 1]; }
 
   std::vector<PendingInstruction> pending_;
   std::unordered_map<int64_t, size_t> explicit_ids_;
@@ -187,13 +233,19 @@ class HloParser {
   bool long_operand_list_seen_ = false;
   bool operand_index_comment_seen_ = false;
   int inline_depth_ = 0;
-  std::vector<int64_t> dynamic_dimensions_;  // scratch of ParseArrayShape
+  // Scratch space, so that lists are read without growing the vectors that keep them.
+  std::vector<int64_t> dimensions_;  // of ParseArrayShape and ParseLayout
+  std::vector<int64_t> dynamic_dimensions_;
+  std::vector<Instruction*> operands_;
+  std::vector<std::pair<std::string_view, std::string_view>> metadata_fields_;
 };
 
 bool HloParser::Fail(size_t offset, std::string cause) {
   if (!error_) error_.emplace(offset, std::move(cause));
   return false;
 }
+
+bool HloParser::FailUnterminatedComment() { return Fail(lexer_.offset(), "unterminated comment"); }
 
 std::string HloParser::Position(size_t offset) const {
   const auto [line, column] = lexer_.LineColumn(offset);
@@ -205,11 +257,6 @@ Status HloParser::ErrorStatus() const {
                        error_->second);
 }
 
-bool HloParser::SkipTrivia() {
-  if (lexer_.SkipTrivia()) return true;
-  return Fail(lexer_.offset(), "unterminated comment");
-}
-
 bool HloParser::Expect(char c, std::string_view what) {
   if (!SkipTrivia()) return false;
   if (lexer_.Consume(c)) return true;
@@ -217,6 +264,12 @@ bool HloParser::Expect(char c, std::string_view what) {
     return Fail(lexer_.offset(), "unexpected end of file, expected " + std::string(what));
   }
   return Fail(lexer_.offset(), "expected " + std::string(what));
+}
+
+bool HloParser::ExpectAfter(char c, std::string_view after) {
+  if (!SkipTrivia()) return false;
+  if (lexer_.Consume(c)) return true;
+  return Expect(c, std::string("'") + c + "' after '" + std::string(after) + "'");
 }
 
 bool HloParser::ParseInt(int64_t* value, std::string_view what) {
@@ -278,7 +331,7 @@ bool HloParser::ParseHeader() {
     const std::string_view key = lexer_.ScanName();
     if (key.empty()) return Fail(key_offset, "expected a module attribute name");
     std::string_view value;
-    if (!Expect('=', "'=' after '" + std::string(key) + "'") || !ParseAttributeValue(key, &value)) {
+    if (!ExpectAfter('=', key) || !ParseAttributeValue(key, &value)) {
       return false;
     }
     header_.emplace_back(std::string(key), std::string(value));
@@ -389,8 +442,7 @@ bool HloParser::ParseTableRecord(std::vector<std::pair<std::string_view, int64_t
       return Fail(at, "expected a field name or '}'");
     }
     int64_t value = 0;
-    if (!Expect('=', "'=' after '" + std::string(key) + "'") ||
-        !ParseInt(&value, "for '" + std::string(key) + "'")) {
+    if (!ExpectAfter('=', key) || !ParseInt(&value, "for '" + std::string(key) + "'")) {
       return false;
     }
     fields->emplace_back(key, value);
@@ -409,10 +461,10 @@ bool HloParser::ParseComputation() {
   lexer_.Consume('%');
   const std::string_view name = lexer_.ScanName();
   if (name.empty()) return Fail(name_offset, "expected a computation");
-  if (auto it = computation_index_.find(name); it != computation_index_.end()) {
+  if (const uint32_t* first = computation_index_.Find(name)) {
     return Fail(name_offset, "duplicate computation name '" + std::string(name) +
-                                 "' (first defined at " +
-                                 Position(computations_[it->second].offset) + ")");
+                                 "' (first defined at " + Position(computations_[*first].offset) +
+                                 ")");
   }
   if (is_entry && entry_index_) {
     return Fail(start, "second ENTRY computation (the first is at " +
@@ -428,44 +480,45 @@ bool HloParser::ParseComputation() {
   }
   computation->set_print_signature(has_signature);
   // Inline bodies inside it were stored first: its index is known only now.
-  computation_index_.emplace(name, computations_.size());
+  computation_index_.Insert(name, static_cast<uint32_t>(computations_.size()));
   if (is_entry) entry_index_ = computations_.size();
   computations_.push_back({std::move(computation), name_offset, is_entry, ""});
   return true;
 }
 
 // `{ instructions }`. Reentrant: an inline body is read in the middle of its caller's
-// instruction, so the caller's name scope is set aside meanwhile.
+// instruction, in a scope of its own.
 bool HloParser::ParseComputationBody(std::string_view name, size_t offset,
                                      std::unique_ptr<Computation>* computation) {
-  if (!Expect('{', "'{' to open computation '" + std::string(name) + "'")) return false;
-  std::unordered_map<std::string_view, NameDefinition> outer_names;
-  std::vector<ParameterDefinition> outer_parameters;
-  names_.swap(outer_names);
-  parameters_.swap(outer_parameters);
-  std::vector<std::unique_ptr<Instruction>> body;
-  Instruction* root = nullptr;
-  bool ok = true;
-  while (ok) {
+  if (!SkipTrivia()) return false;
+  if (!lexer_.Consume('{') && !Expect('{', "'{' to open computation '" + std::string(name) + "'")) {
+    return false;
+  }
+  if (scopes_.size() == depth_) scopes_.push_back(std::make_unique<NameScope>());
+  NameScope& scope = *scopes_[depth_++];
+  scope.Start(name);
+  const bool ok = ParseInstructions(name, offset, scope) && CheckParameters(name, scope);
+  --depth_;
+  if (!ok) return false;
+  *computation = std::move(scope.computation);
+  for (auto& instruction : scope.held) (*computation)->AddInstruction(std::move(instruction));
+  (*computation)->set_root(scope.root ? scope.root : (*computation)->instructions().back().get());
+  return true;
+}
+
+bool HloParser::ParseInstructions(std::string_view name, size_t offset, NameScope& scope) {
+  while (true) {
     if (!SkipTrivia()) return false;
     if (lexer_.Consume('}')) break;
     if (lexer_.AtEnd()) {
       return Fail(lexer_.offset(), "unexpected end of file, expected '}' to close computation '" +
                                        std::string(name) + "'");
     }
-    ok = ParseInstruction(&body, &root);
+    if (!ParseInstruction(scope)) return false;
   }
-  if (ok && body.empty()) {
-    ok = Fail(offset, "computation '" + std::string(name) + "' has no instructions");
+  if (scope.definitions.empty()) {
+    return Fail(offset, "computation '" + std::string(name) + "' has no instructions");
   }
-  ok = ok && CheckParameters(name);
-  names_.swap(outer_names);
-  parameters_.swap(outer_parameters);
-  if (!ok) return false;
-  *computation = std::make_unique<Computation>(std::string(name));
-  if (!root) root = body.back().get();
-  for (auto& instruction : body) (*computation)->AddInstruction(std::move(instruction));
-  (*computation)->set_root(root);
   return true;
 }
 
@@ -510,7 +563,7 @@ bool HloParser::ParseTrailingAttributes(Computation* computation) {
     const std::string_view key = lexer_.ScanName();
     if (key.empty()) return Fail(key_offset, "expected an attribute name");
     std::string_view value;
-    if (!Expect('=', "'=' after '" + std::string(key) + "'") || !ParseAttributeValue(key, &value)) {
+    if (!ExpectAfter('=', key) || !ParseAttributeValue(key, &value)) {
       return false;
     }
     const size_t after_value = lexer_.offset();
@@ -523,14 +576,15 @@ bool HloParser::ParseTrailingAttributes(Computation* computation) {
   return true;
 }
 
-bool HloParser::CheckParameters(std::string_view computation_name) {
-  std::vector<size_t> seen(parameters_.size(), SIZE_MAX);
-  for (const ParameterDefinition& parameter : parameters_) {
-    if (parameter.number >= static_cast<int64_t>(parameters_.size())) {
+bool HloParser::CheckParameters(std::string_view computation_name, const NameScope& scope) {
+  const std::vector<ParameterDefinition>& parameters = scope.parameters;
+  std::vector<size_t> seen(parameters.size(), SIZE_MAX);
+  for (const ParameterDefinition& parameter : parameters) {
+    if (parameter.number >= static_cast<int64_t>(parameters.size())) {
       return Fail(parameter.offset, "parameter number " + std::to_string(parameter.number) +
                                         " is out of range: computation '" +
                                         std::string(computation_name) + "' has " +
-                                        std::to_string(parameters_.size()) + " parameters");
+                                        std::to_string(parameters.size()) + " parameters");
     }
     size_t& first = seen[static_cast<size_t>(parameter.number)];
     if (first != SIZE_MAX) {
@@ -543,8 +597,7 @@ bool HloParser::CheckParameters(std::string_view computation_name) {
   return true;
 }
 
-bool HloParser::ParseInstruction(std::vector<std::unique_ptr<Instruction>>* body,
-                                 Instruction** root) {
+bool HloParser::ParseInstruction(NameScope& scope) {
   const size_t start = lexer_.offset();
   bool is_root = false;
   if (lexer_.ConsumeWord("ROOT")) {
@@ -558,14 +611,13 @@ bool HloParser::ParseInstruction(std::vector<std::unique_ptr<Instruction>>* body
   const std::string_view name = lexer_.ScanName();
   if (name.empty()) return Fail(name_offset, "expected an instruction or '}'");
   if (!sigils_) sigils_ = sigil;
-  if (auto it = names_.find(name); it != names_.end()) {
+  if (const uint32_t* first = scope.index.Find(name)) {
     return Fail(name_offset, "duplicate instruction name '" + std::string(name) +
-                                 "' (first defined at " + Position(it->second.offset) + ")");
+                                 "' (first defined at " +
+                                 Position(scope.definitions[*first].offset) + ")");
   }
   int64_t id = -1;
-  if (!ParseInstructionId(&id) || !Expect('=', "'=' after '" + std::string(name) + "'")) {
-    return false;
-  }
+  if (!ParseInstructionId(&id) || !ExpectAfter('=', name)) return false;
   Shape shape;
   if (!ParseShape(&shape, 0) || !SkipTrivia()) return false;
   const size_t opcode_offset = lexer_.offset();
@@ -578,11 +630,13 @@ bool HloParser::ParseInstruction(std::vector<std::unique_ptr<Instruction>>* body
   instruction->set_id(id);
   if (!ParseAttributes(instruction.get(), name)) return false;
   if (is_root) {
-    if (*root) return Fail(start, "second ROOT in this computation");
-    *root = instruction.get();
+    if (scope.root) return Fail(start, "second ROOT in this computation");
+    scope.root = instruction.get();
   }
-  names_.emplace(name, NameDefinition{instruction.get(), name_offset});
-  body->push_back(std::move(instruction));
+  Instruction* added = instruction.get();
+  scope.index.Insert(name, static_cast<uint32_t>(scope.definitions.size()));
+  scope.Add(std::move(instruction));
+  scope.definitions.push_back({added, name_offset});
   return true;
 }
 
@@ -630,7 +684,7 @@ bool HloParser::ParseInstructionBody(std::string_view opcode_text, size_t opcode
     int64_t number = 0;
     if (!ParseInt(&number, "parameter number") || !Expect(')', "')'")) return false;
     if (number < 0) return Fail(at, "negative parameter number");
-    parameters_.push_back({number, opcode_offset});
+    scope().parameters.push_back({number, opcode_offset});
     *out = Instruction::Create(*opcode, std::move(shape), {}, std::string(name));
     (*out)->set_parameter_number(number);
     return true;
@@ -647,44 +701,48 @@ bool HloParser::ParseOperands(std::vector<Instruction*>* operands) {
   const int64_t index_comments = lexer_.index_comment_count();
   if (!SkipTrivia()) return false;
   if (lexer_.Consume(')')) return true;
+  operands_.clear();
   while (true) {
     Instruction* operand = nullptr;
     if (!ParseOperand(&operand)) return false;
-    operands->push_back(operand);
+    operands_.push_back(operand);
     if (!SkipTrivia()) return false;
     if (lexer_.Consume(')')) break;
     if (!Expect(',', "',' or ')' after an operand")) return false;
   }
-  if (operands->size() > 5) long_operand_list_seen_ = true;
+  if (operands_.size() > 5) long_operand_list_seen_ = true;
   if (lexer_.index_comment_count() != index_comments) operand_index_comment_seen_ = true;
+  operands->assign(operands_.begin(), operands_.end());
   return true;
 }
 
 // `%x`, `x`, `f32[8]{0} %x` or `(f32[], s32[]) x`.
 bool HloParser::ParseOperand(Instruction** operand) {
   if (!SkipTrivia()) return false;
-  const size_t start = lexer_.offset();
-  bool typed = lexer_.Peek() == '(';
-  if (!typed && lexer_.Peek() != '%') {
-    const std::string_view word = lexer_.ScanName();
-    typed = lexer_.Peek() == '[' && !word.empty();
-    lexer_.set_offset(start);
-  }
+  size_t name_offset = lexer_.offset();
+  const char first = lexer_.Peek();
+  // A bare word is the operand's name unless a '[' shows it to be an element type.
+  std::string_view name = first == '(' || first == '%' ? std::string_view() : lexer_.ScanName();
+  const bool typed = first == '(' || (!name.empty() && lexer_.Peek() == '[');
   if (!operand_shapes_) operand_shapes_ = typed;
   if (typed) {
+    lexer_.set_offset(name_offset);
     Shape ignored;
     if (!ParseShape(&ignored, 0) || !SkipTrivia()) return false;
+    name_offset = lexer_.offset();
   }
-  const size_t name_offset = lexer_.offset();
-  lexer_.Consume('%');
-  const std::string_view name = lexer_.ScanName();
+  if (typed || name.empty()) {
+    lexer_.Consume('%');
+    name = lexer_.ScanName();
+  }
   if (name.empty()) {
     if (lexer_.AtEnd()) return Fail(name_offset, "unexpected end of file, expected an operand");
     return Fail(name_offset, "expected an operand name");
   }
-  const auto it = names_.find(name);
-  if (it == names_.end()) return FailUndefinedOperand(name, name_offset);
-  *operand = it->second.instruction;
+  const NameScope& names = scope();
+  const uint32_t* definition = names.index.Find(name);
+  if (definition == nullptr) return FailUndefinedOperand(name, name_offset);
+  *operand = names.definitions[*definition].instruction;
   return true;
 }
 
@@ -712,47 +770,56 @@ bool HloParser::FailUndefinedOperand(std::string_view name, size_t offset) {
 }
 
 bool HloParser::ParseAttributes(Instruction* instruction, std::string_view name) {
-  // Collected here, not in pending_, because an inline body among them adds its own first.
-  std::vector<PendingAttribute> attributes;
+  // Collected first: those that name computations wait in pending_ until every computation is
+  // known, and the rest must keep their written order among them.
+  std::vector<PendingAttribute>& attributes = scope().attributes;
+  attributes.clear();
   while (true) {
     if (!SkipTrivia()) return false;
     if (!lexer_.Consume(',')) break;
-    if (!SkipTrivia()) return false;
-    const size_t key_offset = lexer_.offset();
-    const std::string_view key = lexer_.ScanName();
-    if (key.empty()) return Fail(key_offset, "expected an attribute name");
-    for (const PendingAttribute& other : attributes) {
-      if (other.key == key) {
-        return Fail(key_offset, "duplicate attribute '" + std::string(key) + "'");
-      }
-    }
-    if (key == "metadata" && !instruction->metadata().empty()) {
-      return Fail(key_offset, "duplicate attribute 'metadata'");
-    }
-    if (!Expect('=', "'=' after '" + std::string(key) + "'") || !SkipTrivia()) return false;
-    if (key == "metadata") {
-      if (!ParseMetadata(&instruction->mutable_metadata())) return false;
-      continue;
-    }
-    PendingAttribute attribute{key, {}, {}};
-    if (NamesComputations(key)) {
-      if (!ParseCallees(key, name, &attribute)) return false;
-    } else if (!ParseAttributeValue(key, &attribute.value)) {
-      return false;
-    }
-    attributes.push_back(std::move(attribute));
+    if (!ParseAttribute(instruction, name, attributes)) return false;
   }
-  if (!attributes.empty()) pending_.push_back({instruction, std::move(attributes)});
+  const bool names_computations =
+      std::any_of(attributes.begin(), attributes.end(),
+                  [](const PendingAttribute& attribute) { return attribute.names_computations; });
+  if (names_computations) {
+    pending_.push_back({instruction, attributes});
+    return true;
+  }
+  for (const PendingAttribute& attribute : attributes) {
+    instruction->SetAttribute(attribute.key, std::string(attribute.value));
+  }
   return true;
+}
+
+bool HloParser::ParseAttribute(Instruction* instruction, std::string_view name,
+                               std::vector<PendingAttribute>& attributes) {
+  if (!SkipTrivia()) return false;
+  const size_t key_offset = lexer_.offset();
+  const std::string_view key = lexer_.ScanName();
+  if (key.empty()) return Fail(key_offset, "expected an attribute name");
+  for (const PendingAttribute& other : attributes) {
+    if (other.key == key) return Fail(key_offset, "duplicate attribute '" + std::string(key) + "'");
+  }
+  if (key == "metadata" && !instruction->metadata().empty()) {
+    return Fail(key_offset, "duplicate attribute 'metadata'");
+  }
+  if (!ExpectAfter('=', key) || !SkipTrivia()) return false;
+  if (key == "metadata") return ParseMetadata(&instruction->mutable_metadata());
+  PendingAttribute& attribute = attributes.emplace_back();
+  attribute.key = key;
+  if (NamesComputations(key)) return ParseCallees(key, name, &attribute);
+  return ParseAttributeValue(key, &attribute.value);
 }
 
 // `metadata={op_type="Mean" op_name="a/Mean" source_line=10 stack_frame_id=3}`.
 bool HloParser::ParseMetadata(OpMetadata* metadata) {
   const size_t open = lexer_.offset();
   if (!Expect('{', "'{' after 'metadata='")) return false;
+  metadata_fields_.clear();
   while (true) {
     if (!SkipTrivia()) return false;
-    if (lexer_.Consume('}')) return true;
+    if (lexer_.Consume('}')) break;
     if (lexer_.Consume(',')) continue;
     const size_t at = lexer_.offset();
     const std::string_view key = lexer_.ScanName();
@@ -760,7 +827,7 @@ bool HloParser::ParseMetadata(OpMetadata* metadata) {
       if (lexer_.AtEnd()) return Fail(open, "unbalanced '{' (no matching '}')");
       return Fail(at, "expected a metadata field name or '}'");
     }
-    if (!Expect('=', "'=' after '" + std::string(key) + "'") || !SkipTrivia()) return false;
+    if (!ExpectAfter('=', key) || !SkipTrivia()) return false;
     std::string_view value;
     if (lexer_.Peek() == '"') {
       if (!lexer_.ScanQuoted(&value)) return Fail(lexer_.offset(), "unterminated string");
@@ -773,8 +840,11 @@ bool HloParser::ParseMetadata(OpMetadata* metadata) {
         return Fail(value_offset, "expected a value for '" + std::string(key) + "'");
       }
     }
-    metadata->fields.emplace_back(std::string(key), std::string(value));
+    metadata_fields_.emplace_back(key, value);
   }
+  metadata->fields.reserve(metadata->fields.size() + metadata_fields_.size());
+  for (const auto& [key, value] : metadata_fields_) metadata->fields.emplace_back(key, value);
+  return true;
 }
 
 // `to_apply=%add`, `branch_computations={%a, %b}`, or bodies in full: `to_apply={ ... }`,
@@ -884,23 +954,21 @@ bool HloParser::ParseArrayShape(Shape* shape) {
     return Fail(lexer_.offset(),
                 "expected '[' after element type '" + std::string(type_name) + "'");
   }
-  std::vector<int64_t> dims;
+  dimensions_.clear();
   dynamic_dimensions_.clear();
-  if (!ParseDimensions(&dims)) return false;
+  if (!ParseDimensions(&dimensions_)) return false;
   int64_t elements = 1;
-  for (int64_t size : dims) {
+  for (int64_t size : dimensions_) {
     if (size > 0 && elements > kMaxElements / size) {
       return Fail(type_offset, "shape has more than 2^40 elements");
     }
     elements *= std::max<int64_t>(size, 1);
   }
-  *shape = Shape(*type, std::move(dims));
+  shape->set_element_type(*type);
+  shape->set_dimensions(std::vector<int64_t>(dimensions_.begin(), dimensions_.end()));
   for (int64_t dimension : dynamic_dimensions_) shape->set_dynamic_dimension(dimension, true);
   if (!LooksLikeLayout()) return true;
-  Layout layout;
-  if (!ParseLayout(&layout)) return false;
-  shape->set_layout(std::move(layout));
-  return true;
+  return ParseLayout(&shape->mutable_layout().emplace());
 }
 
 // Dynamic dimensions (`<=N`, `?`) are noted in dynamic_dimensions_.
@@ -943,14 +1011,16 @@ bool HloParser::ParseLayout(Layout* layout) {
   const size_t open = lexer_.offset();
   lexer_.Consume('{');
   if (!SkipTrivia()) return false;
+  dimensions_.clear();
   while (HloLexer::IsDigit(lexer_.Peek())) {
     int64_t dim = 0;
     if (!ParseInt(&dim, "in the layout")) return false;
-    layout->minor_to_major.push_back(dim);
+    dimensions_.push_back(dim);
     if (!SkipTrivia()) return false;
     if (!lexer_.Consume(',')) break;
     if (!SkipTrivia()) return false;
   }
+  layout->minor_to_major.assign(dimensions_.begin(), dimensions_.end());
   if (lexer_.Consume(':')) {
     while (lexer_.Peek() != '}' && !lexer_.AtEnd()) {
       if (!ParseLayoutField(layout)) return false;
@@ -1015,11 +1085,12 @@ void HloParser::NameInlineComputations() {
   for (ParsedComputation& parsed : computations_) {
     if (parsed.inline_name_base.empty()) continue;
     std::string name = parsed.inline_name_base;
-    for (int suffix = 1; computation_index_.count(name); ++suffix) {
+    for (int suffix = 1; computation_index_.Find(name); ++suffix) {
       name = parsed.inline_name_base + "." + std::to_string(suffix);
     }
     parsed.computation->set_name(std::move(name));
-    computation_index_.emplace(parsed.computation->name(), &parsed - computations_.data());
+    computation_index_.Insert(parsed.computation->name(),
+                              static_cast<uint32_t>(&parsed - computations_.data()));
   }
 }
 
@@ -1034,11 +1105,11 @@ bool HloParser::ResolveCalls() {
       for (const CalleeRef& callee : attribute.callees) {
         size_t index = callee.inline_index;
         if (index == SIZE_MAX) {
-          const auto it = computation_index_.find(callee.name);
-          if (it == computation_index_.end()) {
+          const uint32_t* found = computation_index_.Find(callee.name);
+          if (found == nullptr) {
             return Fail(callee.offset, "unknown computation '" + std::string(callee.name) + "'");
           }
-          index = it->second;
+          index = *found;
         }
         instruction->AddCalledComputation(attribute.key, computations_[index].computation.get());
       }
@@ -1054,36 +1125,24 @@ bool HloParser::ResolveCalls() {
 
 // HLO has no recursion; a call cycle would make every post-order walk meaningless.
 bool HloParser::CheckCallCycles() {
-  std::unordered_map<const Computation*, size_t> index;
-  for (size_t i = 0; i < computations_.size(); ++i) {
-    index.emplace(computations_[i].computation.get(), i);
-  }
+  const std::vector<std::vector<size_t>> callees = CallGraph();
   enum class Mark { kNew, kActive, kDone };
   std::vector<Mark> marks(computations_.size(), Mark::kNew);
-  // Explicit stack of (computation, callees of it still to visit).
-  std::vector<std::pair<size_t, std::vector<size_t>>> stack;
+  // Explicit stack of (computation, how many of its callees are still to visit); callees
+  // are visited last to first.
+  std::vector<std::pair<size_t, size_t>> stack;
   for (size_t root = 0; root < computations_.size(); ++root) {
     if (marks[root] != Mark::kNew) continue;
-    auto callees_of = [&](size_t i) {
-      std::vector<size_t> result;
-      for (const auto& instruction : computations_[i].computation->instructions()) {
-        for (const Computation* callee : instruction->called_computations()) {
-          result.push_back(index.at(callee));
-        }
-      }
-      return result;
-    };
     marks[root] = Mark::kActive;
-    stack.emplace_back(root, callees_of(root));
+    stack.emplace_back(root, callees[root].size());
     while (!stack.empty()) {
-      auto& [current, pending] = stack.back();
-      if (pending.empty()) {
+      auto& [current, left] = stack.back();
+      if (left == 0) {
         marks[current] = Mark::kDone;
         stack.pop_back();
         continue;
       }
-      const size_t next = pending.back();
-      pending.pop_back();
+      const size_t next = callees[current][--left];
       if (marks[next] == Mark::kActive) {
         return Fail(computations_[next].offset, "computation '" +
                                                     computations_[next].computation->name() +
@@ -1091,29 +1150,48 @@ bool HloParser::CheckCallCycles() {
       }
       if (marks[next] == Mark::kNew) {
         marks[next] = Mark::kActive;
-        stack.emplace_back(next, callees_of(next));
+        stack.emplace_back(next, callees[next].size());
       }
     }
   }
   return true;
 }
 
+// Per computation, the computations its instructions call, in instruction and attribute
+// order. Only instructions in pending_ call any, so the others are not visited.
+std::vector<std::vector<size_t>> HloParser::CallGraph() const {
+  std::unordered_map<const Computation*, size_t> index;
+  for (size_t i = 0; i < computations_.size(); ++i) {
+    index.emplace(computations_[i].computation.get(), i);
+  }
+  std::vector<std::vector<size_t>> callees(computations_.size());
+  for (const PendingInstruction& pending : pending_) {
+    std::vector<size_t>& called = callees[index.at(pending.instruction->parent())];
+    for (const Computation* callee : pending.instruction->called_computations()) {
+      called.push_back(index.at(callee));
+    }
+  }
+  return callees;
+}
+
 // Names are scoped per computation in the text (XLA's canonical form writes tmp_0 in every
 // computation) but unique in a module, as in XLA, whose parser renames the same way: a name
-// already used in an earlier computation gets the first free ".N" suffix.
-void HloParser::MakeInstructionNamesUnique() {
-  size_t count = 0;
-  for (const ParsedComputation& parsed : computations_) {
-    count += parsed.computation->instructions().size();
-  }
+// already used in an earlier computation gets the first free ".N" suffix. The module has
+// reserved the names as written; the new ones are reserved here.
+void HloParser::MakeInstructionNamesUnique(Module& module) {
   // Views of names no instruction changes later: first occurrences stay, renamed ones are
   // renamed once.
-  std::unordered_set<std::string_view> taken;
-  taken.reserve(count);
+  NameIndex taken;
+  taken.Reserve(static_cast<size_t>(module.instruction_count()));
   std::vector<Instruction*> repeats;
-  for (const ParsedComputation& parsed : computations_) {
-    for (const auto& instruction : parsed.computation->instructions()) {
-      if (!taken.insert(instruction->name()).second) repeats.push_back(instruction.get());
+  for (const auto& computation : module.computations()) {
+    const auto& instructions = computation->instructions();
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      // Cache misses overlap when the next names and their slots are asked for early.
+      if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+      if (i + 4 < instructions.size()) taken.Prefetch(instructions[i + 4]->name());
+      if (!taken.Insert(instructions[i]->name(), 0).second)
+        repeats.push_back(instructions[i].get());
     }
   }
   std::unordered_map<std::string, int64_t> next_suffix;
@@ -1122,9 +1200,10 @@ void HloParser::MakeInstructionNamesUnique() {
     std::string name;
     do {
       name = instruction->name() + "." + std::to_string(++suffix);
-    } while (taken.count(name));
+    } while (taken.Find(name));
     instruction->set_name(std::move(name));
-    taken.insert(instruction->name());
+    taken.Insert(instruction->name(), 0);
+    module.ReserveName(instruction->name());
   }
 }
 
@@ -1139,13 +1218,18 @@ std::unique_ptr<Module> HloParser::Assemble() {
   style.operand_index_comments = operand_index_comment_seen_ || !long_operand_list_seen_;
   style.inline_callees = std::any_of(computations_.begin(), computations_.end(),
                                      [](const auto& c) { return !c.inline_name_base.empty(); });
-  MakeInstructionNamesUnique();
   // Explicit ids first, so that fresh ids never collide with one written further down.
   for (const auto& [id, offset] : explicit_ids_) module->NoteUsedId(id);
-  const size_t entry = entry_index_.value_or(computations_.size() - 1);
-  for (size_t i = 0; i < computations_.size(); ++i) {
-    module->AddComputation(std::move(computations_[i].computation), i == entry);
+  size_t names = computations_.size();
+  std::vector<std::unique_ptr<Computation>> computations;
+  computations.reserve(computations_.size());
+  for (ParsedComputation& parsed : computations_) {
+    names += parsed.computation->instructions().size();
+    computations.push_back(std::move(parsed.computation));
   }
+  module->AddComputations(std::move(computations), entry_index_.value_or(computations_.size() - 1));
+  // When every name is distinct, as in most modules, no instruction needs a new one.
+  if (module->reserved_name_count() < names) MakeInstructionNamesUnique(*module);
   return module;
 }
 

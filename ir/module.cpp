@@ -29,7 +29,13 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation, bo
   Computation* added = computation.get();
   added->parent_ = this;
   ReserveName(added->name());
-  for (const auto& instruction : added->instructions_) {
+  const auto& instructions = added->instructions_;
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    // The instructions of a module just read are out of cache: ask for the next ones, and for
+    // the name slots of those nearly due, while this one is handled.
+    if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+    if (i + 4 < instructions.size()) name_index_.Prefetch(instructions[i + 4]->name());
+    Instruction* instruction = instructions[i].get();
     if (instruction->id() < 0) {
       instruction->set_id(NextInstructionId());
     } else {
@@ -41,6 +47,17 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation, bo
   computations_.push_back(std::move(computation));
   if (is_entry) entry_ = added;
   return added;
+}
+
+void Module::AddComputations(std::vector<std::unique_ptr<Computation>> computations,
+                             size_t entry_index) {
+  size_t names = names_.size() + computations.size();
+  for (const auto& computation : computations) names += computation->instructions().size();
+  name_index_.Reserve(names);
+  computations_.reserve(computations_.size() + computations.size());
+  for (size_t i = 0; i < computations.size(); ++i) {
+    AddComputation(std::move(computations[i]), i == entry_index);
+  }
 }
 
 void Module::RemoveComputation(Computation* computation) { RemoveComputations({computation}); }
@@ -92,8 +109,11 @@ std::vector<Computation*> Module::MakeComputationPostOrder() const {
   std::unordered_set<const Computation*> visited;
   std::function<void(Computation*)> visit = [&](Computation* computation) {
     if (!visited.insert(computation).second) return;
-    for (const auto& instruction : computation->instructions()) {
-      for (Computation* callee : instruction->called_computations()) visit(callee);
+    const auto& instructions = computation->instructions();
+    for (size_t i = 0; i < instructions.size(); ++i) {
+      // Every instruction is visited and most are out of cache: ask for the next ones early.
+      if (i + 8 < instructions.size()) __builtin_prefetch(instructions[i + 8].get());
+      for (Computation* callee : instructions[i]->called_computations()) visit(callee);
     }
     order.push_back(computation);
   };
@@ -173,8 +193,14 @@ std::optional<SourceLocation> Module::ResolveSource(const OpMetadata& metadata) 
 
 void Module::NoteUsedId(int64_t id) { next_id_ = std::max(next_id_, id + 1); }
 
+void Module::AddName(std::string_view name) {
+  // Stored first so that the index can view the stored copy; taken back when it was there.
+  names_.emplace_back(name);
+  if (!name_index_.Insert(names_.back(), 0).second) names_.pop_back();
+}
+
 void Module::ReserveName(std::string_view name) {
-  names_.emplace(name);
+  AddName(name);
   auto [base, suffix] = SplitSuffix(name);
   if (suffix >= 0) {
     int64_t& next = next_suffix_[std::string(base)];
@@ -185,15 +211,15 @@ void Module::ReserveName(std::string_view name) {
 std::string Module::UniqueName(std::string_view base_name) {
   std::string_view base = SplitSuffix(base_name).first;
   std::string candidate(base);
-  if (!names_.count(candidate)) {
+  if (!IsNameTaken(candidate)) {
     ReserveName(candidate);
     return candidate;
   }
   int64_t& next = next_suffix_[std::string(base)];
   do {
     candidate = std::string(base) + "." + std::to_string(next++);
-  } while (names_.count(candidate));
-  names_.insert(candidate);
+  } while (IsNameTaken(candidate));
+  AddName(candidate);
   return candidate;
 }
 
@@ -204,6 +230,8 @@ std::unique_ptr<Module> Module::Clone() const {
   clone->style_ = style_;
   clone->next_id_ = next_id_;
   clone->names_ = names_;
+  clone->name_index_.Reserve(names_.size());
+  for (const std::string& name : clone->names_) clone->name_index_.Insert(name, 0);
   clone->next_suffix_ = next_suffix_;
 
   std::unordered_map<const Computation*, Computation*> computation_map;

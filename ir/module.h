@@ -6,6 +6,7 @@
 // printing reproduces it.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "ir/computation.h"
+#include "ir/name_index.h"
 
 namespace fusescope::ir {
 
@@ -72,6 +74,9 @@ class Module {
 
   // Takes ownership; returns the computation. Its instructions get ids if they have none.
   Computation* AddComputation(std::unique_ptr<Computation> computation, bool is_entry = false);
+  // AddComputation for each of `computations` in order, the one at `entry_index` being the
+  // entry; sizes the name table once for all their instructions instead of letting it grow.
+  void AddComputations(std::vector<std::unique_ptr<Computation>> computations, size_t entry_index);
   // Precondition: no instruction outside it calls it. The fused computations of the fusions
   // it holds are removed with it.
   void RemoveComputation(Computation* computation);
@@ -112,11 +117,16 @@ class Module {
   // "fusion.3"). The returned name is reserved.
   std::string UniqueName(std::string_view base);
   void ReserveName(std::string_view name);
+  // How many distinct names are reserved.
+  size_t reserved_name_count() const { return names_.size(); }
 
   // Deep copy: same ids, names, provenance, style.
   std::unique_ptr<Module> Clone() const;
 
  private:
+  bool IsNameTaken(std::string_view name) const { return name_index_.Find(name) != nullptr; }
+  void AddName(std::string_view name);
+
   std::string name_;
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
@@ -124,7 +134,10 @@ class Module {
   StackFrameTables stack_frames_;
   TextStyle style_;
   int64_t next_id_ = 1;
-  std::unordered_set<std::string> names_;
+  // Every name ever reserved, also of instructions removed since, so that a new name never
+  // repeats an old one. The deque keeps each string where it is; the index views them.
+  std::deque<std::string> names_;
+  NameIndex name_index_;
   std::unordered_map<std::string, int64_t> next_suffix_;
 };
 

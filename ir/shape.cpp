@@ -47,6 +47,33 @@ constexpr std::array kTypes = {
     TypeInfo{PrimitiveType::kOpaque, "opaque", 0},
 };
 
+// Element type names are looked up for every shape the parser reads, so by a hash that puts
+// each of them in a slot of its own (93 is a multiplier for which none collide).
+constexpr size_t kTypeSlotCount = 128;
+
+constexpr size_t TypeNameSlot(std::string_view name) {
+  uint32_t hash = 0;
+  for (char c : name) hash = hash * 93 + static_cast<unsigned char>(c);
+  return hash % kTypeSlotCount;
+}
+
+// Slot -> position in kTypes, or -1.
+constexpr std::array<int8_t, kTypeSlotCount> kTypeSlots = [] {
+  std::array<int8_t, kTypeSlotCount> slots{};
+  slots.fill(-1);
+  for (size_t i = 0; i < kTypes.size(); ++i) slots[TypeNameSlot(kTypes[i].name)] = int8_t(i);
+  return slots;
+}();
+
+constexpr bool EveryTypeHasItsSlot() {
+  for (size_t i = 0; i < kTypes.size(); ++i) {
+    if (kTypeSlots[TypeNameSlot(kTypes[i].name)] != int8_t(i)) return false;
+  }
+  return true;
+}
+static_assert(EveryTypeHasItsSlot(),
+              "two element type names share a slot; pick another multiplier");
+
 const TypeInfo* FindType(PrimitiveType type) {
   for (const TypeInfo& info : kTypes) {
     if (info.type == type) return &info;
@@ -64,10 +91,9 @@ void AppendIntList(std::string& out, const std::vector<int64_t>& values) {
 }  // namespace
 
 std::optional<PrimitiveType> PrimitiveTypeFromName(std::string_view name) {
-  for (const TypeInfo& info : kTypes) {
-    if (info.name == name) return info.type;
-  }
-  return std::nullopt;
+  const int8_t index = kTypeSlots[TypeNameSlot(name)];
+  if (index < 0 || kTypes[static_cast<size_t>(index)].name != name) return std::nullopt;
+  return kTypes[static_cast<size_t>(index)].type;
 }
 
 std::string_view PrimitiveTypeName(PrimitiveType type) {
@@ -143,7 +169,23 @@ bool Shape::IsArray() const {
 
 void Shape::set_dimensions(std::vector<int64_t> dims) {
   dims_ = std::move(dims);
-  dynamic_.assign(dims_.size(), false);
+  dynamic_.clear();
+}
+
+void Shape::set_dynamic_dimension(int64_t i, bool dynamic) {
+  if (dynamic_.empty()) {
+    if (!dynamic) return;
+    dynamic_.assign(dims_.size(), false);
+  }
+  dynamic_[static_cast<size_t>(i)] = dynamic;
+}
+
+bool Shape::SameDynamicDimensions(const Shape& other) const {
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    const auto dimension = static_cast<int64_t>(i);
+    if (is_dynamic_dimension(dimension) != other.is_dynamic_dimension(dimension)) return false;
+  }
+  return true;
 }
 
 int64_t Shape::ElementCount() const {
@@ -177,7 +219,7 @@ bool Shape::Compatible(const Shape& other) const {
 
 bool Shape::operator==(const Shape& other) const {
   return element_type_ == other.element_type_ && dims_ == other.dims_ &&
-         dynamic_ == other.dynamic_ && layout_ == other.layout_ && tuple_ == other.tuple_;
+         SameDynamicDimensions(other) && layout_ == other.layout_ && tuple_ == other.tuple_;
 }
 
 std::string Shape::ToString(bool with_layout, int index_interval) const {
@@ -200,7 +242,7 @@ std::string Shape::ToString(bool with_layout, int index_interval) const {
   out += '[';
   for (size_t i = 0; i < dims_.size(); ++i) {
     if (i) out += ',';
-    if (dynamic_[i]) {
+    if (is_dynamic_dimension(static_cast<int64_t>(i))) {
       out += dims_[i] == kUnboundedSize ? "?" : "<=" + std::to_string(dims_[i]);
     } else {
       out += std::to_string(dims_[i]);

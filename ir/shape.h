@@ -72,8 +72,10 @@ class Shape {
   const std::vector<int64_t>& dimensions() const { return dims_; }
   int64_t dimension(int64_t i) const { return dims_[static_cast<size_t>(i)]; }
   void set_dimensions(std::vector<int64_t> dims);
-  bool is_dynamic_dimension(int64_t i) const { return dynamic_[static_cast<size_t>(i)]; }
-  void set_dynamic_dimension(int64_t i, bool dynamic) { dynamic_[static_cast<size_t>(i)] = dynamic; }
+  bool is_dynamic_dimension(int64_t i) const {
+    return !dynamic_.empty() && dynamic_[static_cast<size_t>(i)];
+  }
+  void set_dynamic_dimension(int64_t i, bool dynamic);
   bool IsScalar() const { return IsArray() && dims_.empty(); }
 
   const std::optional<Layout>& layout() const { return layout_; }
@@ -98,8 +100,13 @@ class Shape {
   std::string ToString(bool with_layout = true, int index_interval = 0) const;
 
  private:
+  // Same dynamic marks; both shapes have the rank of this one.
+  bool SameDynamicDimensions(const Shape& other) const;
+
   PrimitiveType element_type_ = PrimitiveType::kInvalid;
   std::vector<int64_t> dims_;
+  // Empty while every dimension is static, which is nearly always: most shapes then cost one
+  // allocation fewer.
   std::vector<bool> dynamic_;
   std::optional<Layout> layout_;
   std::vector<Shape> tuple_;

@@ -748,6 +748,11 @@ TEST(HloParserErrors, StructuralMistakes) {
             "bad.hlo:5:1: second ENTRY computation (the first is at 2:7)");
   EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(3)\n}"),
             "bad.hlo:3:18: parameter number 3 is out of range: computation 'e' has 1 parameters");
+  // A number no computation could have is refused like any other, not made room for.
+  EXPECT_EQ(ParseError("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT q = f32[] "
+                       "parameter(4611686018427387904)\n}"),
+            "bad.hlo:4:18: parameter number 4611686018427387904 is out of range: computation 'e' "
+            "has 2 parameters");
   EXPECT_EQ(
       ParseError(
           "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT q = f32[] parameter(0)\n}"),
