@@ -22,6 +22,35 @@ std::unordered_map<const Computation*, int64_t> CountReferences(const ir::Module
   return references;
 }
 
+// A copy of fused computation `fused` with fresh names, owned by `module`. A fused
+// computation belongs to exactly one fusion, so a fusion copied out of a body that stays
+// needs its own.
+Computation* CopyFusedComputation(const Computation& fused, ir::Module& module) {
+  auto copy = std::make_unique<Computation>(module.UniqueName(fused.name()));
+  std::unordered_map<const Instruction*, Instruction*> mapped;
+  for (Instruction* instruction : fused.MakePostOrder()) {
+    std::vector<Instruction*> operands;
+    for (Instruction* operand : instruction->operands()) operands.push_back(mapped.at(operand));
+    mapped[instruction] = copy->AddInstruction(CloneWithOperands(
+        *instruction, std::move(operands), module.UniqueName(instruction->name())));
+  }
+  copy->set_root(mapped.at(fused.root()));
+  return module.AddComputation(std::move(copy));
+}
+
+// Points a fusion copied into the caller at a fused computation of its own: the moved body's
+// (whose fusion goes away with the body) or a fresh copy.
+void AdoptFusedComputation(Instruction& fusion, bool move, ir::Module& module) {
+  Computation* fused = fusion.fused_computation();
+  if (fused == nullptr) return;
+  if (!move) {
+    Computation* copy = CopyFusedComputation(*fused, module);
+    fusion.ReplaceCalledComputation(fused, copy);
+    fused = copy;
+  }
+  fused->set_fusion_instruction(&fusion);
+}
+
 // Replaces `call` by a copy of its body. With `move`, the copies keep ids and names (the
 // body goes away afterwards).
 void Inline(Instruction* call, bool move, ir::Module& module) {
@@ -41,7 +70,9 @@ void Inline(Instruction* call, bool move, ir::Module& module) {
         CloneWithOperands(*instruction, std::move(operands),
                           move ? instruction->name() : module.UniqueName(instruction->name()));
     if (move) copy->set_id(instruction->id());
-    mapped[instruction] = caller.AddInstruction(std::move(copy));
+    Instruction* added = caller.AddInstruction(std::move(copy));
+    if (added->opcode() == ir::Opcode::kFusion) AdoptFusedComputation(*added, move, module);
+    mapped[instruction] = added;
   }
   caller.ReplaceInstruction(call, mapped.at(body.root()));
 }
