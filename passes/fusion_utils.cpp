@@ -749,6 +749,34 @@ FusionDecision CheckOpaqueOrSideEffecting(const Instruction& producer,
   return FusionDecision::Allow();
 }
 
+FusionDecision CheckTupleShapedMember(const Instruction& instruction) {
+  if (!instruction.shape().IsTuple()) return FusionDecision::Allow();
+  const std::string shape = instruction.shape().ToString(false);
+  if (!IsMultiOutputFusion(instruction)) {
+    return FusionDecision::Refuse(
+        FusionReason::kMultiOutputNotPossible,
+        Ref(instruction) + " produces a tuple " + shape +
+            " without being a multi-output fusion; a tuple cannot be one output of a fusion");
+  }
+  if (instruction.IsRoot()) {
+    return FusionDecision::Refuse(FusionReason::kMultiOutputNotPossible,
+                                  Ref(instruction) +
+                                      " is a multi-output fusion whose tuple is "
+                                      "the result of " +
+                                      instruction.parent()->name() +
+                                      "; the tuple itself would have to stay");
+  }
+  for (const Instruction* user : instruction.users()) {
+    if (user->opcode() != Opcode::kGetTupleElement) {
+      return FusionDecision::Refuse(FusionReason::kMultiOutputNotPossible,
+                                    Ref(instruction) +
+                                        " is a multi-output fusion whose tuple is read whole by " +
+                                        Ref(*user) + "; the tuple itself would have to stay");
+    }
+  }
+  return FusionDecision::Allow();
+}
+
 bool IsGpuReductionProducer(const Instruction& instruction) {
   return IsReductionFromOrToContiguousDimensions(instruction) || IsReduceInputFusion(instruction);
 }
@@ -781,6 +809,8 @@ std::string NotFusibleOnGpu(const Instruction& instruction) {
 FusionDecision GpuProducerConsumerFusible(const Instruction& producer,
                                           const Instruction& consumer) {
   if (FusionDecision d = CheckOpaqueOrSideEffecting(producer, consumer); !d) return d;
+  if (FusionDecision d = CheckTupleShapedMember(producer); !d) return d;
+  if (FusionDecision d = CheckTupleShapedMember(consumer); !d) return d;
   if (!IsGpuFusible(producer)) {
     return FusionDecision::Refuse(FusionReason::kProducerNotFusible, NotFusibleOnGpu(producer));
   }
