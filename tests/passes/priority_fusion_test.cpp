@@ -219,5 +219,33 @@ ENTRY main {
   testing::ExpectProvenanceComplete(*original, *run->module);
 }
 
+// Small constants are fused into every fusible user, but not into a multi-output fusion that
+// is the computation's result: its tuple is returned as it is.
+TEST(PriorityFusionTest, ConstantIsNotFusedIntoARootMultiOutputFusion) {
+  PriorityFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fp = f32[6] parameter(0)
+  fc = f16[] parameter(1)
+  fw = f32[] convert(fc)
+  fb = f32[6] broadcast(fw), dimensions={}
+  fm = f32[6] multiply(fp, fb)
+  ROOT ft = (f32[6], f32[6]) tuple(fm, fp)
+}
+ENTRY main {
+  p0 = f32[6] parameter(0)
+  c = f16[] constant(2.5)
+  ROOT f = (f32[6], f32[6]) fusion(p0, c), kind=kLoop, calls=fused
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "c", "f");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%f is a multi-output fusion whose tuple is the result of main; the tuple itself "
+            "would have to stay");
+}
+
 }  // namespace
 }  // namespace fusescope::passes
