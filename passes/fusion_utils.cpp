@@ -766,6 +766,7 @@ FusionDecision CheckTupleShapedMember(const Instruction& instruction) {
                                       instruction.parent()->name() +
                                       "; the tuple itself would have to stay");
   }
+  bool read = false;
   for (const Instruction* user : instruction.users()) {
     if (user->opcode() != Opcode::kGetTupleElement) {
       return FusionDecision::Refuse(FusionReason::kMultiOutputNotPossible,
@@ -773,6 +774,16 @@ FusionDecision CheckTupleShapedMember(const Instruction& instruction) {
                                         " is a multi-output fusion whose tuple is read whole by " +
                                         Ref(*user) + "; the tuple itself would have to stay");
     }
+    read = read || user->user_count() > 0 || user->IsRoot();
+  }
+  // Fusing into a fusion can drop an operand its body never read, which leaves that operand's
+  // producer dead until the next clean-up.
+  if (!read) {
+    return FusionDecision::Refuse(FusionReason::kNoUsers,
+                                  Ref(instruction) +
+                                      " is a multi-output fusion none of whose "
+                                      "elements is read; a fusion of it would "
+                                      "have no output");
   }
   return FusionDecision::Allow();
 }

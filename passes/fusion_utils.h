@@ -148,7 +148,8 @@ FusionDecision CheckOpaqueOrSideEffecting(const ir::Instruction& producer,
 // has nothing to map onto and is refused (kMultiOutputNotPossible): a tuple-shaped op or
 // fusion that is not a multi-output tuple (a variadic sort or reduce, a fusion rooted at one,
 // as TPU sort and top-k graphs have), or a multi-output fusion that is the computation's
-// result or is read whole.
+// result or is read whole. A multi-output fusion none of whose elements is read (left dead
+// within a pass) has no output to give a fusion and is refused with kNoUsers.
 FusionDecision CheckTupleShapedMember(const ir::Instruction& instruction);
 
 // --- XLA:GPU producer-consumer rules -------------------------------------------------------
