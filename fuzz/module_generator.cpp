@@ -190,6 +190,10 @@ class Builder {
   bool RngBitGenerator();
   bool BatchNorm();
   bool AllReduce();
+  bool SelectAndScatter();
+  bool Map();
+  bool OptimizationBarrier();
+  bool DeviceId();
   bool Fusion();
 
   Generator& generator_;
@@ -1025,6 +1029,65 @@ bool Builder::AllReduce() {
   return true;
 }
 
+bool Builder::SelectAndScatter() {
+  const Value x = NumericArray(1);
+  std::string size, stride, pad;
+  std::vector<int64_t> windows;
+  for (size_t i = 0; i < x.shape.dims.size(); ++i) {
+    const int64_t d = x.shape.dims[i];
+    const int64_t window = in().Range(1, d);
+    const int64_t step = in().Range(1, 2);
+    const std::string sep = i ? "x" : "";
+    size += sep + std::to_string(window);
+    stride += sep + std::to_string(step);
+    pad += sep + "0_0";
+    windows.push_back((d - window) / step + 1);
+  }
+  const std::string source = Get(Array(x.shape.type, windows));
+  const std::string init = Get(Array(x.shape.type, {}));
+  Emit(x.shape,
+       "select-and-scatter(" + Ref(x.name) + ", " + Ref(source) + ", " + Ref(init) +
+           "), window={size=" + size + " stride=" + stride + " pad=" + pad + "}, select=%" +
+           generator_.Comparator({x.shape.type}) + ", scatter=%" +
+           generator_.Reducer({x.shape.type}, ReducerKind::kAdd),
+       "select-and-scatter");
+  return true;
+}
+
+bool Builder::Map() {
+  const Value x = NumericArray();
+  const std::string y = Get(x.shape);
+  std::vector<int64_t> dims(static_cast<size_t>(x.shape.rank()));
+  std::iota(dims.begin(), dims.end(), 0);
+  Emit(x.shape,
+       "map(" + Ref(x.name) + ", " + Ref(y) + "), dimensions=" + ListText(dims) + ", to_apply=%" +
+           generator_.Reducer({x.shape.type}, ReducerFor(in(), x.shape.type)),
+       "map");
+  return true;
+}
+
+// An optimization barrier over a tuple of values: nothing may move across it.
+bool Builder::OptimizationBarrier() {
+  std::vector<Value> elements = {AnyArray()};
+  if (in().Chance(60)) elements.push_back(AnyArray());
+  std::vector<GenShape> shapes;
+  std::string text = "tuple(";
+  for (size_t i = 0; i < elements.size(); ++i) {
+    text += (i ? ", " : "") + Ref(elements[i].name);
+    shapes.push_back(elements[i].shape);
+  }
+  const Value tuple = Emit(TupleShape(shapes), text + ")", "tuple");
+  Unpack(Emit(tuple.shape, "opt-barrier(" + Ref(tuple.name) + ")", "opt-barrier"), false);
+  return true;
+}
+
+bool Builder::DeviceId() {
+  const bool replica = in().Chance(50);
+  Emit(Array(kU32, {}), replica ? "replica-id()" : "partition-id()",
+       replica ? "replica-id" : "partition-id");
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------
 // Indexing
 
@@ -1493,6 +1556,10 @@ void Builder::Step() {
                                        &Builder::RngBitGenerator,
                                        &Builder::BatchNorm,
                                        &Builder::AllReduce,
+                                       &Builder::SelectAndScatter,
+                                       &Builder::Map,
+                                       &Builder::OptimizationBarrier,
+                                       &Builder::DeviceId,
                                        &Builder::While,
                                        &Builder::Conditional,
                                        &Builder::Call,
