@@ -54,6 +54,15 @@ Status RunRecorded(const ir::Module& module, const std::string& target) {
     return Status::Error("recorded pipeline " + target + ": pass " + failure.pass_name + " (#" +
                          std::to_string(failure.pass_index) + "): " + failure.error);
   }
+  // A decision is a value with an explanation; accepts say what they formed.
+  for (const passes::FusionDecisionRecord& decision : recording->decisions) {
+    if (decision.explanation.empty() || (decision.accepted() && decision.fusion_name.empty())) {
+      return Status::Error("recorded pipeline " + target + ": pass " + decision.pass + " decided " +
+                           decision.producer_name + " -> " + decision.consumer_name + " (" +
+                           std::string(passes::FusionReasonCode(decision.reason)) +
+                           ") without saying why or what it formed");
+    }
+  }
   return Status::Ok();
 }
 

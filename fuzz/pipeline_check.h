@@ -11,7 +11,8 @@
 namespace fusescope::fuzz {
 
 struct PipelineCheckOptions {
-  // Also run the gpu pipeline through CompileAndRecord (recording instrumentation attached).
+  // Run the gpu pipeline through CompileAndRecord (recording instrumentation attached) and
+  // check that every fusion decision it recorded carries its explanation.
   bool record = false;
 };
 
