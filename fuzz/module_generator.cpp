@@ -32,16 +32,15 @@ enum class Kind { kPred, kSigned, kUnsigned, kFloat };
 struct ElementType {
   std::string_view name;
   Kind kind;
-  int bits;
 };
 
 enum Type : int { kPred, kS8, kS32, kS64, kU8, kU32, kU64, kBF16, kF16, kF32, kF64 };
 
 constexpr ElementType kTypes[] = {
-    {"pred", Kind::kPred, 8},     {"s8", Kind::kSigned, 8},   {"s32", Kind::kSigned, 32},
-    {"s64", Kind::kSigned, 64},   {"u8", Kind::kUnsigned, 8}, {"u32", Kind::kUnsigned, 32},
-    {"u64", Kind::kUnsigned, 64}, {"bf16", Kind::kFloat, 16}, {"f16", Kind::kFloat, 16},
-    {"f32", Kind::kFloat, 32},    {"f64", Kind::kFloat, 64}};
+    {"pred", Kind::kPred},    {"s8", Kind::kSigned},   {"s32", Kind::kSigned},
+    {"s64", Kind::kSigned},   {"u8", Kind::kUnsigned}, {"u32", Kind::kUnsigned},
+    {"u64", Kind::kUnsigned}, {"bf16", Kind::kFloat},  {"f16", Kind::kFloat},
+    {"f32", Kind::kFloat},    {"f64", Kind::kFloat}};
 
 Kind KindOf(int type) { return kTypes[type].kind; }
 bool IsFloat(int type) { return KindOf(type) == Kind::kFloat; }
