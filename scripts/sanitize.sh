@@ -3,9 +3,9 @@
 # UndefinedBehaviorSanitizer in build-asan, runs the whole ctest suite on it, and prints one
 # summary line: tests run, failed, and how long the build and the run took.
 #
-# Leak detection stays on. Leaks inside system libraries (fontconfig, glib, dbus, Mesa and
-# X11/xcb that Qt loads, and Graphviz's layout) are suppressed by scripts/lsan.supp, matched
-# by library name; a leak whose allocation does not pass through one of those is reported.
+# Leak detection stays on. The two leaks the suite shows, both inside system libraries
+# (fontconfig's cache, Graphviz's dot layout), are suppressed by scripts/lsan.supp, matched by
+# library name; any other leak fails its test.
 #   scripts/sanitize.sh [ctest arguments...]        (JOBS=N for build parallelism, default 2)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
