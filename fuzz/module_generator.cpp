@@ -53,6 +53,9 @@ struct GenShape {
   std::vector<int64_t> dims;
   bool tuple = false;
   std::vector<GenShape> elements;
+  // Empty: the default major-to-minor layout. Not part of equality: layouts never make a
+  // module invalid, only different to lay out.
+  std::vector<int64_t> minor_to_major;
 
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   int64_t count() const {
@@ -78,7 +81,8 @@ std::string ListText(const std::vector<int64_t>& values) {
   return out + "}";
 }
 
-// With the default (major-to-minor) layout, which is what XLA writes before layout assignment.
+// With the default (major-to-minor) layout, which is what XLA writes before layout assignment,
+// unless the shape asks for another.
 std::string ShapeText(const GenShape& shape) {
   if (shape.tuple) {
     std::string out = "(";
@@ -96,12 +100,11 @@ std::string ShapeText(const GenShape& shape) {
   }
   out += "]";
   if (!shape.dims.empty()) {
-    out += "{";
-    for (int64_t d = shape.rank() - 1; d >= 0; --d) {
-      out += std::to_string(d);
-      if (d) out += ',';
+    std::vector<int64_t> order = shape.minor_to_major;
+    if (order.empty()) {
+      for (int64_t d = shape.rank() - 1; d >= 0; --d) order.push_back(d);
     }
-    out += "}";
+    out += ListText(order);
   }
   return out;
 }
@@ -1642,7 +1645,12 @@ std::string Generator::Comparator(const std::vector<int>& types) {
 std::string Generator::Run() {
   Builder entry(*this, NewName("main"), Builder::Leaves::kParameters, 0, false);
   const int64_t parameters = in_.Range(1, 3);
-  for (int64_t i = 0; i < parameters; ++i) entry.AddParameter(RandomShape(RandomType()));
+  for (int64_t i = 0; i < parameters; ++i) {
+    GenShape shape = RandomShape(RandomType());
+    // Parameters laid out column-major or otherwise, as compiled modules have them.
+    if (shape.rank() >= 2 && in_.Chance(20)) shape.minor_to_major = Permutation(in_, shape.rank());
+    entry.AddParameter(shape);
+  }
   const int64_t steps = in_.Range(1, kMaxEntrySteps);
   for (int64_t i = 0; i < steps && !in_.exhausted(); ++i) entry.Step();
 
@@ -1687,6 +1695,24 @@ std::string Generator::Run() {
         break;
       }
     }
+  }
+  if (in_.Chance(30)) {
+    // The layouts the caller wants, which layout assignment applies to parameters and result.
+    auto laid_out = [&](GenShape shape) {
+      if (shape.rank() >= 2 && in_.Chance(50))
+        shape.minor_to_major = Permutation(in_, shape.rank());
+      for (GenShape& element : shape.elements) {
+        if (element.rank() >= 2 && in_.Chance(50)) {
+          element.minor_to_major = Permutation(in_, element.rank());
+        }
+      }
+      return ShapeText(shape);
+    };
+    std::string layout = ", entry_computation_layout={(";
+    for (size_t p = 0; p < entry.parameters().size(); ++p) {
+      layout += (p ? ", " : "") + laid_out(entry.parameters()[p].shape);
+    }
+    header += layout + ")->" + laid_out(root_shape) + "}";
   }
   std::string text = header + "\n\n";
   for (const std::string& computation : computations_) text += computation + "\n";
