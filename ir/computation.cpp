@@ -35,8 +35,21 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> instructio
   return added;
 }
 
+void Computation::RemoveFusedBodiesOf(const std::vector<Instruction*>& removed) {
+  if (parent_ == nullptr) return;
+  std::vector<Computation*> bodies;
+  for (const Instruction* instruction : removed) {
+    if (instruction->opcode() != Opcode::kFusion) continue;
+    for (Computation* callee : instruction->called_computations()) {
+      if (callee->fusion_instruction() == instruction) bodies.push_back(callee);
+    }
+  }
+  parent_->RemoveComputations(bodies);
+}
+
 void Computation::RemoveInstruction(Instruction* instruction) {
   assert(instruction->users().empty() && instruction != root_);
+  RemoveFusedBodiesOf({instruction});
   instruction->DropAllOperands();
   if (instruction->opcode() == Opcode::kParameter) {
     for (Instruction*& parameter : parameters_) {
@@ -52,6 +65,7 @@ void Computation::RemoveInstruction(Instruction* instruction) {
 void Computation::RemoveInstructions(const std::vector<Instruction*>& instructions) {
   if (instructions.empty()) return;
   const std::unordered_set<const Instruction*> doomed(instructions.begin(), instructions.end());
+  RemoveFusedBodiesOf(instructions);
   for (Instruction* instruction : instructions) {
     assert(instruction != root_);
     instruction->DropAllOperands();
@@ -77,15 +91,18 @@ int64_t Computation::RemoveDeadInstructions() {
            instruction->opcode() != Opcode::kParameter && !instruction->HasSideEffect();
   };
   std::unordered_set<const Instruction*> dead;
+  std::vector<Instruction*> dead_list;
   // Walk users before operands so one sweep finds whole dead chains.
   const std::vector<Instruction*> order = MakePostOrder();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Instruction* instruction = *it;
     if (!removable(instruction)) continue;
     dead.insert(instruction);
+    dead_list.push_back(instruction);
     instruction->DropAllOperands();
   }
   if (dead.empty()) return 0;
+  RemoveFusedBodiesOf(dead_list);
   std::erase_if(instructions_, [&](const auto& owned) { return dead.count(owned.get()) > 0; });
   return static_cast<int64_t>(dead.size());
 }

@@ -28,6 +28,10 @@ class Computation {
   Module* parent() const { return parent_; }
   bool IsEntry() const;
 
+  // Removing a fusion instruction (by any of the Remove*/Replace* calls below) also removes
+  // its fused computation from the module: a fused computation belongs to exactly one fusion
+  // and must never outlive it.
+
   // Takes ownership. Assigns a module-unique id (when the instruction has none and the
   // computation belongs to a module), registers the instruction as a user of its operands,
   // and records parameters by number.
@@ -77,6 +81,8 @@ class Computation {
 
  private:
   friend class Module;
+  // Removes from the module the fused computations whose fusion is among `removed`.
+  void RemoveFusedBodiesOf(const std::vector<Instruction*>& removed);
   std::string name_;
   Module* parent_ = nullptr;
   std::vector<std::unique_ptr<Instruction>> instructions_;

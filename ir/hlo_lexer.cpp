@@ -37,7 +37,7 @@ bool HloLexer::SkipTrivia() {
     if (c != '/' || Peek(1) != '*') return true;
     const size_t end = text_.find("*/", pos_ + 2);
     if (end == std::string_view::npos) return false;
-    if (text_.substr(pos_ + 2).starts_with("index=")) saw_index_comment_ = true;
+    if (text_.substr(pos_ + 2).starts_with("index=")) ++index_comments_;
     pos_ = end + 2;
   }
   return true;

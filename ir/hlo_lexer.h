@@ -37,7 +37,8 @@ class HloLexer {
   // Skips whitespace only.
   void SkipWhitespace();
   // Whether a skipped comment was an `/*index=N*/` annotation.
-  bool saw_index_comment() const { return saw_index_comment_; }
+  // How many `/*index=N*/` comments were skipped so far.
+  int64_t index_comment_count() const { return index_comments_; }
 
   // Consumes `c` if it is the next character.
   bool Consume(char c);
@@ -80,7 +81,7 @@ class HloLexer {
  private:
   std::string_view text_;
   size_t pos_ = 0;
-  bool saw_index_comment_ = false;
+  int64_t index_comments_ = 0;
   std::vector<std::pair<char, size_t>> open_brackets_;
 };
 

@@ -180,7 +180,12 @@ class HloParser {
 
   std::optional<bool> sigils_;
   std::optional<bool> operand_shapes_;
-  bool long_list_seen_ = false;
+  // Long lists with and without `/*index=N*/`, apart for shapes and operand lists: jax
+  // writes them in tuple shapes but not between operands.
+  bool long_shape_seen_ = false;
+  bool shape_index_comment_seen_ = false;
+  bool long_operand_list_seen_ = false;
+  bool operand_index_comment_seen_ = false;
   int inline_depth_ = 0;
   std::vector<int64_t> dynamic_dimensions_;  // scratch of ParseArrayShape
 };
@@ -639,6 +644,7 @@ bool HloParser::ParseInstructionBody(std::string_view opcode_text, size_t opcode
 }
 
 bool HloParser::ParseOperands(std::vector<Instruction*>* operands) {
+  const int64_t index_comments = lexer_.index_comment_count();
   if (!SkipTrivia()) return false;
   if (lexer_.Consume(')')) return true;
   while (true) {
@@ -649,7 +655,8 @@ bool HloParser::ParseOperands(std::vector<Instruction*>* operands) {
     if (lexer_.Consume(')')) break;
     if (!Expect(',', "',' or ')' after an operand")) return false;
   }
-  if (operands->size() > 5) long_list_seen_ = true;
+  if (operands->size() > 5) long_operand_list_seen_ = true;
+  if (lexer_.index_comment_count() != index_comments) operand_index_comment_seen_ = true;
   return true;
 }
 
@@ -839,6 +846,7 @@ bool HloParser::ParseShape(Shape* shape, int depth) {
   if (!lexer_.Consume('(')) return ParseArrayShape(shape);
   if (depth >= kMaxShapeDepth) return Fail(lexer_.offset() - 1, "tuple shape nested too deeply");
   std::vector<Shape> elements;
+  const int64_t index_comments = lexer_.index_comment_count();
   if (!SkipTrivia()) return false;
   if (!lexer_.Consume(')')) {
     while (true) {
@@ -847,7 +855,8 @@ bool HloParser::ParseShape(Shape* shape, int depth) {
       if (!Expect(',', "',' or ')' in the tuple shape")) return false;
     }
   }
-  if (elements.size() > 5) long_list_seen_ = true;
+  if (elements.size() > 5) long_shape_seen_ = true;
+  if (lexer_.index_comment_count() != index_comments) shape_index_comment_seen_ = true;
   *shape = Shape::Tuple(std::move(elements));
   return true;
 }
@@ -1126,7 +1135,8 @@ std::unique_ptr<Module> HloParser::Assemble() {
   TextStyle& style = module->text_style();
   style.sigils = sigils_.value_or(true);
   style.operand_shapes = operand_shapes_.value_or(true);
-  style.index_comments = lexer_.saw_index_comment() || !long_list_seen_;
+  style.index_comments = shape_index_comment_seen_ || !long_shape_seen_;
+  style.operand_index_comments = operand_index_comment_seen_ || !long_operand_list_seen_;
   style.inline_callees = std::any_of(computations_.begin(), computations_.end(),
                                      [](const auto& c) { return !c.inline_name_base.empty(); });
   MakeInstructionNamesUnique();

@@ -152,7 +152,7 @@ void HloPrinter::AppendComputationName(const Computation& computation) {
 void HloPrinter::AppendListSeparator(size_t index) {
   if (index == 0) return;
   out_ += ", ";
-  if (style_.index_comments && index % kIndexInterval == 0) {
+  if (style_.operand_index_comments && index % kIndexInterval == 0) {
     out_ += "/*index=" + std::to_string(index) + "*/";
   }
 }
@@ -168,15 +168,15 @@ void HloPrinter::AppendModule(const Module& module) {
     AppendStackFrames(module.stack_frames());
     out_ += "\n\n\n";
   }
+  // Callees before their callers and ENTRY last, as XLA prints and as its parser requires
+  // (a computation must be defined before a `calls=`/`to_apply=` names it). The order is
+  // the stored one wherever that already is callee-first, so XLA's own text prints back as
+  // it came; computations that passes appended (fused computations) move before their users.
   std::vector<const Computation*> order;
-  if (options_.canonical_names) {
-    for (const Computation* computation : module.MakeComputationPostOrder()) {
-      order.push_back(computation);
-    }
-    NameComputations(order, module.entry());
-  } else {
-    for (const auto& computation : module.computations()) order.push_back(computation.get());
+  for (const Computation* computation : module.MakeComputationPostOrder()) {
+    order.push_back(computation);
   }
+  if (options_.canonical_names) NameComputations(order, module.entry());
   FindInlineBodies(module);
   for (const Computation* computation : order) {
     if (inline_bodies_.count(computation)) continue;
@@ -380,7 +380,8 @@ PrintOptions PrintOptions::Canonical() {
   options.print_metadata = false;
   options.print_stack_frames = false;
   options.style = TextStyle{
-      .sigils = true, .operand_shapes = false, .index_comments = false, .inline_callees = false};
+      .sigils = true, .operand_shapes = false, .index_comments = false,
+      .operand_index_comments = false, .inline_callees = false};
   return options;
 }
 

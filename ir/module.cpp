@@ -43,14 +43,25 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation, bo
   return added;
 }
 
-void Module::RemoveComputation(Computation* computation) {
-  if (entry_ == computation) entry_ = nullptr;
-  std::erase_if(computations_, [&](const auto& owned) { return owned.get() == computation; });
-}
+void Module::RemoveComputation(Computation* computation) { RemoveComputations({computation}); }
 
 void Module::RemoveComputations(const std::vector<Computation*>& computations) {
   if (computations.empty()) return;
-  const std::unordered_set<const Computation*> doomed(computations.begin(), computations.end());
+  std::unordered_set<const Computation*> doomed(computations.begin(), computations.end());
+  // The fused computations of fusions inside a removed computation go with it.
+  std::vector<const Computation*> work(computations.begin(), computations.end());
+  while (!work.empty()) {
+    const Computation* computation = work.back();
+    work.pop_back();
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() != Opcode::kFusion) continue;
+      for (const Computation* callee : instruction->called_computations()) {
+        if (callee->fusion_instruction() == instruction.get() && doomed.insert(callee).second) {
+          work.push_back(callee);
+        }
+      }
+    }
+  }
   if (doomed.count(entry_)) entry_ = nullptr;
   std::erase_if(computations_, [&](const auto& owned) { return doomed.count(owned.get()) > 0; });
 }
@@ -235,7 +246,10 @@ std::unique_ptr<Module> Module::Clone() const {
   }
   for (const auto& computation : computations_) {
     if (Instruction* fusion = computation->fusion_instruction()) {
-      computation_map[computation.get()]->set_fusion_instruction(instruction_map.at(fusion));
+      const auto copy = instruction_map.find(fusion);
+      if (copy != instruction_map.end()) {
+        computation_map[computation.get()]->set_fusion_instruction(copy->second);
+      }
     }
   }
   if (entry_) clone->entry_ = computation_map.at(entry_);

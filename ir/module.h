@@ -53,7 +53,8 @@ struct SourceLocation {
 struct TextStyle {
   bool sigils = true;          // `%name`
   bool operand_shapes = true;  // `add(f32[] %a, f32[] %b)`
-  bool index_comments = true;  // `/*index=5*/` in long lists
+  bool index_comments = true;          // `/*index=5*/` in long tuple shapes
+  bool operand_index_comments = true;  // and in long operand lists (jax's HLO text has none)
   // XLA's canonical form writes called computations in full at the call site
   // (`to_apply={ ... }`); the top level then holds only computations nobody calls.
   bool inline_callees = false;
@@ -71,10 +72,12 @@ class Module {
 
   // Takes ownership; returns the computation. Its instructions get ids if they have none.
   Computation* AddComputation(std::unique_ptr<Computation> computation, bool is_entry = false);
-  // Precondition: no instruction calls it.
+  // Precondition: no instruction outside it calls it. The fused computations of the fusions
+  // it holds are removed with it.
   void RemoveComputation(Computation* computation);
-  // Removes all of `computations` in one sweep; removing them one at a time costs a scan of
-  // the module each. Precondition: no instruction calls any of them.
+  // Removes all of `computations` (and the fused computations of fusions they hold) in one
+  // sweep; removing them one at a time costs a scan of the module each. Precondition: no
+  // instruction outside them calls any of them.
   void RemoveComputations(const std::vector<Computation*>& computations);
   // Removes computations no instruction calls (the entry excepted). Returns how many.
   int64_t RemoveUnreachableComputations();

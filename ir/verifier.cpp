@@ -28,9 +28,12 @@ Status Fail(const Computation& computation, const Instruction& instruction,
 // An operand edge (operand, user).
 using Edge = std::pair<const Instruction*, const Instruction*>;
 
-// Names and ids are unique across the whole module.
+// Names and ids are unique across the whole module. `live` holds every instruction the
+// module owns: a pointer is dereferenced only once it is known to be among them, so that a
+// dangling reference is reported instead of read.
 struct ModuleIndex {
   std::unordered_set<const Computation*> computations;
+  std::unordered_set<const Instruction*> live;
   std::unordered_map<std::string_view, const Computation*> instruction_names;
   std::unordered_map<int64_t, const Instruction*> ids;
 };
@@ -55,11 +58,16 @@ Status CheckIdentity(const Computation& computation, const Instruction& instruct
 }
 
 Status CheckOperands(const Computation& computation, const Instruction& instruction,
-                     std::vector<Edge>& operand_edges) {
+                     const ModuleIndex& index, std::vector<Edge>& operand_edges) {
   for (int64_t i = 0; i < instruction.operand_count(); ++i) {
     const Instruction* operand = instruction.operand(i);
     if (operand == nullptr) {
       return Fail(computation, instruction, "operand " + std::to_string(i) + " is null");
+    }
+    if (!index.live.contains(operand)) {
+      return Fail(computation, instruction,
+                  "operand " + std::to_string(i) +
+                      " is not an instruction of the module (never added, or removed)");
     }
     if (operand->parent() != &computation) {
       const std::string where =
@@ -80,9 +88,13 @@ Status CheckOperands(const Computation& computation, const Instruction& instruct
   return Status::Ok();
 }
 
-Status CheckUsersInComputation(const Computation& computation, const Instruction& instruction) {
+Status CheckUsersInComputation(const Computation& computation, const Instruction& instruction,
+                               const ModuleIndex& index) {
   for (const Instruction* user : instruction.users()) {
     if (user == nullptr) return Fail(computation, instruction, "has a null user");
+    if (!index.live.contains(user)) {
+      return Fail(computation, instruction, "lists a user that is no longer in the module");
+    }
     if (user->parent() != &computation) {
       const std::string where =
           user->parent() ? "computation " + user->parent()->name() : "no computation";
@@ -134,8 +146,17 @@ Status CheckCalledComputations(const Computation& computation, const Instruction
     if (callee == nullptr) return Fail(computation, instruction, "calls a null computation");
     if (!index.computations.contains(callee)) {
       return Fail(computation, instruction,
-                  "calls computation " + callee->name() + ", which is not in the module");
+                  "calls a computation that is not in the module (never added, or removed)");
     }
+  }
+  // A fused computation belongs to exactly one fusion, as in XLA.
+  const Computation* fused = instruction.fused_computation();
+  if (fused != nullptr && fused->fusion_instruction() != &instruction) {
+    const Instruction* owner = fused->fusion_instruction();
+    const bool named = owner != nullptr && index.live.contains(owner);
+    return Fail(computation, instruction,
+                "calls " + fused->name() + ", which is the fused computation of " +
+                    (named ? InstructionText(*owner) : std::string("no live fusion")));
   }
   return Status::Ok();
 }
@@ -207,8 +228,26 @@ Status CheckAcyclic(const Computation& computation) {
   return Status::Ok();
 }
 
+// A fused computation names its fusion instruction, which must be alive and call it.
+Status CheckFusionBackReference(const Computation& computation, const ModuleIndex& index) {
+  const Instruction* fusion = computation.fusion_instruction();
+  if (fusion == nullptr) return Status::Ok();
+  if (!index.live.contains(fusion)) {
+    return Fail(computation,
+                "is a fused computation whose fusion instruction is no longer in the module");
+  }
+  if (fusion->fused_computation() != &computation) {
+    return Fail(computation,
+                "names " + InstructionText(*fusion) + " as its fusion, which does not call it");
+  }
+  return Status::Ok();
+}
+
 Status CheckComputationStructure(const Computation& computation, ModuleIndex& index) {
   if (computation.root() == nullptr) return Fail(computation, "has no root");
+  if (!index.live.contains(computation.root())) {
+    return Fail(computation, "root is no longer an instruction of the module");
+  }
   if (computation.root()->parent() != &computation) {
     return Fail(computation,
                 "root " + InstructionText(*computation.root()) + " is not in this computation");
@@ -217,17 +256,13 @@ Status CheckComputationStructure(const Computation& computation, ModuleIndex& in
   for (const auto& instruction : computation.instructions()) {
     if (instruction == nullptr) return Fail(computation, "holds a null instruction");
     FS_RETURN_IF_ERROR(CheckIdentity(computation, *instruction, index));
-    FS_RETURN_IF_ERROR(CheckOperands(computation, *instruction, operand_edges));
-    FS_RETURN_IF_ERROR(CheckUsersInComputation(computation, *instruction));
+    FS_RETURN_IF_ERROR(CheckOperands(computation, *instruction, index, operand_edges));
+    FS_RETURN_IF_ERROR(CheckUsersInComputation(computation, *instruction, index));
     FS_RETURN_IF_ERROR(CheckCalledComputations(computation, *instruction, index));
   }
   FS_RETURN_IF_ERROR(CheckEdgesAgree(computation, std::move(operand_edges)));
   FS_RETURN_IF_ERROR(CheckParameters(computation));
-  const Instruction* fusion = computation.fusion_instruction();
-  if (fusion != nullptr && fusion->fused_computation() != &computation) {
-    return Fail(computation,
-                "names " + InstructionText(*fusion) + " as its fusion, which does not call it");
-  }
+  FS_RETURN_IF_ERROR(CheckFusionBackReference(computation, index));
   return CheckAcyclic(computation);
 }
 
@@ -271,6 +306,7 @@ Status CheckCallGraphAcyclic(const Module& module) {
 Status CheckModuleStructure(const Module& module, ModuleIndex& index) {
   index.instruction_names.reserve(static_cast<size_t>(module.instruction_count()));
   index.ids.reserve(static_cast<size_t>(module.instruction_count()));
+  index.live.reserve(static_cast<size_t>(module.instruction_count()));
   std::unordered_set<std::string_view> names;
   for (const auto& computation : module.computations()) {
     if (computation == nullptr) return Status::Error("module holds a null computation");
@@ -278,6 +314,9 @@ Status CheckModuleStructure(const Module& module, ModuleIndex& index) {
       return Fail(*computation, "name is used by another computation");
     }
     index.computations.insert(computation.get());
+    for (const auto& instruction : computation->instructions()) {
+      index.live.insert(instruction.get());
+    }
   }
   if (module.entry() == nullptr) return Status::Error("module has no entry computation");
   if (!index.computations.contains(module.entry())) {

@@ -22,35 +22,6 @@ std::unordered_map<const Computation*, int64_t> CountReferences(const ir::Module
   return references;
 }
 
-// A copy of fused computation `fused` with fresh names, owned by `module`. A fused
-// computation belongs to exactly one fusion, so a fusion copied out of a body that stays
-// needs its own.
-Computation* CopyFusedComputation(const Computation& fused, ir::Module& module) {
-  auto copy = std::make_unique<Computation>(module.UniqueName(fused.name()));
-  std::unordered_map<const Instruction*, Instruction*> mapped;
-  for (Instruction* instruction : fused.MakePostOrder()) {
-    std::vector<Instruction*> operands;
-    for (Instruction* operand : instruction->operands()) operands.push_back(mapped.at(operand));
-    mapped[instruction] = copy->AddInstruction(CloneWithOperands(
-        *instruction, std::move(operands), module.UniqueName(instruction->name())));
-  }
-  copy->set_root(mapped.at(fused.root()));
-  return module.AddComputation(std::move(copy));
-}
-
-// Points a fusion copied into the caller at a fused computation of its own: the moved body's
-// (whose fusion goes away with the body) or a fresh copy.
-void AdoptFusedComputation(Instruction& fusion, bool move, ir::Module& module) {
-  Computation* fused = fusion.fused_computation();
-  if (fused == nullptr) return;
-  if (!move) {
-    Computation* copy = CopyFusedComputation(*fused, module);
-    fusion.ReplaceCalledComputation(fused, copy);
-    fused = copy;
-  }
-  fused->set_fusion_instruction(&fusion);
-}
-
 // Replaces `call` by a copy of its body. With `move`, the copies keep ids and names (the
 // body goes away afterwards).
 void Inline(Instruction* call, bool move, ir::Module& module) {
@@ -71,7 +42,17 @@ void Inline(Instruction* call, bool move, ir::Module& module) {
                           move ? instruction->name() : module.UniqueName(instruction->name()));
     if (move) copy->set_id(instruction->id());
     Instruction* added = caller.AddInstruction(std::move(copy));
-    if (added->opcode() == ir::Opcode::kFusion) AdoptFusedComputation(*added, move, module);
+    if (Computation* fused = added->fused_computation()) {
+      // A fused computation belongs to one fusion: a moved fusion takes its body along, a
+      // copied one gets a copy of it.
+      if (move) {
+        fused->set_fusion_instruction(added);
+      } else {
+        Computation* copy_of_body = CloneFusedComputation(*fused, module);
+        added->ReplaceCalledComputation(fused, copy_of_body);
+        copy_of_body->set_fusion_instruction(added);
+      }
+    }
     mapped[instruction] = added;
   }
   caller.ReplaceInstruction(call, mapped.at(body.root()));

@@ -55,12 +55,8 @@ ir::ProvenanceSet CopiedProvenance(const ir::ProvenanceSet& original) {
 class FusionAssembly {
  public:
   FusionAssembly(Computation& computation, const FusionPlan& plan,
-                 std::vector<Instruction*>& consumed, std::vector<Computation*>& consumed_bodies)
-      : computation_(computation),
-        module_(*computation.parent()),
-        plan_(plan),
-        consumed_(consumed),
-        consumed_bodies_(consumed_bodies) {}
+                 std::vector<Instruction*>& consumed)
+      : computation_(computation), module_(*computation.parent()), plan_(plan), consumed_(consumed) {}
 
   StatusOr<Instruction*> Run() {
     FS_RETURN_IF_ERROR(CollectMembers());
@@ -391,7 +387,6 @@ class FusionAssembly {
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
       Instruction* member = *it;
       if (stays_.count(member)) continue;
-      if (IsFusion(*member)) consumed_bodies_.push_back(member->fused_computation());
       member->DropAllOperands();
       consumed_.push_back(member);
     }
@@ -401,7 +396,6 @@ class FusionAssembly {
   ir::Module& module_;
   const FusionPlan& plan_;
   std::vector<Instruction*>& consumed_;
-  std::vector<Computation*>& consumed_bodies_;
   std::unordered_set<Instruction*> members_;
   std::vector<Instruction*> order_;
   std::unordered_map<const Instruction*, size_t> position_;
@@ -421,17 +415,16 @@ FusionBuilder::FusionBuilder(ir::Computation& computation) : computation_(comput
 FusionBuilder::~FusionBuilder() { Finish(); }
 
 void FusionBuilder::Finish() {
+  // Consumed fusions take their fused computations with them.
   if (!consumed_.empty()) computation_.RemoveInstructions(consumed_);
-  computation_.parent()->RemoveComputations(consumed_bodies_);
   consumed_.clear();
-  consumed_bodies_.clear();
 }
 
 StatusOr<ir::Instruction*> FusionBuilder::Build(const FusionPlan& plan) {
   if (computation_.parent() == nullptr) {
     return Status::Error("computation " + computation_.name() + " is not in a module");
   }
-  FusionAssembly assembly(computation_, plan, consumed_, consumed_bodies_);
+  FusionAssembly assembly(computation_, plan, consumed_);
   return assembly.Run();
 }
 

@@ -75,7 +75,6 @@ class FusionBuilder {
  private:
   ir::Computation& computation_;
   std::vector<ir::Instruction*> consumed_;
-  std::vector<ir::Computation*> consumed_bodies_;
 };
 
 }  // namespace fusescope::passes

@@ -1,5 +1,7 @@
 #include "passes/instruction_clone.h"
 
+#include <unordered_map>
+
 namespace fusescope::passes {
 
 std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& original,
@@ -25,6 +27,31 @@ std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& origin
   clone->set_metadata(original.metadata());
   clone->set_provenance(original.provenance());
   return clone;
+}
+
+ir::Computation* CloneFusedComputation(const ir::Computation& body, ir::Module& module) {
+  auto copy = std::make_unique<ir::Computation>(module.UniqueName(body.name()));
+  copy->set_print_signature(body.print_signature());
+  copy->set_trailing_attributes(body.trailing_attributes());
+  ir::Computation* added = module.AddComputation(std::move(copy));
+  std::unordered_map<const ir::Instruction*, ir::Instruction*> copies;
+  for (const ir::Instruction* instruction : body.MakePostOrder()) {
+    std::vector<ir::Instruction*> operands;
+    for (const ir::Instruction* operand : instruction->operands()) {
+      operands.push_back(copies.at(operand));
+    }
+    std::unique_ptr<ir::Instruction> clone = CloneWithOperands(
+        *instruction, std::move(operands), module.UniqueName(instruction->name()));
+    ir::Instruction* cloned = added->AddInstruction(std::move(clone));
+    if (ir::Computation* nested = instruction->fused_computation()) {
+      ir::Computation* nested_copy = CloneFusedComputation(*nested, module);
+      cloned->ReplaceCalledComputation(nested, nested_copy);
+      nested_copy->set_fusion_instruction(cloned);
+    }
+    copies[instruction] = cloned;
+  }
+  if (body.root() != nullptr) added->set_root(copies.at(body.root()));
+  return added;
 }
 
 }  // namespace fusescope::passes

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/instruction.h"
+#include "ir/module.h"
 
 namespace fusescope::passes {
 
@@ -18,6 +19,12 @@ namespace fusescope::passes {
 std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& original,
                                                    std::vector<ir::Instruction*> operands,
                                                    std::string name);
+
+// A copy of the fused computation `body` added to `module` under a fresh name, its
+// instructions with fresh names and ids (provenance kept) and nested fusions' bodies copied
+// too, so that the copy can be the body of another fusion instruction: a fused computation
+// belongs to exactly one fusion. The copy's fusion instruction is left for the caller to set.
+ir::Computation* CloneFusedComputation(const ir::Computation& body, ir::Module& module);
 
 }  // namespace fusescope::passes
 

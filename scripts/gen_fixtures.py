@@ -280,6 +280,111 @@ def export_control_flow(jax, out):
           lowered.compile().as_text())
 
 
+# ------------------------------------------------------------------- training steps
+
+
+def _layer_norm(jnp, lax, x, gamma, beta):
+    mean = jnp.mean(x, -1, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), -1, keepdims=True)
+    return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+def bert_train_step_model(jax, prng_impl):
+    """One training step of a small BERT layer: embedding lookup (gather; its gradient is a
+    scatter-add), self-attention with dropout, GELU feed-forward with dropout, three layer
+    norms, tied output projection, log-softmax loss, backward pass and a momentum update.
+    Parameters and momenta are donated, so the module carries input_output_alias. With
+    prng_impl="rbg" dropout draws its bits from rng-bit-generator."""
+    jnp, lax = jax.numpy, jax.lax
+    vocab, hidden, ffn, batch, seq, heads = 50, 32, 64, 2, 8, 2
+
+    def loss_fn(p, tokens, labels, key):
+        with jax.named_scope("embed"):
+            h = _layer_norm(jnp, lax, p["emb"][tokens], p["g0"], p["b0"])
+        with jax.named_scope("attention"):
+            d = hidden // heads
+            split = lambda t: t.reshape(batch, seq, heads, d)
+            q, k, v = split(h @ p["wq"]), split(h @ p["wk"]), split(h @ p["wv"])
+            probs = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(d), -1)
+            k_attn, k_ffn = jax.random.split(key)
+            keep = jax.random.bernoulli(k_attn, 0.9, probs.shape)
+            probs = jnp.where(keep, probs / 0.9, 0)
+            o = jnp.einsum("bhqk,bkhd->bqhd", probs, v).reshape(batch, seq, hidden) @ p["wo"]
+            h = _layer_norm(jnp, lax, h + o, p["g1"], p["b1"])
+        with jax.named_scope("ffn"):
+            f = jax.nn.gelu(h @ p["w1"] + p["c1"])
+            f = jnp.where(jax.random.bernoulli(k_ffn, 0.9, f.shape), f / 0.9, 0)
+            h = _layer_norm(jnp, lax, h + f @ p["w2"] + p["c2"], p["g2"], p["b2"])
+        with jax.named_scope("loss"):
+            logp = jax.nn.log_softmax(h @ p["emb"].T, -1)
+            return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], -1))
+
+    def train_step(p, m, tokens, labels, key_data):
+        key = jax.random.wrap_key_data(key_data, impl=prng_impl)
+        loss, grads = jax.value_and_grad(loss_fn)(p, tokens, labels, key)
+        with jax.named_scope("optimizer"):
+            m = jax.tree_util.tree_map(lambda m, g: 0.9 * m + g, m, grads)
+            p = jax.tree_util.tree_map(lambda p, m: p - 0.01 * m, p, m)
+        return p, m, loss
+
+    spec = jax.ShapeDtypeStruct
+    shapes = {"emb": (vocab, hidden), "g0": (hidden,), "b0": (hidden,), "wq": (hidden, hidden),
+              "wk": (hidden, hidden), "wv": (hidden, hidden), "wo": (hidden, hidden),
+              "g1": (hidden,), "b1": (hidden,), "w1": (hidden, ffn), "c1": (ffn,),
+              "w2": (ffn, hidden), "c2": (hidden,), "g2": (hidden,), "b2": (hidden,)}
+    params = {k: spec(s, jnp.float32) for k, s in shapes.items()}
+    key_words = 4 if prng_impl == "rbg" else 2
+    tokens = spec((batch, seq), jnp.int32)
+    return train_step, (params, params, tokens, tokens, spec((key_words,), jnp.uint32))
+
+
+def scan_grad_model(jax):
+    """Gradient of an RNN unrolled by lax.scan: a while loop forward and one backward."""
+    jnp = jax.numpy
+
+    def rnn_loss(xs, w):
+        def step(carry, x):
+            carry = jnp.tanh(carry @ w + x)
+            return carry, carry.sum()
+        final, _ = jax.lax.scan(step, jnp.zeros((4, 16)), xs)
+        return final.sum()
+
+    spec = jax.ShapeDtypeStruct
+    return (jax.value_and_grad(rnn_loss, argnums=1),
+            (spec((5, 4, 16), jnp.float32), spec((16, 16), jnp.float32)))
+
+
+def cond_sort_model(jax):
+    """cond and switch (conditional), top_k, and the key/value sort TPU top-k graphs use
+    (a variadic, tuple-shaped sort over values and an iota)."""
+    jnp, lax = jax.numpy, jax.lax
+
+    def cond_sort(x, flag, branch):
+        y = lax.cond(flag, lambda t: jnp.sin(t) * 2, lambda t: jnp.cos(t) + 1, x)
+        z = lax.switch(branch, [lambda t: t * 2, lambda t: t - 1, jnp.exp], y)
+        iota = lax.broadcasted_iota(jnp.int32, z.shape, 1)
+        keys, idx = lax.sort_key_val(-z, iota, dimension=1)
+        return lax.top_k(z.reshape(-1), 3), -keys[:, :3], idx[:, :3]
+
+    spec = jax.ShapeDtypeStruct
+    return cond_sort, (spec((8, 8), jnp.float32), spec((), jnp.bool_), spec((), jnp.int32))
+
+
+def export_training(jax, out):
+    """Real training-step graphs: what crashed pipelines that only ever saw inference."""
+    folder = out / "training"
+    cases = {
+        "bert_train_step.rbg.hlo": (bert_train_step_model(jax, "rbg"), (0, 1), True),
+        "bert_train_step.threefry.nometa.hlo": (bert_train_step_model(jax, "threefry2x32"),
+                                                (0, 1), False),
+        "scan_grad.hlo": (scan_grad_model(jax), (), True),
+        "cond_sort.hlo": (cond_sort_model(jax), (), True),
+    }
+    for name, ((fn, specs), donate, debug_info) in cases.items():
+        lowered = jax.jit(fn, donate_argnums=donate).lower(*specs)
+        write(folder / name, lowered.as_text("hlo", debug_info=debug_info))
+
+
 def export_print_variants(jax, out):
     """The same compiled module through XLA's other printer settings."""
     from jax._src.lib import xla_client
@@ -413,6 +518,7 @@ def generate(out):
     for name in MODELS:
         counts["models"][name] = fusion_summary(export_model(jax, name, out))
     export_control_flow(jax, out)
+    export_training(jax, out)
     export_print_variants(jax, out)
     export_old_metadata(jax, out)
     export_sharded(out)
@@ -585,9 +691,14 @@ def main():
     parser.add_argument("--check-samples", action="store_true",
                         help="verify resources/samples/*.hlo through XLA instead")
     parser.add_argument("--samples", type=Path, default=SAMPLES)
+    parser.add_argument("--training-only", action="store_true",
+                        help="regenerate only the training-step graphs in OUT/training")
     args = parser.parse_args()
     if args.check_samples:
         return 1 if check_samples(args.samples) else 0
+    if args.training_only:
+        export_training(import_jax(), args.out)
+        return 0
     generate(args.out)
     return 0
 

@@ -215,6 +215,7 @@ ENTRY %e (a: f32[], b: f32[], c: f32[], d: f32[], e: f32[], /*index=5*/f: f32[])
 })");
   ASSERT_NE(module, nullptr);
   EXPECT_TRUE(module->text_style().index_comments);
+  EXPECT_TRUE(module->text_style().operand_index_comments);
   EXPECT_EQ(module->entry()->root()->operand_count(), 6);
   EXPECT_EQ(module->entry()->root()->shape().tuple_shapes().size(), 6u);
 }
@@ -227,6 +228,20 @@ ENTRY e {
 })");
   ASSERT_NE(module, nullptr);
   EXPECT_FALSE(module->text_style().index_comments);
+  EXPECT_FALSE(module->text_style().operand_index_comments);
+}
+
+// jax writes `/*index=N*/` inside long tuple shapes but not between operands; each list kind
+// keeps its own habit when printed back.
+TEST(HloParserStyle, IndexCommentsInShapesAndOperandsApart) {
+  auto module = Parse(R"(HloModule m
+ENTRY e {
+  a = f32[] parameter(0)
+  ROOT t = (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[]) tuple(a, a, a, a, a, a)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(module->text_style().index_comments);
+  EXPECT_FALSE(module->text_style().operand_index_comments);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -865,7 +865,8 @@ TEST(VerifierStructure, OperandsMustBeInAComputation) {
   module->FindComputation("main")->AddInstruction(
       Instruction::Create(Opcode::kNegate, shape, {floating.get()}, "user"));
   EXPECT_EQ(VerifyModule(*module).message(),
-            "computation main, instruction %user: operand 0 %floating belongs to no computation");
+            "computation main, instruction %user: operand 0 is not an instruction of the module "
+            "(never added, or removed)");
 }
 
 TEST(VerifierStructure, DetectsCycles) {
@@ -895,8 +896,8 @@ TEST(VerifierStructure, CalledComputationsBelongToTheModule) {
   Computation stray("stray");
   module->FindComputation("main")->FindInstruction("d")->AddCalledComputation("to_apply", &stray);
   EXPECT_EQ(VerifyModule(*module).message(),
-            "computation main, instruction %d: calls computation stray, which is not in the "
-            "module");
+            "computation main, instruction %d: calls a computation that is not in the module "
+            "(never added, or removed)");
 }
 
 TEST(VerifierStructure, NoRecursion) {
