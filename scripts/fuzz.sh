@@ -3,7 +3,7 @@
 # SECONDS (default 60). Targets:
 #   hlo_parser  arbitrary bytes into the HLO parser (default); seeds in fuzz/corpus/hlo_parser
 #   pipeline    generated valid modules through both built-in pipelines; seeds in
-#               fuzz/corpus/pipeline
+#               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -21,8 +21,8 @@ case "$target" in
     flags=(-dict="$root/fuzz/hlo.dict" -max_len=16384 -timeout=10)
     ;;
   pipeline)
-    # Generation reads a few hundred bytes per module; longer inputs add nothing.
-    flags=(-max_len=4096 -timeout=60)
+    # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
+    flags=(-max_len=24576 -timeout=60)
     ;;
   *)
     echo "unknown fuzz target '$target' (known: hlo_parser, pipeline)" >&2

@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "fuzz/pipeline_check.h"
+#include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
 
 namespace fusescope::fuzz {
@@ -118,6 +122,23 @@ TEST(ModuleGeneratorTest, EmptyInputIsAValidModule) {
   auto module = GenerateModule(nullptr, 0);
   ASSERT_TRUE(module.ok()) << module.message();
   EXPECT_TRUE(CheckBuiltinPipelines(**module).ok());
+}
+
+// The modules of bugs the fuzzer found, kept as HLO text in its corpus, compile with both
+// pipelines.
+TEST(ModuleGeneratorTest, CorpusModulesSurviveBothPipelines) {
+  const std::filesystem::path corpus =
+      std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "fuzz" / "corpus" / "pipeline";
+  int modules = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (entry.path().extension() != ".hlo") continue;
+    ++modules;
+    auto module = ir::ParseHloFile(entry.path().string());
+    ASSERT_TRUE(module.ok()) << module.message();
+    Status status = CheckBuiltinPipelines(**module, {.record = true});
+    EXPECT_TRUE(status.ok()) << entry.path().filename() << ": " << status.message();
+  }
+  EXPECT_GE(modules, 7);
 }
 
 }  // namespace
