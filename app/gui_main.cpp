@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QTimer>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "resources/samples.h"
 #include "views/qt/main_window.h"
+#include "views/qt/recording_loader.h"
 
 namespace fusescope::app {
 namespace {
@@ -25,7 +27,17 @@ struct GuiOptions {
   std::optional<long long> pass;
   std::string pipeline = "cpu";
   std::string screenshot;
+  std::optional<long long> worker_timeout_s;
+  std::optional<long long> worker_memory_mib;
 };
+
+// A count for an option; nullopt when `text` is not a non-negative integer.
+std::optional<long long> ParseCount(const std::string& text) {
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 0) return std::nullopt;
+  return value;
+}
 
 // Returns an error message, or empty on success.
 std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& options) {
@@ -46,6 +58,13 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
     } else if (arg == "--pipeline") {
       if (!value(options.pipeline) || (options.pipeline != "cpu" && options.pipeline != "gpu"))
         return "--pipeline must be cpu or gpu";
+    } else if (arg == "--worker-timeout" || arg == "--worker-memory") {
+      auto& target =
+          arg == "--worker-timeout" ? options.worker_timeout_s : options.worker_memory_mib;
+      if (!value(text) || !(target = ParseCount(text))) {
+        return arg + " needs a number (" + (arg == "--worker-timeout" ? "seconds" : "MiB") +
+               ", 0 for no limit)";
+      }
     } else if (arg == "--screenshot") {
       if (!value(options.screenshot)) return "--screenshot needs an output file";
     } else if (!arg.empty() && arg[0] == '-') {
@@ -59,7 +78,15 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   return {};
 }
 
+void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
+  views::WorkerLimits limits = window.loader()->worker_limits();
+  if (options.worker_timeout_s) limits.time_limit = std::chrono::seconds(*options.worker_timeout_s);
+  if (options.worker_memory_mib) limits.memory_bytes = *options.worker_memory_mib << 20;
+  window.loader()->set_worker_limits(limits);
+}
+
 void Open(views::MainWindow& window, const GuiOptions& options) {
+  LimitWorkers(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
   if (options.file.empty()) {
@@ -115,7 +142,7 @@ int GuiMain(int argc, char** argv) {
   if (!error.empty()) {
     std::cerr << error
               << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
-                 "[--screenshot OUT.png]\n";
+                 "[--worker-timeout SECONDS] [--worker-memory MIB] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

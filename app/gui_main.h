@@ -2,9 +2,13 @@
 #define FUSESCOPE_APP_GUI_MAIN_H_
 
 // The workbench entry point: `fusescope`, `fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu]
-// [--screenshot OUT.png]`. Without FILE the built-in default sample opens, compiled with the
-// cpu pipeline. With --screenshot the window is rendered offscreen once the graphs are laid
-// out, saved as a PNG, and the program exits (0, or 1 with one line on stderr).
+// [--worker-timeout SECONDS] [--worker-memory MIB] [--screenshot OUT.png]`. Without FILE the
+// built-in default sample opens, compiled with the cpu pipeline. Compiles run in worker
+// processes (this executable, or FUSESCOPE_WORKER when set), stopped after --worker-timeout
+// (default 10 minutes) and limited to --worker-memory of address space (default three
+// quarters of the machine's memory); 0 lifts either limit. With --screenshot the window is
+// rendered offscreen once the graphs are laid out, saved as a PNG, and the program exits (0,
+// or 1 with one line on stderr).
 
 namespace fusescope::app {
 

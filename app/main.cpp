@@ -1,6 +1,7 @@
 // The `fusescope` executable: the workbench (GUI) and the headless subcommands (CLI).
 
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,18 @@ namespace {
 void PrintUsage(std::ostream& out) {
   out << "usage: fusescope [COMMAND] [ARGS]\n\ncommands:\n";
 #ifdef FUSESCOPE_HAVE_GUI
-  out << "  gui [FILE] [--pass N] [--screenshot OUT.png]\n      open the workbench\n";
+  out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
+         "[--worker-memory MIB] [--screenshot OUT.png]\n      open the workbench\n";
 #endif
   for (const auto& command : fusescope::app::Commands()) {
     out << "  " << command.usage << "\n      " << command.summary << '\n';
   }
 }
+
+// An allocation that fails (the machine is short, or the address-space limit the workbench
+// sets on its workers is reached) ends the command with this code and one line that says
+// so, rather than an abort.
+constexpr int kExitOutOfMemory = 3;
 
 }  // namespace
 
@@ -43,5 +50,10 @@ int main(int argc, char** argv) {
     std::cerr << "unknown command '" << args[0] << "'; see `fusescope --help`\n";
     return fusescope::app::kExitUsage;
   }
-  return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  try {
+    return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const std::bad_alloc&) {
+    std::cerr << args[0] << ": out of memory\n";
+    return kExitOutOfMemory;
+  }
 }

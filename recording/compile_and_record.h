@@ -11,6 +11,7 @@
 
 #include "ir/module.h"
 #include "ir/status.h"
+#include "passes/pass_instrumentation.h"
 #include "passes/pipeline_options.h"
 #include "recording/recording.h"
 
@@ -20,10 +21,12 @@ namespace fusescope::recording {
 StatusOr<Recording> CompileAndRecord(const ir::Module& module,
                                      const passes::PipelineOptions& options);
 // Parses `hlo_text` (errors as "FILE:LINE:COL: cause", FILE being `source_path`), then as
-// above; the recording keeps the text verbatim as its input.
+// above; the recording keeps the text verbatim as its input. `observer`, when given, watches
+// the run after the recorder (progress reports); it is not owned.
 StatusOr<Recording> CompileAndRecord(std::string_view hlo_text,
                                      const passes::PipelineOptions& options,
-                                     std::string_view source_path = "<text>");
+                                     std::string_view source_path = "<text>",
+                                     passes::PassInstrumentation* observer = nullptr);
 
 }  // namespace fusescope::recording
 

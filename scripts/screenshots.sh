@@ -5,6 +5,8 @@
 #   fusion_pass_diff      a fusion pass side by side, a fused node selected, its originals marked
 #   refused_decision      a refused fusion decision written on the edge of its pair
 #   inspector_fused_node  the inspector on a fused node (provenance, decisions)
+#   worker_crashed        a compile whose worker crashed in a pass, reported above the last
+#                         good recording, which stays on display
 # The originals stay in BUILD_DIR/gui_screenshots/, with gpu_pipeline.png: the default sample
 # compiled with the gpu pipeline, rendered by `fusescope gui --screenshot`.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
@@ -15,7 +17,7 @@ export QT_QPA_PLATFORM=offscreen
 cmake --build "$build" --target fusescope fusescope_gui_tests
 "$build/tests/fusescope_gui_tests" --gtest_filter='ScreenshotTest.*'
 mkdir -p docs/screenshots
-cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,inspector_fused_node}.png \
+cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,inspector_fused_node,worker_crashed}.png \
    docs/screenshots/
 "$build/app/fusescope" gui --pipeline gpu --screenshot "$build/gui_screenshots/gpu_pipeline.png"
 ls -l docs/screenshots "$build/gui_screenshots"

@@ -1,8 +1,16 @@
-// `fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [pipeline flags] [--json]`:
-// runs a built-in pipeline with every pass recorded, and saves the recording.
+// `fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [pipeline flags] [--json]
+// [--progress] [--source-name NAME]`: runs a built-in pipeline with every pass recorded, and
+// saves the recording. The workbench runs this command as its worker process; --progress
+// tells it which pass is running.
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <vector>
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
@@ -15,8 +23,9 @@
 namespace fusescope::app {
 namespace {
 
-// Unknown pass names in --disable-pass / --stop-after are mistakes, not no-ops.
-Status CheckPassNames(const passes::PipelineOptions& options) {
+// Unknown pass names in --disable-pass / --stop-after are mistakes, not no-ops. Returns the
+// number of passes in the pipeline.
+StatusOr<size_t> CheckPassNames(const passes::PipelineOptions& options) {
   auto pipeline = passes::MakeBuiltinPipeline(options);
   if (!pipeline.ok()) return pipeline.status();
   std::set<std::string> names;
@@ -29,8 +38,54 @@ Status CheckPassNames(const passes::PipelineOptions& options) {
   if (!options.stop_after.empty() && !names.count(options.stop_after)) {
     return Status::Error("no pass named '" + options.stop_after + "' (" + known + ")");
   }
-  return Status::Ok();
+  return (*pipeline)->passes().size();
 }
+
+// Faults on purpose, for the tests of the workbench's worker handling: the environment
+// names the pass at whose start this process crashes for real (SIGSEGV), hangs (also deaf
+// to SIGTERM, so that only SIGKILL ends it), or allocates without bound. Deliberately not
+// in the usage line.
+void InjectTestFault(const std::string& pass) {
+  auto named = [&pass](const char* variable) {
+    const char* value = std::getenv(variable);
+    return value && pass == value;
+  };
+  if (named("FUSESCOPE_TEST_CRASH_IN_PASS")) std::raise(SIGSEGV);
+  if (named("FUSESCOPE_TEST_HANG_IN_PASS") || named("FUSESCOPE_TEST_DEAF_HANG_IN_PASS")) {
+    if (named("FUSESCOPE_TEST_DEAF_HANG_IN_PASS")) std::signal(SIGTERM, SIG_IGN);
+    for (;;) pause();
+  }
+  if (named("FUSESCOPE_TEST_EXHAUST_MEMORY_IN_PASS")) {
+    // Only under an address-space limit: the allocations then fail in this process long
+    // before the machine runs short. The memory is never touched.
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) {
+      std::cerr << "FUSESCOPE_TEST_EXHAUST_MEMORY_IN_PASS needs an address-space limit\n";
+      std::exit(kExitUsage);
+    }
+    static std::vector<char*> hoard;
+    for (;;) hoard.push_back(new char[size_t{16} << 20]);
+  }
+}
+
+// Observes the run: with --progress, one line per pass as it starts, on stderr and flushed,
+// "progress: pass INDEX/TOTAL NAME" (INDEX numbered from 0 as `fusescope passes` lists
+// them). A process that dies mid-pass has then already said which pass it was in.
+class PassProgress : public passes::PassInstrumentation {
+ public:
+  PassProgress(bool print, size_t total) : print_(print), total_(total) {}
+  void BeforePass(const passes::PassRunInfo& info, const ir::Module&) override {
+    if (print_) {
+      std::cerr << "progress: pass " << info.index << '/' << total_ << ' ' << info.name
+                << std::endl;
+    }
+    InjectTestFault(info.name);
+  }
+
+ private:
+  bool print_;
+  size_t total_;
+};
 
 struct CompileSummary {
   int64_t passes_run = 0;
@@ -85,18 +140,19 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
             << " pipeline -> " << output << '\n'
             << "  passes:       " << summary.passes_run << " run, " << summary.passes_changed
             << " changed the module\n"
-            << "  instructions: " << before << " -> " << after << " (all computations, fused bodies included)" << '\n'
+            << "  instructions: " << before << " -> " << after
+            << " (all computations, fused bodies included)" << '\n'
             << "  fusions:      " << summary.fusions << " (" << summary.accepted
             << " fusion decisions accepted, " << summary.refused << " refused)\n"
-            << "  time:         " << std::fixed << std::setprecision(3)
-            << recording.total_seconds << " s\n";
+            << "  time:         " << std::fixed << std::setprecision(3) << recording.total_seconds
+            << " s\n";
 }
 
 int RunCompile(const std::vector<std::string>& raw_args) {
   std::set<std::string> value_flags = kPipelineValueFlags;
-  value_flags.insert("-o");
+  value_flags.insert({"-o", "--source-name"});
   std::set<std::string> bool_flags = kPipelineBoolFlags;
-  bool_flags.insert("--json");
+  bool_flags.insert({"--json", "--progress"});
   auto args = ParseArgs(raw_args, value_flags, bool_flags);
   if (!args.ok()) return Fail("compile: " + args.message());
   if (args->positional().size() != 1 || !args->Has("-o")) {
@@ -104,10 +160,13 @@ int RunCompile(const std::vector<std::string>& raw_args) {
   }
   auto options = PipelineOptionsFromArgs(*args);
   if (!options.ok()) return Fail(options.message());
-  if (Status names = CheckPassNames(*options); !names.ok()) return Fail(names.message());
+  StatusOr<size_t> pass_count = CheckPassNames(*options);
+  if (!pass_count.ok()) return Fail(pass_count.message());
   auto model = ReadModelText(args->positional()[0]);
   if (!model.ok()) return Fail(model.message());
-  auto recording = recording::CompileAndRecord(model->text, *options, model->display_name);
+  PassProgress progress(args->Has("--progress"), *pass_count);
+  auto recording = recording::CompileAndRecord(
+      model->text, *options, args->Value("--source-name").value_or(model->display_name), &progress);
   if (!recording.ok()) return Fail(recording.message());
   const std::string output = *args->Value("-o");
   if (Status saved = recording::SaveRecording(*recording, output); !saved.ok()) {
@@ -125,7 +184,7 @@ int RunCompile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"compile",
      "compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [--disable-pass NAME] [--stop-after NAME] "
-     "[--fusion-limit KEY=VALUE] [--no-verify] [--json]",
+     "[--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] [--source-name NAME]",
      "run a built-in pipeline, recording every pass", RunCompile});
 
 }  // namespace

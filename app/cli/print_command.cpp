@@ -5,20 +5,28 @@
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/hlo_printer.h"
+#include "passes/fusion_inliner.h"
 
 namespace fusescope::app {
 namespace {
 
 int RunPrint(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass"}, {"--canonical", "--fingerprint"});
+  auto args =
+      ParseArgs(raw_args, {"--pass"}, {"--canonical", "--fingerprint", "--inline-fusions"});
   if (!args.ok()) return Fail("print: " + args.message());
   if (args->positional().size() != 1) {
-    return Fail("usage: fusescope print FILE [--canonical | --fingerprint] [--pass N]");
+    return Fail(
+        "usage: fusescope print FILE [--canonical | --fingerprint] [--pass N] [--inline-fusions]");
   }
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
   auto loaded = LoadModel(args->positional()[0], *pass);
   if (!loaded.ok()) return Fail(loaded.message());
+  if (args->Has("--inline-fusions")) {
+    passes::PassContext context;
+    auto inlined = passes::FusionInliner().Run(*loaded->module, context);
+    if (!inlined.ok()) return Fail("print: " + inlined.message());
+  }
   ir::PrintOptions options = ir::PrintOptions::Parsable();
   if (args->Has("--canonical")) options = ir::PrintOptions::Canonical();
   if (args->Has("--fingerprint")) options = ir::PrintOptions::Fingerprint();
@@ -26,7 +34,9 @@ int RunPrint(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"print", "print FILE [--canonical | --fingerprint] [--pass N]",
+const CommandRegistrar kRegistrar({"print",
+                                   "print FILE [--canonical | --fingerprint] [--pass N] "
+                                   "[--inline-fusions]",
                                    "parse and print as HLO text", RunPrint});
 
 }  // namespace

@@ -1,13 +1,14 @@
 // Writes screenshots of the main states into the build folder (gui_screenshots/), for a
 // person to look at: the default sample as opened, a fusion pass with a fused node selected
 // and its originals marked, a refused fusion decision written on its edge, the inspector on
-// a fused node.
+// a fused node, a worker that crashed reported above the last good recording.
 
 #include <gtest/gtest.h>
 
 #include <QComboBox>
 #include <QDir>
 #include <QImage>
+#include <QSignalSpy>
 #include <QTableView>
 
 #include "tests/gui/gui_test_support.h"
@@ -21,6 +22,7 @@ namespace fusescope::views {
 namespace {
 
 using testing::OpenWindow;
+using testing::ScopedEnv;
 using testing::WaitFor;
 
 QString ShotPath(const QString& name) {
@@ -102,6 +104,21 @@ TEST(ScreenshotTest, InspectorOnFusedNode) {
                     canvas->mapFromScene(item->sceneBoundingRect().center()));
   ASSERT_EQ(window->context()->selection().instruction_id, fusion->id());
   Save(window.get(), "inspector_fused_node");
+}
+
+// Recompiling crashes the worker in a late pass: the report above the graphs, the recording
+// from before still shown on its fusion pass.
+TEST(ScreenshotTest, WorkerCrashReport) {
+  auto window = ShotWindow();
+  const auto& passes = window->context()->recording()->passes;
+  ASSERT_GE(passes.size(), 3u);
+  ScopedEnv crash("FUSESCOPE_TEST_CRASH_IN_PASS",
+                  QString::fromStdString(passes[passes.size() - 2].name));
+  QSignalSpy failed(window.get(), &MainWindow::loadFailed);
+  window->Recompile();
+  ASSERT_TRUE(WaitFor([&] { return failed.count() > 0; }));
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  Save(window.get(), "worker_crashed");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <iostream>
 
@@ -33,7 +34,9 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/search_panel.h"
 #include "views/qt/workbench_context.h"
+#include "views/qt/worker_failure.h"
 #include "views/qt/worker_pool.h"
+#include "views/qt/worker_report_banner.h"
 
 namespace fusescope::views {
 namespace {
@@ -62,6 +65,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupToolBar();
   setupStatusBar();
   setupLoader();
+  setupWorkerReport();
   setupDefaultLayout();
   RestoreSettings();
   context_->AddObserver(this, this);
@@ -164,7 +168,7 @@ void MainWindow::setupCompileMenu() {
   recompile_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   recompile_->setToolTip(tr("Compile the model again with the chosen pipeline (Ctrl+R)"));
   recompile_->setEnabled(false);
-  cancel_ = menu->addAction(Icons::Get("stop"), tr("&Cancel"), loader_, &RecordingLoader::Cancel);
+  cancel_ = menu->addAction(Icons::Get("stop"), tr("&Cancel"), this, &MainWindow::CancelWork);
   cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel_->setEnabled(false);
 }
@@ -262,6 +266,62 @@ void MainWindow::setupLoader() {
     SetBusy(false);
     statusBar()->showMessage(tr("Canceled"), 4000);
   });
+}
+
+// The banner sits above the graphs, inside the central area, so that it pushes them down
+// rather than covering them.
+void MainWindow::setupWorkerReport() {
+  worker_report_ = new WorkerReportBanner(this);
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(worker_report_);
+  layout->addWidget(takeCentralWidget(), 1);
+  setCentralWidget(central);
+  connect(loader_, &RecordingLoader::workerFailed, this, &MainWindow::ShowWorkerFailure);
+  connect(loader_, &RecordingLoader::loaded, worker_report_, &QWidget::hide);
+  connect(worker_report_, &WorkerReportBanner::saveReproducerRequested, this,
+          &MainWindow::ShowReproducerDialog);
+}
+
+void MainWindow::ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure) {
+  SetBusy(false);
+  const QString message = failure->Message();
+  worker_report_->Show(std::move(failure), context_->recording() != nullptr);
+  statusBar()->showMessage(message);
+  if (!interactive_) std::cerr << message.toStdString() << '\n';
+  emit loadFailed(message);
+}
+
+void MainWindow::CancelWork() {
+  if (!loader_->busy()) return;
+  statusBar()->showMessage(tr("Stopping…"));
+  loader_->Cancel();
+}
+
+void MainWindow::ShowReproducerDialog() {
+  QSettings settings;
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Save Reproducer Into Folder"),
+                                                           settings.value("last_dir").toString());
+  if (folder.isEmpty()) return;
+  settings.setValue("last_dir", folder);
+  SaveReproducer(folder);
+}
+
+bool MainWindow::SaveReproducer(const QString& folder) {
+  const std::shared_ptr<const WorkerFailure>& failure = worker_report_->failure();
+  if (!failure) return false;
+  const QString error = failure->SaveReproducer(folder);
+  if (!error.isEmpty()) {
+    ReportError(tr("Could not save the reproducer"), error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved the reproducer in %1 (%2, %3, %4)")
+                               .arg(folder, WorkerFailure::kModelFile, WorkerFailure::kCommandFile,
+                                    WorkerFailure::kErrorsFile),
+                           10000);
+  return true;
 }
 
 void MainWindow::SetBusy(bool busy, const QString& what) {

@@ -4,7 +4,9 @@
 // The workbench window: the side-by-side graphs in the middle, panels docked around them,
 // all observing one WorkbenchContext. Opens HLO files, built-in samples and .fsdb
 // recordings (menu, recent files, drag and drop, command line), compiles with the cpu or gpu
-// pipeline on a worker with progress and cancel, and saves recordings.
+// pipeline in a worker process with progress and cancel, and saves recordings. A worker
+// that crashes, hangs or runs out of memory is reported in a banner with a reproducer to
+// save, while the last good recording stays on display.
 
 #include <QMainWindow>
 #include <QStringList>
@@ -32,6 +34,8 @@ class PassTimelinePanel;
 class RecordingLoader;
 class SearchPanel;
 class WorkbenchContext;
+class WorkerFailure;
+class WorkerReportBanner;
 
 class MainWindow : public QMainWindow, public ContextObserver {
   Q_OBJECT
@@ -55,6 +59,11 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void Recompile();
   // Saves the open recording as .fsdb on a worker; savedRecording() or an error follows.
   void SaveRecording(const QString& path);
+  // Saves the reproducer of the failure the banner shows into `folder`; false (and an
+  // error reported) when there is none or it cannot be written.
+  bool SaveReproducer(const QString& folder);
+  // Stops the running compile or load; the window keeps what it shows.
+  void CancelWork();
   QString pipeline_target() const;
   void SetPipelineTarget(const QString& target);
   // True when nothing is loading, the pass's data is ready and the graphs are laid out.
@@ -69,6 +78,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
   SearchPanel* search_panel() const { return search_panel_; }
   RecordingLoader* loader() const { return loader_; }
+  WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
 
   void OnRecordingLoaded(const WorkbenchContext& context) override;
@@ -99,6 +109,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupToolBar();
   void setupStatusBar();
   void setupLoader();
+  void setupWorkerReport();
+  void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
+  void ShowReproducerDialog();
   void RestoreSettings();
   void SaveSettings() const;
 
@@ -121,6 +134,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   InspectorPanel* inspector_panel_ = nullptr;
   FusionDecisionsPanel* decisions_panel_ = nullptr;
   SearchPanel* search_panel_ = nullptr;
+  WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;
 

@@ -1,35 +1,21 @@
 #include "views/qt/recording_loader.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QPointer>
+#include <QTemporaryDir>
 #include <fstream>
-#include <sstream>
 
-#include "ir/hlo_parser.h"
-#include "passes/pipeline.h"
-#include "recording/recorder.h"
+#include "passes/pipeline_options.h"
+#include "recording/compile_and_record.h"
 #include "recording/recording_store.h"
+#include "views/qt/worker_failure.h"
 #include "views/qt/worker_pool.h"
+#include "views/qt/worker_process.h"
 
 namespace fusescope::views {
 namespace {
-
-using ProgressFn = std::function<void(int, int, const std::string&)>;
-
-// Tells the GUI which pass is running; observes only.
-class ProgressInstrumentation : public passes::PassInstrumentation {
- public:
-  ProgressInstrumentation(int total, ProgressFn progress)
-      : total_(total), progress_(std::move(progress)) {}
-  void BeforePass(const passes::PassRunInfo& info, const ir::Module&) override {
-    if (progress_) progress_(static_cast<int>(info.index), total_, info.name);
-  }
-
- private:
-  int total_;
-  ProgressFn progress_;
-};
 
 bool IsRecordingFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -38,128 +24,211 @@ bool IsRecordingFile(const std::string& path) {
   return file.gcount() == sizeof magic && std::string(magic, 15) == "SQLite format 3";
 }
 
-StatusOr<std::string> ReadText(const std::string& path) {
-  if (QFileInfo(QString::fromStdString(path)).isDir()) {
-    return Status::Error(path + ": a folder; open an HLO text file or a .fsdb recording");
-  }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error(path + ": cannot open file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 // Lookups build each snapshot's index on first use; doing it here keeps that off the GUI
 // thread.
 void WarmUp(const recording::Recording& recording) {
   for (const recording::Snapshot& snapshot : recording.snapshots) snapshot.FindInstruction(0);
 }
 
+QByteArray ReadInput(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 }  // namespace
 
-RecordingLoader::RecordingLoader(QObject* parent) : QObject(parent) {}
+struct RecordingLoader::Job {
+  std::atomic<bool> abandoned{false};
+  QString title;
+  QString path;  // the file opened, for the recent files; empty for compiled text
+  // The worker's input and output; kept until its recording has been read.
+  std::shared_ptr<QTemporaryDir> folder;
+  QPointer<WorkerProcess> worker;
+};
+
+RecordingLoader::RecordingLoader(QObject* parent)
+    : QObject(parent),
+      worker_program_(
+          qEnvironmentVariable("FUSESCOPE_WORKER", QCoreApplication::applicationFilePath())) {}
 
 RecordingLoader::~RecordingLoader() {
+  // A worker still running is killed when its WorkerProcess, a child of this, goes.
   if (job_) job_->abandoned = true;
 }
 
 StatusOr<recording::Recording> RecordingLoader::Compile(const std::string& text,
                                                         const std::string& source_path,
-                                                        const std::string& target,
-                                                        const ProgressFn& progress) {
-  StatusOr<std::unique_ptr<ir::Module>> module = ir::ParseHloModule(text, source_path);
-  if (!module.ok()) return module.status();
+                                                        const std::string& target) {
   passes::PipelineOptions options;
   options.target = target;
-  StatusOr<std::unique_ptr<passes::Pipeline>> pipeline = passes::MakeBuiltinPipeline(options);
-  if (!pipeline.ok()) return pipeline.status();
-  recording::Recorder recorder(**pipeline);
-  recorder.set_model((*module)->name(), source_path);
-  recorder.set_input_text(text);
-  ProgressInstrumentation reporter(static_cast<int>((*pipeline)->passes().size()), progress);
-  (*pipeline)->AddInstrumentation(&recorder);
-  (*pipeline)->AddInstrumentation(&reporter);
-  const Status status = (*pipeline)->Run(**module);
-  recording::Recording recording = recorder.TakeRecording();
-  // A failing pass is recorded (broken snapshot, reproducer) and worth showing.
-  if (!status.ok() && !recording.failed()) return status;
-  WarmUp(recording);
+  StatusOr<recording::Recording> recording =
+      recording::CompileAndRecord(text, options, source_path);
+  if (recording.ok()) WarmUp(*recording);
   return recording;
 }
 
-StatusOr<recording::Recording> RecordingLoader::Load(const std::string& path,
-                                                     const std::string& target) {
-  if (IsRecordingFile(path)) {
-    StatusOr<recording::Recording> recording = recording::LoadRecording(path);
-    if (recording.ok()) WarmUp(*recording);
-    return recording;
-  }
-  StatusOr<std::string> text = ReadText(path);
-  if (!text.ok()) return text.status();
-  return Compile(*text, path, target);
+StatusOr<recording::Recording> RecordingLoader::Load(const std::string& path) {
+  StatusOr<recording::Recording> recording = recording::LoadRecording(path);
+  if (recording.ok()) WarmUp(*recording);
+  return recording;
+}
+
+qint64 RecordingLoader::worker_pid() const {
+  return job_ && job_->worker ? job_->worker->pid() : 0;
 }
 
 void RecordingLoader::OpenFile(const QString& path, const QString& target) {
-  const std::string file = path.toStdString();
-  const std::string pipeline = target.toStdString();
-  Start(tr("Opening %1").arg(QFileInfo(path).fileName()), QFileInfo(path).fileName(), path,
-        [file, pipeline](const ProgressFn& progress) -> StatusOr<recording::Recording> {
-          if (IsRecordingFile(file)) return Load(file, pipeline);
-          StatusOr<std::string> text = ReadText(file);
-          if (!text.ok()) return text.status();
-          return Compile(*text, file, pipeline, progress);
-        });
+  const QFileInfo info(path);
+  const QString title = info.fileName();
+  if (info.isDir() || !info.exists()) {
+    const QString error =
+        info.isDir() ? tr("%1: a folder; open an HLO text file or a .fsdb recording").arg(path)
+                     : tr("%1: no such file").arg(path);
+    FailLater(Begin(tr("Opening %1").arg(title), title, path), error);
+    return;
+  }
+  if (IsRecordingFile(path.toStdString())) {
+    StartLoad(Begin(tr("Opening %1").arg(title), title, path), path);
+    return;
+  }
+  StartCompile(Begin(tr("Compiling %1 (%2)").arg(title, target), title, path), path, path, target);
 }
 
 void RecordingLoader::CompileText(std::string text, const QString& title,
                                   const QString& source_path, const QString& target) {
-  const std::string source = source_path.toStdString();
-  const std::string pipeline = target.toStdString();
-  Start(tr("Compiling %1 (%2)").arg(title, target), title, QString(),
-        [text = std::move(text), source, pipeline](const ProgressFn& progress) {
-          return Compile(text, source, pipeline, progress);
-        });
+  std::shared_ptr<Job> job = Begin(tr("Compiling %1 (%2)").arg(title, target), title, QString());
+  if (!MakeFolder(job)) return;
+  const QString model = job->folder->filePath(QStringLiteral("model.hlo"));
+  QFile file(model);
+  const auto size = static_cast<qint64>(text.size());
+  if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), size) != size) {
+    FailLater(job, tr("cannot write the model for the worker (%1)").arg(file.errorString()));
+    return;
+  }
+  file.close();
+  StartCompile(job, model, source_path, target);
 }
 
-void RecordingLoader::Start(const QString& what, const QString& title, const QString& path,
-                            Work work) {
-  if (job_) job_->abandoned = true;
-  auto job = std::make_shared<Job>();
-  job_ = job;
+void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QString& model,
+                                   const QString& source_path, const QString& target) {
+  if (!job->folder && !MakeFolder(job)) return;
+  WorkerJob work;
+  work.input = model;
+  work.output = job->folder->filePath(QStringLiteral("run.fsdb"));
+  work.arguments = {QStringLiteral("compile"),
+                    model,
+                    QStringLiteral("--pipeline"),
+                    target,
+                    "-o",
+                    work.output,
+                    "--progress",
+                    "--source-name",
+                    source_path};
+  work.what = tr("compiling %1").arg(job->title);
+  work.pipeline = target;
+  StartWorker(job, std::move(work));
+}
+
+bool RecordingLoader::MakeFolder(const std::shared_ptr<Job>& job) {
+  job->folder = std::make_shared<QTemporaryDir>();
+  if (job->folder->isValid()) return true;
+  FailLater(
+      job,
+      tr("cannot create a folder for the worker's files (%1)").arg(job->folder->errorString()));
+  return false;
+}
+
+std::shared_ptr<RecordingLoader::Job> RecordingLoader::Begin(const QString& what,
+                                                             const QString& title,
+                                                             const QString& path) {
+  Abandon();
+  job_ = std::make_shared<Job>();
+  job_->title = title;
+  job_->path = path;
   emit started(what);
-  // The worker never touches the loader: it posts to the application object, and the
+  return job_;
+}
+
+// From the event loop, like every other outcome: callers connect after asking.
+void RecordingLoader::FailLater(const std::shared_ptr<Job>& job, const QString& message) {
+  QMetaObject::invokeMethod(
+      this, [this, job, message] { Finish(job, Status::Error(message.toStdString())); },
+      Qt::QueuedConnection);
+}
+
+void RecordingLoader::Abandon() {
+  if (!job_) return;
+  job_->abandoned = true;
+  if (job_->worker) job_->worker->Cancel();
+  job_.reset();
+}
+
+void RecordingLoader::StartWorker(const std::shared_ptr<Job>& job, WorkerJob work) {
+  auto* worker = new WorkerProcess(std::move(work), limits_, this);
+  job->worker = worker;
+  connect(worker, &WorkerProcess::stageStarted, this, [this, job](const WorkerStage& stage) {
+    if (job == job_) emit progress(stage.index, stage.total, stage.name);
+  });
+  connect(worker, &WorkerProcess::finished, this,
+          [this, job, worker](const WorkerOutcome& outcome) {
+            worker->deleteLater();
+            OnWorkerFinished(job, outcome);
+          });
+  worker->Start(worker_program_);
+}
+
+void RecordingLoader::OnWorkerFinished(const std::shared_ptr<Job>& job,
+                                       const WorkerOutcome& outcome) {
+  if (job != job_) return;
+  using Kind = WorkerOutcome::Kind;
+  if (outcome.kind == Kind::kCanceled) {
+    job_.reset();
+    emit canceled();
+    return;
+  }
+  // A pass that fails cleanly is recorded (the worker exits 1 after writing the recording,
+  // broken snapshot and reproducer included): that is worth showing.
+  if (outcome.kind == Kind::kSucceeded ||
+      (outcome.kind == Kind::kFailed && IsRecordingFile(outcome.job.output.toStdString()))) {
+    StartLoad(job, outcome.job.output);
+    return;
+  }
+  job_.reset();
+  emit workerFailed(std::make_shared<const WorkerFailure>(outcome, ReadInput(outcome.job.input)));
+}
+
+void RecordingLoader::StartLoad(const std::shared_ptr<Job>& job, const QString& file) {
+  // The pool thread never touches the loader: it posts to the application object, and the
   // posted call checks on the GUI thread whether the loader still exists.
   QPointer<RecordingLoader> self(this);
-  WorkerPool::Instance()->start([self, job, work = std::move(work), title, path] {
-    auto report = [self, job](int done, int total, const std::string& pass) {
-      if (job->abandoned) return;
-      const QString name = QString::fromStdString(pass);
-      QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, done, total, name] {
-        if (self && !job->abandoned) emit self->progress(done, total, name);
-      });
-    };
-    StatusOr<recording::Recording> result = work(report);
+  WorkerPool::Instance()->start([self, job, file = file.toStdString()] {
+    StatusOr<recording::Recording> result = Load(file);
     if (job->abandoned) return;
     auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared, title, path] {
-      if (self) self->Finish(job, std::move(*shared), title, path);
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
+      if (self) self->Finish(job, std::move(*shared));
     });
   });
 }
 
-void RecordingLoader::Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result,
-                             const QString& title, const QString& path) {
+void RecordingLoader::Finish(const std::shared_ptr<Job>& job,
+                             StatusOr<recording::Recording> result) {
   if (job != job_ || job->abandoned) return;
   job_.reset();
   if (!result.ok()) {
     emit failed(QString::fromStdString(result.message()));
     return;
   }
-  emit loaded(std::make_shared<const recording::Recording>(std::move(result).value()), title, path);
+  emit loaded(std::make_shared<const recording::Recording>(std::move(result).value()), job->title,
+              job->path);
 }
 
 void RecordingLoader::Cancel() {
   if (!job_) return;
+  if (job_->worker && job_->worker->running()) {
+    job_->worker->Cancel();
+    return;
+  }
   job_->abandoned = true;
   job_.reset();
   emit canceled();

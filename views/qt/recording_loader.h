@@ -1,22 +1,31 @@
 #ifndef FUSESCOPE_VIEWS_QT_RECORDING_LOADER_H_
 #define FUSESCOPE_VIEWS_QT_RECORDING_LOADER_H_
 
-// Produces recordings off the GUI thread: loads a .fsdb file, or parses HLO text (a file, a
-// built-in sample) and compiles it with a built-in pipeline, reporting each pass as it
-// starts. One job at a time; a new job or Cancel() abandons the running one, whose result is
-// then dropped (the pipeline has no way to stop mid-pass, so it finishes in the background).
+// Produces recordings for the window. A .fsdb file is read on a thread of this process. A
+// model (an HLO file, a built-in sample, the open recording's input) is compiled by a worker
+// process, `fusescope compile MODEL --pipeline P -o TMP.fsdb --progress`, whose recording is
+// then read like a .fsdb file: a pipeline that crashes, hangs or exhausts memory takes the
+// worker down, never the window, and is reported by workerFailed() with the pass it was in.
+//
+// One job at a time, on the GUI thread; a new job abandons the running one (its worker is
+// stopped, its result dropped). Cancel() stops the work for real.
 
 #include <QObject>
 #include <QString>
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <string>
 
 #include "ir/status.h"
 #include "recording/recording.h"
+#include "views/qt/worker_job.h"
+#include "views/qt/worker_limits.h"
 
 namespace fusescope::views {
+
+class WorkerFailure;
+class WorkerProcess;
+struct WorkerOutcome;
 
 class RecordingLoader : public QObject {
   Q_OBJECT
@@ -26,39 +35,60 @@ class RecordingLoader : public QObject {
   ~RecordingLoader() override;
 
   // A .fsdb recording is loaded as it is; anything else is read as HLO text and compiled
-  // with the `target` pipeline ("cpu" or "gpu").
+  // with the `target` pipeline ("cpu" or "gpu") by a worker.
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
   void CompileText(std::string text, const QString& title, const QString& source_path,
                    const QString& target);
+  // A worker gets SIGTERM, then SIGKILL after the grace period, and canceled() follows once
+  // it is gone; a load in this process is abandoned and canceled() follows at once.
   void Cancel();
   bool busy() const { return job_ != nullptr; }
+  // The running worker's process id; 0 when no worker runs.
+  qint64 worker_pid() const;
 
-  // Synchronous forms, for the command line and tests. Run on any thread.
-  static StatusOr<recording::Recording> Load(const std::string& path, const std::string& target);
-  static StatusOr<recording::Recording> Compile(
-      const std::string& text, const std::string& source_path, const std::string& target,
-      const std::function<void(int done, int total, const std::string& pass)>& progress = {});
+  // The executable run as the worker: FUSESCOPE_WORKER when set, else this program.
+  QString worker_program() const { return worker_program_; }
+  void set_worker_program(const QString& program) { worker_program_ = program; }
+  const WorkerLimits& worker_limits() const { return limits_; }
+  void set_worker_limits(const WorkerLimits& limits) { limits_ = limits; }
+
+  // Synchronous forms, for tests. Run on any thread.
+  static StatusOr<recording::Recording> Load(const std::string& path);
+  static StatusOr<recording::Recording> Compile(const std::string& text,
+                                                const std::string& source_path,
+                                                const std::string& target);
 
  signals:
   void started(const QString& what);
+  // The worker started pass `done` (numbered from 0) of `total`.
   void progress(int done, int total, const QString& pass);
   void loaded(std::shared_ptr<const recording::Recording> recording, const QString& title,
               const QString& path);
+  // The job could not start, or the recording could not be read.
   void failed(const QString& message);
+  void workerFailed(std::shared_ptr<const fusescope::views::WorkerFailure> failure);
   void canceled();
 
  private:
-  struct Job {
-    std::atomic<bool> abandoned{false};
-  };
-  using Work = std::function<StatusOr<recording::Recording>(
-      const std::function<void(int, int, const std::string&)>& progress)>;
-  void Start(const QString& what, const QString& title, const QString& path, Work work);
-  void Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result,
-              const QString& title, const QString& path);
+  struct Job;
+
+  std::shared_ptr<Job> Begin(const QString& what, const QString& title, const QString& path);
+  void Abandon();
+  void FailLater(const std::shared_ptr<Job>& job, const QString& message);
+  // The job's temporary folder, for the worker's input and output; false (and the job
+  // failed) when it cannot be made.
+  bool MakeFolder(const std::shared_ptr<Job>& job);
+  void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
+  void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
+  void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
+                    const QString& source_path, const QString& target);
+  void OnWorkerFinished(const std::shared_ptr<Job>& job, const WorkerOutcome& outcome);
+  void Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result);
 
   std::shared_ptr<Job> job_;
+  QString worker_program_;
+  WorkerLimits limits_;
 };
 
 }  // namespace fusescope::views
