@@ -5,6 +5,7 @@
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
 #include "ir/verifier.h"
+#include "passes/fusion_inliner.h"
 #include "passes/pipeline.h"
 #include "recording/compile_and_record.h"
 
@@ -35,6 +36,26 @@ Status CheckPrintable(const ir::Module& compiled, const std::string& target) {
   return Status::Ok();
 }
 
+// Fusions put back in place (print --inline-fusions, export) leave a valid module without
+// fusion instructions.
+Status CheckInlinable(const ir::Module& module, const std::string& what) {
+  std::unique_ptr<ir::Module> copy = module.Clone();
+  passes::PassContext context;
+  auto inlined = passes::FusionInliner().Run(*copy, context);
+  if (!inlined.ok()) return Status::Error(what + ": fusion-inliner failed: " + inlined.message());
+  if (Status verified = ir::VerifyModule(*copy); !verified.ok()) {
+    return Status::Error(what + ": fusion-inliner broke the IR: " + verified.message());
+  }
+  for (const auto& computation : copy->computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() == ir::Opcode::kFusion) {
+        return Status::Error(what + ": fusion-inliner left %" + instruction->name());
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status RunPipeline(const ir::Module& module, const std::string& target) {
   auto pipeline = passes::MakeBuiltinPipeline(OptionsFor(target));
   if (!pipeline.ok()) return pipeline.status();
@@ -42,7 +63,8 @@ Status RunPipeline(const ir::Module& module, const std::string& target) {
   if (Status status = (*pipeline)->Run(*copy); !status.ok()) {
     return Status::Error("pipeline " + target + ": " + status.message());
   }
-  return CheckPrintable(*copy, target);
+  FS_RETURN_IF_ERROR(CheckPrintable(*copy, target));
+  return CheckInlinable(*copy, "pipeline " + target);
 }
 
 Status RunRecorded(const ir::Module& module, const std::string& target) {
@@ -69,6 +91,7 @@ Status RunRecorded(const ir::Module& module, const std::string& target) {
 }  // namespace
 
 Status CheckBuiltinPipelines(const ir::Module& module, const PipelineCheckOptions& options) {
+  FS_RETURN_IF_ERROR(CheckInlinable(module, "input"));
   FS_RETURN_IF_ERROR(RunPipeline(module, "cpu"));
   if (options.record) return RunRecorded(module, "gpu");
   return RunPipeline(module, "gpu");

@@ -2,8 +2,9 @@
 #define FUSESCOPE_FUZZ_PIPELINE_CHECK_H_
 
 // What every valid module must survive: both built-in pipelines with the verifier between
-// passes, and a compiled module that prints as text the parser reads back into a valid
-// module. A pass that fails on a valid module is a bug, whatever its message says.
+// passes, a compiled module that prints as text the parser reads back into a valid module,
+// and fusion-inliner (print --inline-fusions, export) on the input and on both compiled
+// modules. A pass that fails on a valid module is a bug, whatever its message says.
 
 #include "ir/module.h"
 #include "ir/status.h"
