@@ -28,10 +28,16 @@ export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:detect_stack_use_after_retu
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
+# Tests that need a child process to die the way it would without a sanitizer: ASan turns
+# the worker's deliberate SIGSEGV into its own report and SIGABRT (abort_on_error), and a
+# worker under an address-space limit cannot map ASan's shadow memory, so it aborts at start
+# instead of running out of memory in a pass. They run in the normal build.
+unsanitizable='^WorkerTest\.(CrashIsReportedWithThePassAndKeepsTheRecording|RunawayAllocationIsReportedAsOutOfMemory|CommandLineReportsACrashedWorker)$'
+
 log="$build/ctest.log"
 test_start=$(date +%s)
 set +e
-ctest --test-dir "$build" --output-on-failure -j"$jobs" "$@" 2>&1 | tee "$log"
+ctest --test-dir "$build" --output-on-failure -j"$jobs" -E "$unsanitizable" "$@" 2>&1 | tee "$log"
 status="${PIPESTATUS[0]}"
 set -e
 test_seconds=$(($(date +%s) - test_start))
@@ -39,5 +45,6 @@ test_seconds=$(($(date +%s) - test_start))
 # ctest's own tally: "97% tests passed, 2 tests failed out of 64".
 total="$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
 failed="$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)"
-echo "sanitize: ${total} tests run, ${failed} failed (build ${build_seconds}s, tests ${test_seconds}s, jobs ${jobs})"
+echo "sanitize: ${total} tests run, ${failed} failed, 3 worker crash tests left out" \
+  "(build ${build_seconds}s, tests ${test_seconds}s, jobs ${jobs})"
 exit "$status"
