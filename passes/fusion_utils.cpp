@@ -749,6 +749,45 @@ FusionDecision CheckOpaqueOrSideEffecting(const Instruction& producer,
   return FusionDecision::Allow();
 }
 
+FusionDecision CheckTupleShapedMember(const Instruction& instruction) {
+  if (!instruction.shape().IsTuple()) return FusionDecision::Allow();
+  const std::string shape = instruction.shape().ToString(false);
+  if (!IsMultiOutputFusion(instruction)) {
+    return FusionDecision::Refuse(
+        FusionReason::kMultiOutputNotPossible,
+        Ref(instruction) + " produces a tuple " + shape +
+            " without being a multi-output fusion; a tuple cannot be one output of a fusion");
+  }
+  if (instruction.IsRoot()) {
+    return FusionDecision::Refuse(FusionReason::kMultiOutputNotPossible,
+                                  Ref(instruction) +
+                                      " is a multi-output fusion whose tuple is "
+                                      "the result of " +
+                                      instruction.parent()->name() +
+                                      "; the tuple itself would have to stay");
+  }
+  bool read = false;
+  for (const Instruction* user : instruction.users()) {
+    if (user->opcode() != Opcode::kGetTupleElement) {
+      return FusionDecision::Refuse(FusionReason::kMultiOutputNotPossible,
+                                    Ref(instruction) +
+                                        " is a multi-output fusion whose tuple is read whole by " +
+                                        Ref(*user) + "; the tuple itself would have to stay");
+    }
+    read = read || user->user_count() > 0 || user->IsRoot();
+  }
+  // Fusing into a fusion can drop an operand its body never read, which leaves that operand's
+  // producer dead until the next clean-up.
+  if (!read) {
+    return FusionDecision::Refuse(FusionReason::kNoUsers,
+                                  Ref(instruction) +
+                                      " is a multi-output fusion none of whose "
+                                      "elements is read; a fusion of it would "
+                                      "have no output");
+  }
+  return FusionDecision::Allow();
+}
+
 bool IsGpuReductionProducer(const Instruction& instruction) {
   return IsReductionFromOrToContiguousDimensions(instruction) || IsReduceInputFusion(instruction);
 }
@@ -781,6 +820,8 @@ std::string NotFusibleOnGpu(const Instruction& instruction) {
 FusionDecision GpuProducerConsumerFusible(const Instruction& producer,
                                           const Instruction& consumer) {
   if (FusionDecision d = CheckOpaqueOrSideEffecting(producer, consumer); !d) return d;
+  if (FusionDecision d = CheckTupleShapedMember(producer); !d) return d;
+  if (FusionDecision d = CheckTupleShapedMember(consumer); !d) return d;
   if (!IsGpuFusible(producer)) {
     return FusionDecision::Refuse(FusionReason::kProducerNotFusible, NotFusibleOnGpu(producer));
   }

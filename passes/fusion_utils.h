@@ -142,6 +142,15 @@ FusionDecision CheckSharedMemoryBudget(const FusionFootprint& fused, int64_t lim
 // Side effects and opaque custom-calls on either side.
 FusionDecision CheckOpaqueOrSideEffecting(const ir::Instruction& producer,
                                           const ir::Instruction& consumer);
+// Whether `instruction` can take part in a fusion as far as its shape goes. Fusing rewires
+// the instruction's uses to outputs of the new fusion, one array each; a multi-output fusion
+// read only through get-tuple-elements maps onto them element by element. Any other tuple
+// has nothing to map onto and is refused (kMultiOutputNotPossible): a tuple-shaped op or
+// fusion that is not a multi-output tuple (a variadic sort or reduce, a fusion rooted at one,
+// as TPU sort and top-k graphs have), or a multi-output fusion that is the computation's
+// result or is read whole. A multi-output fusion none of whose elements is read (left dead
+// within a pass) has no output to give a fusion and is refused with kNoUsers.
+FusionDecision CheckTupleShapedMember(const ir::Instruction& instruction);
 
 // --- XLA:GPU producer-consumer rules -------------------------------------------------------
 

@@ -86,6 +86,8 @@ class CpuFusionPolicy {
   Verdict ShouldFuse(const Instruction& consumer, int64_t index) const {
     const Instruction& producer = *consumer.operand(index);
     if (FusionDecision d = CheckOpaqueOrSideEffecting(producer, consumer); !d) return Refused(d);
+    if (FusionDecision d = CheckTupleShapedMember(producer); !d) return Refused(d);
+    if (FusionDecision d = CheckTupleShapedMember(consumer); !d) return Refused(d);
     if (producer.IsRoot()) {
       return Refused(
           FusionDecision::Refuse(FusionReason::kProducerNotFusible,

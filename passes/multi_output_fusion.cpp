@@ -198,6 +198,8 @@ class ComputationMultiOutputFusion {
   FusionDecision CanFuseSiblings(const Instruction& a, const Instruction& b,
                                  const Instruction& parent,
                                  const std::unordered_set<const Instruction*>& after_a) const {
+    if (FusionDecision d = CheckTupleShapedMember(a); !d) return d;
+    if (FusionDecision d = CheckTupleShapedMember(b); !d) return d;
     const bool b_after_a = reachability_.Position(&b) > reachability_.Position(&a);
     const bool connected = b_after_a ? after_a.count(&b) > 0 : reachability_.IsReachable(&b, &a);
     if (connected) {

@@ -270,6 +270,10 @@ class ComputationPriorityFusion {
                : d);
       return false;
     }
+    if (FusionDecision d = CheckTupleShapedMember(*user); !d) {
+      Refuse(*constant, *user, d);
+      return false;
+    }
     const FusionFootprint fused = MeasureFusion({constant, user}, {user});
     if (FusionDecision d = CheckInstructionBudget(fused, limits_.max_instructions); !d) {
       Refuse(*constant, *user, d);

@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
-# Builds the HLO parser fuzzer (clang-19, libFuzzer + ASan + UBSan) in build-fuzz and runs it
-# for SECONDS (default 60) on the seed corpus in fuzz/corpus. New inputs go to
-# fuzz-corpus/hlo_parser; a crash is written to fuzz-corpus/crashes. Prints the exec count.
-#   scripts/fuzz.sh [SECONDS]
+# Builds a libFuzzer target (clang-19, libFuzzer + ASan + UBSan) in build-fuzz and runs it for
+# SECONDS (default 60). Targets:
+#   hlo_parser  arbitrary bytes into the HLO parser (default); seeds in fuzz/corpus/hlo_parser
+#   pipeline    generated valid modules through both built-in pipelines; seeds in
+#               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
+# New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
+# Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
+#   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
 set -euo pipefail
 seconds="${1:-60}"
+target="${2:-hlo_parser}"
+shift $(($# > 2 ? 2 : $#))
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
 cd "$root"
+
+case "$target" in
+  hlo_parser | parser)
+    target=hlo_parser
+    flags=(-dict="$root/fuzz/hlo.dict" -max_len=16384 -timeout=10)
+    ;;
+  pipeline)
+    # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
+    flags=(-max_len=24576 -timeout=60)
+    ;;
+  *)
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline)" >&2
+    exit 2
+    ;;
+esac
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DFUSESCOPE_FUZZ=ON -DFUSESCOPE_BUILD_GUI=OFF -DFUSESCOPE_BUILD_TESTS=OFF \
   -DFUSESCOPE_BUILD_BENCH=OFF >/dev/null
-ninja -C "$build" -j2 hlo_parser_fuzzer
+ninja -C "$build" -j2 "${target}_fuzzer"
 
-corpus="$root/fuzz-corpus/hlo_parser"
+corpus="$root/fuzz-corpus/$target"
 crashes="$root/fuzz-corpus/crashes"
 mkdir -p "$corpus" "$crashes"
 log="$(mktemp)"
@@ -23,12 +44,12 @@ trap 'rm -f "$log"' EXIT
 # Undefined behaviour counts as a crash, not a warning in the log.
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 set +e
-"$build/fuzz/hlo_parser_fuzzer" "$corpus" "$root/fuzz/corpus" \
-  -dict="$root/fuzz/hlo.dict" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
-  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$crashes/" 2>&1 | tee "$log" |
-  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix|.*runtime error)'
+"$build/fuzz/${target}_fuzzer" "$corpus" "$root/fuzz/corpus/$target" "${flags[@]}" \
+  -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$crashes/$target-" "$@" 2>&1 | tee "$log" |
+  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix|generator bug|pass bug|.*runtime error)'
 status="${PIPESTATUS[0]}"
 set -e
 execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
-echo "execs: ${execs:-unknown} in ${seconds}s, exit status ${status}"
+echo "$target execs: ${execs:-unknown} in ${seconds}s, exit status ${status}"
 exit "$status"

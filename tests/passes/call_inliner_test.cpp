@@ -59,5 +59,59 @@ ENTRY main {
   EXPECT_EQ(run->module->FindComputation("twice"), nullptr);
 }
 
+// A fusion inside a body moved into its caller keeps its fused computation, which now names
+// the moved fusion (not the one freed with the body).
+TEST(CallInlinerTest, MovedFusionOwnsItsFusedComputation) {
+  CallInliner pass;
+  auto run = testing::RunPass(pass, R"(
+HloModule m
+fused {
+  fp = s32[2,2] parameter(0)
+  ROOT fabs = s32[2,2] abs(fp)
+}
+body {
+  arg = s32[2,2] parameter(0)
+  ROOT f = s32[2,2] fusion(arg), kind=kLoop, calls=fused
+}
+ENTRY main {
+  p0 = s32[2,2] parameter(0)
+  ROOT c = s32[2,2] call(p0), to_apply=body
+})");
+  ASSERT_TRUE(run->changed);
+  const ir::Instruction* fusion = run->module->entry()->root();
+  ASSERT_EQ(fusion->opcode(), ir::Opcode::kFusion);
+  EXPECT_EQ(fusion->fused_computation()->name(), "fused");
+  EXPECT_EQ(fusion->fused_computation()->fusion_instruction(), fusion);
+}
+
+// A body called twice is copied twice; each copied fusion gets a fused computation of its
+// own, since a fused computation belongs to one fusion.
+TEST(CallInlinerTest, CopiedFusionsGetTheirOwnFusedComputations) {
+  CallInliner pass;
+  auto run = testing::RunPass(pass, R"(
+HloModule m
+fused {
+  fp = f32[4] parameter(0)
+  ROOT fneg = f32[4] negate(fp)
+}
+body {
+  arg = f32[4] parameter(0)
+  ROOT f = f32[4] fusion(arg), kind=kLoop, calls=fused
+}
+ENTRY main {
+  p0 = f32[4] parameter(0)
+  c.1 = f32[4] call(p0), to_apply=body
+  c.2 = f32[4] call(c.1), to_apply=body
+  ROOT t = (f32[4], f32[4]) tuple(c.1, c.2)
+})");
+  ASSERT_TRUE(run->changed);
+  std::vector<const ir::Instruction*> fusions = testing::Fusions(*run->module->entry());
+  ASSERT_EQ(fusions.size(), 2u);
+  EXPECT_NE(fusions[0]->fused_computation(), fusions[1]->fused_computation());
+  for (const ir::Instruction* fusion : fusions) {
+    EXPECT_EQ(fusion->fused_computation()->fusion_instruction(), fusion);
+  }
+}
+
 }  // namespace
 }  // namespace fusescope::passes

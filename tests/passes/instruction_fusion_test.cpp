@@ -578,5 +578,58 @@ ENTRY main {
       << testing::Dump(*run->module);
 }
 
+// A multi-output fusion that is the computation's result cannot take a producer: its tuple
+// is returned as it is. Refused with a reason, not a failed pass.
+TEST(InstructionFusionTest, RefusesToGrowARootMultiOutputFusion) {
+  InstructionFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fp = s32[3] parameter(0)
+  fr = s32[3] reverse(fp), dimensions={0}
+  fs = s32[3,1] reshape(fr)
+  ROOT ft = (s32[3], s32[3,1]) tuple(fr, fs)
+}
+ENTRY main {
+  p0 = s32[3] parameter(0)
+  a = s32[3] negate(p0)
+  ROOT f = (s32[3], s32[3,1]) fusion(a), kind=kLoop, calls=fused
+  g = s32[3] get-tuple-element(f), index=0
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "a", "f");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%f is a multi-output fusion whose tuple is the result of main; the tuple itself "
+            "would have to stay");
+}
+
+// A multi-output fusion whose tuple is also read whole (here by a tuple) cannot grow either.
+TEST(InstructionFusionTest, RefusesToGrowAMultiOutputFusionReadWhole) {
+  InstructionFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fp = f32[8] parameter(0)
+  fn = f32[8] negate(fp)
+  ROOT ft = (f32[8], f32[8]) tuple(fp, fn)
+}
+ENTRY main {
+  p0 = f32[8] parameter(0)
+  a = f32[8] abs(p0)
+  f = (f32[8], f32[8]) fusion(a), kind=kLoop, calls=fused
+  g = f32[8] get-tuple-element(f), index=1
+  ROOT t = ((f32[8], f32[8]), f32[8]) tuple(f, g)
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "a", "f");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%f is a multi-output fusion whose tuple is read whole by %t; the tuple itself "
+            "would have to stay");
+}
+
 }  // namespace
 }  // namespace fusescope::passes

@@ -204,5 +204,81 @@ ENTRY main {
   EXPECT_EQ(FusedOpcodes(fusion), (std::multiset<std::string>{"abs", "floor", "negate", "tuple"}));
 }
 
+// Two sort fusions of one shape, as TPU sort/top-k graphs have: each is tuple-shaped without
+// being a multi-output fusion, so neither can be one output of a sibling fusion. The pass
+// refuses with a reason instead of failing.
+TEST(MultiOutputFusionTest, RefusesTupleShapedSiblingThatIsNotMultiOutput) {
+  MultiOutputFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+greater {
+  e = f32[] parameter(0)
+  f = f32[] parameter(1)
+  g = s32[] parameter(2)
+  h = s32[] parameter(3)
+  ROOT gt = pred[] compare(e, f), direction=GT
+}
+sort_ascending {
+  sp = f32[64] parameter(0)
+  si = s32[64] iota(), iota_dimension=0
+  ROOT s = (f32[64], s32[64]) sort(sp, si), dimensions={0}, to_apply=less
+}
+sort_descending {
+  tp = f32[64] parameter(0)
+  ti = s32[64] iota(), iota_dimension=0
+  ROOT t = (f32[64], s32[64]) sort(tp, ti), dimensions={0}, to_apply=greater
+}
+ENTRY main {
+  p0 = f32[64] parameter(0)
+  fusion.0 = (f32[64], s32[64]) fusion(p0), kind=kLoop, calls=sort_ascending
+  fusion.1 = (f32[64], s32[64]) fusion(p0), kind=kLoop, calls=sort_descending
+  v.0 = f32[64] get-tuple-element(fusion.0), index=0
+  v.1 = f32[64] get-tuple-element(fusion.1), index=0
+  ROOT r = (f32[64], f32[64]) tuple(v.0, v.1)
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "fusion.1", "fusion.0");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%fusion.0 produces a tuple (f32[64], s32[64]) without being a multi-output fusion; "
+            "a tuple cannot be one output of a fusion");
+}
+
+// A multi-output fusion that is the computation's result keeps its tuple; growing it would
+// leave nothing to return.
+TEST(MultiOutputFusionTest, RefusesToGrowAMultiOutputFusionThatIsTheRoot) {
+  MultiOutputFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fp = f32[64] parameter(0)
+  fn = f32[64] negate(fp)
+  fe = f32[64] exponential(fp)
+  ROOT ft = (f32[64], f32[64]) tuple(fn, fe)
+}
+ENTRY main {
+  p0 = f32[64] parameter(0)
+  a = f32[64] abs(p0)
+  ROOT fusion = (f32[64], f32[64]) fusion(p0), kind=kLoop, calls=fused
+  g = f32[64] get-tuple-element(fusion), index=0
+  b = f32[64] add(a, g)
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "a", "fusion");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%fusion is a multi-output fusion whose tuple is the result of main; the tuple "
+            "itself would have to stay");
+}
+
 }  // namespace
 }  // namespace fusescope::passes

@@ -219,5 +219,71 @@ ENTRY main {
   testing::ExpectProvenanceComplete(*original, *run->module);
 }
 
+// Small constants are fused into every fusible user, but not into a multi-output fusion that
+// is the computation's result: its tuple is returned as it is.
+TEST(PriorityFusionTest, ConstantIsNotFusedIntoARootMultiOutputFusion) {
+  PriorityFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fp = f32[6] parameter(0)
+  fc = f16[] parameter(1)
+  fw = f32[] convert(fc)
+  fb = f32[6] broadcast(fw), dimensions={}
+  fm = f32[6] multiply(fp, fb)
+  ROOT ft = (f32[6], f32[6]) tuple(fm, fp)
+}
+ENTRY main {
+  p0 = f32[6] parameter(0)
+  c = f16[] constant(2.5)
+  ROOT f = (f32[6], f32[6]) fusion(p0, c), kind=kLoop, calls=fused
+})");
+  EXPECT_FALSE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "c", "f");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kMultiOutputNotPossible);
+  EXPECT_EQ(record->explanation,
+            "%f is a multi-output fusion whose tuple is the result of main; the tuple itself "
+            "would have to stay");
+}
+
+// Fusing into a fusion drops an operand its body never reads, which can leave a multi-output
+// fusion with only unused elements within the pass. Nothing may be fused into it then: the
+// fusion would have no output.
+TEST(PriorityFusionTest, NothingIsFusedIntoAMultiOutputFusionWhoseElementsAreUnused) {
+  PriorityFusion pass;
+  auto run = RunPass(pass, R"(
+HloModule m
+fused {
+  fa = f32[] parameter(0)
+  fb = f32[8] parameter(1)
+  fn = f32[8] negate(fb)
+  fe = f32[8] exponential(fb)
+  ROOT ft = (f32[8], f32[8]) tuple(fn, fe)
+}
+ignores_first {
+  unused = f32[8] parameter(0)
+  gp = f32[8] parameter(1)
+  ROOT gn = f32[8] negate(gp)
+}
+ENTRY main {
+  p0 = f32[] parameter(0)
+  p1 = f32[8] parameter(1)
+  a = f32[] negate(p0)
+  f = (f32[8], f32[8]) fusion(a, p1), kind=kLoop, calls=fused
+  g = f32[8] get-tuple-element(f), index=0
+  h = f32[8] sqrt(g)
+  ROOT user = f32[8] fusion(h, p1), kind=kLoop, calls=ignores_first
+  b = f32[] add(a, a)
+})");
+  EXPECT_TRUE(run->changed);
+  const FusionDecisionRecord* record = FindDecision(run->log, "a", "f");
+  ASSERT_NE(record, nullptr);
+  EXPECT_EQ(record->reason, FusionReason::kNoUsers);
+  EXPECT_EQ(record->explanation,
+            "%f is a multi-output fusion none of whose elements is read; a fusion of it would "
+            "have no output");
+}
+
 }  // namespace
 }  // namespace fusescope::passes
