@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -323,6 +324,17 @@ bool HloParser::ParseHeader() {
   if (!SkipTrivia()) return false;
   module_name_ = std::string(lexer_.ScanUntil(","));
   if (module_name_.empty()) return Fail(lexer_.offset(), "expected a module name");
+  // A control character would print back as something else (a NUL, and the next line's
+  // word became the name when read again).
+  for (size_t i = 0; i < module_name_.size(); ++i) {
+    const auto c = static_cast<unsigned char>(module_name_[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", c);
+      return Fail(lexer_.offset() - module_name_.size() + i,
+                  std::string("module name contains control character ") + code);
+    }
+  }
   while (true) {
     if (!SkipTrivia()) return false;
     if (!lexer_.Consume(',')) return true;

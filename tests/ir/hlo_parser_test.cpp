@@ -796,3 +796,18 @@ TEST(HloParserErrors, MissingFileSaysWhich) {
 
 }  // namespace
 }  // namespace fusescope::ir
+
+namespace fusescope::ir {
+namespace {
+
+// Found by the parser fuzzer: a NUL in the module name printed back as text whose next word
+// became the name. Control characters in the name are refused where they stand.
+TEST(HloParserErrors, ControlCharacterInModuleName) {
+  const std::string text("HloModule\x00\nFileNames\td{%s=()e()}b{.=()r()}", 42);
+  StatusOr<std::unique_ptr<Module>> module = ParseHloModule(text, "fuzz.hlo");
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.message(), "fuzz.hlo:1:10: module name contains control character 0x00");
+}
+
+}  // namespace
+}  // namespace fusescope::ir
