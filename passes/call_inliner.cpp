@@ -23,39 +23,17 @@ std::unordered_map<const Computation*, int64_t> CountReferences(const ir::Module
 }
 
 // Replaces `call` by a copy of its body. With `move`, the copies keep ids and names (the
-// body goes away afterwards).
-void Inline(Instruction* call, bool move, ir::Module& module) {
-  Computation& caller = *call->parent();
+// body goes away afterwards). Each parameter hands its provenance to the operand it stood for.
+void Inline(Instruction* call, bool move) {
   const Computation& body = *call->called_computations().front();
-  std::unordered_map<const Instruction*, Instruction*> mapped;
-  for (Instruction* instruction : body.MakePostOrder()) {
-    if (instruction->opcode() == ir::Opcode::kParameter) {
-      Instruction* operand = call->operand(instruction->parameter_number());
-      operand->mutable_provenance().Union(instruction->provenance());
-      mapped[instruction] = operand;
-      continue;
+  Instruction* root = nullptr;
+  for (const auto& [original, value] : CopyBodyInto(body, *call->parent(), call->operands(), move)) {
+    if (original->opcode() == ir::Opcode::kParameter) {
+      value->mutable_provenance().Union(original->provenance());
     }
-    std::vector<Instruction*> operands;
-    for (Instruction* operand : instruction->operands()) operands.push_back(mapped.at(operand));
-    std::unique_ptr<Instruction> copy =
-        CloneWithOperands(*instruction, std::move(operands),
-                          move ? instruction->name() : module.UniqueName(instruction->name()));
-    if (move) copy->set_id(instruction->id());
-    Instruction* added = caller.AddInstruction(std::move(copy));
-    if (Computation* fused = added->fused_computation()) {
-      // A fused computation belongs to one fusion: a moved fusion takes its body along, a
-      // copied one gets a copy of it.
-      if (move) {
-        fused->set_fusion_instruction(added);
-      } else {
-        Computation* copy_of_body = CloneFusedComputation(*fused, module);
-        added->ReplaceCalledComputation(fused, copy_of_body);
-        copy_of_body->set_fusion_instruction(added);
-      }
-    }
-    mapped[instruction] = added;
+    if (original == body.root()) root = value;
   }
-  caller.ReplaceInstruction(call, mapped.at(body.root()));
+  call->parent()->ReplaceInstruction(call, root);
 }
 
 }  // namespace
@@ -75,7 +53,7 @@ StatusOr<bool> CallInliner::Run(ir::Module& module, PassContext& context) {
     for (Instruction* call : calls) {
       const Computation* body = call->called_computations().front();
       const bool move = --references[body] == 0;
-      Inline(call, move, module);
+      Inline(call, move);
       ++inlined;
     }
   }

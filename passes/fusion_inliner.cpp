@@ -1,7 +1,6 @@
 #include "passes/fusion_inliner.h"
 
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "passes/instruction_clone.h"
@@ -13,38 +12,28 @@ using ir::Computation;
 using ir::Instruction;
 
 // Moves the body of `fusion` into its computation and replaces the fusion by it. Returns the
-// instructions moved in, for nested fusions among them to be inlined in turn.
+// fusions moved in, to be inlined in turn.
 std::vector<Instruction*> InlineFusion(Instruction* fusion) {
   Computation& caller = *fusion->parent();
   const Computation& body = *fusion->fused_computation();
-  std::unordered_map<const Instruction*, Instruction*> mapped;
-  std::vector<Instruction*> moved;
-  for (Instruction* instruction : body.MakePostOrder()) {
-    if (instruction->opcode() == ir::Opcode::kParameter) {
-      mapped[instruction] = fusion->operand(instruction->parameter_number());
-      continue;
+  Instruction* root = nullptr;
+  std::vector<Instruction*> nested;
+  for (const auto& [original, value] : CopyBodyInto(body, caller, fusion->operands(), true)) {
+    if (original == body.root()) root = value;
+    if (original->opcode() != ir::Opcode::kParameter && value->fused_computation() != nullptr) {
+      nested.push_back(value);
     }
-    std::vector<Instruction*> operands;
-    for (Instruction* operand : instruction->operands()) operands.push_back(mapped.at(operand));
-    std::unique_ptr<Instruction> copy =
-        CloneWithOperands(*instruction, std::move(operands), instruction->name());
-    copy->set_id(instruction->id());
-    Instruction* added = caller.AddInstruction(std::move(copy));
-    if (Computation* nested = added->fused_computation()) nested->set_fusion_instruction(added);
-    mapped[instruction] = added;
-    moved.push_back(added);
   }
-  Instruction* root = mapped.at(body.root());
   if (root->opcode() == ir::Opcode::kParameter) {
     // A fusion that only forwards an operand: its users read the operand.
     fusion->ReplaceAllUsesWith(root);
     caller.RemoveInstruction(fusion);
   } else {
     // Removing the fusion removes its fused computation; the moved copies no longer need it
-    // (their own nested fused computations were handed to them above).
+    // (their own nested fused computations were handed to them).
     caller.ReplaceInstruction(fusion, root);
   }
-  return moved;
+  return nested;
 }
 
 }  // namespace
@@ -64,9 +53,7 @@ StatusOr<bool> FusionInliner::Run(ir::Module& module, PassContext& context) {
     while (!work.empty()) {
       Instruction* fusion = work.back();
       work.pop_back();
-      for (Instruction* moved : InlineFusion(fusion)) {
-        if (moved->fused_computation() != nullptr) work.push_back(moved);
-      }
+      for (Instruction* nested : InlineFusion(fusion)) work.push_back(nested);
       ++inlined;
     }
   }

@@ -29,6 +29,43 @@ std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& origin
   return clone;
 }
 
+std::vector<std::pair<const ir::Instruction*, ir::Instruction*>> CopyBodyInto(
+    const ir::Computation& body, ir::Computation& caller,
+    const std::vector<ir::Instruction*>& operands, bool move) {
+  ir::Module& module = *caller.parent();
+  std::vector<std::pair<const ir::Instruction*, ir::Instruction*>> copies;
+  std::unordered_map<const ir::Instruction*, ir::Instruction*> mapped;
+  for (const ir::Instruction* instruction : body.MakePostOrder()) {
+    ir::Instruction* value = nullptr;
+    if (instruction->opcode() == ir::Opcode::kParameter) {
+      value = operands.at(static_cast<size_t>(instruction->parameter_number()));
+    } else {
+      std::vector<ir::Instruction*> copied_operands;
+      for (const ir::Instruction* operand : instruction->operands()) {
+        copied_operands.push_back(mapped.at(operand));
+      }
+      std::unique_ptr<ir::Instruction> copy = CloneWithOperands(
+          *instruction, std::move(copied_operands),
+          move ? instruction->name() : module.UniqueName(instruction->name()));
+      if (move) copy->set_id(instruction->id());
+      value = caller.AddInstruction(std::move(copy));
+      if (ir::Computation* fused = value->fused_computation()) {
+        // A fused computation belongs to one fusion: a moved fusion takes its body along, a
+        // copied one gets a copy of it.
+        if (!move) {
+          ir::Computation* copy_of_body = CloneFusedComputation(*fused, module);
+          value->ReplaceCalledComputation(fused, copy_of_body);
+          fused = copy_of_body;
+        }
+        fused->set_fusion_instruction(value);
+      }
+    }
+    mapped[instruction] = value;
+    copies.emplace_back(instruction, value);
+  }
+  return copies;
+}
+
 ir::Computation* CloneFusedComputation(const ir::Computation& body, ir::Module& module) {
   auto copy = std::make_unique<ir::Computation>(module.UniqueName(body.name()));
   copy->set_print_signature(body.print_signature());

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/instruction.h"
@@ -19,6 +20,15 @@ namespace fusescope::passes {
 std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& original,
                                                    std::vector<ir::Instruction*> operands,
                                                    std::string name);
+
+// Copies the instructions of `body` into `caller` in place of a call or fusion whose operands
+// are `operands`: body parameter N stands for operands[N]. With `move` (the body goes away
+// afterwards) the copies keep names and ids and copied fusions take their fused
+// computations along; otherwise they get fresh names and ids and copies of those fused
+// computations. Returns each body instruction's value in `caller`, in the body's post order.
+std::vector<std::pair<const ir::Instruction*, ir::Instruction*>> CopyBodyInto(
+    const ir::Computation& body, ir::Computation& caller,
+    const std::vector<ir::Instruction*>& operands, bool move);
 
 // A copy of the fused computation `body` added to `module` under a fresh name, its
 // instructions with fresh names and ids (provenance kept) and nested fusions' bodies copied
