@@ -209,13 +209,16 @@ void Module::ReserveName(std::string_view name) {
 }
 
 std::string Module::UniqueName(std::string_view base_name) {
-  std::string_view base = SplitSuffix(base_name).first;
+  const auto [base, asked_suffix] = SplitSuffix(base_name);
   std::string candidate(base);
   if (!IsNameTaken(candidate)) {
     ReserveName(candidate);
     return candidate;
   }
   int64_t& next = next_suffix_[std::string(base)];
+  // As XLA's name uniquer: the second `x` is `x.1` (`x` itself counts as the first); only a
+  // caller that asks for `.0` (a duplicate's copy) gets it.
+  if (asked_suffix < 0 && next == 0) next = 1;
   do {
     candidate = std::string(base) + "." + std::to_string(next++);
   } while (IsNameTaken(candidate));

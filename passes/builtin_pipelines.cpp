@@ -16,6 +16,7 @@
 #include "passes/multi_output_fusion.h"
 #include "passes/pipeline.h"
 #include "passes/priority_fusion.h"
+#include "passes/rename_fusions.h"
 #include "passes/scheduler.h"
 
 namespace fusescope::passes {
@@ -59,6 +60,7 @@ std::unique_ptr<Pipeline> MakeGpuPipeline(const PipelineOptions& options) {
   pipeline->Add<MultiOutputFusion>();
   AddCleanup(*pipeline);
   pipeline->Add<FusionMerger>();
+  pipeline->Add<RenameFusions>();
   AddScheduleAndBuffers(*pipeline);
   return pipeline;
 }

@@ -210,7 +210,9 @@ class FusionAssembly {
   Status BuildBody() {
     const bool grows = IsFusion(*plan_.primary);
     body_name_ = grows ? plan_.primary->fused_computation()->name()
-                       : module_.UniqueName("fused_computation");
+                       : module_.UniqueName(order_.size() == 1
+                                                ? NewFusionName() + "_computation"
+                                                : std::string("fused_computation"));
     body_ = std::make_unique<Computation>(body_name_);
     // Parameters first: fused computations print parameters first, as XLA's do.
     CreateParameters(ExternalOperands());
@@ -333,9 +335,22 @@ class FusionAssembly {
     fusion_operands_ = std::move(operands);
   }
 
+  // As XLA's instruction fusion names a fusion it creates: after the first producer and the
+  // consumer it fused (`subtract_exponential_fusion`, `dynamic-slice_bitcast_fusion`); a
+  // fusion of one instruction is `wrapped_<opcode>`.
+  std::string NewFusionName() const {
+    const std::string consumer(ir::OpcodeName(plan_.primary->opcode()));
+    for (const Instruction* member : plan_.members) {
+      if (member != plan_.primary) {
+        return std::string(ir::OpcodeName(member->opcode())) + "_" + consumer + "_fusion";
+      }
+    }
+    return "wrapped_" + consumer;
+  }
+
   Instruction* CreateFusionInstruction() {
     const bool grows = IsFusion(*plan_.primary);
-    std::string name = grows ? plan_.primary->name() : module_.UniqueName("fusion");
+    std::string name = grows ? plan_.primary->name() : module_.UniqueName(NewFusionName());
     auto fusion = Instruction::Create(Opcode::kFusion, body_->root()->shape(), fusion_operands_,
                                       std::move(name));
     fusion->SetAttribute("kind", std::string(FusionKindName(plan_.kind)));

@@ -3,7 +3,9 @@
 
 // Turns a group of instructions of one computation into one fusion instruction: a new fused
 // computation (parameters param_0..., named fused_computation[.N]) and a kFusion instruction
-// (named fusion[.N], kind=, calls=) that takes the group's place. Every fusion shape the
+// (kind=, calls=) that takes the group's place, named as XLA's instruction fusion names it:
+// `<producer opcode>_<consumer opcode>_fusion[.N]` after the pair that created it, or
+// `wrapped_<opcode>` (computation `wrapped_<opcode>_computation`) for one instruction. Every fusion shape the
 // passes make goes through here: wrapping a consumer, fusing a producer into it (duplicated
 // when the producer keeps other users), growing an existing fusion, inlining a producer
 // fusion into a consumer fusion, and multi-output fusion (tuple root, get-tuple-element

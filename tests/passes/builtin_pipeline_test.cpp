@@ -49,7 +49,7 @@ TEST(BuiltinPipelineTest, GpuPassesInOrder) {
               ::testing::ElementsAre("call-inliner", "algsimp", "constant-folding", "cse", "dce",
                                      "layout-assignment", "algsimp", "priority-fusion", "cse",
                                      "dce", "multi_output_fusion", "cse", "dce", "fusion_merger",
-                                     "scheduling", "buffer-assignment"));
+                                     "rename-fusions", "scheduling", "buffer-assignment"));
 }
 
 // An unknown target is an error that names the known ones.

@@ -53,6 +53,16 @@ inline std::unique_ptr<PassResult> RunPass(Pass& pass, std::string_view text,
   return result;
 }
 
+// Every decision of a log, one per line ("producer -> consumer: explanation"), for failure
+// messages.
+inline std::string DescribeDecisions(const FusionDecisionLog& log) {
+  std::string text;
+  for (const FusionDecisionRecord& record : log.records()) {
+    text += record.producer_name + " -> " + record.consumer_name + ": " + record.explanation + "\n";
+  }
+  return text;
+}
+
 // The last decision on producer -> consumer (names as in the input), or null.
 inline const FusionDecisionRecord* FindDecision(const FusionDecisionLog& log,
                                                 std::string_view producer,

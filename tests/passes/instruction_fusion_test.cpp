@@ -35,7 +35,7 @@ ENTRY main {
   const ir::Computation& entry = *run->module->entry();
   ASSERT_EQ(Fusions(entry).size(), 1u);
   const ir::Instruction& fusion = *Fusions(entry).front();
-  EXPECT_EQ(fusion.name(), "fusion");
+  EXPECT_EQ(fusion.name(), "multiply_negate_fusion");  // XLA names it after its first pair
   EXPECT_EQ(fusion.fusion_kind(), "Loop");
   EXPECT_EQ(entry.root(), &fusion);
   EXPECT_EQ(fusion.fused_computation()->name(), "fused_computation");
@@ -87,11 +87,11 @@ ENTRY main {
   const FusionDecisionRecord* first = FindDecision(run->log, "add.2", "neg.3");
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->reason, FusionReason::kFused);
-  EXPECT_EQ(first->explanation, "fused %add.2 into %neg.3, forming %fusion (kLoop)");
-  EXPECT_EQ(first->fusion_name, "fusion");
-  const FusionDecisionRecord* second = FindDecision(run->log, "exp.1", "fusion");
+  EXPECT_EQ(first->explanation, "fused %add.2 into %neg.3, forming %add_negate_fusion (kLoop)");
+  EXPECT_EQ(first->fusion_name, "add_negate_fusion");
+  const FusionDecisionRecord* second = FindDecision(run->log, "exp.1", "add_negate_fusion");
   ASSERT_NE(second, nullptr);
-  EXPECT_EQ(second->explanation, "fused %exp.1 into %fusion (kLoop)");
+  EXPECT_EQ(second->explanation, "fused %exp.1 into %add_negate_fusion (kLoop)");
   EXPECT_EQ(second->pass, "fusion");
   EXPECT_EQ(second->computation, "main");
 }
@@ -227,7 +227,7 @@ ENTRY main {
   add.2 = f32[4] add(p0, c.1)
   ROOT neg.3 = f32[4] negate(add.2)
 })");
-  const FusionDecisionRecord* record = FindDecision(run->log, "c.1", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "c.1", "add_negate_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kNonScalarConstant);
   EXPECT_EQ(record->explanation,
@@ -344,7 +344,7 @@ ENTRY main {
   ROOT a3 = f32[4] add(a2, p4)
 })",
                      WithLimits([](FusionLimits& l) { l.max_operands_and_outputs = 4; }));
-  const FusionDecisionRecord* record = FindDecision(run->log, "a1", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "a1", "add_add_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kTooManyOperands);
   EXPECT_EQ(record->explanation, "fusion would have 5 operands+outputs, limit is 4");
@@ -369,7 +369,7 @@ ENTRY main {
   ROOT n.4 = f32[] negate(r.3)
 })",
                      WithLimits([](FusionLimits& l) { l.max_reductions = 1; }));
-  const FusionDecisionRecord* record = FindDecision(run->log, "r.1", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "r.1", "reduce_negate_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kTooManyReductions);
   EXPECT_EQ(record->explanation, "fusion would contain 2 reductions, limit is 1");
@@ -390,7 +390,7 @@ ENTRY main {
   ROOT d = f32[4] ceil(c)
 })",
                      WithLimits([](FusionLimits& l) { l.max_instructions = 3; }));
-  const FusionDecisionRecord* record = FindDecision(run->log, "a", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "a", "floor_ceil_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kSizeLimit);
   EXPECT_EQ(record->explanation, "fusion would hold 4 instructions, limit is 3");
@@ -430,11 +430,11 @@ ENTRY main {
   b.2 = f32[8,32] broadcast(exp.1), dimensions={0}
   ROOT neg.3 = f32[8,32] negate(b.2)
 })");
-  const FusionDecisionRecord* record = FindDecision(run->log, "exp.1", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "exp.1", "broadcast_negate_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kNotProfitable);
   EXPECT_EQ(record->explanation,
-            "%exp.1 is a transcendental and %fusion reads its elements more than once; fusing "
+            "%exp.1 is a transcendental and %broadcast_negate_fusion reads its elements more than once; fusing "
             "would recompute it for every read");
 }
 
@@ -479,10 +479,10 @@ ENTRY main {
   EXPECT_EQ(fusion.fusion_kind(), "Output");
   EXPECT_EQ(FusedOpcodes(fusion), (std::multiset<std::string>{"add", "broadcast", "broadcast",
                                                               "constant", "dot", "maximum"}));
-  const FusionDecisionRecord* record = FindDecision(run->log, "dot.1", "fusion");
-  ASSERT_NE(record, nullptr);
+  const FusionDecisionRecord* record = FindDecision(run->log, "dot.1", "broadcast_maximum_fusion");
+  ASSERT_NE(record, nullptr) << testing::DescribeDecisions(run->log);
   EXPECT_EQ(record->explanation,
-            "fused %dot.1 into %fusion (kOutput); the dot writes its result through the "
+            "fused %dot.1 into %broadcast_maximum_fusion (kOutput); the dot writes its result through the "
             "epilogue");
 }
 

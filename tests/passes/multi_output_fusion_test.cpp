@@ -59,7 +59,7 @@ ENTRY main {
   const FusionDecisionRecord* record = FindDecision(run->log, "r.2", "r.1");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->explanation,
-            "fused sibling %r.2 into %r.1, forming %fusion (multi-output kInput); both read %p0, "
+            "fused sibling %r.2 into %r.1, forming %reduce_reduce_fusion (multi-output kInput); both read %p0, "
             "now once");
   testing::ExpectProvenanceComplete(*original, *run->module);
 }
@@ -124,7 +124,7 @@ ENTRY main {
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kFused);
   EXPECT_EQ(record->explanation,
-            "fused %e.1 into %r.2, forming %fusion (kInput) as an extra output; its 1 other user "
+            "fused %e.1 into %r.2, forming %exponential_reduce_fusion (kInput) as an extra output; its 1 other user "
             "reads it from the fusion");
   testing::ExpectProvenanceComplete(*original, *run->module);
 }

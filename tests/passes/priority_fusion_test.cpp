@@ -43,10 +43,10 @@ ENTRY main {
   EXPECT_EQ(FusedOpcodes(fusion),
             (std::multiset<std::string>{"constant", "exponential", "reduce"}));
   EXPECT_EQ(fusion.fused_computation()->root()->opcode(), ir::Opcode::kReduce);
-  const FusionDecisionRecord* constant = FindDecision(run->log, "c.2", "fusion");
+  const FusionDecisionRecord* constant = FindDecision(run->log, "c.2", "exponential_reduce_fusion");
   ASSERT_NE(constant, nullptr);
   EXPECT_EQ(constant->explanation,
-            "fused %c.2 into %fusion (kInput); small constants are fused last, into every "
+            "fused %c.2 into %exponential_reduce_fusion (kInput); small constants are fused last, into every "
             "fusible user");
 }
 
@@ -71,7 +71,7 @@ ENTRY main {
   const FusionDecisionRecord* first = FindDecision(run->log, "exp.1", "add.2");
   ASSERT_NE(first, nullptr);
   EXPECT_THAT(first->explanation,
-              ::testing::MatchesRegex("fused (a copy of )?%exp.1 into %add.2, forming %fusion(.1)? "
+              ::testing::MatchesRegex("fused (a copy of )?%exp.1 into %add.2, forming %exponential_(add|multiply)_fusion "
                                       "\\(kLoop\\); a copy goes into each of its 2 users; the "
                                       "cost model expects it to save [0-9.]+ us"));
 }
@@ -177,7 +177,7 @@ ENTRY main {
   add.2 = f32[4] add(p0, k.1)
   ROOT n.3 = f32[4] negate(add.2)
 })"));
-  const FusionDecisionRecord* record = FindDecision(run->log, "k.1", "fusion");
+  const FusionDecisionRecord* record = FindDecision(run->log, "k.1", "add_negate_fusion");
   ASSERT_NE(record, nullptr);
   EXPECT_EQ(record->reason, FusionReason::kNonScalarConstant);
 }

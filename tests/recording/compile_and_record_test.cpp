@@ -42,7 +42,9 @@ TEST_P(BuiltinPipelineTest, RecordsTheRealPipeline) {
     EXPECT_EQ(pass.fingerprint_before, before.fingerprint()) << pass.name;
     EXPECT_EQ(pass.fingerprint_after, after.fingerprint()) << pass.name;
     EXPECT_EQ(pass.instructions_after, after.instruction_count()) << pass.name;
-    if (!pass.changed) {
+    // rename-fusions changes names only (which fingerprints ignore): its renamed fusions are
+    // new records, everything else is shared.
+    if (!pass.changed && pass.name != "rename-fusions") {
       EXPECT_EQ(after.SharingWith(before).shared_instructions, after.instruction_count())
           << pass.name;
     }
