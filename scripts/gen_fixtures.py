@@ -370,6 +370,34 @@ def cond_sort_model(jax):
     return cond_sort, (spec((8, 8), jnp.float32), spec((), jnp.bool_), spec((), jnp.int32))
 
 
+def decoder_grad_model(jax):
+    """Gradient of a small image decoder: dense → two transposed convolutions (their gradients
+    are convolutions with lhs dilation), per-channel batch statistics, SiLU, cumsum (a
+    reduce-window), log-softmax, take_along_axis (gather) and argmax (a variadic reduce)."""
+    jnp, lax = jax.numpy, jax.lax
+    dims = ("NHWC", "HWIO", "NHWC")
+
+    def decoder(p, z):
+        h = (z @ p["w0"]).reshape(z.shape[0], 4, 4, 8)
+        h = lax.conv_transpose(h, p["k1"], (2, 2), "SAME", dimension_numbers=dims)
+        mu, var = h.mean(axis=(0, 1, 2)), h.var(axis=(0, 1, 2))
+        h = (h - mu) / jnp.sqrt(var + 1e-5) * p["g1"] + p["b1"]
+        h = h * jax.nn.sigmoid(h)
+        h = lax.conv_transpose(h, p["k2"], (2, 2), "SAME", dimension_numbers=dims)
+        logits = jnp.cumsum(h, axis=1).reshape(h.shape[0], -1, h.shape[-1])
+        return jax.nn.log_softmax(logits, axis=-1), jnp.argmax(logits, axis=-1)
+
+    def loss(p, z, y):
+        log_probs, best = decoder(p, z)
+        return -jnp.mean(jnp.take_along_axis(log_probs, y[..., None], axis=-1)), best
+
+    spec, f32 = jax.ShapeDtypeStruct, jnp.float32
+    params = {"w0": spec((16, 128), f32), "k1": spec((3, 3, 8, 8), f32), "g1": spec((8,), f32),
+              "b1": spec((8,), f32), "k2": spec((3, 3, 8, 5), f32)}
+    return (jax.grad(loss, has_aux=True),
+            (params, spec((4, 16), f32), spec((4, 256), jnp.int32)))
+
+
 def export_training(jax, out):
     """Real training-step graphs: what crashed pipelines that only ever saw inference."""
     folder = out / "training"
@@ -379,6 +407,7 @@ def export_training(jax, out):
                                                 (0, 1), False),
         "scan_grad.hlo": (scan_grad_model(jax), (), True),
         "cond_sort.hlo": (cond_sort_model(jax), (), True),
+        "decoder_grad.hlo": (decoder_grad_model(jax), (), True),
     }
     for name, ((fn, specs), donate, debug_info) in cases.items():
         lowered = jax.jit(fn, donate_argnums=donate).lower(*specs)

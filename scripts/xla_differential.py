@@ -36,6 +36,7 @@ FIXTURES = [
     "training/bert_train_step.threefry.nometa.hlo",
     "training/scan_grad.hlo",
     "training/cond_sort.hlo",
+    "training/decoder_grad.hlo",
 ]
 PIPELINES = ["cpu", "gpu"]
 
