@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "passes/cost_analysis.h"
 #include "passes/fusion_utils.h"
 
 namespace fusescope::passes {
@@ -10,47 +11,6 @@ namespace {
 
 using ir::Instruction;
 using ir::Opcode;
-
-// Transcendentals take several instructions (and the SFU) per element.
-constexpr double kTranscendentalFlops = 4;
-
-double Elements(const ir::Shape& shape) {
-  if (!shape.IsTuple()) return shape.IsArray() ? static_cast<double>(shape.ElementCount()) : 0;
-  double total = 0;
-  for (const ir::Shape& element : shape.tuple_shapes()) total += Elements(element);
-  return total;
-}
-
-double InstructionFlops(const Instruction& instruction) {
-  const Opcode opcode = instruction.opcode();
-  if (ir::IsTranscendental(opcode)) return kTranscendentalFlops * Elements(instruction.shape());
-  if (ir::IsElementwiseOpcode(opcode)) return Elements(instruction.shape());
-  switch (opcode) {
-    case Opcode::kReduce:
-    case Opcode::kReduceWindow:
-      return Elements(instruction.operand(0)->shape());
-    case Opcode::kDot: {
-      double contracted = 1;
-      const ir::Shape& lhs = instruction.operand(0)->shape();
-      for (int64_t d :
-           instruction.IntListAttribute("lhs_contracting_dims").value_or(std::vector<int64_t>{})) {
-        if (d >= 0 && d < lhs.rank()) contracted *= static_cast<double>(lhs.dimension(d));
-      }
-      return 2 * Elements(instruction.shape()) * contracted;
-    }
-    case Opcode::kConvolution:
-      // An upper bound: every output element meets the whole kernel.
-      return 2 * Elements(instruction.shape()) * Elements(instruction.operand(1)->shape());
-    default:
-      return 0;
-  }
-}
-
-double Flops(const Instruction& instruction) {
-  double total = 0;
-  for (const Instruction* inner : FusedInstructions(instruction)) total += InstructionFlops(*inner);
-  return total;
-}
 
 bool NeedsNoKernel(const Instruction& instruction) {
   switch (instruction.opcode()) {
@@ -69,7 +29,8 @@ bool NeedsNoKernel(const Instruction& instruction) {
 double RecomputeFactor(const Instruction& producer, const Instruction& consumer) {
   for (int64_t i = 0; i < consumer.operand_count(); ++i) {
     if (consumer.operand(i) == &producer && ReusesOperandElements(consumer, i)) {
-      return std::max(1.0, Elements(consumer.shape()) / std::max(1.0, Elements(producer.shape())));
+      return std::max(1.0,
+                      ElementCount(consumer.shape()) / std::max(1.0, ElementCount(producer.shape())));
     }
   }
   return 1;
@@ -84,12 +45,7 @@ double GpuPerformanceModel::Seconds(double bytes, double flops) const {
 
 double GpuPerformanceModel::KernelSeconds(const Instruction& instruction) const {
   if (NeedsNoKernel(instruction)) return 0;
-  std::unordered_set<const Instruction*> operands(instruction.operands().begin(),
-                                                  instruction.operands().end());
-  double bytes = static_cast<double>(instruction.shape().ByteSize());
-  for (const Instruction* operand : operands)
-    bytes += static_cast<double>(operand->shape().ByteSize());
-  return Seconds(bytes, Flops(instruction));
+  return Seconds(KernelBytes(instruction), KernelFlops(instruction));
 }
 
 double GpuPerformanceModel::FusedKernelSeconds(const Instruction& producer,
@@ -105,7 +61,8 @@ double GpuPerformanceModel::FusedKernelSeconds(const Instruction& producer,
   for (const Instruction* operand : operands) {
     bytes += static_cast<double>(operand->shape().ByteSize());
   }
-  const double flops = Flops(consumer) + Flops(producer) * RecomputeFactor(producer, consumer);
+  const double flops =
+      KernelFlops(consumer) + KernelFlops(producer) * RecomputeFactor(producer, consumer);
   return Seconds(bytes, flops);
 }
 

@@ -137,5 +137,13 @@ expect_error "bad --pass" "integer" "$fs" stats sample:mlp --pass x
 expect_error "unknown option" "unknown option" "$fs" stats sample:mlp --bogus
 expect_error "unknown command" "unknown command" "$fs" frobnicate
 
+# --- machine: measured limits, cached per machine; counters read or explained
+expect_ok "machine json" "$fs" machine --json --cache-dir "$tmp/machine" --probe-seconds 0.02
+json_ok "machine json" "d['peak_fp32_flops'] > 0 and d['memory_bandwidth_bytes_per_second'] > 0 and not d['from_cache'] and all(c['available'] or c['reason'] for c in d['counters'])"
+expect_ok "machine cached" "$fs" machine --json --cache-dir "$tmp/machine"
+json_ok "machine cached" "d['from_cache']"
+expect_error "machine bad probe" "probe-seconds takes a number" "$fs" machine --probe-seconds x
+expect_error "machine absurd probe" "probe time must be" "$fs" machine --recalibrate --probe-seconds 1e9 --cache-dir "$tmp/machine"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

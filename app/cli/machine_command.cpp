@@ -1,0 +1,94 @@
+// `fusescope machine [--recalibrate] [--probe-seconds S] [--json]`: this machine's measured
+// limits (peak FP32 FLOP/s on one core and all, memory bandwidth), the figures rooflines and
+// "fraction of peak" divide by; measured once and cached per machine. Also which hardware
+// counters profiling can read here, and why not where it cannot.
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "ir/json_writer.h"
+#include "profiler/cpu_counters.h"
+#include "profiler/machine.h"
+
+namespace fusescope::app {
+namespace {
+
+int RunMachine(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"--probe-seconds", "--cache-dir"}, {"--json", "--recalibrate"});
+  if (!args.ok()) return Fail("machine: " + args.message());
+  if (!args->positional().empty()) {
+    return Fail("usage: fusescope machine [--recalibrate] [--probe-seconds S] [--json]");
+  }
+  profiler::CalibrationOptions options;
+  if (auto text = args->Value("--probe-seconds")) {
+    char* end = nullptr;
+    options.seconds_per_probe = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0') {
+      return Fail("machine: --probe-seconds takes a number, got \"" + *text + "\"");
+    }
+  }
+  const std::string directory =
+      args->Value("--cache-dir").value_or(profiler::DefaultCacheDirectory());
+  std::string note;
+  StatusOr<profiler::MachineInfo> machine =
+      args->Has("--recalibrate") ? profiler::Calibrate(options)
+                                 : profiler::LoadOrCalibrate(directory, options, &note);
+  if (!machine.ok()) return Fail("machine: " + machine.message());
+  if (args->Has("--recalibrate")) {
+    Status saved = profiler::SaveMachine(*machine, directory);
+    if (!saved.ok()) note = "not cached: " + saved.message();
+  }
+  profiler::CpuCounters counters;
+  const std::vector<profiler::CounterReading> readings = counters.Read();
+
+  if (args->Has("--json")) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("cpu_model").String(machine->cpu_model);
+    json.Key("logical_cores").Int(machine->logical_cores);
+    json.Key("vector_isa").String(machine->vector_isa);
+    json.Key("peak_fp32_flops_one_core").Double(machine->peak_flops_one_core);
+    json.Key("peak_fp32_flops").Double(machine->peak_flops);
+    json.Key("memory_bandwidth_bytes_per_second").Double(machine->memory_bandwidth);
+    json.Key("measured_at").String(machine->measured_at);
+    json.Key("probe_seconds").Double(machine->probe_seconds);
+    json.Key("from_cache").Bool(machine->from_cache);
+    json.Key("counters").BeginArray();
+    for (const profiler::CounterReading& reading : readings) {
+      json.BeginObject();
+      json.Key("name").String(reading.name);
+      json.Key("available").Bool(reading.available);
+      if (!reading.available) json.Key("reason").String(reading.unavailable_reason);
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return 0;
+  }
+  if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
+  std::printf("%s, %lld logical cores, %s\n", machine->cpu_model.c_str(),
+              static_cast<long long>(machine->logical_cores), machine->vector_isa.c_str());
+  std::printf("  peak FP32, one core:   %8.1f GFLOP/s\n", machine->peak_flops_one_core / 1e9);
+  std::printf("  peak FP32, all cores:  %8.1f GFLOP/s\n", machine->peak_flops / 1e9);
+  std::printf("  memory bandwidth:      %8.1f GB/s (triad)\n", machine->memory_bandwidth / 1e9);
+  std::printf("  ridge point:           %8.2f FLOP/byte\n",
+              machine->memory_bandwidth > 0 ? machine->peak_flops / machine->memory_bandwidth : 0);
+  std::printf("  measured %s in %.2f s%s\n", machine->measured_at.c_str(), machine->probe_seconds,
+              machine->from_cache ? " (cached)" : "");
+  std::printf("counters:\n");
+  for (const profiler::CounterReading& reading : readings) {
+    std::printf("  %-13s %s\n", reading.name.c_str(),
+                reading.available ? "available" : reading.unavailable_reason.c_str());
+  }
+  return 0;
+}
+
+const CommandRegistrar kRegistrar(
+    {"machine", "machine [--recalibrate] [--probe-seconds S] [--json]",
+     "this machine's peak FLOP/s and memory bandwidth (measured once, cached) and counters",
+     RunMachine});
+
+}  // namespace
+}  // namespace fusescope::app
