@@ -271,6 +271,30 @@ def export_model(jax, name, out):
     return after
 
 
+def export_xla_traces(jax, out, runs=5):
+    """XLA's own profile of each model: jax.profiler's Perfetto trace (one event per thunk,
+    named after the HLO op of after_optimizations.hlo, args hlo_module/hlo_op/run_id) of
+    `runs` runs after warm-up, as <model>/xla_cpu_trace.json.gz."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for name in MODELS:
+        fn, specs = MODELS[name](jax)
+        leaves, tree = jax.tree_util.tree_flatten(specs)
+        args = [rng.standard_normal(s.shape).astype(s.dtype) if s.dtype.kind == "f"
+                else np.zeros(s.shape, s.dtype) for s in leaves]
+        args = jax.tree_util.tree_unflatten(tree, args)
+        compiled = jax.jit(fn).lower(*specs).compile()
+        for _ in range(3):
+            jax.block_until_ready(compiled(*args))
+        with tempfile.TemporaryDirectory() as folder:
+            with jax.profiler.trace(folder, create_perfetto_trace=True):
+                for _ in range(runs):
+                    jax.block_until_ready(compiled(*args))
+            trace = next(Path(folder).rglob("perfetto_trace.json.gz"))
+            shutil.copyfile(trace, out / name / "xla_cpu_trace.json.gz")
+
+
 def export_control_flow(jax, out):
     fn, specs = control_flow_model(jax)
     lowered = jax.jit(fn).lower(*specs)
@@ -546,6 +570,7 @@ def generate(out):
               "jaxlib": jaxlib.__version__, "backend": "cpu", "models": {}}
     for name in MODELS:
         counts["models"][name] = fusion_summary(export_model(jax, name, out))
+    export_xla_traces(jax, out)
     export_control_flow(jax, out)
     export_training(jax, out)
     export_print_variants(jax, out)
@@ -722,11 +747,16 @@ def main():
     parser.add_argument("--samples", type=Path, default=SAMPLES)
     parser.add_argument("--training-only", action="store_true",
                         help="regenerate only the training-step graphs in OUT/training")
+    parser.add_argument("--traces-only", action="store_true",
+                        help="regenerate only XLA's profiles of the models (xla_cpu_trace.json.gz)")
     args = parser.parse_args()
     if args.check_samples:
         return 1 if check_samples(args.samples) else 0
     if args.training_only:
         export_training(import_jax(), args.out)
+        return 0
+    if args.traces_only:
+        export_xla_traces(import_jax(), args.out)
         return 0
     generate(args.out)
     return 0

@@ -8,7 +8,7 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 libclang-rt-19-dev lld-19
   qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev libqt6opengl6-dev
   libgraphviz-dev graphviz
-  libsqlite3-dev
+  libsqlite3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev
   xvfb xauth fonts-dejavu-core

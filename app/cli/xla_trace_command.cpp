@@ -1,0 +1,121 @@
+// `fusescope xla-trace TRACE MODULE [--top K] [--json]`: a profile XLA recorded itself
+// (jax.profiler's perfetto_trace.json.gz or any Chrome trace JSON) mapped by op name onto
+// the module XLA compiled (its after-optimizations text): time per XLA fusion over the runs,
+// its share of the module's latency, and what each kernel holds — the model's op names and
+// source lines from the metadata of the fused instructions.
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "app/cli/model_loader.h"
+#include "ir/json_writer.h"
+#include "profiler/xla_trace.h"
+
+namespace fusescope::app {
+namespace {
+
+std::string Where(const profiler::OpProfile& op, size_t limit) {
+  std::string text;
+  for (size_t i = 0; i < op.source_lines.size() && i < limit; ++i) {
+    text += (i ? ", " : "") + op.source_lines[i].file + ":" + std::to_string(op.source_lines[i].line);
+  }
+  if (op.source_lines.size() > limit) {
+    text += " +" + std::to_string(op.source_lines.size() - limit);
+  }
+  return text;
+}
+
+void PrintJson(const profiler::TraceProfile& profile) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("module").String(profile.module_name);
+  json.Key("runs").Int(profile.runs);
+  json.Key("latency_us").BeginObject();
+  json.Key("p50").Double(profile.module_latency_us.median);
+  json.Key("p95").Double(profile.module_latency_us.p95);
+  json.Key("p99").Double(profile.module_latency_us.p99);
+  json.Key("min").Double(profile.module_latency_us.min);
+  json.Key("max").Double(profile.module_latency_us.max);
+  json.EndObject();
+  json.Key("covered_share").Double(profile.covered_share);
+  json.Key("ops").BeginArray();
+  for (const profiler::OpProfile& op : profile.ops) {
+    json.BeginObject();
+    json.Key("name").String(op.name);
+    json.Key("opcode").String(std::string(ir::OpcodeName(op.instruction->opcode())));
+    json.Key("median_us").Double(op.duration_us.median);
+    json.Key("p95_us").Double(op.duration_us.p95);
+    json.Key("total_us").Double(op.total_us);
+    json.Key("share").Double(op.share);
+    json.Key("op_names").BeginArray();
+    for (const std::string& name : op.op_names) json.String(name);
+    json.EndArray();
+    json.Key("source_lines").BeginArray();
+    for (const profiler::SourceLine& line : op.source_lines) {
+      json.BeginObject();
+      json.Key("file").String(line.file);
+      json.Key("line").Int(line.line);
+      json.Key("function").String(line.function);
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("unmatched_ops").BeginArray();
+  for (const std::string& name : profile.unmatched_ops) json.String(name);
+  json.EndArray();
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+int RunXlaTrace(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"--top"}, {"--json"});
+  if (!args.ok()) return Fail("xla-trace: " + args.message());
+  if (args->positional().size() != 2) {
+    return Fail("usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo [--top K] [--json]");
+  }
+  auto top = args->IntValue("--top");
+  if (!top.ok()) return Fail(top.message());
+  auto trace = profiler::ReadXlaTrace(args->positional()[0]);
+  if (!trace.ok()) return Fail(trace.message());
+  auto loaded = LoadModel(args->positional()[1], std::nullopt);
+  if (!loaded.ok()) return Fail(loaded.message());
+  auto profile = profiler::MapTraceOntoModule(*trace, *loaded->module);
+  if (!profile.ok()) return Fail(args->positional()[0] + ": " + profile.message());
+  if (args->Has("--json")) {
+    PrintJson(*profile);
+    return 0;
+  }
+  const profiler::SampleSummary& latency = profile->module_latency_us;
+  std::printf("%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+              "(min %.1f, max %.1f)\n",
+              profile->module_name.c_str(), static_cast<long long>(profile->runs), latency.median,
+              latency.p95, latency.p99, latency.min, latency.max);
+  std::printf("ops named in the trace cover %.0f%% of it\n\n", 100 * profile->covered_share);
+  std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us",
+              "share", "source lines (op names)");
+  const size_t limit = top->value_or(20) > 0 ? static_cast<size_t>(top->value_or(20)) : 0;
+  for (size_t i = 0; i < profile->ops.size() && i < limit; ++i) {
+    const profiler::OpProfile& op = profile->ops[i];
+    std::string names = op.op_names.empty() ? "" : op.op_names.front();
+    if (op.op_names.size() > 1) names += " +" + std::to_string(op.op_names.size() - 1);
+    std::printf("%-32s %-11s %10.2f %10.2f %6.1f%%  %s (%s)\n", op.name.c_str(),
+                std::string(ir::OpcodeName(op.instruction->opcode())).c_str(),
+                op.duration_us.median, op.duration_us.p95, 100 * op.share, Where(op, 3).c_str(),
+                names.c_str());
+  }
+  if (!profile->unmatched_ops.empty()) {
+    std::printf("\n%zu op(s) in the trace are not in the module, e.g. %s\n",
+                profile->unmatched_ops.size(), profile->unmatched_ops.front().c_str());
+  }
+  return 0;
+}
+
+const CommandRegistrar kRegistrar(
+    {"xla-trace", "xla-trace TRACE.json[.gz] MODULE.hlo [--top K] [--json]",
+     "XLA's own profile mapped onto its fusions, op names and source lines", RunXlaTrace});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,80 @@
+#ifndef FUSESCOPE_PROFILER_XLA_TRACE_H_
+#define FUSESCOPE_PROFILER_XLA_TRACE_H_
+
+// Profiles recorded by XLA itself, mapped onto XLA's own module. jax.profiler traces
+// (`create_perfetto_trace=True` writes perfetto_trace.json.gz, Chrome trace JSON) from
+// XLA:CPU carry one complete event per thunk executed, named after the HLO instruction and
+// with args {hlo_module, hlo_op, run_id}, inside a `ThunkExecutor::Execute` event per run;
+// jaxlib 0.10 writes one for every fusion, dot library call and copy. Mapped by name onto
+// the after-optimizations module XLA compiled (its dump or `compile().as_text()`), each
+// event's time lands on a real XLA fusion, and through that fusion's fused instructions'
+// metadata on the model's op names and source lines.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "ir/status.h"
+#include "profiler/statistics.h"
+
+namespace fusescope::profiler {
+
+struct TraceEvent {
+  std::string name;
+  std::string hlo_module;  // args.hlo_module; "" on events of the runtime
+  std::string hlo_op;      // args.hlo_op
+  std::string run_id;      // args.run_id
+  int64_t pid = 0;
+  int64_t tid = 0;
+  double start_us = 0;
+  double duration_us = 0;
+};
+
+struct XlaTrace {
+  std::vector<TraceEvent> op_events;         // events that name an HLO op
+  std::vector<TraceEvent> execution_events;  // one per module run (ThunkExecutor::Execute)
+  std::vector<std::string> modules;          // hlo_module values seen, in order
+  int64_t event_count = 0;                   // all complete events read
+};
+
+// Reads a Chrome/Perfetto JSON trace, plain or gzip-compressed (by content, not name).
+// Refuses files over `max_bytes` (compressed or not) before reading them whole, and says
+// where a corrupt file stops making sense.
+StatusOr<XlaTrace> ReadXlaTrace(const std::string& path, int64_t max_bytes = int64_t{1} << 30);
+StatusOr<XlaTrace> ParseXlaTrace(std::string_view json, const std::string& source_name);
+
+struct SourceLine {
+  std::string file;
+  int64_t line = 0;
+  std::string function;
+};
+
+struct OpProfile {
+  const ir::Instruction* instruction = nullptr;
+  std::string name;
+  SampleSummary duration_us;      // one sample per run
+  double total_us = 0;            // all runs
+  double share = 0;               // of the module's time in the runs the trace holds
+  std::vector<std::string> op_names;       // metadata op_name of what the kernel holds
+  std::vector<SourceLine> source_lines;    // distinct, in program order of the fused ops
+};
+
+struct TraceProfile {
+  std::string module_name;
+  int64_t runs = 0;
+  SampleSummary module_latency_us;  // per run, from the executor's event
+  std::vector<OpProfile> ops;       // by total time, largest first
+  double covered_share = 0;         // the ops' time over the module's time
+  // Ops the trace names that the module does not have (another compilation?).
+  std::vector<std::string> unmatched_ops;
+};
+
+// Maps the trace's events of `module` (by its name) onto its instructions. An error when the
+// trace holds no run of this module (saying which modules it does hold), or when most of its
+// op names are not in the module (a trace of another compilation).
+StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Module& module);
+
+}  // namespace fusescope::profiler
+
+#endif  // FUSESCOPE_PROFILER_XLA_TRACE_H_
