@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include "recording/operation_counts.h"
 #include "views/markup.h"
 
 namespace fusescope::views {
@@ -108,7 +109,7 @@ std::string PassName(const recording::Recording& recording, int64_t index) {
 class ReportBuilder {
  public:
   ReportBuilder(const recording::Recording& recording, const ReportOptions& options)
-      : recording_(recording), options_(options) {}
+      : recording_(recording), options_(options), counts_(recording::CountSnapshots(recording)) {}
 
   std::string Build() {
     std::string title =
@@ -138,14 +139,12 @@ class ReportBuilder {
   void Header(const std::string& title) {
     int64_t refused = 0;
     for (const auto& decision : recording_.decisions) refused += decision.accepted() ? 0 : 1;
-    int64_t before = recording_.snapshots.empty() ? 0 : recording_.input().instruction_count();
-    int64_t after =
-        recording_.snapshots.empty() ? 0 : recording_.snapshots.back().instruction_count();
     std::string meta = "pipeline " + Esc(recording_.pipeline_name);
     if (!recording_.source_path.empty()) meta += " &middot; " + Esc(recording_.source_path);
     meta += " &middot; " + std::to_string(recording_.passes.size()) + " passes, " +
-            std::to_string(ChangedCount()) + " changed &middot; " + std::to_string(before) +
-            " &rarr; " + std::to_string(after) + " instructions &middot; " +
+            std::to_string(ChangedCount()) + " changed &middot; ";
+    if (!counts_.empty()) meta += Esc(recording::DescribeCounts(counts_.front(), counts_.back()));
+    meta += " &middot; " +
             std::to_string(recording_.decisions.size()) + " fusion decisions (" +
             std::to_string(refused) + " refused) &middot; " + Seconds(recording_.total_seconds);
     out_ += "<header><h1>" + Esc(title) + "</h1><p class=\"meta\">" + meta + "</p></header>\n";
@@ -156,7 +155,8 @@ class ReportBuilder {
     out_ +=
         "<label><input type=\"checkbox\" id=\"only-changed\"> changed passes only</label>\n"
         "<table id=\"pass-table\"><thead><tr><th>#</th><th>pass</th><th>changed</th>"
-        "<th>instructions</th><th>&Delta;</th><th>time</th><th>notes</th></tr></thead><tbody>\n";
+        "<th>operations</th><th>&Delta;</th><th>fusions</th><th>fused instructions</th>"
+        "<th>time</th><th>notes</th></tr></thead><tbody>\n";
     for (const recording::PassRecord& pass : recording_.passes) PassRow(pass);
     out_ += "</tbody></table></section>\n";
   }
@@ -167,7 +167,12 @@ class ReportBuilder {
     std::string name = pass.changed ? "<a href=\"#pass-" + std::to_string(pass.index) + "\">" +
                                           Esc(pass.name) + "</a>"
                                     : Esc(pass.name);
-    int64_t delta = pass.instructions_after - pass.instructions_before;
+    // Counted as `fusescope passes` counts (recording/operation_counts.h).
+    const size_t at = static_cast<size_t>(pass.index);
+    const recording::OperationCounts before = at < counts_.size() ? counts_[at] : recording::OperationCounts{};
+    const recording::OperationCounts after =
+        at + 1 < counts_.size() ? counts_[at + 1] : recording::OperationCounts{};
+    const int64_t delta = after.operations - before.operations;
     std::string notes;
     if (pass.change_flag_lies) notes += "<span class=\"flag lies\">change flag lies</span>";
     if (pass.skipped) notes += "<span class=\"flag skipped\">skipped</span>";
@@ -175,9 +180,11 @@ class ReportBuilder {
     out_ += "<tr class=\"" + classes + "\" data-pass=\"" + std::to_string(pass.index) +
             "\"><td class=\"num\">" + std::to_string(pass.index) + "</td><td>" + name +
             "</td><td>" + (pass.changed ? "<span class=\"mark-changed\">changed</span>" : "") +
-            "</td><td class=\"num\">" + std::to_string(pass.instructions_before) + " &rarr; " +
-            std::to_string(pass.instructions_after) + "</td><td class=\"num\">" +
+            "</td><td class=\"num\">" + std::to_string(before.operations) + " &rarr; " +
+            std::to_string(after.operations) + "</td><td class=\"num\">" +
             (delta > 0 ? "+" : "") + std::to_string(delta) + "</td><td class=\"num\">" +
+            std::to_string(after.fusions) + "</td><td class=\"num\">" +
+            std::to_string(after.fused_instructions) + "</td><td class=\"num\">" +
             Seconds(pass.wall_seconds) + "</td><td>" + notes + "</td></tr>\n";
   }
 
@@ -293,6 +300,7 @@ class ReportBuilder {
 
   const recording::Recording& recording_;
   const ReportOptions& options_;
+  const std::vector<recording::OperationCounts> counts_;  // [0] the input, [i + 1] after pass i
   std::string out_;
 };
 

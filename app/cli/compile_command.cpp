@@ -18,6 +18,7 @@
 #include "ir/json_writer.h"
 #include "passes/pipeline.h"
 #include "recording/compile_and_record.h"
+#include "recording/operation_counts.h"
 #include "recording/recording_store.h"
 
 namespace fusescope::app {
@@ -114,8 +115,9 @@ CompileSummary Summarize(const recording::Recording& recording) {
 
 void PrintSummary(const recording::Recording& recording, const std::string& output, bool json) {
   const CompileSummary summary = Summarize(recording);
-  const int64_t before = recording.input().instruction_count();
-  const int64_t after = recording.snapshots.back().instruction_count();
+  // Counted as `passes` counts: operations outside fusion bodies, and what the fusions hold.
+  const recording::OperationCounts before = recording::CountOperations(recording.input());
+  const recording::OperationCounts after = recording::CountOperations(recording.snapshots.back());
   if (json) {
     JsonWriter out;
     out.BeginObject();
@@ -125,8 +127,11 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
     out.Key("passes").Int(static_cast<int64_t>(recording.passes.size()));
     out.Key("passes_run").Int(summary.passes_run);
     out.Key("passes_changed").Int(summary.passes_changed);
-    out.Key("instructions_before").Int(before);
-    out.Key("instructions_after").Int(after);
+    out.Key("operations_before").Int(before.operations);
+    out.Key("operations_after").Int(after.operations);
+    out.Key("fused_instructions_after").Int(after.fused_instructions);
+    out.Key("instructions_before").Int(before.instructions());
+    out.Key("instructions_after").Int(after.instructions());
     out.Key("fusions").Int(summary.fusions);
     out.Key("decisions_accepted").Int(summary.accepted);
     out.Key("decisions_refused").Int(summary.refused);
@@ -140,8 +145,7 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
             << " pipeline -> " << output << '\n'
             << "  passes:       " << summary.passes_run << " run, " << summary.passes_changed
             << " changed the module\n"
-            << "  instructions: " << before << " -> " << after
-            << " (all computations, fused bodies included)" << '\n'
+            << "  operations:   " << recording::DescribeCounts(before, after) << '\n'
             << "  fusions:      " << summary.fusions << " (" << summary.accepted
             << " fusion decisions accepted, " << summary.refused << " refused)\n"
             << "  time:         " << std::fixed << std::setprecision(3) << recording.total_seconds

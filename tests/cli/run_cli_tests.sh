@@ -111,6 +111,11 @@ contains "report is self-contained" '<svg' "$tmp/r.html"
 if grep -Eq '(src|href)="https?:' "$tmp/r.html"; then bad "report refers to the network"; else ok; fi
 expect_ok "compile with options" "$fs" compile sample:bert_encoder -o "$tmp/b.fsdb" --disable-pass cse --fusion-limit max_instructions=4 --json
 json_ok "disabled pass" "d['passes_run'] < d['passes']"
+# compile --json counts as the pass table does
+expect_ok "compile json" "$fs" compile sample:bert_encoder --pipeline gpu -o "$tmp/counts.fsdb" --json
+cp "$tmp/out" "$tmp/compile.json"
+expect_ok "passes json for counts" "$fs" passes "$tmp/counts.fsdb" --json
+if python3 -c "import json; c=json.load(open('$tmp/compile.json')); p=json.load(open('$tmp/out'))['passes']; import sys; sys.exit(0 if c['operations_after'] == p[-1]['operations_after'] and c['operations_before'] == p[0]['operations_before'] and c['fused_instructions_after'] == p[-1]['fused_instructions_after'] and c['instructions_after'] == c['operations_after'] + c['fused_instructions_after'] else 1)"; then ok; else bad "compile --json and passes --json count differently"; fi
 expect_error "unknown pass" "no pass named 'nope'" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --disable-pass nope
 expect_error "bad limit" "unknown fusion limit" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --fusion-limit foo=1
 expect_error "unknown pipeline" "unknown pipeline" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --pipeline tpu

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "recording/compile_and_record.h"
+#include "recording/operation_counts.h"
 #include "resources/samples.h"
 #include "tests/views/xml_check.h"
 
@@ -54,6 +55,28 @@ TEST(HtmlReportTest, OneRowPerPassAndDecisionAndOneSectionPerChangedPass) {
   EXPECT_EQ(Occurrences(html, "<tr class=\"changed"), changed);
   EXPECT_EQ(Occurrences(html, "data-outcome="), static_cast<int>(recording.decisions.size()));
   EXPECT_GT(Occurrences(html, "<td class=\"refused\">refused</td>"), 0);
+}
+
+// The report counts as `fusescope passes` does: operations outside fusion bodies, and what
+// the fusions hold, so a fusion pass reads as fewer operations, not more instructions.
+TEST(HtmlReportTest, CountsOperationsAsThePassTableDoes) {
+  const recording::Recording& recording = Mlp();
+  const std::vector<recording::OperationCounts> counts = recording::CountSnapshots(recording);
+  std::string html = HtmlReport::Render(recording);
+  EXPECT_NE(html.find(recording::DescribeCounts(counts.front(), counts.back())), std::string::npos);
+  EXPECT_NE(html.find("<th>operations</th>"), std::string::npos);
+  for (const recording::PassRecord& pass : recording.passes) {
+    if (pass.name != "fusion") continue;
+    const auto& before = counts[static_cast<size_t>(pass.index)];
+    const auto& after = counts[static_cast<size_t>(pass.index + 1)];
+    ASSERT_LT(after.operations, before.operations);
+    const std::string cells = "<td class=\"num\">" + std::to_string(before.operations) +
+                              " &rarr; " + std::to_string(after.operations) +
+                              "</td><td class=\"num\">" +
+                              std::to_string(after.operations - before.operations) +
+                              "</td><td class=\"num\">" + std::to_string(after.fusions) + "</td>";
+    EXPECT_NE(html.find(cells), std::string::npos) << cells;
+  }
 }
 
 TEST(HtmlReportTest, PicturesAreInlineWellFormedSvg) {
