@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -56,6 +57,13 @@ double Number(const JsonValue& event, std::string_view key) {
   return value && value->is_number() ? value->number() : 0;
 }
 
+// Thread and process ids as written; anything not an integer in range (a corrupt file) is 0.
+int64_t Id(const JsonValue& event, std::string_view key) {
+  const double value = Number(event, key);
+  if (!std::isfinite(value) || value < -9.2e18 || value > 9.2e18) return 0;
+  return static_cast<int64_t>(value);
+}
+
 std::string MetadataOpName(const ir::Instruction& instruction) {
   return instruction.metadata().String("op_name");
 }
@@ -103,8 +111,8 @@ StatusOr<XlaTrace> ParseXlaTrace(std::string_view json, const std::string& sourc
     ++trace.event_count;
     TraceEvent parsed;
     parsed.name = event.Text("name");
-    parsed.pid = static_cast<int64_t>(Number(event, "pid"));
-    parsed.tid = static_cast<int64_t>(Number(event, "tid"));
+    parsed.pid = Id(event, "pid");
+    parsed.tid = Id(event, "tid");
     parsed.start_us = Number(event, "ts");
     parsed.duration_us = Number(event, "dur");
     if (const JsonValue* args = event.Find("args"); args && args->is_object()) {
@@ -136,12 +144,17 @@ StatusOr<XlaTrace> ReadXlaTrace(const std::string& path, int64_t max_bytes) {
   if (!file.read(bytes.data(), static_cast<std::streamsize>(size))) {
     return Status::Error(path + ": cannot read");
   }
+  return DecodeXlaTrace(std::move(bytes), path, max_bytes);
+}
+
+StatusOr<XlaTrace> DecodeXlaTrace(std::string bytes, const std::string& source_name,
+                                  int64_t max_bytes) {
   if (IsGzip(bytes)) {
-    StatusOr<std::string> text = Gunzip(bytes, path, max_bytes);
+    StatusOr<std::string> text = Gunzip(bytes, source_name, max_bytes);
     if (!text.ok()) return text.status();
     bytes = std::move(*text);
   }
-  return ParseXlaTrace(bytes, path);
+  return ParseXlaTrace(bytes, source_name);
 }
 
 StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Module& module) {

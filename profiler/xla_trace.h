@@ -43,6 +43,9 @@ struct XlaTrace {
 // where a corrupt file stops making sense.
 StatusOr<XlaTrace> ReadXlaTrace(const std::string& path, int64_t max_bytes = int64_t{1} << 30);
 StatusOr<XlaTrace> ParseXlaTrace(std::string_view json, const std::string& source_name);
+// The bytes of a trace file, gzip-compressed or not; decompression stops at `max_bytes`.
+StatusOr<XlaTrace> DecodeXlaTrace(std::string bytes, const std::string& source_name,
+                                  int64_t max_bytes = int64_t{1} << 30);
 
 struct SourceLine {
   std::string file;
