@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <ctime>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -189,6 +190,7 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
   for (const TraceEvent* op : ours) runs.insert(op->run_id);
   profile.runs = static_cast<int64_t>(runs.size());
   profile.module_latency_us = Summarize(latencies);
+  profile.run_latency_us = latencies;
   const double module_total = profile.module_latency_us.mean * static_cast<double>(latencies.size());
 
   int64_t matched = 0;
@@ -207,6 +209,7 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
     for (const auto& [run, micros] : by_run) samples.push_back(micros);
     op.duration_us = Summarize(samples);
     for (double sample : samples) op.total_us += sample;
+    op.samples_us = std::move(samples);
     ops_total += op.total_us;
     CollectAttribution(module, *instruction, op);
     profile.ops.push_back(std::move(op));
@@ -223,6 +226,32 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
   profile.covered_share = denominator > 0 ? ops_total / denominator : 0;
   std::sort(profile.ops.begin(), profile.ops.end(),
             [](const OpProfile& a, const OpProfile& b) { return a.total_us > b.total_us; });
+  return profile;
+}
+
+Profile ToProfile(const TraceProfile& trace, int64_t snapshot_index, std::string label) {
+  Profile profile;
+  profile.label = std::move(label);
+  profile.source = "xla-trace";
+  profile.device = "XLA (its own trace of " + trace.module_name + ")";
+  profile.settings = "runs=" + std::to_string(trace.runs);
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  profile.created_at = stamp;
+  profile.snapshot_index = snapshot_index;
+  profile.run_latency_us = trace.run_latency_us;
+  for (const OpProfile& op : trace.ops) {
+    KernelTime kernel;
+    kernel.instruction_id = op.instruction ? op.instruction->id() : -1;
+    kernel.name = op.name;
+    kernel.samples_us = op.samples_us;
+    kernel.total_us = op.total_us;
+    kernel.share = op.share;
+    profile.kernels.push_back(std::move(kernel));
+  }
   return profile;
 }
 

@@ -16,6 +16,7 @@
 
 #include "ir/module.h"
 #include "ir/status.h"
+#include "profiler/profile.h"
 #include "profiler/statistics.h"
 
 namespace fusescope::profiler {
@@ -56,7 +57,8 @@ struct SourceLine {
 struct OpProfile {
   const ir::Instruction* instruction = nullptr;
   std::string name;
-  SampleSummary duration_us;      // one sample per run
+  std::vector<double> samples_us;  // one per run
+  SampleSummary duration_us;       // of samples_us
   double total_us = 0;            // all runs
   double share = 0;               // of the module's time in the runs the trace holds
   std::vector<std::string> op_names;       // metadata op_name of what the kernel holds
@@ -66,7 +68,8 @@ struct OpProfile {
 struct TraceProfile {
   std::string module_name;
   int64_t runs = 0;
-  SampleSummary module_latency_us;  // per run, from the executor's event
+  std::vector<double> run_latency_us;  // per run, from the executor's event
+  SampleSummary module_latency_us;     // of run_latency_us
   std::vector<OpProfile> ops;       // by total time, largest first
   double covered_share = 0;         // the ops' time over the module's time
   // Ops the trace names that the module does not have (another compilation?).
@@ -77,6 +80,10 @@ struct TraceProfile {
 // trace holds no run of this module (saying which modules it does hold), or when most of its
 // op names are not in the module (a trace of another compilation).
 StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Module& module);
+
+// The mapped trace as a profile of snapshot `snapshot_index` of a recording whose module
+// that snapshot is (kernel ids are the module's instruction ids).
+Profile ToProfile(const TraceProfile& trace, int64_t snapshot_index, std::string label);
 
 }  // namespace fusescope::profiler
 

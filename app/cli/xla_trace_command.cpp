@@ -2,15 +2,20 @@
 // (jax.profiler's perfetto_trace.json.gz or any Chrome trace JSON) mapped by op name onto
 // the module XLA compiled (its after-optimizations text): time per XLA fusion over the runs,
 // its share of the module's latency, and what each kernel holds — the model's op names and
-// source lines from the metadata of the fused instructions.
+// source lines from the metadata of the fused instructions. MODULE may be a recording (an
+// imported XLA dump): the trace maps onto its final snapshot, and --save stores it there as
+// a profile that `fusescope hot` carries onto every pass's graph.
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
+#include "profiler/profile_store.h"
 #include "profiler/xla_trace.h"
+#include "recording/recording_store.h"
 
 namespace fusescope::app {
 namespace {
@@ -71,19 +76,36 @@ void PrintJson(const profiler::TraceProfile& profile) {
 }
 
 int RunXlaTrace(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--top"}, {"--json"});
+  auto args = ParseArgs(raw_args, {"--top"}, {"--json", "--save"});
   if (!args.ok()) return Fail("xla-trace: " + args.message());
   if (args->positional().size() != 2) {
-    return Fail("usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo [--top K] [--json]");
+    return Fail("usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
+                "[--json]");
   }
   auto top = args->IntValue("--top");
   if (!top.ok()) return Fail(top.message());
   auto trace = profiler::ReadXlaTrace(args->positional()[0]);
   if (!trace.ok()) return Fail(trace.message());
-  auto loaded = LoadModel(args->positional()[1], std::nullopt);
+  const std::string& target = args->positional()[1];
+  const bool is_recording = LooksLikeRecording(target);
+  if (args->Has("--save") && !is_recording) {
+    return Fail("xla-trace: --save stores the profile in a recording; " + target + " is not one");
+  }
+  auto loaded = LoadModel(target, std::nullopt);
   if (!loaded.ok()) return Fail(loaded.message());
   auto profile = profiler::MapTraceOntoModule(*trace, *loaded->module);
   if (!profile.ok()) return Fail(args->positional()[0] + ": " + profile.message());
+  if (args->Has("--save")) {
+    // The final snapshot is what LoadModel gave: its instruction ids are the kernels'.
+    auto recording = recording::LoadRecording(target);
+    if (!recording.ok()) return Fail(recording.message());
+    const int64_t snapshot = static_cast<int64_t>(recording->snapshots.size()) - 1;
+    const std::string label = std::filesystem::path(args->positional()[0]).filename().string();
+    auto id = profiler::AddProfile(target, profiler::ToProfile(*profile, snapshot, label));
+    if (!id.ok()) return Fail(id.message());
+    std::fprintf(stderr, "saved as profile %lld of %s (see: fusescope hot %s)\n",
+                 static_cast<long long>(*id), target.c_str(), target.c_str());
+  }
   if (args->Has("--json")) {
     PrintJson(*profile);
     return 0;
@@ -114,7 +136,7 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
 }
 
 const CommandRegistrar kRegistrar(
-    {"xla-trace", "xla-trace TRACE.json[.gz] MODULE.hlo [--top K] [--json]",
+    {"xla-trace", "xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] [--json]",
      "XLA's own profile mapped onto its fusions, op names and source lines", RunXlaTrace});
 
 }  // namespace
