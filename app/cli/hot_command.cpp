@@ -2,14 +2,19 @@
 // nodes of one pass's graph under a profile stored in the recording, with the model's
 // instructions they answer for and their source lines. On the profiled snapshot a kernel's
 // time is measured; anywhere else it is the measured kernel time split over the model's
-// instructions by a roofline estimate (profiler/attribution.h), and says so.
+// instructions by a roofline estimate (profiler/attribution.h), and says so. --trace writes
+// the profile as a Chrome trace; --compare sets it against another profile kernel by kernel.
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
 #include "profiler/attribution.h"
+#include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
 #include "recording/recording_store.h"
 
@@ -48,11 +53,128 @@ void ListProfiles(const std::vector<profiler::Profile>& profiles,
   }
 }
 
+int ExportTrace(const profiler::Profile& profile, const recording::Recording& recording,
+                const std::string& out_path) {
+  std::vector<std::string> order;
+  const recording::Snapshot& snapshot =
+      recording.snapshots[static_cast<size_t>(profile.snapshot_index)];
+  for (const auto& computation : snapshot.computations()) {
+    for (const auto& record : computation->instructions) order.push_back(record->name);
+  }
+  std::ostringstream text;
+  profiler::WriteChromeTrace(profile, order, text);
+  // Written beside and renamed: an existing file is replaced whole or not at all.
+  const std::string temporary = out_path + ".tmp";
+  {
+    std::ofstream file(temporary);
+    if (!(file << text.str()) || !file.flush()) {
+      std::filesystem::remove(temporary);
+      return Fail("cannot write " + out_path);
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, out_path, error);
+  if (error) return Fail("cannot write " + out_path + ": " + error.message());
+  std::fprintf(stderr, "wrote %s (profile %lld as a Chrome trace)\n", out_path.c_str(),
+               static_cast<long long>(profile.profile_id));
+  return 0;
+}
+
+// `ID` (same recording) or `RUN2.fsdb[:ID]` (its latest profile without an id).
+StatusOr<profiler::Profile> FindOther(const std::vector<profiler::Profile>& profiles,
+                                      const std::string& spec) {
+  const bool numeric = !spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos;
+  std::vector<profiler::Profile> others;
+  std::string path = spec;
+  std::optional<int64_t> id;
+  if (numeric) {
+    id = std::stoll(spec);
+    others = profiles;
+  } else {
+    const size_t colon = spec.rfind(':');
+    if (colon != std::string::npos && colon + 1 < spec.size() &&
+        spec.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+      path = spec.substr(0, colon);
+      id = std::stoll(spec.substr(colon + 1));
+    }
+    auto loaded = profiler::LoadProfiles(path);
+    if (!loaded.ok()) return loaded.status();
+    others = std::move(*loaded);
+    if (others.empty()) return Status::Error(path + ": the recording holds no profile");
+    if (!id) return others.back();
+  }
+  for (const profiler::Profile& profile : others) {
+    if (profile.profile_id == *id) return profile;
+  }
+  return Status::Error("no profile " + std::to_string(*id) + " in " + (numeric ? "this recording" : path));
+}
+
+int Compare(const profiler::Profile& after, const std::vector<profiler::Profile>& profiles,
+            const std::string& spec, size_t limit, bool as_json) {
+  auto before = FindOther(profiles, spec);
+  if (!before.ok()) return Fail(before.message());
+  const profiler::ProfileComparison comparison = profiler::CompareProfiles(*before, after);
+  if (as_json) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("before").String(before->label);
+    json.Key("after").String(after.label);
+    json.Key("before_latency_us").Double(comparison.before_latency_us);
+    json.Key("after_latency_us").Double(comparison.after_latency_us);
+    json.Key("only_before").Int(comparison.only_before);
+    json.Key("only_after").Int(comparison.only_after);
+    json.Key("kernels").BeginArray();
+    for (const profiler::KernelComparison& row : comparison.kernels) {
+      json.BeginObject();
+      json.Key("name").String(row.name);
+      json.Key("in_before").Bool(row.in_before);
+      json.Key("in_after").Bool(row.in_after);
+      json.Key("before_median_us").Double(row.before_median_us);
+      json.Key("after_median_us").Double(row.after_median_us);
+      json.Key("delta_us").Double(row.delta_us());
+      json.EndObject();
+    }
+    json.EndArray();
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return 0;
+  }
+  std::printf("before: profile %lld \"%s\"  after: profile %lld \"%s\"\n",
+              static_cast<long long>(before->profile_id), before->label.c_str(),
+              static_cast<long long>(after.profile_id), after.label.c_str());
+  std::printf("median latency %.2f us -> %.2f us (%+.1f%%); %lld kernel(s) gone, %lld new\n\n",
+              comparison.before_latency_us, comparison.after_latency_us,
+              comparison.before_latency_us > 0
+                  ? 100 * (comparison.after_latency_us / comparison.before_latency_us - 1)
+                  : 0.0,
+              static_cast<long long>(comparison.only_before),
+              static_cast<long long>(comparison.only_after));
+  std::printf("%-34s %12s %12s %10s\n", "kernel", "before us", "after us", "delta us");
+  for (size_t i = 0; i < comparison.kernels.size() && i < limit; ++i) {
+    const profiler::KernelComparison& row = comparison.kernels[i];
+    auto cell = [](bool present, double value) {
+      char text[32];
+      if (present) {
+        std::snprintf(text, sizeof(text), "%.2f", value);
+      } else {
+        std::snprintf(text, sizeof(text), "-");
+      }
+      return std::string(text);
+    };
+    std::printf("%-34s %12s %12s %+10.2f\n", row.name.c_str(),
+                cell(row.in_before, row.before_median_us).c_str(),
+                cell(row.in_after, row.after_median_us).c_str(), row.delta_us());
+  }
+  return 0;
+}
+
 int RunHot(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--profile", "--top"}, {"--json", "--list"});
+  auto args = ParseArgs(raw_args, {"--pass", "--profile", "--top", "--trace", "--compare"},
+                        {"--json", "--list"});
   if (!args.ok()) return Fail("hot: " + args.message());
   if (args->positional().size() != 1) {
-    return Fail("usage: fusescope hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] [--list]");
+    return Fail("usage: fusescope hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] "
+                "[--list] [--trace OUT.json] [--compare ID|RUN2.fsdb[:ID]]");
   }
   const std::string& path = args->positional()[0];
   auto pass = args->IntValue("--pass");
@@ -82,6 +204,11 @@ int RunHot(const std::vector<std::string>& raw_args) {
     if (profile == nullptr) {
       return Fail(path + ": no profile " + std::to_string(**wanted) + " (--list shows them)");
     }
+  }
+  if (auto out = args->Value("--trace")) return ExportTrace(*profile, *recording, *out);
+  if (auto other = args->Value("--compare")) {
+    return Compare(*profile, *profiles, *other, static_cast<size_t>(std::max<int64_t>(0, top->value_or(15))),
+                   args->Has("--json"));
   }
   const int64_t snapshots = static_cast<int64_t>(recording->snapshots.size());
   int64_t snapshot = profile->snapshot_index;
@@ -161,7 +288,9 @@ int RunHot(const std::vector<std::string>& raw_args) {
 }
 
 const CommandRegistrar kRegistrar(
-    {"hot", "hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] [--list]",
+    {"hot",
+     "hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] [--list] [--trace OUT.json] "
+     "[--compare ID|RUN2.fsdb[:ID]]",
      "the hot nodes of a pass's graph under a stored profile, with source lines", RunHot});
 
 }  // namespace
