@@ -4,6 +4,9 @@
 #   hlo_parser  arbitrary bytes into the HLO parser (default); seeds in fuzz/corpus/hlo_parser
 #   pipeline    generated valid modules through both built-in pipelines; seeds in
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
+#   xla_dump_file_name
+#               arbitrary bytes as a file name of an XLA dump folder; seeds (real names) in
+#               fuzz/corpus/xla_dump_file_name
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -24,8 +27,12 @@ case "$target" in
     # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
     flags=(-max_len=24576 -timeout=60)
     ;;
+  xla_dump_file_name | dump_name)
+    target=xla_dump_file_name
+    flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_dump_file_name)" >&2
     exit 2
     ;;
 esac

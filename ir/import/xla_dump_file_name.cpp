@@ -104,6 +104,9 @@ bool ParsePassStem(std::string_view stem, XlaDumpFileName& result) {
 
 // The text files: snapshots, and the reports named after the optimized module.
 void ParseTextStem(std::string_view stem, XlaDumpFileName& result) {
+  // Pass names come first: a pass could be called "..._after_optimizations" or end like a
+  // report ("x-live-range") too, and only pass snapshots have an ordinal.
+  if (ParsePassStem(stem, result)) return;
   for (const ReportSuffix& report : kReports) {
     if (stem.ends_with(report.suffix)) {
       stem.remove_suffix(report.suffix.size());
@@ -113,8 +116,6 @@ void ParseTextStem(std::string_view stem, XlaDumpFileName& result) {
       return;
     }
   }
-  // Pass names come first: a pass could be called "..._after_optimizations" too.
-  if (ParsePassStem(stem, result)) return;
   std::string_view name = stem;
   if (StripSuffix(name, ".before_optimizations") && !name.empty()) {
     result.kind = XlaDumpFileName::Kind::kBeforeOptimizations;

@@ -127,6 +127,20 @@ TEST(XlaDumpFileNameTest, OlderNamesAndPipelinesThatLookLikePasses) {
   EXPECT_EQ(dotted->ordinal, 7);
 }
 
+// Found by the file-name fuzzer: a pass whose name ends like a report was read as a report
+// once its `.before_` part was gone, so the same parts gave two kinds of file.
+TEST(XlaDumpFileNameTest, PassNamesThatEndLikeReports) {
+  auto with_next = ParseXlaDumpFileName("module_0001.m.0003.p.after_x-live-range.before_.txt");
+  auto without = ParseXlaDumpFileName("module_0001.m.0003.p.after_x-live-range.txt");
+  ASSERT_TRUE(with_next.has_value());
+  ASSERT_TRUE(without.has_value());
+  for (const XlaDumpFileName& name : {*with_next, *without}) {
+    EXPECT_EQ(name.kind, XlaDumpFileName::Kind::kPass);
+    EXPECT_EQ(name.pass, "x-live-range");
+    EXPECT_EQ(name.next_pass, "");
+  }
+}
+
 TEST(XlaDumpFileNameTest, BeforeAndAfterOptimizations) {
   auto before = ParseXlaDumpFileName("module_0003.jit_mlp.before_optimizations.txt");
   ASSERT_TRUE(before.has_value());
