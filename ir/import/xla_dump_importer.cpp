@@ -66,7 +66,7 @@ std::string XlaDumpPassName(const XlaDumpFileName& name) {
     case XlaDumpFileName::Kind::kAfterOptimizations:
       return name.platform + "_after_optimizations";
     case XlaDumpFileName::Kind::kPass:
-      return name.pipeline + "/" + name.pass;
+      return name.pass + " (" + name.pipeline + ")";
     case XlaDumpFileName::Kind::kNotHlo:
       break;
   }

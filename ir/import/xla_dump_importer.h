@@ -3,8 +3,9 @@
 
 // Turns one module of an XLA dump folder into a recording, as if XLA's passes had run in our
 // pipeline: the first snapshot (before optimizations) is the input, every later file is one
-// pass, named `<pipeline>/<pass>` after the `after_<pass>` part of its name (the optimized
-// module: `<platform>_after_optimizations`). The snapshots go through the same Recorder as
+// pass, named `<pass> (<pipeline>)` after the `after_<pass>` part of its name (the optimized
+// module: `<platform>_after_optimizations`): the pass first, so that a narrow pass list still
+// reads like XLA's. The snapshots go through the same Recorder as
 // our pipeline's, so every command and view works on the result. Ids and provenance are
 // inferred from one file to the next (xla_dump_provenance.h). XLA records no timing and no
 // fusion decisions: passes take 0 s and the recording has no decisions.
@@ -40,7 +41,7 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
                                             const std::string& folder_path,
                                             const XlaDumpImportOptions& options = {});
 
-// The timeline name of a snapshot file: "simplification/algsimp", "cpu_after_optimizations".
+// The timeline name of a snapshot file: "algsimp (simplification)", "cpu_after_optimizations".
 std::string XlaDumpPassName(const XlaDumpFileName& name);
 
 }  // namespace fusescope::ir

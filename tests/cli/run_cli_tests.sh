@@ -134,8 +134,8 @@ contains "import list text" 'module_0000\.jit_mlp +36 snapshots' "$tmp/out"
 expect_ok "import mlp" "$fs" import "$mlp_dump" -o "$tmp/xla_mlp.fsdb" --json
 json_ok "import mlp" "d['passes'] == 35 and d['files_read'] == 36 and d['fusions'] == 12 and d['carried']['into_fusions'] > 20 and d['warnings'] == []"
 expect_ok "passes of import" "$fs" passes "$tmp/xla_mlp.fsdb" --json
-json_ok "passes of import" "d['pipeline'] == 'xla-cpu' and d['passes'][-1]['name'] == 'cpu_after_optimizations' and any(p['name'] == 'simplification/algsimp' and p['changed'] for p in d['passes'])"
-xla_fusion=$(python3 -c "import json; print(next(p['index'] for p in json.load(open('$tmp/out'))['passes'] if p['name'] == 'HLO_passes_after_layout_assignment/fusion'))")
+json_ok "passes of import" "d['pipeline'] == 'xla-cpu' and d['passes'][-1]['name'] == 'cpu_after_optimizations' and any(p['name'] == 'algsimp (simplification)' and p['changed'] for p in d['passes'])"
+xla_fusion=$(python3 -c "import json; print(next(p['index'] for p in json.load(open('$tmp/out'))['passes'] if p['name'] == 'fusion (HLO_passes_after_layout_assignment)'))")
 json_ok "XLA fusion pass lowers operations" "any(p['index'] == $xla_fusion and p['operations_after'] < p['operations_before'] and p['fusions_after'] > p['fusions_before'] for p in d['passes'])"
 expect_ok "diff of XLA fusion pass" "$fs" diff "$tmp/xla_mlp.fsdb" --pass "$xla_fusion"
 contains "diff of XLA fusion pass" '^4 instructions became broadcast_maximum_fusion\.1 \(kLoop\): ' "$tmp/out"

@@ -99,7 +99,7 @@ TEST(XlaDumpFileNameTest, PassSnapshotOfJaxlib010) {
   EXPECT_EQ(name->pipeline, "simplification_after_layout_assignment");
   EXPECT_EQ(name->pass, "pipeline-start");
   EXPECT_EQ(name->next_pass, "algsimp");
-  EXPECT_EQ(XlaDumpPassName(*name), "simplification_after_layout_assignment/pipeline-start");
+  EXPECT_EQ(XlaDumpPassName(*name), "pipeline-start (simplification_after_layout_assignment)");
 }
 
 TEST(XlaDumpFileNameTest, OlderNamesAndPipelinesThatLookLikePasses) {
@@ -246,17 +246,17 @@ TEST(XlaDumpImportTest, MlpDumpBecomesXlasPassTimeline) {
   EXPECT_EQ(recording.model_name, "jit_mlp");
   EXPECT_EQ(recording.options.target, "cpu");
   for (const char* name :
-       {"HLO_passes_through_layout_assignment/call-inliner", "simplification/algsimp",
-        "HLO_passes_through_layout_assignment/cse", "dot-library-passes/dot-library-rewriter",
-        "HLO_passes_after_layout_assignment/fusion",
-        "HLO_passes_after_layout_assignment/fusion-wrapper", "cpu_after_optimizations"}) {
+       {"call-inliner (HLO_passes_through_layout_assignment)", "algsimp (simplification)",
+        "cse (HLO_passes_through_layout_assignment)", "dot-library-rewriter (dot-library-passes)",
+        "fusion (HLO_passes_after_layout_assignment)",
+        "fusion-wrapper (HLO_passes_after_layout_assignment)", "cpu_after_optimizations"}) {
     EXPECT_GE(PassIndex(recording, name), 0) << name;
   }
   EXPECT_EQ(recording.passes.back().name, "cpu_after_optimizations");
   // Files that repeat the module are passes that changed nothing.
   EXPECT_FALSE(recording.passes.front().changed);
   EXPECT_TRUE(recording.passes[static_cast<size_t>(
-                  PassIndex(recording, "HLO_passes_after_layout_assignment/fusion"))]
+                  PassIndex(recording, "fusion (HLO_passes_after_layout_assignment)"))]
                   .changed);
   EXPECT_GT(imported.carried.into_fusions, 20);
 }
@@ -264,7 +264,7 @@ TEST(XlaDumpImportTest, MlpDumpBecomesXlasPassTimeline) {
 TEST(XlaDumpImportTest, FusionPassDiffSaysWhatBecameEachFusion) {
   XlaDumpImport imported = ImportOrDie(kMlpDump);
   const recording::Recording& recording = imported.recording;
-  const int64_t pass = PassIndex(recording, "HLO_passes_after_layout_assignment/fusion");
+  const int64_t pass = PassIndex(recording, "fusion (HLO_passes_after_layout_assignment)");
   ASSERT_GE(pass, 0);
   auto before = ModuleAt(recording, static_cast<size_t>(pass));
   auto after = ModuleAt(recording, static_cast<size_t>(pass + 1));
@@ -333,7 +333,7 @@ TEST(XlaDumpImportTest, AttentionDumpFusionPass) {
   EXPECT_TRUE(imported.warnings.empty());
   ASSERT_EQ(recording.passes.size(), 40u);
   EXPECT_EQ(recording.model_name, "jit_attention");
-  const int64_t pass = PassIndex(recording, "HLO_passes_after_layout_assignment/fusion");
+  const int64_t pass = PassIndex(recording, "fusion (HLO_passes_after_layout_assignment)");
   ASSERT_GE(pass, 0);
   auto before = ModuleAt(recording, static_cast<size_t>(pass));
   auto after = ModuleAt(recording, static_cast<size_t>(pass + 1));
@@ -397,7 +397,7 @@ TEST(XlaDumpImportTest, BrokenFilesAreLeftOutWithTheirPosition) {
   EXPECT_EQ(imported->files_read, 34);
   // The pass after a gap says so.
   const auto& after_gap = imported->recording.passes[7];
-  EXPECT_EQ(after_gap.name, "simplification/dce");
+  EXPECT_EQ(after_gap.name, "dce (simplification)");
   EXPECT_NE(std::find(after_gap.stats.begin(), after_gap.stats.end(),
                       std::pair<std::string, std::string>("unreadable files before", "1")),
             after_gap.stats.end());
