@@ -7,6 +7,7 @@
 #include <system_error>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace fusescope::ir {
 
@@ -54,9 +55,21 @@ StatusOr<const XlaDumpModule*> XlaDumpFolder::Find(std::string_view which) const
   std::string_view number = which;
   if (number.starts_with("module_")) number.remove_prefix(std::string_view("module_").size());
   for (const XlaDumpModule& module : modules) {
-    if (module.name == which || module.Label() == which || SameId(number, module.id)) {
-      return &module;
+    if (module.Label() == which || SameId(number, module.id)) return &module;
+  }
+  // Helpers such as jit__normal are jitted once per call site: one name, several modules.
+  std::vector<const XlaDumpModule*> named;
+  for (const XlaDumpModule& module : modules) {
+    if (module.name == which) named.push_back(&module);
+  }
+  if (named.size() == 1) return named.front();
+  if (named.size() > 1) {
+    std::string labels;
+    for (const XlaDumpModule* module : named) {
+      labels += (labels.empty() ? "" : ", ") + module->Label();
     }
+    return Status::Error(path + ": " + std::to_string(named.size()) + " modules are named '" +
+                         std::string(which) + "' (" + labels + "); name one by its number");
   }
   std::string known;
   for (const XlaDumpModule& module : modules) {

@@ -50,8 +50,8 @@ struct XlaDumpFolder {
   // The module with the most snapshot bytes (ties: the later id): a model's own module is
   // usually the biggest compiled. nullptr when there is none.
   const XlaDumpModule* Largest() const;
-  // By jitted name ("jit_mlp"), label ("module_0003.jit_mlp"), "module_0003" or id ("3",
-  // "0003"). An error lists the modules there are.
+  // By label ("module_0003.jit_mlp"), "module_0003", id ("3", "0003") or jitted name
+  // ("jit_mlp"). An error lists the modules there are, or those that share the name.
   StatusOr<const XlaDumpModule*> Find(std::string_view which) const;
 };
 

@@ -215,6 +215,22 @@ TEST(XlaDumpFolderTest, ModulesAreTellApartAndOtherFilesSkipped) {
     ASSERT_TRUE(found.ok()) << which << ": " << found.message();
     EXPECT_EQ((*found)->name, "jit_mlp") << which;
   }
+  // Two modules of one name are told apart by number only.
+  for (const auto& entry : fs::directory_iterator(kMlpDump)) {
+    std::string name = entry.path().filename().string();
+    name.replace(0, std::string("module_0000").size(), "module_0009");
+    fs::copy_file(entry.path(), dir / name);
+  }
+  folder = ScanXlaDumpFolder(dir.path());
+  ASSERT_TRUE(folder.ok()) << folder.message();
+  ASSERT_EQ(folder->modules.size(), 3u);
+  auto ambiguous = folder->Find("jit_mlp");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_NE(ambiguous.message().find("module_0000.jit_mlp, module_0009.jit_mlp"), std::string::npos)
+      << ambiguous.message();
+  auto by_number = folder->Find("9");
+  ASSERT_TRUE(by_number.ok());
+  EXPECT_EQ((*by_number)->id, 9);
   auto missing = folder->Find("jit_nope");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.message().find("module_0007.jit_attention"), std::string::npos);
