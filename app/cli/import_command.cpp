@@ -148,6 +148,7 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
     json.Key("by_structure").Int(carried.by_structure);
     json.Key("into_fusions").Int(carried.into_fusions);
     json.Key("replacements").Int(carried.replacements);
+    json.Key("rewrite_parts").Int(carried.rewrite_parts);
     json.Key("new").Int(carried.new_instructions);
     json.EndObject();
     json.Key("warnings").BeginArray();
@@ -166,8 +167,8 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
             << "  fusions:      " << CountFusions(recording.snapshots.back()) << '\n'
             << "  provenance:   " << carried.by_name << " by name, " << carried.by_structure
             << " by structure (" << carried.into_fusions << " into fusions), "
-            << carried.replacements << " replacements, " << carried.new_instructions
-            << " new\n";
+            << carried.replacements << " replacements, " << carried.rewrite_parts
+            << " parts of rewrites, " << carried.new_instructions << " new\n";
   PrintSkipped(skipped);
 }
 

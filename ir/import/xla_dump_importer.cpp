@@ -44,6 +44,9 @@ std::vector<std::pair<std::string, std::string>> PassStats(const XlaDumpSnapshot
   }
   if (counts.into_fusions > 0) stats.emplace_back("into fusions", std::to_string(counts.into_fusions));
   if (counts.replacements > 0) stats.emplace_back("replacements", std::to_string(counts.replacements));
+  if (counts.rewrite_parts > 0) {
+    stats.emplace_back("rewrite parts", std::to_string(counts.rewrite_parts));
+  }
   if (counts.new_instructions > 0) stats.emplace_back("new", std::to_string(counts.new_instructions));
   stats.emplace_back("file", file.file_name);
   return stats;
@@ -54,6 +57,7 @@ void Add(ProvenanceCarryCounts& sum, const ProvenanceCarryCounts& counts) {
   sum.by_structure += counts.by_structure;
   sum.into_fusions += counts.into_fusions;
   sum.replacements += counts.replacements;
+  sum.rewrite_parts += counts.rewrite_parts;
   sum.new_instructions += counts.new_instructions;
 }
 

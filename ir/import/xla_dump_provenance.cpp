@@ -11,7 +11,7 @@ namespace fusescope::ir {
 
 namespace {
 
-enum class Origin { kNone, kName, kStructure, kReplacement };
+enum class Origin { kNone, kName, kStructure, kReplacement, kRewritePart };
 
 // The computation that is not a fused computation and holds (through fusions) `computation`.
 const Computation* OuterComputation(const Computation* computation) {
@@ -325,12 +325,40 @@ class Carrier {
             !claimed_.count(before->root()) && before->root()->opcode() != Opcode::kParameter) {
           replaced.push_back(before->root());
         }
-        if (replaced.empty()) continue;
-        SetOrigin(instruction, replaced.front(), Origin::kReplacement);
-        replaced_[instruction] = std::move(replaced);
-        ++counts_.replacements;
+        if (!replaced.empty()) {
+          SetOrigin(instruction, replaced.front(), Origin::kReplacement);
+          replaced_[instruction] = std::move(replaced);
+          ++counts_.replacements;
+        } else if (std::vector<const Instruction*> parts = RewriteOf(*instruction); !parts.empty()) {
+          origin_[instruction] = Origin::kRewritePart;
+          replaced_[instruction] = std::move(parts);
+          ++counts_.rewrite_parts;
+        }
       }
     }
+  }
+
+  // A new instruction that only feeds rewritten instructions (the transpose a dot rewrite
+  // puts before the new dot) is part of the rewrite: it answers for what they stand for.
+  // Empty when some user kept its name or has no origin.
+  std::vector<const Instruction*> RewriteOf(const Instruction& instruction) const {
+    std::vector<const Instruction*> replaced;
+    auto add = [&replaced](const Instruction* old) {
+      if (std::find(replaced.begin(), replaced.end(), old) == replaced.end()) {
+        replaced.push_back(old);
+      }
+    };
+    for (const Instruction* user : instruction.users()) {
+      const Origin origin = OriginOf(user);
+      if (origin == Origin::kStructure) {
+        add(ValueOf(user));
+      } else if (origin == Origin::kReplacement || origin == Origin::kRewritePart) {
+        for (const Instruction* old : replaced_.at(user)) add(old);
+      } else {
+        return {};
+      }
+    }
+    return replaced;
   }
 
   // The gone instructions that a corresponding user read where it now reads `instruction`.
@@ -377,7 +405,7 @@ class Carrier {
       if (origin == Origin::kName) ++counts_.by_name;
     }
     ProvenanceSet provenance;
-    if (origin == Origin::kReplacement) {
+    if (origin == Origin::kReplacement || origin == Origin::kRewritePart) {
       for (const Instruction* old : replaced_.at(&instruction)) provenance.Union(old->provenance());
     } else if (origin != Origin::kNone || instruction.opcode() == Opcode::kParameter) {
       if (value != nullptr) provenance = value->provenance();

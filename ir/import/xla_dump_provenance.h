@@ -15,6 +15,8 @@
 //  - as a replacement: an instruction that took the place of a gone one among the operands
 //    of a corresponding user (what an algebraic simplification leaves) inherits its
 //    provenance;
+//    A new instruction that only feeds such replacements or renamed instructions is part
+//    of that rewrite;
 //  - a fusion answers for everything in its fused computation, so the diff can say "these
 //    instructions became fusion X".
 // Only name matches keep their id; every other instruction gets a fresh one from `next_id`
@@ -32,6 +34,7 @@ struct ProvenanceCarryCounts {
   int64_t by_structure = 0;
   int64_t into_fusions = 0;  // of by_structure: now in a fused computation, before outside one
   int64_t replacements = 0;
+  int64_t rewrite_parts = 0;  // new instructions that only feed rewritten ones
   int64_t new_instructions = 0;
 
   bool operator==(const ProvenanceCarryCounts& other) const = default;

@@ -543,3 +543,42 @@ ENTRY main {
 
 }  // namespace
 }  // namespace fusescope::ir
+
+namespace fusescope::ir {
+namespace {
+
+// A dot rewrite puts a transpose in front of the new dot: that transpose exists only for the
+// rewritten dot, so it answers for the dot it was made for, not for nothing.
+TEST(XlaDumpProvenanceTest, NewInstructionsFeedingAReplacementArePartOfIt) {
+  auto before = Parse(R"(HloModule m
+ENTRY main {
+  a = f32[4,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  dot_general.1 = f32[4,8] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT out = f32[4,8] negate(dot_general.1)
+}
+)");
+  auto after = Parse(R"(HloModule m
+ENTRY main {
+  a = f32[4,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  transpose.2 = f32[8,8] transpose(w), dimensions={1,0}
+  dot.3 = f32[4,8] dot(a, transpose.2), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT out = f32[4,8] negate(dot.3)
+}
+)");
+  int64_t next_id = MaxInstructionId(*before) + 1;
+  ProvenanceCarryCounts counts = CarryOverProvenance(*before, *after, next_id);
+  EXPECT_EQ(counts.by_name, 3);
+  EXPECT_EQ(counts.by_structure, 1);  // the dot: same opcode, shape and metadata, renamed
+  EXPECT_EQ(counts.rewrite_parts, 1);
+  EXPECT_EQ(counts.new_instructions, 0);
+  const ProvenanceSet& dot = before->FindInstruction("dot_general.1")->provenance();
+  EXPECT_EQ(after->FindInstruction("dot.3")->provenance(), dot);
+  EXPECT_EQ(after->FindInstruction("transpose.2")->provenance(), dot);
+  // Parameters keep theirs: the transpose does not make w part of the dot.
+  EXPECT_EQ(after->FindInstruction("w")->provenance(), before->FindInstruction("w")->provenance());
+}
+
+}  // namespace
+}  // namespace fusescope::ir
