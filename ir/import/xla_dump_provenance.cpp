@@ -13,6 +13,16 @@ namespace {
 
 enum class Origin { kNone, kName, kStructure, kReplacement, kRewritePart };
 
+// What a copy of an instruction answers for, as our fusion pass has it: all of the
+// original's set while small; only its first id when large (a constant that CSE merged from
+// thousands, duplicated into every fusion, would otherwise grow provenance quadratically).
+constexpr size_t kCopiedProvenanceLimit = 16;
+
+ProvenanceSet CopiedProvenance(const ProvenanceSet& original) {
+  if (original.size() <= kCopiedProvenanceLimit) return original;
+  return ProvenanceSet({original.ids().front()});
+}
+
 // The computation that is not a fused computation and holds (through fusions) `computation`.
 const Computation* OuterComputation(const Computation* computation) {
   // Fusions nest only a few levels deep; the bound guards against a malformed cycle.
@@ -271,7 +281,7 @@ class Carrier {
           }
         } else if (const Instruction* match = MatchStructure(*instruction, fusion != nullptr)) {
           SetOrigin(instruction, match, Origin::kStructure);
-          claimed_.insert(match);
+          if (!claimed_.insert(match).second) duplicates_.insert(instruction);
           ++counts_.by_structure;
           if (fusion != nullptr && match->parent() != nullptr &&
               match->parent()->fusion_instruction() == nullptr) {
@@ -383,9 +393,10 @@ class Carrier {
 
   void Assign() {
     std::unordered_set<int64_t> used;
-    // Callees first: a fusion's provenance is made of its fused computation's.
+    // Callees first: a fusion's provenance is made of its fused computation's, which is done
+    // when the fusion is reached (AssignComputation).
     for (Computation* computation : after_.MakeComputationPostOrder()) {
-      for (const auto& owned : computation->instructions()) AssignOne(*owned, used);
+      if (computation->fusion_instruction() == nullptr) AssignComputation(*computation, used);
     }
     for (const auto& computation : after_.computations()) {
       for (const auto& instruction : computation->instructions()) {
@@ -394,21 +405,39 @@ class Carrier {
     }
   }
 
+  // Operands before users, and a fused computation after the fusion's operands (its
+  // parameters copy theirs) but before the fusion (which answers for its contents).
+  void AssignComputation(Computation& computation, std::unordered_set<int64_t>& used) {
+    for (Instruction* instruction : computation.MakePostOrder()) {
+      if (Computation* fused = instruction->fused_computation(); fused && fused != &computation) {
+        AssignComputation(*fused, used);
+      }
+      AssignOne(*instruction, used);
+    }
+  }
+
   void AssignOne(Instruction& instruction, std::unordered_set<int64_t>& used) {
     const Origin origin = OriginOf(&instruction);
     const Instruction* value = ValueOf(&instruction);
     if (origin == Origin::kName && used.insert(value->id()).second) {
       instruction.set_id(value->id());
-      ++counts_.by_name;
     } else {
       instruction.set_id(next_id_++);
-      if (origin == Origin::kName) ++counts_.by_name;
     }
+    if (origin == Origin::kName) ++counts_.by_name;
     ProvenanceSet provenance;
-    if (origin == Origin::kReplacement || origin == Origin::kRewritePart) {
+    const Instruction* fusion = instruction.parent()->fusion_instruction();
+    const int64_t number = instruction.parameter_number();
+    if (instruction.opcode() == Opcode::kParameter && fusion != nullptr && number >= 0 &&
+        number < fusion->operand_count()) {
+      // As our fusion pass does: a fused parameter stands for the fusion's operand.
+      provenance = CopiedProvenance(fusion->operand(number)->provenance());
+    } else if (origin == Origin::kReplacement || origin == Origin::kRewritePart) {
       for (const Instruction* old : replaced_.at(&instruction)) provenance.Union(old->provenance());
-    } else if (origin != Origin::kNone || instruction.opcode() == Opcode::kParameter) {
-      if (value != nullptr) provenance = value->provenance();
+    } else if (origin == Origin::kStructure && duplicates_.count(&instruction)) {
+      provenance = CopiedProvenance(value->provenance());
+    } else if (origin != Origin::kNone && value != nullptr) {
+      provenance = value->provenance();
     }
     if (origin == Origin::kStructure) provenance.Union(InlinedCallProvenance(*value));
     if (const Computation* fused = instruction.fused_computation()) {
@@ -446,6 +475,9 @@ class Carrier {
   std::unordered_map<const Instruction*, Origin> origin_;
   std::unordered_map<const Instruction*, std::vector<const Instruction*>> replaced_;
   std::unordered_set<const Instruction*> claimed_;  // before instructions taken by name or structure
+  // After instructions that are a further copy of a claimed one (a producer XLA duplicated
+  // into several fusions).
+  std::unordered_set<const Instruction*> duplicates_;
   std::unordered_map<const Computation*, Pool> pools_;
   const Callers callers_;  // of the module before
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -370,6 +371,30 @@ TEST(XlaDumpImportTest, AttentionDumpFusionPass) {
   EXPECT_EQ(diff.counts().removed, 0) << diff.ToText();
 }
 
+// A dump made without --xla_dump_hlo_pass_re holds only the module before and after
+// optimization: one step that inlines the relu calls, fuses, and hands dots to the library.
+TEST(XlaDumpImportTest, BeforeAndAfterOnly) {
+  TempFolder dir;
+  for (const char* file : {"module_0000.jit_mlp.before_optimizations.txt",
+                           "module_0000.jit_mlp.cpu_after_optimizations.txt"}) {
+    fs::copy_file(fs::path(kMlpDump) / file, fs::path(dir.path()) / file);
+  }
+  XlaDumpImport imported = ImportOrDie(dir.path());
+  ASSERT_EQ(imported.recording.passes.size(), 1u);
+  auto before = ModuleAt(imported.recording, 0);
+  auto after = ModuleAt(imported.recording, 1);
+  GraphDiff diff = GraphDiff::Compute(*before, *after);
+  std::map<std::string, std::vector<std::string>> groups;
+  for (const FusionGroup& group : diff.fusion_groups()) {
+    groups[group.fusion->name()] = Names(group.members);
+  }
+  EXPECT_EQ(groups["ynn_fusion.1"], (std::vector<std::string>{"dot_general.4"}));
+  const std::vector<std::string>& relu = groups["broadcast_maximum_fusion.1"];
+  for (const char* name : {"add.15", "jit_relu_.2", "max.3"}) {
+    EXPECT_NE(std::find(relu.begin(), relu.end(), name), relu.end()) << name << ": " << diff.ToText();
+  }
+}
+
 TEST(XlaDumpImportTest, RecordingSurvivesTheStore) {
   XlaDumpImport imported = ImportOrDie(kMlpDump);
   TempFolder dir;
@@ -497,6 +522,9 @@ ENTRY main {
   EXPECT_EQ(after->FindInstruction("add.7")->provenance(),
             before->FindInstruction("add.1")->provenance());
   EXPECT_EQ(after->FindInstruction("mul.3")->id(), before->FindInstruction("mul.3")->id());
+  // A fused parameter answers for the fusion's operand, as in our own fusion pass.
+  EXPECT_EQ(after->FindInstruction("param_1")->provenance(),
+            after->FindInstruction("p1")->provenance());
   EXPECT_GE(fusion->id(), first_new);
   EXPECT_GT(next_id, first_new);
   GraphDiff diff = GraphDiff::Compute(*before, *after);
