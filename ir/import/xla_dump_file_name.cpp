@@ -13,8 +13,8 @@ constexpr std::string_view kPrefix = "module_";
 constexpr size_t kMaxIdDigits = 18;
 
 bool AllDigits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(),
-                                      [](char c) { return c >= '0' && c <= '9'; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 int64_t ToInt(std::string_view digits) {

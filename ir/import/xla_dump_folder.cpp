@@ -75,8 +75,7 @@ StatusOr<const XlaDumpModule*> XlaDumpFolder::Find(std::string_view which) const
   for (const XlaDumpModule& module : modules) {
     known += (known.empty() ? "" : ", ") + module.Label();
   }
-  return Status::Error(path + ": no module '" + std::string(which) + "' (there are " + known +
-                       ")");
+  return Status::Error(path + ": no module '" + std::string(which) + "' (there are " + known + ")");
 }
 
 StatusOr<XlaDumpFolder> ScanXlaDumpFolder(const std::string& path) {

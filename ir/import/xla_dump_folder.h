@@ -28,7 +28,7 @@ struct XlaDumpModule {
   std::string name;
   // Before-optimizations first, then the pass snapshots by ordinal, after-optimizations last.
   std::vector<XlaDumpSnapshotFile> snapshots;
-  int64_t bytes = 0;  // of the snapshots
+  int64_t bytes = 0;     // of the snapshots
   std::string platform;  // from the after-optimizations file; "" when there is none
 
   // "module_0068.jit_gpt_block"
@@ -44,7 +44,7 @@ struct XlaDumpSkippedEntry {
 
 struct XlaDumpFolder {
   std::string path;
-  std::vector<XlaDumpModule> modules;  // by module id
+  std::vector<XlaDumpModule> modules;        // by module id
   std::vector<XlaDumpSkippedEntry> skipped;  // by file name
 
   // The module with the most snapshot bytes (ties: the later id): a model's own module is

@@ -42,12 +42,15 @@ std::vector<std::pair<std::string, std::string>> PassStats(const XlaDumpSnapshot
   if (unreadable_before > 0) {
     stats.emplace_back("unreadable files before", std::to_string(unreadable_before));
   }
-  if (counts.into_fusions > 0) stats.emplace_back("into fusions", std::to_string(counts.into_fusions));
-  if (counts.replacements > 0) stats.emplace_back("replacements", std::to_string(counts.replacements));
+  if (counts.into_fusions > 0)
+    stats.emplace_back("into fusions", std::to_string(counts.into_fusions));
+  if (counts.replacements > 0)
+    stats.emplace_back("replacements", std::to_string(counts.replacements));
   if (counts.rewrite_parts > 0) {
     stats.emplace_back("rewrite parts", std::to_string(counts.rewrite_parts));
   }
-  if (counts.new_instructions > 0) stats.emplace_back("new", std::to_string(counts.new_instructions));
+  if (counts.new_instructions > 0)
+    stats.emplace_back("new", std::to_string(counts.new_instructions));
   stats.emplace_back("file", file.file_name);
   return stats;
 }
@@ -95,7 +98,8 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
   for (const XlaDumpSnapshotFile& file : module.snapshots) {
     StatusOr<std::string> text = ReadSnapshotFile(file, options.max_file_bytes);
     StatusOr<std::unique_ptr<Module>> parsed =
-        text.ok() ? ParseHloModule(*text, file.path) : StatusOr<std::unique_ptr<Module>>(text.status());
+        text.ok() ? ParseHloModule(*text, file.path)
+                  : StatusOr<std::unique_ptr<Module>>(text.status());
     if (!parsed.ok()) {
       result.warnings.push_back(parsed.message());
       ++unreadable;
@@ -127,11 +131,10 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
     previous_fingerprint = fingerprint;
   }
   if (!previous) {
-    return Status::Error(folder_path + ": no file of " + module.Label() +
-                         " could be read as HLO (" + std::to_string(result.warnings.size()) +
-                         " tried; first: " +
-                         (result.warnings.empty() ? std::string("none") : result.warnings.front()) +
-                         ")");
+    return Status::Error(
+        folder_path + ": no file of " + module.Label() + " could be read as HLO (" +
+        std::to_string(result.warnings.size()) + " tried; first: " +
+        (result.warnings.empty() ? std::string("none") : result.warnings.front()) + ")");
   }
   recorder.AfterPipeline(*previous);
   result.recording = recorder.TakeRecording();

@@ -54,7 +54,8 @@ Callers SingleCallers(const Module& module) {
   for (const auto& computation : module.computations()) {
     for (const auto& instruction : computation->instructions()) {
       for (const Computation* called : instruction->called_computations()) {
-        if (instruction->opcode() != Opcode::kCall || !callers.emplace(called, instruction.get()).second) {
+        if (instruction->opcode() != Opcode::kCall ||
+            !callers.emplace(called, instruction.get()).second) {
           shared.insert(called);
         }
       }
@@ -296,7 +297,8 @@ class Carrier {
           if (const Instruction* value = ValueOf(fused->root())) value_[instruction] = value;
         }
       }
-      if (instruction->opcode() == Opcode::kGetTupleElement && OriginOf(instruction) == Origin::kNone) {
+      if (instruction->opcode() == Opcode::kGetTupleElement &&
+          OriginOf(instruction) == Origin::kNone) {
         StandForTupleElement(*instruction);
       }
     }
@@ -339,7 +341,8 @@ class Carrier {
           SetOrigin(instruction, replaced.front(), Origin::kReplacement);
           replaced_[instruction] = std::move(replaced);
           ++counts_.replacements;
-        } else if (std::vector<const Instruction*> parts = RewriteOf(*instruction); !parts.empty()) {
+        } else if (std::vector<const Instruction*> parts = RewriteOf(*instruction);
+                   !parts.empty()) {
           origin_[instruction] = Origin::kRewritePart;
           replaced_[instruction] = std::move(parts);
           ++counts_.rewrite_parts;
@@ -474,7 +477,8 @@ class Carrier {
   std::unordered_map<const Instruction*, const Instruction*> value_;
   std::unordered_map<const Instruction*, Origin> origin_;
   std::unordered_map<const Instruction*, std::vector<const Instruction*>> replaced_;
-  std::unordered_set<const Instruction*> claimed_;  // before instructions taken by name or structure
+  std::unordered_set<const Instruction*>
+      claimed_;  // before instructions taken by name or structure
   // After instructions that are a further copy of a claimed one (a producer XLA duplicated
   // into several fusions).
   std::unordered_set<const Instruction*> duplicates_;

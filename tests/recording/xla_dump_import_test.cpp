@@ -33,9 +33,10 @@ const std::string kAttentionDump = kData + "xla_dump_attention";
 class TempFolder {
  public:
   TempFolder() {
-    path_ = fs::temp_directory_path() /
-            ("fusescope_xla_dump_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    path_ =
+        fs::temp_directory_path() /
+        ("fusescope_xla_dump_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -272,8 +273,9 @@ TEST(XlaDumpImportTest, MlpDumpBecomesXlasPassTimeline) {
   EXPECT_EQ(recording.passes.back().name, "cpu_after_optimizations");
   // Files that repeat the module are passes that changed nothing.
   EXPECT_FALSE(recording.passes.front().changed);
-  EXPECT_TRUE(recording.passes[static_cast<size_t>(
-                  PassIndex(recording, "fusion (HLO_passes_after_layout_assignment)"))]
+  EXPECT_TRUE(recording
+                  .passes[static_cast<size_t>(
+                      PassIndex(recording, "fusion (HLO_passes_after_layout_assignment)"))]
                   .changed);
   EXPECT_GT(imported.carried.into_fusions, 20);
 }
@@ -305,7 +307,8 @@ TEST(XlaDumpImportTest, FusionPassDiffSaysWhatBecameEachFusion) {
   EXPECT_EQ(diff.LeftStatus(before->FindInstruction("ynn_fusion.2")), DiffStatus::kUnchanged);
   EXPECT_EQ(diff.counts().removed, 0);
   for (const InstructionDiff& entry : diff.entries()) {
-    if (entry.status == DiffStatus::kAdded && entry.right->parent()->fusion_instruction() == nullptr) {
+    if (entry.status == DiffStatus::kAdded &&
+        entry.right->parent()->fusion_instruction() == nullptr) {
       EXPECT_EQ(entry.right->opcode(), Opcode::kFusion) << entry.right->name();
     }
   }
@@ -326,7 +329,8 @@ TEST(XlaDumpImportTest, FinalFusionsTraceBackToTheInputModule) {
     if (instruction->opcode() != Opcode::kFusion) continue;
     ++fusions;
     const auto& ids = instruction->provenance().ids();
-    EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [&](int64_t id) { return input_ids.count(id); }))
+    EXPECT_TRUE(
+        std::any_of(ids.begin(), ids.end(), [&](int64_t id) { return input_ids.count(id); }))
         << instruction->name() << " answers for nothing of the input module";
   }
   EXPECT_EQ(fusions, 12);
@@ -391,7 +395,8 @@ TEST(XlaDumpImportTest, BeforeAndAfterOnly) {
   EXPECT_EQ(groups["ynn_fusion.1"], (std::vector<std::string>{"dot_general.4"}));
   const std::vector<std::string>& relu = groups["broadcast_maximum_fusion.1"];
   for (const char* name : {"add.15", "jit_relu_.2", "max.3"}) {
-    EXPECT_NE(std::find(relu.begin(), relu.end(), name), relu.end()) << name << ": " << diff.ToText();
+    EXPECT_NE(std::find(relu.begin(), relu.end(), name), relu.end())
+        << name << ": " << diff.ToText();
   }
 }
 
@@ -420,8 +425,9 @@ TEST(XlaDumpImportTest, BrokenFilesAreLeftOutWithTheirPosition) {
   }
   Write(truncated, text.substr(0, text.size() / 2));
   const std::string garbage =
-      dir / "module_0000.jit_mlp.0015.HLO_passes_through_layout_assignment.after_cse.before_cse_"
-            "barrier_expander.txt";
+      dir /
+      "module_0000.jit_mlp.0015.HLO_passes_through_layout_assignment.after_cse.before_cse_"
+      "barrier_expander.txt";
   Write(garbage, std::string("\x00\x01\xff garbage", 11));
 
   auto folder = ScanXlaDumpFolder(dir.path());
@@ -516,9 +522,8 @@ ENTRY main {
   EXPECT_EQ(counts.into_fusions, 2);
   EXPECT_EQ(counts.new_instructions, 0);
   const Instruction* fusion = after->FindInstruction("add_negate_fusion");
-  EXPECT_EQ(fusion->provenance(),
-            (ProvenanceSet{before->FindInstruction("add.1")->id(),
-                           before->FindInstruction("neg.2")->id()}));
+  EXPECT_EQ(fusion->provenance(), (ProvenanceSet{before->FindInstruction("add.1")->id(),
+                                                 before->FindInstruction("neg.2")->id()}));
   EXPECT_EQ(after->FindInstruction("add.7")->provenance(),
             before->FindInstruction("add.1")->provenance());
   EXPECT_EQ(after->FindInstruction("mul.3")->id(), before->FindInstruction("mul.3")->id());
