@@ -101,10 +101,16 @@ void AppendOperand(std::string& key, const Instruction* operand) {
   key += ',';
 }
 
+// Without operands: for an instruction whose operands changed too (a renamed dot with new
+// operands). Empty, so never matched, for an instruction without op_name: opcode and shape
+// alone would pair unrelated instructions.
 std::string LooseKey(const Instruction& instruction) {
+  std::string op_name = instruction.metadata().String("op_name");
+  if (op_name.empty()) return op_name;
   std::string key;
   AppendShapeAndOpcode(key, instruction);
-  key += instruction.metadata().String("op_name");
+  if (instruction.operand_count() == 0) AppendContents(key, instruction);
+  key += op_name;
   return key;
 }
 
@@ -208,7 +214,9 @@ class Carrier {
       const Instruction& x = *instruction;
       if (x.opcode() != Opcode::kParameter) {
         pool.by_structure[BeforeKey(x)].push_back(&x);
-        pool.by_loose_key[LooseKey(x)].push_back(&x);
+        if (std::string loose = LooseKey(x); !loose.empty()) {
+          pool.by_loose_key[std::move(loose)].push_back(&x);
+        }
       }
       if (const Computation* fused = x.fused_computation(); fused && fused != &computation) {
         FillPool(*fused, pool);
@@ -264,7 +272,9 @@ class Carrier {
         if (const Instruction* pick = Pick(found->second, in_fusion)) return pick;
       }
     }
-    auto loose = pool->by_loose_key.find(LooseKey(instruction));
+    const std::string loose_key = LooseKey(instruction);
+    if (loose_key.empty()) return nullptr;
+    auto loose = pool->by_loose_key.find(loose_key);
     if (loose == pool->by_loose_key.end()) return nullptr;
     return Pick(loose->second, /*allow_duplicate=*/false);
   }
