@@ -6,6 +6,9 @@
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
 #   xla_trace   bytes as a profiler trace (JSON or gzip) mapped onto a module; seeds in
 #               fuzz/corpus/xla_trace
+#   xla_dump_file_name
+#               arbitrary bytes as a file name of an XLA dump folder; seeds (real names) in
+#               fuzz/corpus/xla_dump_file_name
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -29,8 +32,12 @@ case "$target" in
   xla_trace)
     flags=(-max_len=65536 -timeout=10)
     ;;
+  xla_dump_file_name | dump_name)
+    target=xla_dump_file_name
+    flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name)" >&2
     exit 2
     ;;
 esac

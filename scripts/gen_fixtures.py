@@ -166,6 +166,9 @@ MODELS = {
     "convnet": convnet_model,
 }
 
+# Models whose per-pass XLA dump is kept in tests/data/xla_dump_<model>.
+DUMPED_MODELS = ("mlp", "attention")
+
 # ------------------------------------------------------------------- fusion counting
 
 _COMPUTATION_HEADER = re.compile(r"^(?:ENTRY\s+)?%?([^\s(]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
@@ -510,16 +513,16 @@ def export_old_metadata(jax, out):
     write(out / "variants" / "mlp.before_optimizations.old_metadata.hlo", module.to_string())
 
 
-def run_child(mode, out, xla_flags):
+def run_child(mode, out, xla_flags, *extra):
     env = dict(os.environ, XLA_FLAGS=xla_flags, JAX_PLATFORMS="cpu")
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), mode, str(out)],
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), mode, str(out), *extra],
                    env=env, check=True)
 
 
-def child_dump_mlp(out):
-    """Runs with --xla_dump_to set: compiles the MLP once so the dump holds one module."""
+def child_dump(out, model):
+    """Runs with --xla_dump_to set: compiles one model once, so the dump holds its module."""
     jax = import_jax()
-    fn, specs = mlp_model(jax)
+    fn, specs = MODELS[model](jax)
     jax.jit(fn).lower(*specs).compile()
 
 
@@ -544,16 +547,17 @@ def child_sharded_mlp(out):
     write(Path(out) / "sharded_mlp.after_optimizations.hlo", lowered.compile().as_text())
 
 
-def export_dump(out):
-    """Keeps only the HLO text files of a real per-pass dump, under XLA's own names."""
-    target = out / "xla_dump_mlp"
+def export_dump(out, model):
+    """Keeps only the HLO text files of the model's own module from a real per-pass dump,
+    under XLA's own names (no LLVM IR, object files, reports or per-module folder)."""
+    target = out / f"xla_dump_{model}"
     with tempfile.TemporaryDirectory() as tmp:
-        run_child("_dump_mlp", tmp, f"--xla_dump_to={tmp} --xla_dump_hlo_pass_re=.*")
+        run_child("_dump", tmp, f"--xla_dump_to={tmp} --xla_dump_hlo_pass_re=.*", model)
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir(parents=True)
         non_hlo = ("-buffer-assignment", "-buffer-assignment-values", "-live-range",
                    "-memory-usage-report")
-        for f in sorted(Path(tmp).glob("*.txt")):
+        for f in sorted(Path(tmp).glob(f"module_*.jit_{model}.*.txt")):
             if not f.stem.endswith(non_hlo):
                 shutil.copy(f, target / f.name)
 
@@ -576,7 +580,8 @@ def generate(out):
     export_print_variants(jax, out)
     export_old_metadata(jax, out)
     export_sharded(out)
-    export_dump(out)
+    for model in DUMPED_MODELS:
+        export_dump(out, model)
     counts["mlp_dump_after_fusion_pass"] = dump_fusion_pass_summary(out / "xla_dump_mlp")
     counts["samples"] = export_sample_compilations(jax, out)
     write(out / "xla_fusion_counts.json", json.dumps(counts, indent=2))
@@ -736,8 +741,8 @@ def check_samples(samples):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "_dump_mlp":
-        return child_dump_mlp(sys.argv[2])
+    if len(sys.argv) == 4 and sys.argv[1] == "_dump":
+        return child_dump(sys.argv[2], sys.argv[3])
     if len(sys.argv) == 3 and sys.argv[1] == "_sharded_mlp":
         return child_sharded_mlp(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -749,6 +754,8 @@ def main():
                         help="regenerate only the training-step graphs in OUT/training")
     parser.add_argument("--traces-only", action="store_true",
                         help="regenerate only XLA's profiles of the models (xla_cpu_trace.json.gz)")
+    parser.add_argument("--dumps-only", action="store_true",
+                        help="regenerate only the per-pass dumps in OUT/xla_dump_<model>")
     args = parser.parse_args()
     if args.check_samples:
         return 1 if check_samples(args.samples) else 0
@@ -757,6 +764,10 @@ def main():
         return 0
     if args.traces_only:
         export_xla_traces(import_jax(), args.out)
+        return 0
+    if args.dumps_only:
+        for model in DUMPED_MODELS:
+            export_dump(args.out, model)
         return 0
     generate(args.out)
     return 0

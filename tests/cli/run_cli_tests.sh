@@ -130,6 +130,47 @@ cp "$run" "$tmp/keep.fsdb"; before=$(md5sum <"$tmp/keep.fsdb")
 expect_error "failed save keeps file" "." "$fs" compile "$tmp/undef.hlo" -o "$tmp/keep.fsdb"
 if [[ "$(md5sum <"$tmp/keep.fsdb")" == "$before" ]]; then ok; else bad "a failed compile damaged an existing recording"; fi
 
+# --- XLA dump folders as recordings of XLA's own passes
+mlp_dump="$src/tests/data/xla_dump_mlp"
+expect_ok "import list" "$fs" import "$mlp_dump" --list --json
+json_ok "import list" "len(d['modules']) == 1 and d['modules'][0]['name'] == 'jit_mlp' and d['modules'][0]['default'] and d['modules'][0]['snapshots'] == 36"
+expect_ok "import list text" "$fs" import "$mlp_dump" --list
+contains "import list text" 'module_0000\.jit_mlp +36 snapshots' "$tmp/out"
+expect_ok "import mlp" "$fs" import "$mlp_dump" -o "$tmp/xla_mlp.fsdb" --json
+json_ok "import mlp" "d['passes'] == 35 and d['files_read'] == 36 and d['fusions'] == 12 and d['carried']['into_fusions'] > 20 and d['warnings'] == []"
+expect_ok "passes of import" "$fs" passes "$tmp/xla_mlp.fsdb" --json
+json_ok "passes of import" "d['pipeline'] == 'xla-cpu' and d['passes'][-1]['name'] == 'cpu_after_optimizations' and any(p['name'] == 'algsimp (simplification)' and p['changed'] for p in d['passes'])"
+xla_fusion=$(python3 -c "import json; print(next(p['index'] for p in json.load(open('$tmp/out'))['passes'] if p['name'] == 'fusion (HLO_passes_after_layout_assignment)'))")
+json_ok "XLA fusion pass lowers operations" "any(p['index'] == $xla_fusion and p['operations_after'] < p['operations_before'] and p['fusions_after'] > p['fusions_before'] for p in d['passes'])"
+expect_ok "diff of XLA fusion pass" "$fs" diff "$tmp/xla_mlp.fsdb" --pass "$xla_fusion"
+contains "diff of XLA fusion pass" '^4 instructions became broadcast_maximum_fusion\.1 \(kLoop\): ' "$tmp/out"
+expect_ok "diff of XLA fusion pass json" "$fs" diff "$tmp/xla_mlp.fsdb" --pass "$xla_fusion" --json
+expect_ok "print after XLA fusion pass" "$fs" print "$tmp/xla_mlp.fsdb" --pass "$xla_fusion"
+contains "print after XLA fusion pass" 'broadcast_maximum_fusion\.1 = ' "$tmp/out"
+expect_ok "report of import" "$fs" report "$tmp/xla_mlp.fsdb" -o "$tmp/xla.html"
+expect_ok "import attention" "$fs" import "$src/tests/data/xla_dump_attention" -o "$tmp/xla_att.fsdb" --module jit_attention --json
+json_ok "import attention" "d['passes'] == 40 and d['fusions'] == 17 and d['module'] == 'module_0000.jit_attention'"
+# A real dump holds more than snapshots, and may hold a broken file: skipped, warned, imported.
+mkdir -p "$tmp/dump/module_0000.jit_mlp"
+cp "$mlp_dump"/*.txt "$tmp/dump/"
+printf 'x' >"$tmp/dump/module_0000.jit_mlp.cpu_after_optimizations-buffer-assignment.txt"
+printf 'x' >"$tmp/dump/module_0000.jit_mlp.add_fusion_kernel_module.ir-no-opt.ll"
+printf '\x00\x01garbage' >"$tmp/dump/module_0000.jit_mlp.0010.simplification.after_pipeline-start.before_algsimp.txt"
+expect_ok "import with junk" "$fs" import "$tmp/dump" -o "$tmp/junk.fsdb"
+contains "import skips reports" '^skipped module_0000\.jit_mlp\.cpu_after_optimizations-buffer-assignment\.txt: ' "$tmp/out"
+contains "import skips LLVM IR" '^skipped module_0000\.jit_mlp\.add_fusion_kernel_module\.ir-no-opt\.ll: LLVM IR' "$tmp/out"
+contains "import skips folders" '^skipped module_0000\.jit_mlp: a folder' "$tmp/out"
+contains "import warns with position" "^warning: $tmp/dump/module_0000\.jit_mlp\.0010\.[^ ]*:1:1: " "$tmp/err"
+contains "import after a broken file" '^  passes: +34,' "$tmp/out"
+mkdir -p "$tmp/empty_dump" "$tmp/unrelated_dump"
+printf 'notes\n' >"$tmp/unrelated_dump/notes.txt"
+expect_error "import empty folder" "empty_dump: no XLA HLO dump files" "$fs" import "$tmp/empty_dump" -o "$tmp/x.fsdb"
+expect_error "import unrelated folder" "unrelated_dump: no XLA HLO dump files .*1 other" "$fs" import "$tmp/unrelated_dump" -o "$tmp/x.fsdb"
+expect_error "import missing folder" "nowhere: no such folder" "$fs" import "$tmp/nowhere" -o "$tmp/x.fsdb"
+expect_error "import a file" "not a folder" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
+expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
+expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
+
 # --- bad input: one line, FILE:LINE:COL where it applies, no crash, no partial output
 expect_error "undefined operand" "^$tmp/undef.hlo:5:[0-9]+: .*q" "$fs" stats "$tmp/undef.hlo"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8 parameter(0)\n' >"$tmp/trunc.hlo"

@@ -1,0 +1,209 @@
+// `fusescope import DUMP_DIR -o RUN.fsdb [--module NAME] [--json]` and
+// `fusescope import DUMP_DIR --list [--json]`: an XLA dump folder (`--xla_dump_to` with
+// `--xla_dump_hlo_pass_re=.*`) becomes a recording whose passes are XLA's own. Files that are
+// no HLO snapshot are listed as skipped; a snapshot that does not read or parse is a warning
+// on stderr and left out.
+
+#include <iostream>
+#include <map>
+
+#include "app/cli/command.h"
+#include "ir/import/xla_dump_folder.h"
+#include "ir/import/xla_dump_importer.h"
+#include "ir/json_writer.h"
+#include "recording/recording_store.h"
+
+namespace fusescope::app {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: fusescope import DUMP_DIR -o RUN.fsdb [--module NAME] [--json] | "
+    "fusescope import DUMP_DIR --list [--json]";
+
+void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
+  const ir::XlaDumpModule* largest = folder.Largest();
+  json.Key("modules").BeginArray();
+  for (const ir::XlaDumpModule& module : folder.modules) {
+    json.BeginObject();
+    json.Key("id").Int(module.id);
+    json.Key("name").String(module.name);
+    json.Key("label").String(module.Label());
+    json.Key("snapshots").Int(static_cast<int64_t>(module.snapshots.size()));
+    json.Key("bytes").Int(module.bytes);
+    json.Key("platform").String(module.platform);
+    json.Key("default").Bool(&module == largest);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+// The skipped entries of `module` and of no module, for one line each; entries of other
+// modules are only counted.
+struct SkipList {
+  std::vector<const ir::XlaDumpSkippedEntry*> shown;
+  int64_t other_files = 0;
+  int64_t other_modules = 0;
+};
+
+SkipList SkippedFor(const ir::XlaDumpFolder& folder, const ir::XlaDumpModule* module) {
+  SkipList list;
+  std::map<int64_t, bool> others;
+  for (const ir::XlaDumpSkippedEntry& entry : folder.skipped) {
+    if (module == nullptr || entry.module_id < 0 || entry.module_id == module->id) {
+      list.shown.push_back(&entry);
+    } else {
+      ++list.other_files;
+      others[entry.module_id] = true;
+    }
+  }
+  for (const ir::XlaDumpModule& other : folder.modules) {
+    if (module != nullptr && &other != module) {
+      list.other_files += static_cast<int64_t>(other.snapshots.size());
+      others[other.id] = true;
+    }
+  }
+  list.other_modules = static_cast<int64_t>(others.size());
+  return list;
+}
+
+void SkippedJson(JsonWriter& json, const SkipList& list) {
+  json.Key("skipped").BeginArray();
+  for (const ir::XlaDumpSkippedEntry* entry : list.shown) {
+    json.BeginObject();
+    json.Key("file").String(entry->file_name);
+    json.Key("reason").String(entry->reason);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("other_module_files").Int(list.other_files);
+}
+
+void PrintSkipped(const SkipList& list) {
+  for (const ir::XlaDumpSkippedEntry* entry : list.shown) {
+    std::cout << "skipped " << entry->file_name << ": " << entry->reason << '\n';
+  }
+  if (list.other_files > 0) {
+    std::cout << "ignored " << list.other_files << " files of " << list.other_modules
+              << " other module" << (list.other_modules == 1 ? "" : "s")
+              << " (choose one with --module)\n";
+  }
+}
+
+int PrintList(const ir::XlaDumpFolder& folder, bool json_output) {
+  const SkipList skipped = SkippedFor(folder, nullptr);
+  if (json_output) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("folder").String(folder.path);
+    ModulesJson(json, folder);
+    SkippedJson(json, skipped);
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return 0;
+  }
+  const ir::XlaDumpModule* largest = folder.Largest();
+  std::cout << folder.path << ": " << folder.modules.size() << " module"
+            << (folder.modules.size() == 1 ? "" : "s") << ", " << folder.skipped.size()
+            << " other entries\n";
+  for (const ir::XlaDumpModule& module : folder.modules) {
+    std::cout << "  " << module.Label() << "  " << module.snapshots.size() << " snapshots, "
+              << module.bytes << " bytes" << (&module == largest ? "  (default: the largest)" : "")
+              << '\n';
+  }
+  return 0;
+}
+
+int64_t CountFusions(const recording::Snapshot& snapshot) {
+  int64_t fusions = 0;
+  for (const auto& computation : snapshot.computations()) {
+    for (const auto& instruction : computation->instructions) {
+      if (instruction->opcode == "fusion") ++fusions;
+    }
+  }
+  return fusions;
+}
+
+void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& imported,
+                  const SkipList& skipped, const std::string& output, bool json_output) {
+  const recording::Recording& recording = imported.recording;
+  int64_t changed = 0;
+  for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
+  const int64_t before = recording.input().instruction_count();
+  const int64_t after = recording.snapshots.back().instruction_count();
+  const ir::ProvenanceCarryCounts& carried = imported.carried;
+  if (json_output) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("recording").String(output);
+    json.Key("module").String(module.Label());
+    json.Key("snapshot_files").Int(static_cast<int64_t>(module.snapshots.size()));
+    json.Key("files_read").Int(imported.files_read);
+    json.Key("passes").Int(static_cast<int64_t>(recording.passes.size()));
+    json.Key("passes_changed").Int(changed);
+    json.Key("instructions_before").Int(before);
+    json.Key("instructions_after").Int(after);
+    json.Key("fusions").Int(CountFusions(recording.snapshots.back()));
+    json.Key("carried").BeginObject();
+    json.Key("by_name").Int(carried.by_name);
+    json.Key("by_structure").Int(carried.by_structure);
+    json.Key("into_fusions").Int(carried.into_fusions);
+    json.Key("replacements").Int(carried.replacements);
+    json.Key("rewrite_parts").Int(carried.rewrite_parts);
+    json.Key("new").Int(carried.new_instructions);
+    json.EndObject();
+    json.Key("warnings").BeginArray();
+    for (const std::string& warning : imported.warnings) json.String(warning);
+    json.EndArray();
+    SkippedJson(json, skipped);
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return;
+  }
+  std::cout << "imported " << module.Label() << " (" << imported.files_read << " of "
+            << module.snapshots.size() << " snapshot files) -> " << output << '\n'
+            << "  passes:       " << recording.passes.size() << ", " << changed
+            << " changed the module\n"
+            << "  instructions: " << before << " -> " << after << '\n'
+            << "  fusions:      " << CountFusions(recording.snapshots.back()) << '\n'
+            << "  provenance:   " << carried.by_name << " by name, " << carried.by_structure
+            << " by structure (" << carried.into_fusions << " into fusions), "
+            << carried.replacements << " replacements, " << carried.rewrite_parts
+            << " parts of rewrites, " << carried.new_instructions << " new\n";
+  PrintSkipped(skipped);
+}
+
+int RunImport(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"-o", "--module"}, {"--list", "--json"});
+  if (!args.ok()) return Fail("import: " + args.message());
+  const bool list = args->Has("--list");
+  if (args->positional().size() != 1 || (!list && !args->Has("-o"))) return Fail(kUsage);
+  auto folder = ir::ScanXlaDumpFolder(args->positional()[0]);
+  if (!folder.ok()) return Fail(folder.message());
+  if (list) return PrintList(*folder, args->Has("--json"));
+
+  const ir::XlaDumpModule* module = folder->Largest();
+  if (auto which = args->Value("--module")) {
+    auto found = folder->Find(*which);
+    if (!found.ok()) return Fail(found.message());
+    module = *found;
+  }
+  auto imported = ir::ImportXlaDumpModule(*module, folder->path);
+  if (!imported.ok()) return Fail(imported.message());
+  for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
+  const std::string output = *args->Value("-o");
+  if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {
+    return Fail(saved.message());
+  }
+  PrintSummary(*module, *imported, SkippedFor(*folder, module), output, args->Has("--json"));
+  return 0;
+}
+
+const CommandRegistrar kRegistrar({"import",
+                                   "import DUMP_DIR -o RUN.fsdb [--module NAME] [--json] | "
+                                   "import DUMP_DIR --list [--json]",
+                                   "an XLA dump folder (--xla_dump_to) as a recording of XLA's "
+                                   "own passes",
+                                   RunImport});
+
+}  // namespace
+}  // namespace fusescope::app
