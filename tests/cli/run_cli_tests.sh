@@ -201,5 +201,22 @@ expect_error "xla-trace other module" "holds no run of module jit_mlp" "$fs" xla
 printf '{"traceEvents": [' >"$tmp/cut.json"
 expect_error "xla-trace cut" "cut.json: line 1, column 18: " "$fs" xla-trace "$tmp/cut.json" "$src/tests/data/mlp/after_optimizations.hlo"
 
+# --- XLA's own profile on an imported XLA dump, carried back to the model's ops
+expect_ok "import attention for hot" "$fs" import "$src/tests/data/xla_dump_attention" -o "$tmp/xa.fsdb"
+expect_error "hot without profile" "holds no profile" "$fs" hot "$tmp/xa.fsdb"
+expect_ok "xla-trace save" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$tmp/xa.fsdb" --save --json
+json_ok "xla-trace save" "d['runs'] == 5 and not d['unmatched_ops']"
+expect_ok "hot final" "$fs" hot "$tmp/xa.fsdb" --json
+json_ok "hot final measured" "d['nodes'] and all(n['measured'] for n in d['nodes']) and d['snapshot'] == d['profiled_snapshot']"
+expect_ok "hot input" "$fs" hot "$tmp/xa.fsdb" --pass -1 --json
+json_ok "hot input: the model's dots first, estimated, with source lines" "d['snapshot'] == 0 and d['nodes'][0]['opcode'] == 'dot' and not d['nodes'][0]['measured'] and d['nodes'][0]['source_lines'][0].startswith('scripts/gen_fixtures.py:')"
+expect_ok "hot trace export" "$fs" hot "$tmp/xa.fsdb" --trace "$tmp/hot_trace.json"
+if python3 -c "import json; d=json.load(open('$tmp/hot_trace.json')); import sys; sys.exit(0 if sum(e['ph'] == 'X' for e in d['traceEvents']) == 5 * 17 else 1)"; then ok; else bad "hot --trace: expected 85 kernel events"; fi
+expect_ok "xla-trace save again" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$tmp/xa.fsdb" --save
+expect_ok "hot compare" "$fs" hot "$tmp/xa.fsdb" --compare 1 --json
+json_ok "hot compare" "d['only_before'] == 0 and d['only_after'] == 0 and all(abs(k['delta_us']) < 1e-9 for k in d['kernels'])"
+expect_error "hot no such profile" "no profile 9" "$fs" hot "$tmp/xa.fsdb" --profile 9
+expect_error "xla-trace save to hlo" "not one" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$src/tests/data/attention/after_optimizations.hlo" --save
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
