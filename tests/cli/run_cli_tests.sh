@@ -218,5 +218,13 @@ json_ok "hot compare" "d['only_before'] == 0 and d['only_after'] == 0 and all(ab
 expect_error "hot no such profile" "no profile 9" "$fs" hot "$tmp/xa.fsdb" --profile 9
 expect_error "xla-trace save to hlo" "not one" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$src/tests/data/attention/after_optimizations.hlo" --save
 
+# --- xla-vs-ours: XLA's fusion of a real dump next to ours, with our reasons
+expect_ok "xla-vs-ours gpu" "$fs" xla-vs-ours "$src/tests/data/xla_dump_attention" --pipeline gpu --json
+json_ok "xla-vs-ours counts" "d['edges'] == d['fused_by_both'] + d['fused_by_xla_only'] + d['fused_by_us_only'] + d['fused_by_neither'] and d['fused_by_both'] > 20 and d['base_snapshot'] > 0"
+json_ok "xla-vs-ours reasons" "any('reduction epilogues are not fused' in p['our_explanation'] for p in d['xla_only'])"
+expect_ok "xla-vs-ours text" "$fs" xla-vs-ours "$src/tests/data/xla_dump_mlp"
+contains "xla-vs-ours text" 'producer->consumer pairs: [0-9]+ fused by both' "$tmp/out"
+expect_error "xla-vs-ours not a dump" "no XLA HLO dump files" "$fs" xla-vs-ours "$src/tests/data/attention"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
