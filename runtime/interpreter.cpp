@@ -275,8 +275,8 @@ StatusOr<Literal> Interpreter::Impl::EvaluateInstruction(const ir::Instruction& 
                                                  " cannot be run: the interpreter does not reproduce XLA's random bits");
     default: break;
   }
-  if (internal::IsElementwiseKind(opcode)) return internal::EvaluateElementwise(instruction, operands);
   if (internal::IsDataMovementKind(opcode)) return internal::EvaluateDataMovement(instruction, operands);
+  if (internal::IsElementwiseKind(opcode)) return internal::EvaluateElementwise(instruction, operands);
   const internal::CallComputation call = Caller();
   switch (opcode) {
     case Opcode::kParameter: {

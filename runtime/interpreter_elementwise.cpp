@@ -257,13 +257,14 @@ bool IsFloatOnlyUnary(Opcode opcode) {
 }  // namespace
 
 bool IsElementwiseKind(Opcode opcode) {
+  if (IsDataMovementKind(opcode)) return false;
   switch (opcode) {
     case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
     case Opcode::kBitcastConvert: case Opcode::kReducePrecision: case Opcode::kNot:
     case Opcode::kPopulationCount: case Opcode::kClz: case Opcode::kIsFinite:
       return true;
     case Opcode::kReal: case Opcode::kImag: case Opcode::kComplex:
-    case Opcode::kStochasticConvert:
+    case Opcode::kStochasticConvert: case Opcode::kRngBitGenerator: case Opcode::kRng:
       return false;
     default:
       return ir::IsElementwiseUnary(opcode) || ir::IsElementwiseBinary(opcode);
