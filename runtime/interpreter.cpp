@@ -342,6 +342,7 @@ StatusOr<Literal> Interpreter::Impl::EvaluateInstruction(const ir::Instruction& 
     }
     case Opcode::kCustomCall: {
       std::string target(instruction.attribute("custom_call_target").value_or("?"));
+      if (target.size() >= 2 && target.front() == '"' && target.back() == '"') target = target.substr(1, target.size() - 2);
       return InstructionError(instruction, "custom-call " + target + " cannot be run by the interpreter");
     }
     default:

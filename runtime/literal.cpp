@@ -254,8 +254,7 @@ void CompareInto(const Literal& actual, const Literal& expected, double rtol, do
       if (!(error <= atol + rtol * magnitude)) ++difference.mismatches;
     }
     difference.max_abs_error = std::max(difference.max_abs_error, error);
-    const double relative = error / std::max(magnitude, std::numeric_limits<double>::min());
-    difference.max_rel_error = std::max(difference.max_rel_error, relative);
+    if (magnitude > 0) difference.max_rel_error = std::max(difference.max_rel_error, error / magnitude);
   }
 }
 

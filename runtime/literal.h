@@ -86,7 +86,7 @@ class Literal {
 struct LiteralDifference {
   bool same_shape = true;
   double max_abs_error = 0;
-  double max_rel_error = 0;  // |a - e| / |e|, with |e| floored at the smallest normal double
+  double max_rel_error = 0;  // |a - e| / |e| over elements with e != 0 (max_abs_error covers e == 0)
   int64_t mismatches = 0;    // elements with |a - e| > atol + rtol * |e| (NaN matches NaN)
   bool ok() const { return same_shape && mismatches == 0; }
 };
