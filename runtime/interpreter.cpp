@@ -3,6 +3,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "ir/verifier.h"
 #include "passes/literal_value.h"
 #include "runtime/interpreter_ops.h"
 
@@ -356,6 +357,10 @@ Interpreter::~Interpreter() = default;
 
 StatusOr<Literal> Interpreter::Run(const ir::Module& module, std::vector<Literal> arguments) {
   if (module.entry() == nullptr) return Status::Error("module " + module.name() + " has no entry computation");
+  // Shapes the interpreter indexes with must agree with the operands; a module that does not
+  // verify is refused rather than read out of bounds.
+  Status verified = ir::VerifyModule(module);
+  if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
   return Evaluate(*module.entry(), std::move(arguments));
 }
 

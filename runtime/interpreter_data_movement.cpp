@@ -139,6 +139,21 @@ StatusOr<Literal> Concatenate(const ir::Instruction& instruction, const Operands
   if (dims->size() != 1) return InstructionError(instruction, "concatenate needs one dimension");
   const auto axis = static_cast<size_t>((*dims)[0]);
   if (axis >= result.shape().dimensions().size()) return InstructionError(instruction, "bad dimension");
+  int64_t total = 0;
+  for (const Literal* operand : operands) {
+    if (operand->shape().rank() != result.shape().rank() || operand->type() != result.type()) {
+      return InstructionError(instruction, "concatenate operands do not match the result");
+    }
+    for (size_t d = 0; d < result.shape().dimensions().size(); ++d) {
+      if (d != axis && operand->shape().dimensions()[d] != result.shape().dimensions()[d]) {
+        return InstructionError(instruction, "concatenate operands do not match the result");
+      }
+    }
+    total += operand->shape().dimensions()[axis];
+  }
+  if (total != result.shape().dimensions()[axis]) {
+    return InstructionError(instruction, "concatenate operands do not add up to the result");
+  }
   // Outer blocks: each operand contributes a contiguous run per outer index.
   int64_t outer = 1;
   for (size_t d = 0; d < axis; ++d) outer *= result.shape().dimension(static_cast<int64_t>(d));
@@ -228,7 +243,15 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
     case Opcode::kTranspose: {
       auto perm = DimensionsAttribute(instruction, "dimensions");
       if (!perm.ok()) return perm.status();
-      if (perm->size() != in_dims.size()) return InstructionError(instruction, "transpose dimensions do not match the operand");
+      std::vector<bool> seen(in_dims.size(), false);
+      bool valid = perm->size() == in_dims.size() && out_dims.size() == in_dims.size();
+      for (size_t i = 0; valid && i < perm->size(); ++i) {
+        const int64_t d = (*perm)[i];
+        valid = d >= 0 && d < static_cast<int64_t>(in_dims.size()) && !seen[static_cast<size_t>(d)] &&
+                out_dims[i] == in_dims[static_cast<size_t>(d)];
+        if (valid) seen[static_cast<size_t>(d)] = true;
+      }
+      if (!valid) return InstructionError(instruction, "transpose dimensions do not match the operand");
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
         for (size_t i = 0; i < out.size(); ++i) linear += out[i] * strides[static_cast<size_t>((*perm)[i])];
@@ -251,8 +274,14 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
     }
     case Opcode::kSlice: {
       auto bounds = ir::ParseSliceBounds(instruction.attribute("slice").value_or(""));
-      if (!bounds.ok() || bounds->size() != in_dims.size()) {
+      if (!bounds.ok() || bounds->size() != in_dims.size() || out_dims.size() != in_dims.size()) {
         return InstructionError(instruction, "slice needs slice= with one entry per dimension");
+      }
+      for (size_t i = 0; i < in_dims.size(); ++i) {
+        const ir::SliceBounds& b = (*bounds)[i];
+        if (b.start < 0 || b.stride < 1 || (out_dims[i] > 0 && b.start + (out_dims[i] - 1) * b.stride >= in_dims[i])) {
+          return InstructionError(instruction, "slice reaches outside the operand");
+        }
       }
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
@@ -261,8 +290,13 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       });
     }
     case Opcode::kDynamicSlice: {
-      if (operands.size() != in_dims.size() + 1) {
+      if (operands.size() != in_dims.size() + 1 || out_dims.size() != in_dims.size()) {
         return InstructionError(instruction, "dynamic-slice needs one scalar start index per dimension");
+      }
+      for (size_t i = 0; i < in_dims.size(); ++i) {
+        if (out_dims[i] > in_dims[i] || operands[i + 1]->element_count() != 1) {
+          return InstructionError(instruction, "dynamic-slice is larger than its operand");
+        }
       }
       const std::vector<int64_t> starts = ClampedStarts(operands, 1, in_dims, out_dims);
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
@@ -277,6 +311,12 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       if (operands.size() != in_dims.size() + 2 || update_dims.size() != in_dims.size()) {
         return InstructionError(instruction, "dynamic-update-slice needs one scalar start index per dimension");
       }
+      for (size_t i = 0; i < in_dims.size(); ++i) {
+        if (update_dims[i] > in_dims[i] || operands[i + 2]->element_count() != 1 || update.type() != operand.type()) {
+          return InstructionError(instruction, "dynamic-update-slice update does not fit its operand");
+        }
+      }
+      if (result.byte_size() != operand.byte_size()) return InstructionError(instruction, "result and operand sizes differ");
       std::memcpy(result.data(), operand.data(), result.byte_size());
       const std::vector<int64_t> starts = ClampedStarts(operands, 2, in_dims, update_dims);
       if (update.element_count() == 0) return result;
