@@ -276,6 +276,10 @@ StatusOr<Literal> EvaluateElementwise(const ir::Instruction& instruction, const 
   if (!created.ok()) return created.status();
   Literal result = std::move(created).value();
   const Opcode opcode = instruction.opcode();
+  if (opcode == Opcode::kBitcastConvert) {
+    if (operands.size() != 1 || operands[0]->is_tuple()) return InstructionError(instruction, "needs one array operand");
+    return EvaluateBitcastConvert(instruction, *operands[0], std::move(result));
+  }
   for (const Literal* operand : operands) {
     if (operand->is_tuple()) return InstructionError(instruction, "an operand is a tuple");
     if (operand->element_count() != result.element_count() && operand->element_count() != 1) {
@@ -285,8 +289,6 @@ StatusOr<Literal> EvaluateElementwise(const ir::Instruction& instruction, const 
   switch (opcode) {
     case Opcode::kCompare: return EvaluateCompare(instruction, operands, std::move(result));
     case Opcode::kConvert: return EvaluateConvert(*operands[0], std::move(result));
-    case Opcode::kBitcastConvert:
-      return EvaluateBitcastConvert(instruction, *operands[0], std::move(result));
     case Opcode::kReducePrecision:
       return EvaluateReducePrecision(instruction, *operands[0], std::move(result));
     case Opcode::kSelect: {

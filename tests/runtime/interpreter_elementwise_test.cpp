@@ -119,5 +119,23 @@ ENTRY e {
   EXPECT_NEAR(out[2], std::exp(1.0), 1e-6);
 }
 
+// Mixed-width bitcast-convert: the narrow elements of the last dimension are the wide
+// element's bytes, little-endian.
+TEST(InterpreterElementwiseTest, BitcastConvertAcrossWidths) {
+  StatusOr<Literal> wide = testing::RunHlo(R"(HloModule m
+ENTRY e {
+  a = u32[2,2] parameter(0)
+  ROOT b = u64[2] bitcast-convert(a)
+})", {testing::Array(ir::PrimitiveType::kU32, {2, 2}, {1, 2, 3, 0})});
+  ASSERT_TRUE(wide.ok()) << wide.message();
+  EXPECT_EQ(static_cast<uint64_t>(wide->GetInt(0)), (uint64_t{2} << 32) | 1);
+  EXPECT_EQ(wide->GetInt(1), 3);
+  EXPECT_EQ(RunValues(R"(HloModule m
+ENTRY e {
+  a = f32[1] parameter(0)
+  ROOT b = s32[1] bitcast-convert(a)
+})", {F32({1}, {1.0})}), (std::vector<double>{0x3f800000}));
+}
+
 }  // namespace
 }  // namespace fusescope::runtime
