@@ -24,7 +24,8 @@ std::vector<T> Permuted(const Literal& operand, const std::vector<int64_t>& orde
   std::vector<int64_t> index(new_dims.size(), 0);
   do {
     int64_t linear = 0;
-    for (size_t i = 0; i < index.size(); ++i) linear += index[i] * strides[static_cast<size_t>(order[i])];
+    for (size_t i = 0; i < index.size(); ++i)
+      linear += index[i] * strides[static_cast<size_t>(order[i])];
     if constexpr (std::is_same_v<T, double>) {
       out.push_back(operand.GetDouble(linear));
     } else {
@@ -73,8 +74,9 @@ void Contract(const std::vector<T>& lhs, const std::vector<T>& rhs, int64_t batc
           if constexpr (std::is_same_v<T, double>) {
             row[static_cast<size_t>(j)] += x * r[j];
           } else {
-            row[static_cast<size_t>(j)] = static_cast<T>(static_cast<uint64_t>(row[static_cast<size_t>(j)]) +
-                                                         static_cast<uint64_t>(x) * static_cast<uint64_t>(r[j]));
+            row[static_cast<size_t>(j)] =
+                static_cast<T>(static_cast<uint64_t>(row[static_cast<size_t>(j)]) +
+                               static_cast<uint64_t>(x) * static_cast<uint64_t>(r[j]));
           }
         }
       }
@@ -136,20 +138,24 @@ StatusOr<Literal> EvaluateDot(const ir::Instruction& instruction, const Operands
     return InstructionError(instruction, "dot result shape does not match its operands");
   }
   if (result.is_floating()) {
-    Contract(Permuted<double>(lhs, lhs_order), Permuted<double>(rhs, rhs_order), batch, m, k, n, result);
+    Contract(Permuted<double>(lhs, lhs_order), Permuted<double>(rhs, rhs_order), batch, m, k, n,
+             result);
   } else {
-    Contract(Permuted<int64_t>(lhs, lhs_order), Permuted<int64_t>(rhs, rhs_order), batch, m, k, n, result);
+    Contract(Permuted<int64_t>(lhs, lhs_order), Permuted<int64_t>(rhs, rhs_order), batch, m, k, n,
+             result);
   }
   return result;
 }
 
-StatusOr<Literal> EvaluateConvolution(const ir::Instruction& instruction, const Operands& operands) {
+StatusOr<Literal> EvaluateConvolution(const ir::Instruction& instruction,
+                                      const Operands& operands) {
   StatusOr<Literal> created = NewArray(instruction);
   if (!created.ok()) return created.status();
   Literal result = std::move(created).value();
   const Literal& lhs = *operands[0];
   const Literal& rhs = *operands[1];
-  auto labels = ir::ParseConvolutionDimensionLabels(instruction.attribute("dim_labels").value_or(""));
+  auto labels =
+      ir::ParseConvolutionDimensionLabels(instruction.attribute("dim_labels").value_or(""));
   if (!labels.ok()) return InstructionError(instruction, labels.message());
   const size_t spatial = labels->input_spatial.size();
   if (labels->kernel_spatial.size() != spatial || labels->output_spatial.size() != spatial ||
@@ -164,16 +170,19 @@ StatusOr<Literal> EvaluateConvolution(const ir::Instruction& instruction, const 
     if (!parsed.ok()) return InstructionError(instruction, parsed.message());
     window = *parsed;
   } else {
-    for (size_t i = 0; i < spatial; ++i) window[i].size = rhs.shape().dimension(labels->kernel_spatial[i]);
+    for (size_t i = 0; i < spatial; ++i)
+      window[i].size = rhs.shape().dimension(labels->kernel_spatial[i]);
   }
-  if (window.size() != spatial) return InstructionError(instruction, "window does not fit the operands");
+  if (window.size() != spatial)
+    return InstructionError(instruction, "window does not fit the operands");
   const int64_t groups = instruction.IntAttribute("feature_group_count").value_or(1);
   const int64_t batch_groups = instruction.IntAttribute("batch_group_count").value_or(1);
   const ir::Shape& out_shape = result.shape();
   const int64_t out_features = out_shape.dimension(labels->output_feature);
   const int64_t kernel_in = rhs.shape().dimension(labels->kernel_input_feature);
   const int64_t out_batch = out_shape.dimension(labels->output_batch);
-  if (groups < 1 || batch_groups < 1 || out_features % groups != 0 || out_features % batch_groups != 0 ||
+  if (groups < 1 || batch_groups < 1 || out_features % groups != 0 ||
+      out_features % batch_groups != 0 ||
       lhs.shape().dimension(labels->input_feature) != kernel_in * groups ||
       lhs.shape().dimension(labels->input_batch) != out_batch * batch_groups) {
     return InstructionError(instruction, "feature or batch group counts do not fit the operands");
@@ -181,7 +190,8 @@ StatusOr<Literal> EvaluateConvolution(const ir::Instruction& instruction, const 
   const std::vector<int64_t> ls = Strides(lhs.shape().dimensions());
   const std::vector<int64_t> rs = Strides(rhs.shape().dimensions());
   std::vector<int64_t> kernel_dims(spatial);
-  for (size_t i = 0; i < spatial; ++i) kernel_dims[i] = rhs.shape().dimension(labels->kernel_spatial[i]);
+  for (size_t i = 0; i < spatial; ++i)
+    kernel_dims[i] = rhs.shape().dimension(labels->kernel_spatial[i]);
   const std::vector<double> lhs_values = Permuted<double>(lhs, [&] {
     std::vector<int64_t> identity;
     for (int64_t d = 0; d < lhs.shape().rank(); ++d) identity.push_back(d);
@@ -208,18 +218,22 @@ StatusOr<Literal> EvaluateConvolution(const ir::Instruction& instruction, const 
         const int64_t o = out[static_cast<size_t>(labels->output_spatial[i])];
         const int64_t position = o * w.stride - w.padding_low + k[i] * w.window_dilation;
         const int64_t in_size = lhs.shape().dimension(labels->input_spatial[i]);
-        if (position < 0 || position % w.base_dilation != 0 || position / w.base_dilation >= in_size) {
+        if (position < 0 || position % w.base_dilation != 0 ||
+            position / w.base_dilation >= in_size) {
           inside = false;
           break;
         }
-        lhs_base += (position / w.base_dilation) * ls[static_cast<size_t>(labels->input_spatial[i])];
+        lhs_base +=
+            (position / w.base_dilation) * ls[static_cast<size_t>(labels->input_spatial[i])];
         const int64_t kernel_index = w.reversal ? kernel_dims[i] - 1 - k[i] : k[i];
         rhs_base += kernel_index * rs[static_cast<size_t>(labels->kernel_spatial[i])];
       }
       if (inside) {
         for (int64_t c = 0; c < kernel_in; ++c) {
-          const int64_t lhs_index = lhs_base + (group * kernel_in + c) * ls[static_cast<size_t>(labels->input_feature)];
-          const int64_t rhs_index = rhs_base + c * rs[static_cast<size_t>(labels->kernel_input_feature)];
+          const int64_t lhs_index =
+              lhs_base + (group * kernel_in + c) * ls[static_cast<size_t>(labels->input_feature)];
+          const int64_t rhs_index =
+              rhs_base + c * rs[static_cast<size_t>(labels->kernel_input_feature)];
           sum += lhs_values[static_cast<size_t>(lhs_index)] * rhs.GetDouble(rhs_index);
         }
       }

@@ -46,7 +46,8 @@ std::vector<int64_t> PhysicalPositions(const ir::Shape& shape) {
   if (shape.layout() && shape.layout()->minor_to_major.size() == dims.size()) {
     minor_to_major = shape.layout()->minor_to_major;
   } else {
-    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) minor_to_major.push_back(d);
+    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d)
+      minor_to_major.push_back(d);
   }
   int64_t stride = 1;
   for (int64_t d : minor_to_major) {
@@ -71,7 +72,8 @@ bool IsRowMajor(const ir::Shape& shape) {
   return true;
 }
 
-StatusOr<Literal> Bitcast(const ir::Instruction& instruction, const Literal& operand, Literal result) {
+StatusOr<Literal> Bitcast(const ir::Instruction& instruction, const Literal& operand,
+                          Literal result) {
   if (operand.byte_size() != result.byte_size()) {
     return InstructionError(instruction, "bitcast changes the byte size");
   }
@@ -89,19 +91,22 @@ StatusOr<Literal> Bitcast(const ir::Instruction& instruction, const Literal& ope
   }
   const std::vector<int64_t> target_positions = PhysicalPositions(instruction.shape());
   for (size_t i = 0; i < target_positions.size(); ++i) {
-    CopyElement(operand, by_physical[static_cast<size_t>(target_positions[i])], result, static_cast<int64_t>(i));
+    CopyElement(operand, by_physical[static_cast<size_t>(target_positions[i])], result,
+                static_cast<int64_t>(i));
   }
   return result;
 }
 
-StatusOr<std::vector<int64_t>> DimensionsAttribute(const ir::Instruction& instruction, std::string_view key) {
+StatusOr<std::vector<int64_t>> DimensionsAttribute(const ir::Instruction& instruction,
+                                                   std::string_view key) {
   std::optional<std::vector<int64_t>> dims = instruction.IntListAttribute(key);
   if (!dims) return InstructionError(instruction, "missing " + std::string(key) + "=");
   return *dims;
 }
 
 // Clamped start indices from scalar operands [first, first + rank).
-std::vector<int64_t> ClampedStarts(const Operands& operands, size_t first, const std::vector<int64_t>& dims,
+std::vector<int64_t> ClampedStarts(const Operands& operands, size_t first,
+                                   const std::vector<int64_t>& dims,
                                    const std::vector<int64_t>& sizes) {
   std::vector<int64_t> starts(dims.size(), 0);
   for (size_t d = 0; d < dims.size(); ++d) {
@@ -111,7 +116,8 @@ std::vector<int64_t> ClampedStarts(const Operands& operands, size_t first, const
   return starts;
 }
 
-StatusOr<Literal> Pad(const ir::Instruction& instruction, const Operands& operands, Literal result) {
+StatusOr<Literal> Pad(const ir::Instruction& instruction, const Operands& operands,
+                      Literal result) {
   auto padding = ir::ParsePadding(instruction.attribute("padding").value_or(""));
   const Literal& operand = *operands[0];
   const std::vector<int64_t>& in_dims = operand.shape().dimensions();
@@ -133,12 +139,14 @@ StatusOr<Literal> Pad(const ir::Instruction& instruction, const Operands& operan
   });
 }
 
-StatusOr<Literal> Concatenate(const ir::Instruction& instruction, const Operands& operands, Literal result) {
+StatusOr<Literal> Concatenate(const ir::Instruction& instruction, const Operands& operands,
+                              Literal result) {
   auto dims = DimensionsAttribute(instruction, "dimensions");
   if (!dims.ok()) return dims.status();
   if (dims->size() != 1) return InstructionError(instruction, "concatenate needs one dimension");
   const auto axis = static_cast<size_t>((*dims)[0]);
-  if (axis >= result.shape().dimensions().size()) return InstructionError(instruction, "bad dimension");
+  if (axis >= result.shape().dimensions().size())
+    return InstructionError(instruction, "bad dimension");
   int64_t total = 0;
   for (const Literal* operand : operands) {
     if (operand->shape().rank() != result.shape().rank() || operand->type() != result.type()) {
@@ -174,16 +182,26 @@ StatusOr<Literal> Concatenate(const ir::Instruction& instruction, const Operands
 
 bool IsDataMovementKind(Opcode opcode) {
   switch (opcode) {
-    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kCopy:
-    case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kDynamicSlice:
-    case Opcode::kDynamicUpdateSlice: case Opcode::kConcatenate: case Opcode::kPad:
-    case Opcode::kReverse: case Opcode::kIota:
+    case Opcode::kBroadcast:
+    case Opcode::kReshape:
+    case Opcode::kBitcast:
+    case Opcode::kCopy:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kReverse:
+    case Opcode::kIota:
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
-StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const Operands& operands) {
+StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction,
+                                       const Operands& operands) {
   StatusOr<Literal> created = NewArray(instruction);
   if (!created.ok()) return created.status();
   Literal result = std::move(created).value();
@@ -199,7 +217,8 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       }
       std::memcpy(result.data(), operands[0]->data(), result.byte_size());
       return result;
-    case Opcode::kBitcast: return Bitcast(instruction, *operands[0], std::move(result));
+    case Opcode::kBitcast:
+      return Bitcast(instruction, *operands[0], std::move(result));
     case Opcode::kIota: {
       const std::optional<int64_t> dim = instruction.IntAttribute("iota_dimension");
       if (!dim || *dim < 0 || *dim >= static_cast<int64_t>(out_dims.size())) {
@@ -210,15 +229,20 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       int64_t linear = 0;
       do {
         const int64_t value = index[static_cast<size_t>(*dim)];
-        if (result.is_floating()) result.SetDouble(linear, static_cast<double>(value));
-        else result.SetInt(linear, value);
+        if (result.is_floating())
+          result.SetDouble(linear, static_cast<double>(value));
+        else
+          result.SetInt(linear, value);
         ++linear;
       } while (NextIndex(index, out_dims));
       return result;
     }
-    case Opcode::kPad: return Pad(instruction, operands, std::move(result));
-    case Opcode::kConcatenate: return Concatenate(instruction, operands, std::move(result));
-    default: break;
+    case Opcode::kPad:
+      return Pad(instruction, operands, std::move(result));
+    case Opcode::kConcatenate:
+      return Concatenate(instruction, operands, std::move(result));
+    default:
+      break;
   }
   const Literal& operand = *operands[0];
   const std::vector<int64_t>& in_dims = operand.shape().dimensions();
@@ -227,7 +251,8 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
     case Opcode::kBroadcast: {
       auto dims = DimensionsAttribute(instruction, "dimensions");
       if (!dims.ok()) return dims.status();
-      if (dims->size() != in_dims.size()) return InstructionError(instruction, "broadcast dimensions do not match the operand");
+      if (dims->size() != in_dims.size())
+        return InstructionError(instruction, "broadcast dimensions do not match the operand");
       for (size_t i = 0; i < dims->size(); ++i) {
         if ((*dims)[i] < 0 || (*dims)[i] >= static_cast<int64_t>(out_dims.size()) ||
             out_dims[static_cast<size_t>((*dims)[i])] != in_dims[i]) {
@@ -236,7 +261,8 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       }
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
-        for (size_t i = 0; i < dims->size(); ++i) linear += out[static_cast<size_t>((*dims)[i])] * strides[i];
+        for (size_t i = 0; i < dims->size(); ++i)
+          linear += out[static_cast<size_t>((*dims)[i])] * strides[i];
         return linear;
       });
     }
@@ -247,14 +273,16 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       bool valid = perm->size() == in_dims.size() && out_dims.size() == in_dims.size();
       for (size_t i = 0; valid && i < perm->size(); ++i) {
         const int64_t d = (*perm)[i];
-        valid = d >= 0 && d < static_cast<int64_t>(in_dims.size()) && !seen[static_cast<size_t>(d)] &&
-                out_dims[i] == in_dims[static_cast<size_t>(d)];
+        valid = d >= 0 && d < static_cast<int64_t>(in_dims.size()) &&
+                !seen[static_cast<size_t>(d)] && out_dims[i] == in_dims[static_cast<size_t>(d)];
         if (valid) seen[static_cast<size_t>(d)] = true;
       }
-      if (!valid) return InstructionError(instruction, "transpose dimensions do not match the operand");
+      if (!valid)
+        return InstructionError(instruction, "transpose dimensions do not match the operand");
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
-        for (size_t i = 0; i < out.size(); ++i) linear += out[i] * strides[static_cast<size_t>((*perm)[i])];
+        for (size_t i = 0; i < out.size(); ++i)
+          linear += out[i] * strides[static_cast<size_t>((*perm)[i])];
         return linear;
       });
     }
@@ -263,12 +291,14 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       if (!dims.ok()) return dims.status();
       std::vector<bool> reversed(in_dims.size(), false);
       for (int64_t d : *dims) {
-        if (d < 0 || d >= static_cast<int64_t>(in_dims.size())) return InstructionError(instruction, "bad dimension");
+        if (d < 0 || d >= static_cast<int64_t>(in_dims.size()))
+          return InstructionError(instruction, "bad dimension");
         reversed[static_cast<size_t>(d)] = true;
       }
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
-        for (size_t i = 0; i < out.size(); ++i) linear += (reversed[i] ? in_dims[i] - 1 - out[i] : out[i]) * strides[i];
+        for (size_t i = 0; i < out.size(); ++i)
+          linear += (reversed[i] ? in_dims[i] - 1 - out[i] : out[i]) * strides[i];
         return linear;
       });
     }
@@ -279,19 +309,22 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       }
       for (size_t i = 0; i < in_dims.size(); ++i) {
         const ir::SliceBounds& b = (*bounds)[i];
-        if (b.start < 0 || b.stride < 1 || (out_dims[i] > 0 && b.start + (out_dims[i] - 1) * b.stride >= in_dims[i])) {
+        if (b.start < 0 || b.stride < 1 ||
+            (out_dims[i] > 0 && b.start + (out_dims[i] - 1) * b.stride >= in_dims[i])) {
           return InstructionError(instruction, "slice reaches outside the operand");
         }
       }
       return MapIndices(std::move(result), operand, nullptr, [&](const std::vector<int64_t>& out) {
         int64_t linear = 0;
-        for (size_t i = 0; i < out.size(); ++i) linear += ((*bounds)[i].start + out[i] * (*bounds)[i].stride) * strides[i];
+        for (size_t i = 0; i < out.size(); ++i)
+          linear += ((*bounds)[i].start + out[i] * (*bounds)[i].stride) * strides[i];
         return linear;
       });
     }
     case Opcode::kDynamicSlice: {
       if (operands.size() != in_dims.size() + 1 || out_dims.size() != in_dims.size()) {
-        return InstructionError(instruction, "dynamic-slice needs one scalar start index per dimension");
+        return InstructionError(instruction,
+                                "dynamic-slice needs one scalar start index per dimension");
       }
       for (size_t i = 0; i < in_dims.size(); ++i) {
         if (out_dims[i] > in_dims[i] || operands[i + 1]->element_count() != 1) {
@@ -309,14 +342,18 @@ StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const
       const Literal& update = *operands[1];
       const std::vector<int64_t>& update_dims = update.shape().dimensions();
       if (operands.size() != in_dims.size() + 2 || update_dims.size() != in_dims.size()) {
-        return InstructionError(instruction, "dynamic-update-slice needs one scalar start index per dimension");
+        return InstructionError(instruction,
+                                "dynamic-update-slice needs one scalar start index per dimension");
       }
       for (size_t i = 0; i < in_dims.size(); ++i) {
-        if (update_dims[i] > in_dims[i] || operands[i + 2]->element_count() != 1 || update.type() != operand.type()) {
-          return InstructionError(instruction, "dynamic-update-slice update does not fit its operand");
+        if (update_dims[i] > in_dims[i] || operands[i + 2]->element_count() != 1 ||
+            update.type() != operand.type()) {
+          return InstructionError(instruction,
+                                  "dynamic-update-slice update does not fit its operand");
         }
       }
-      if (result.byte_size() != operand.byte_size()) return InstructionError(instruction, "result and operand sizes differ");
+      if (result.byte_size() != operand.byte_size())
+        return InstructionError(instruction, "result and operand sizes differ");
       std::memcpy(result.data(), operand.data(), result.byte_size());
       const std::vector<int64_t> starts = ClampedStarts(operands, 2, in_dims, update_dims);
       if (update.element_count() == 0) return result;

@@ -28,7 +28,9 @@ struct IndexReader {
   std::vector<int64_t> strides;
 
   IndexReader(const Literal& literal, int64_t vector_dim)
-      : indices(literal), index_vector_dim(vector_dim), strides(Strides(literal.shape().dimensions())) {}
+      : indices(literal),
+        index_vector_dim(vector_dim),
+        strides(Strides(literal.shape().dimensions())) {}
 
   // Element `k` of the index vector at `batch`.
   int64_t Component(const std::vector<int64_t>& batch, int64_t k) const {
@@ -59,7 +61,8 @@ StatusOr<Literal> EvaluateGather(const ir::Instruction& instruction, const Opera
   const std::vector<int64_t> slice_sizes = List(instruction, "slice_sizes");
   const std::optional<int64_t> vector_dim = instruction.IntAttribute("index_vector_dim");
   const std::vector<int64_t>& in_dims = operand.shape().dimensions();
-  if (!vector_dim || slice_sizes.size() != in_dims.size() || operand_batching.size() != indices_batching.size()) {
+  if (!vector_dim || slice_sizes.size() != in_dims.size() ||
+      operand_batching.size() != indices_batching.size()) {
     return InstructionError(instruction, "gather dimension numbers do not fit the operand");
   }
   StatusOr<Literal> created = NewArray(instruction);
@@ -88,15 +91,18 @@ StatusOr<Literal> EvaluateGather(const ir::Instruction& instruction, const Opera
     std::vector<int64_t> start(in_dims.size(), 0);
     for (size_t k = 0; k < start_index_map.size(); ++k) {
       const auto d = static_cast<size_t>(start_index_map[k]);
-      start[d] = std::clamp<int64_t>(reader.Component(batch, static_cast<int64_t>(k)), 0, in_dims[d] - slice_sizes[d]);
+      start[d] = std::clamp<int64_t>(reader.Component(batch, static_cast<int64_t>(k)), 0,
+                                     in_dims[d] - slice_sizes[d]);
     }
     for (size_t j = 0; j < operand_batching.size(); ++j) {
-      start[static_cast<size_t>(operand_batching[j])] = reader.BatchCoordinate(batch, indices_batching[j]);
+      start[static_cast<size_t>(operand_batching[j])] =
+          reader.BatchCoordinate(batch, indices_batching[j]);
     }
     int64_t source = 0;
     for (size_t d = 0; d < in_dims.size(); ++d) source += start[d] * strides[d];
     for (size_t k = 0; k < offset_dims.size(); ++k) {
-      source += out[static_cast<size_t>(offset_dims[k])] * strides[static_cast<size_t>(window_operand_dims[k])];
+      source += out[static_cast<size_t>(offset_dims[k])] *
+                strides[static_cast<size_t>(window_operand_dims[k])];
     }
     CopyElement(operand, source, result, linear++);
   } while (NextIndex(out, out_dims));
@@ -140,7 +146,8 @@ StatusOr<Literal> EvaluateScatter(const ir::Instruction& instruction, const Oper
   // The window's extent along each operand dimension (1 where inserted or batching).
   std::vector<int64_t> window_size(in_dims.size(), 1);
   for (size_t k = 0; k < window_dims.size(); ++k) {
-    window_size[static_cast<size_t>(window_operand_dims[k])] = update_dims[static_cast<size_t>(window_dims[k])];
+    window_size[static_cast<size_t>(window_operand_dims[k])] =
+        update_dims[static_cast<size_t>(window_dims[k])];
   }
   const IndexReader reader(indices, *vector_dim);
   const std::vector<int64_t> strides = Strides(in_dims);
@@ -162,7 +169,8 @@ StatusOr<Literal> EvaluateScatter(const ir::Instruction& instruction, const Oper
       start[static_cast<size_t>(to_operand[k])] = reader.Component(batch, static_cast<int64_t>(k));
     }
     for (size_t j = 0; j < input_batching.size(); ++j) {
-      start[static_cast<size_t>(input_batching[j])] = reader.BatchCoordinate(batch, indices_batching[j]);
+      start[static_cast<size_t>(input_batching[j])] =
+          reader.BatchCoordinate(batch, indices_batching[j]);
     }
     bool inside = true;
     for (size_t d = 0; d < in_dims.size(); ++d) {
@@ -172,15 +180,19 @@ StatusOr<Literal> EvaluateScatter(const ir::Instruction& instruction, const Oper
       int64_t target = 0;
       for (size_t d = 0; d < in_dims.size(); ++d) target += start[d] * strides[d];
       for (size_t k = 0; k < window_dims.size(); ++k) {
-        target += u[static_cast<size_t>(window_dims[k])] * strides[static_cast<size_t>(window_operand_dims[k])];
+        target += u[static_cast<size_t>(window_dims[k])] *
+                  strides[static_cast<size_t>(window_operand_dims[k])];
       }
       if (fast.valid()) {
         Literal& out = results[0];
         if (out.is_floating()) {
-          out.SetDouble(target, ApplyScalarFloat(fast.opcode, out.GetDouble(target), updates.GetDouble(update_linear)));
+          out.SetDouble(target, ApplyScalarFloat(fast.opcode, out.GetDouble(target),
+                                                 updates.GetDouble(update_linear)));
         } else {
-          const bool is_unsigned = ir::IsIntegralType(out.type()) && !ir::IsSignedIntegralType(out.type());
-          out.SetInt(target, ApplyScalarInt(fast.opcode, out.GetInt(target), updates.GetInt(update_linear), is_unsigned));
+          const bool is_unsigned =
+              ir::IsIntegralType(out.type()) && !ir::IsSignedIntegralType(out.type());
+          out.SetInt(target, ApplyScalarInt(fast.opcode, out.GetInt(target),
+                                            updates.GetInt(update_linear), is_unsigned));
         }
       } else {
         std::vector<Literal> args;
@@ -202,7 +214,8 @@ StatusOr<Literal> EvaluateScatter(const ir::Instruction& instruction, const Oper
         } else if (value->is_tuple() && value->elements().size() == n) {
           for (size_t i = 0; i < n; ++i) CopyElement(value->elements()[i], 0, results[i], target);
         } else {
-          return InstructionError(instruction, "scatter computation returns the wrong number of values");
+          return InstructionError(instruction,
+                                  "scatter computation returns the wrong number of values");
         }
       }
     }
@@ -232,7 +245,8 @@ StatusOr<Literal> EvaluateBatchNorm(const ir::Instruction& instruction, const Op
   std::vector<double> variance(static_cast<size_t>(features), 0.0);
   const ir::Opcode opcode = instruction.opcode();
   if (opcode == ir::Opcode::kBatchNormTraining) {
-    for (int64_t i = 0; i < x.element_count(); ++i) mean[static_cast<size_t>(feature_of(i))] += x.GetDouble(i);
+    for (int64_t i = 0; i < x.element_count(); ++i)
+      mean[static_cast<size_t>(feature_of(i))] += x.GetDouble(i);
     for (double& m : mean) m /= static_cast<double>(std::max<int64_t>(per_feature, 1));
     for (int64_t i = 0; i < x.element_count(); ++i) {
       const double d = x.GetDouble(i) - mean[static_cast<size_t>(feature_of(i))];
@@ -256,7 +270,8 @@ StatusOr<Literal> EvaluateBatchNorm(const ir::Instruction& instruction, const Op
     const Literal& offset = *operands[2];
     for (int64_t i = 0; i < x.element_count(); ++i) {
       const auto f = static_cast<size_t>(feature_of(i));
-      out.SetDouble(i, scale.GetDouble(feature_of(i)) * (x.GetDouble(i) - mean[f]) / std::sqrt(variance[f] + epsilon) +
+      out.SetDouble(i, scale.GetDouble(feature_of(i)) * (x.GetDouble(i) - mean[f]) /
+                               std::sqrt(variance[f] + epsilon) +
                            offset.GetDouble(feature_of(i)));
     }
     if (opcode == ir::Opcode::kBatchNormInference) return out;
@@ -284,7 +299,8 @@ StatusOr<Literal> EvaluateBatchNorm(const ir::Instruction& instruction, const Op
                          (grad.GetDouble(i) - sum_grad[f] / count -
                           centered * sum_grad_centered[f] / count * inv_std * inv_std));
   }
-  for (size_t f = 0; f < grad_scale.size(); ++f) grad_scale[f] = sum_grad_centered[f] / std::sqrt(variance[f] + epsilon);
+  for (size_t f = 0; f < grad_scale.size(); ++f)
+    grad_scale[f] = sum_grad_centered[f] / std::sqrt(variance[f] + epsilon);
   std::vector<Literal> parts;
   parts.push_back(std::move(out));
   parts.push_back(vector_of(grad_scale));

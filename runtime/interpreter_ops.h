@@ -40,7 +40,8 @@ StatusOr<Literal> EvaluateElementwise(const ir::Instruction& instruction, const 
 // broadcast, reshape, bitcast, copy, transpose, slice, dynamic-slice, dynamic-update-slice,
 // concatenate, pad, reverse, iota.
 bool IsDataMovementKind(ir::Opcode opcode);
-StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction, const Operands& operands);
+StatusOr<Literal> EvaluateDataMovement(const ir::Instruction& instruction,
+                                       const Operands& operands);
 
 // dot, convolution.
 StatusOr<Literal> EvaluateDot(const ir::Instruction& instruction, const Operands& operands);

@@ -56,10 +56,15 @@ class Accumulator {
  public:
   Accumulator(const ir::Instruction& instruction, const ir::Computation& reducer,
               const CallComputation& call, const Operands& inputs, const Operands& inits)
-      : instruction_(instruction), reducer_(reducer), call_(call), inputs_(inputs), inits_(inits),
+      : instruction_(instruction),
+        reducer_(reducer),
+        call_(call),
+        inputs_(inputs),
+        inits_(inits),
         fast_(inputs.size() == 1 ? RecogniseScalarBinaryOp(reducer) : ScalarBinaryOp{}) {}
 
-  Status Reduce(const std::vector<int64_t>& indices, std::vector<Literal>& results, int64_t out_index) {
+  Status Reduce(const std::vector<int64_t>& indices, std::vector<Literal>& results,
+                int64_t out_index) {
     if (fast_.valid()) {
       const Literal& input = *inputs_[0];
       Literal& out = results[0];
@@ -68,9 +73,11 @@ class Accumulator {
         for (int64_t i : indices) acc = ApplyScalarFloat(fast_.opcode, acc, input.GetDouble(i));
         out.SetDouble(out_index, acc);
       } else {
-        const bool is_unsigned = ir::IsIntegralType(input.type()) && !ir::IsSignedIntegralType(input.type());
+        const bool is_unsigned =
+            ir::IsIntegralType(input.type()) && !ir::IsSignedIntegralType(input.type());
         int64_t acc = inits_[0]->GetInt(0);
-        for (int64_t i : indices) acc = ApplyScalarInt(fast_.opcode, acc, input.GetInt(i), is_unsigned);
+        for (int64_t i : indices)
+          acc = ApplyScalarInt(fast_.opcode, acc, input.GetInt(i), is_unsigned);
         out.SetInt(out_index, acc);
       }
       return Status::Ok();
@@ -84,7 +91,8 @@ class Accumulator {
       StatusOr<Literal> value = call_(reducer_, std::move(args));
       if (!value.ok()) return value.status();
       acc = Leaves(std::move(value).value());
-      if (acc.size() != inputs_.size()) return InstructionError(instruction_, "reducer returns the wrong number of values");
+      if (acc.size() != inputs_.size())
+        return InstructionError(instruction_, "reducer returns the wrong number of values");
     }
     for (size_t r = 0; r < acc.size(); ++r) CopyElement(acc[r], 0, results[r], out_index);
     return Status::Ok();
@@ -113,8 +121,10 @@ struct SimpleComparator {
 
 SimpleComparator RecogniseComparator(const ir::Computation& comparator) {
   const ir::Instruction* root = comparator.root();
-  if (root == nullptr || root->opcode() != Opcode::kCompare || comparator.parameter_count() < 2) return {};
-  if (root->operand(0) != comparator.parameter(0) || root->operand(1) != comparator.parameter(1)) return {};
+  if (root == nullptr || root->opcode() != Opcode::kCompare || comparator.parameter_count() < 2)
+    return {};
+  if (root->operand(0) != comparator.parameter(0) || root->operand(1) != comparator.parameter(1))
+    return {};
   const std::string_view direction = root->attribute("direction").value_or("");
   if (direction != "LT" && direction != "GT") return {};
   SimpleComparator simple;
@@ -145,7 +155,8 @@ StatusOr<Literal> EvaluateReduce(const ir::Instruction& instruction, const Opera
   const std::vector<int64_t>& in_dims = inputs[0]->shape().dimensions();
   std::vector<bool> is_reduced(in_dims.size(), false);
   for (int64_t d : reduced) {
-    if (d < 0 || d >= static_cast<int64_t>(in_dims.size())) return InstructionError(instruction, "bad reduce dimension");
+    if (d < 0 || d >= static_cast<int64_t>(in_dims.size()))
+      return InstructionError(instruction, "bad reduce dimension");
     is_reduced[static_cast<size_t>(d)] = true;
   }
   StatusOr<std::vector<Literal>> results = NewResults(instruction, n);
@@ -194,7 +205,8 @@ StatusOr<Literal> EvaluateReduceWindow(const ir::Instruction& instruction, const
   const std::vector<int64_t>& in_dims = inputs[0]->shape().dimensions();
   auto window = ir::ParseWindow(instruction.attribute("window").value_or(""));
   if (!window.ok() || window->size() != in_dims.size()) {
-    return InstructionError(instruction, "reduce-window needs window= with one entry per dimension");
+    return InstructionError(instruction,
+                            "reduce-window needs window= with one entry per dimension");
   }
   StatusOr<std::vector<Literal>> results = NewResults(instruction, n);
   if (!results.ok()) return results.status();
@@ -203,21 +215,24 @@ StatusOr<Literal> EvaluateReduceWindow(const ir::Instruction& instruction, const
   std::vector<int64_t> window_dims;
   for (const ir::WindowDimension& w : *window) window_dims.push_back(w.size);
   Accumulator accumulator(instruction, *reducer, call, inputs, inits);
-  if ((*results)[0].element_count() == 0) return PackResults(std::move(results).value(), instruction.shape().IsTuple());
+  if ((*results)[0].element_count() == 0)
+    return PackResults(std::move(results).value(), instruction.shape().IsTuple());
   std::vector<int64_t> out(out_dims.size(), 0);
   std::vector<int64_t> indices;
   int64_t o = 0;
   do {
     indices.clear();
     std::vector<int64_t> k(window_dims.size(), 0);
-    bool more = std::all_of(window_dims.begin(), window_dims.end(), [](int64_t s) { return s > 0; });
+    bool more =
+        std::all_of(window_dims.begin(), window_dims.end(), [](int64_t s) { return s > 0; });
     while (more) {
       int64_t linear = 0;
       bool inside = true;
       for (size_t d = 0; d < k.size(); ++d) {
         const ir::WindowDimension& w = (*window)[d];
         const int64_t position = out[d] * w.stride - w.padding_low + k[d] * w.window_dilation;
-        if (position < 0 || position % w.base_dilation != 0 || position / w.base_dilation >= in_dims[d]) {
+        if (position < 0 || position % w.base_dilation != 0 ||
+            position / w.base_dilation >= in_dims[d]) {
           inside = false;
           break;
         }
@@ -231,12 +246,13 @@ StatusOr<Literal> EvaluateReduceWindow(const ir::Instruction& instruction, const
   return PackResults(std::move(results).value(), instruction.shape().IsTuple());
 }
 
-StatusOr<Literal> EvaluateSelectAndScatter(const ir::Instruction& instruction, const Operands& operands,
-                                           const CallComputation& call) {
+StatusOr<Literal> EvaluateSelectAndScatter(const ir::Instruction& instruction,
+                                           const Operands& operands, const CallComputation& call) {
   const ir::Computation* select = Called(instruction, "select");
   const ir::Computation* scatter = Called(instruction, "scatter");
   if (select == nullptr || scatter == nullptr || operands.size() != 3) {
-    return InstructionError(instruction, "select-and-scatter needs select=, scatter= and three operands");
+    return InstructionError(instruction,
+                            "select-and-scatter needs select=, scatter= and three operands");
   }
   const Literal& operand = *operands[0];
   const Literal& source = *operands[1];
@@ -279,7 +295,8 @@ StatusOr<Literal> EvaluateSelectAndScatter(const ir::Instruction& instruction, c
         if (selected < 0) {
           selected = linear;
         } else {
-          StatusOr<Literal> keep = call(*select, {Scalar(operand, selected), Scalar(operand, linear)});
+          StatusOr<Literal> keep =
+              call(*select, {Scalar(operand, selected), Scalar(operand, linear)});
           if (!keep.ok()) return keep.status();
           if (keep->is_tuple() || keep->GetInt(0) == 0) selected = linear;
         }
@@ -287,9 +304,11 @@ StatusOr<Literal> EvaluateSelectAndScatter(const ir::Instruction& instruction, c
       more = !k.empty() && NextIndex(k, window_dims);
     }
     if (selected >= 0) {
-      StatusOr<Literal> value = call(*scatter, {Scalar(result, selected), Scalar(source, source_linear)});
+      StatusOr<Literal> value =
+          call(*scatter, {Scalar(result, selected), Scalar(source, source_linear)});
       if (!value.ok()) return value.status();
-      if (value->is_tuple()) return InstructionError(instruction, "scatter computation returns a tuple");
+      if (value->is_tuple())
+        return InstructionError(instruction, "scatter computation returns a tuple");
       CopyElement(*value, 0, result, selected);
     }
     ++source_linear;
@@ -306,7 +325,8 @@ StatusOr<Literal> EvaluateSort(const ir::Instruction& instruction, const Operand
   }
   const std::vector<int64_t>& in_dims = operands[0]->shape().dimensions();
   const int64_t axis = dims[0];
-  if (axis < 0 || axis >= static_cast<int64_t>(in_dims.size())) return InstructionError(instruction, "bad sort dimension");
+  if (axis < 0 || axis >= static_cast<int64_t>(in_dims.size()))
+    return InstructionError(instruction, "bad sort dimension");
   StatusOr<std::vector<Literal>> results = NewResults(instruction, operands.size());
   if (!results.ok()) return results.status();
   const std::vector<int64_t> strides = Strides(in_dims);
@@ -317,7 +337,8 @@ StatusOr<Literal> EvaluateSort(const ir::Instruction& instruction, const Operand
   const SimpleComparator simple = RecogniseComparator(*comparator);
   const Literal& keys = *operands[0];
   Status failure = Status::Ok();
-  if (operands[0]->element_count() == 0) return PackResults(std::move(results).value(), instruction.shape().IsTuple());
+  if (operands[0]->element_count() == 0)
+    return PackResults(std::move(results).value(), instruction.shape().IsTuple());
   std::vector<int64_t> outer(outer_dims.size(), 0);
   do {
     int64_t base = 0;
@@ -331,10 +352,12 @@ StatusOr<Literal> EvaluateSort(const ir::Instruction& instruction, const Operand
         if (keys.is_floating()) {
           const double x = keys.GetDouble(ia);
           const double y = keys.GetDouble(ib);
-          if (simple.total_order) return simple.less ? OrderKey(x) < OrderKey(y) : OrderKey(x) > OrderKey(y);
+          if (simple.total_order)
+            return simple.less ? OrderKey(x) < OrderKey(y) : OrderKey(x) > OrderKey(y);
           return simple.less ? x < y : x > y;
         }
-        const bool is_unsigned = ir::IsIntegralType(keys.type()) && !ir::IsSignedIntegralType(keys.type());
+        const bool is_unsigned =
+            ir::IsIntegralType(keys.type()) && !ir::IsSignedIntegralType(keys.type());
         const int64_t x = keys.GetInt(ia);
         const int64_t y = keys.GetInt(ib);
         if (is_unsigned) {
@@ -361,7 +384,8 @@ StatusOr<Literal> EvaluateSort(const ir::Instruction& instruction, const Operand
     FS_RETURN_IF_ERROR(failure);
     for (size_t r = 0; r < operands.size(); ++r) {
       for (int64_t i = 0; i < length; ++i) {
-        CopyElement(*operands[r], base + order[static_cast<size_t>(i)] * step, (*results)[r], base + i * step);
+        CopyElement(*operands[r], base + order[static_cast<size_t>(i)] * step, (*results)[r],
+                    base + i * step);
       }
     }
   } while (NextIndex(outer, outer_dims));
@@ -373,8 +397,11 @@ StatusOr<Literal> EvaluateTopK(const ir::Instruction& instruction, const Operand
   const std::optional<int64_t> k = instruction.IntAttribute("k");
   const bool largest = instruction.attribute("largest").value_or("true") != "false";
   if (!k || input.shape().rank() < 1 || !instruction.shape().IsTuple() ||
-      instruction.shape().tuple_shapes().size() != 2 || *k > input.shape().dimensions().back() || *k < 0) {
-    return InstructionError(instruction, "topk needs k= no larger than the last dimension and a (values, indices) result");
+      instruction.shape().tuple_shapes().size() != 2 || *k > input.shape().dimensions().back() ||
+      *k < 0) {
+    return InstructionError(
+        instruction,
+        "topk needs k= no larger than the last dimension and a (values, indices) result");
   }
   StatusOr<std::vector<Literal>> results = NewResults(instruction, 2);
   if (!results.ok()) return results.status();

@@ -50,18 +50,23 @@ int ElementByteSize(PrimitiveType type) {
   switch (type) {
     case PrimitiveType::kPred:
     case PrimitiveType::kS8:
-    case PrimitiveType::kU8: return 1;
+    case PrimitiveType::kU8:
+      return 1;
     case PrimitiveType::kS16:
     case PrimitiveType::kU16:
     case PrimitiveType::kF16:
-    case PrimitiveType::kBF16: return 2;
+    case PrimitiveType::kBF16:
+      return 2;
     case PrimitiveType::kS32:
     case PrimitiveType::kU32:
-    case PrimitiveType::kF32: return 4;
+    case PrimitiveType::kF32:
+      return 4;
     case PrimitiveType::kS64:
     case PrimitiveType::kU64:
-    case PrimitiveType::kF64: return 8;
-    default: return 0;
+    case PrimitiveType::kF64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -79,7 +84,8 @@ StatusOr<Literal> Literal::Create(const ir::Shape& shape) {
   if (shape.IsToken()) return literal;
   const int element_bytes = ElementByteSize(shape.element_type());
   if (element_bytes == 0) {
-    return Status::Error("element type " + std::string(ir::PrimitiveTypeName(shape.element_type())) +
+    return Status::Error("element type " +
+                         std::string(ir::PrimitiveTypeName(shape.element_type())) +
                          " is not supported by the interpreter");
   }
   int64_t count = 1;
@@ -130,37 +136,62 @@ int64_t Literal::TotalByteSize() const {
 
 double Literal::GetDouble(int64_t index) const {
   switch (type()) {
-    case PrimitiveType::kF32: return Raw<float>(index);
-    case PrimitiveType::kF64: return Raw<double>(index);
-    case PrimitiveType::kF16: return HalfBitsToDouble(Raw<uint16_t>(index));
-    case PrimitiveType::kBF16: return Bfloat16BitsToDouble(Raw<uint16_t>(index));
-    case PrimitiveType::kU64: return static_cast<double>(Raw<uint64_t>(index));
-    default: return static_cast<double>(GetInt(index));
+    case PrimitiveType::kF32:
+      return Raw<float>(index);
+    case PrimitiveType::kF64:
+      return Raw<double>(index);
+    case PrimitiveType::kF16:
+      return HalfBitsToDouble(Raw<uint16_t>(index));
+    case PrimitiveType::kBF16:
+      return Bfloat16BitsToDouble(Raw<uint16_t>(index));
+    case PrimitiveType::kU64:
+      return static_cast<double>(Raw<uint64_t>(index));
+    default:
+      return static_cast<double>(GetInt(index));
   }
 }
 
 void Literal::SetDouble(int64_t index, double value) {
   switch (type()) {
-    case PrimitiveType::kF32: SetRaw<float>(index, static_cast<float>(value)); return;
-    case PrimitiveType::kF64: SetRaw<double>(index, value); return;
-    case PrimitiveType::kF16: SetRaw<uint16_t>(index, DoubleToHalfBits(value)); return;
-    case PrimitiveType::kBF16: SetRaw<uint16_t>(index, DoubleToBfloat16Bits(value)); return;
-    default: SetInt(index, SaturatingToInt(value, type())); return;
+    case PrimitiveType::kF32:
+      SetRaw<float>(index, static_cast<float>(value));
+      return;
+    case PrimitiveType::kF64:
+      SetRaw<double>(index, value);
+      return;
+    case PrimitiveType::kF16:
+      SetRaw<uint16_t>(index, DoubleToHalfBits(value));
+      return;
+    case PrimitiveType::kBF16:
+      SetRaw<uint16_t>(index, DoubleToBfloat16Bits(value));
+      return;
+    default:
+      SetInt(index, SaturatingToInt(value, type()));
+      return;
   }
 }
 
 int64_t Literal::GetInt(int64_t index) const {
   switch (type()) {
-    case PrimitiveType::kPred: return Raw<uint8_t>(index) != 0 ? 1 : 0;
-    case PrimitiveType::kS8: return Raw<int8_t>(index);
-    case PrimitiveType::kU8: return Raw<uint8_t>(index);
-    case PrimitiveType::kS16: return Raw<int16_t>(index);
-    case PrimitiveType::kU16: return Raw<uint16_t>(index);
-    case PrimitiveType::kS32: return Raw<int32_t>(index);
-    case PrimitiveType::kU32: return Raw<uint32_t>(index);
+    case PrimitiveType::kPred:
+      return Raw<uint8_t>(index) != 0 ? 1 : 0;
+    case PrimitiveType::kS8:
+      return Raw<int8_t>(index);
+    case PrimitiveType::kU8:
+      return Raw<uint8_t>(index);
+    case PrimitiveType::kS16:
+      return Raw<int16_t>(index);
+    case PrimitiveType::kU16:
+      return Raw<uint16_t>(index);
+    case PrimitiveType::kS32:
+      return Raw<int32_t>(index);
+    case PrimitiveType::kU32:
+      return Raw<uint32_t>(index);
     case PrimitiveType::kS64:
-    case PrimitiveType::kU64: return Raw<int64_t>(index);
-    default: return static_cast<int64_t>(std::trunc(GetDouble(index)));
+    case PrimitiveType::kU64:
+      return Raw<int64_t>(index);
+    default:
+      return static_cast<int64_t>(std::trunc(GetDouble(index)));
   }
 }
 
@@ -172,10 +203,18 @@ void Literal::SetInt(int64_t index, int64_t value) {
   }
   const int64_t wrapped = Wrap(value, t);
   switch (ElementByteSize(t)) {
-    case 1: SetRaw<uint8_t>(index, static_cast<uint8_t>(wrapped)); return;
-    case 2: SetRaw<uint16_t>(index, static_cast<uint16_t>(wrapped)); return;
-    case 4: SetRaw<uint32_t>(index, static_cast<uint32_t>(wrapped)); return;
-    default: SetRaw<int64_t>(index, wrapped); return;
+    case 1:
+      SetRaw<uint8_t>(index, static_cast<uint8_t>(wrapped));
+      return;
+    case 2:
+      SetRaw<uint16_t>(index, static_cast<uint16_t>(wrapped));
+      return;
+    case 4:
+      SetRaw<uint32_t>(index, static_cast<uint32_t>(wrapped));
+      return;
+    default:
+      SetRaw<int64_t>(index, wrapped);
+      return;
   }
 }
 
@@ -254,7 +293,8 @@ void CompareInto(const Literal& actual, const Literal& expected, double rtol, do
       if (!(error <= atol + rtol * magnitude)) ++difference.mismatches;
     }
     difference.max_abs_error = std::max(difference.max_abs_error, error);
-    if (magnitude > 0) difference.max_rel_error = std::max(difference.max_rel_error, error / magnitude);
+    if (magnitude > 0)
+      difference.max_rel_error = std::max(difference.max_rel_error, error / magnitude);
   }
 }
 

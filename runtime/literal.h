@@ -35,7 +35,9 @@ class Literal {
 
   const ir::Shape& shape() const { return shape_; }
   ir::PrimitiveType type() const { return shape_.element_type(); }
-  bool is_tuple() const { return shape_.IsTuple() || shape_.element_type() == ir::PrimitiveType::kInvalid; }
+  bool is_tuple() const {
+    return shape_.IsTuple() || shape_.element_type() == ir::PrimitiveType::kInvalid;
+  }
   bool is_floating() const { return ir::IsFloatingPointType(type()); }
   int64_t element_count() const { return element_count_; }
 
@@ -86,8 +88,9 @@ class Literal {
 struct LiteralDifference {
   bool same_shape = true;
   double max_abs_error = 0;
-  double max_rel_error = 0;  // |a - e| / |e| over elements with e != 0 (max_abs_error covers e == 0)
-  int64_t mismatches = 0;    // elements with |a - e| > atol + rtol * |e| (NaN matches NaN)
+  double max_rel_error =
+      0;                   // |a - e| / |e| over elements with e != 0 (max_abs_error covers e == 0)
+  int64_t mismatches = 0;  // elements with |a - e| > atol + rtol * |e| (NaN matches NaN)
   bool ok() const { return same_shape && mismatches == 0; }
 };
 LiteralDifference CompareLiterals(const Literal& actual, const Literal& expected, double rtol,

@@ -16,9 +16,9 @@ double RoundToBinaryFormat(double value, int exponent_bits, int mantissa_bits) {
   // mode) sees the exact value.
   const double quantum = std::ldexp(1.0, exponent - mantissa_bits);
   const double rounded = std::nearbyint(value / quantum) * quantum;
-  const double largest =
-      std::ldexp(2.0 - std::ldexp(1.0, -mantissa_bits), max_exponent);
-  if (std::fabs(rounded) > largest) return std::copysign(std::numeric_limits<double>::infinity(), value);
+  const double largest = std::ldexp(2.0 - std::ldexp(1.0, -mantissa_bits), max_exponent);
+  if (std::fabs(rounded) > largest)
+    return std::copysign(std::numeric_limits<double>::infinity(), value);
   return rounded;
 }
 

@@ -57,8 +57,8 @@ StatusOr<std::string> EncodeNpy(const Literal& literal) {
   std::string dims;
   for (int64_t dim : literal.shape().dimensions()) dims += std::to_string(dim) + ", ";
   if (literal.shape().rank() > 1) dims.resize(dims.size() - 1);  // "(2, 3)" but "(5,)"
-  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
-                       dims + "), }";
+  std::string header =
+      "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Magic, version 1.0, a little-endian u16 length; data aligned to 64 bytes.
   const size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
@@ -81,12 +81,15 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes) {
   size_t header_length = 0;
   size_t offset = 0;
   if (major == 1) {
-    header_length = static_cast<unsigned char>(bytes[8]) | (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    header_length = static_cast<unsigned char>(bytes[8]) |
+                    (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
     offset = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) return Status::Error(".npy header is cut off");
     for (int i = 0; i < 4; ++i) {
-      header_length |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + static_cast<size_t>(i)])) << (8 * i);
+      header_length |=
+          static_cast<size_t>(static_cast<unsigned char>(bytes[8 + static_cast<size_t>(i)]))
+          << (8 * i);
     }
     offset = 12;
   } else {
@@ -99,11 +102,13 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes) {
   descr = descr.substr(1, descr.size() - 2);
   std::optional<PrimitiveType> type;
   for (const NpyCode& code : kCodes) {
-    if (descr == code.descr || (descr.size() == 3 && descr[0] == '=' && descr.substr(1) == std::string_view(code.descr).substr(1))) {
+    if (descr == code.descr || (descr.size() == 3 && descr[0] == '=' &&
+                                descr.substr(1) == std::string_view(code.descr).substr(1))) {
       type = code.type;
     }
   }
-  if (!type) return Status::Error(".npy element type '" + std::string(descr) + "' is not supported");
+  if (!type)
+    return Status::Error(".npy element type '" + std::string(descr) + "' is not supported");
   if (HeaderValue(header, "fortran_order") != "False") {
     return Status::Error(".npy arrays in Fortran order are not supported");
   }
@@ -118,8 +123,10 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes) {
     while (at < shape_text.size() && (shape_text[at] == ' ' || shape_text[at] == ',')) ++at;
     if (at >= shape_text.size()) break;
     int64_t dim = 0;
-    auto [ptr, ec] = std::from_chars(shape_text.data() + at, shape_text.data() + shape_text.size(), dim);
-    if (ec != std::errc() || dim < 0) return Status::Error(".npy shape '" + std::string(shape_text) + "' is not readable");
+    auto [ptr, ec] =
+        std::from_chars(shape_text.data() + at, shape_text.data() + shape_text.size(), dim);
+    if (ec != std::errc() || dim < 0)
+      return Status::Error(".npy shape '" + std::string(shape_text) + "' is not readable");
     dims.push_back(dim);
     at = static_cast<size_t>(ptr - shape_text.data());
   }
@@ -127,8 +134,8 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes) {
   if (!literal.ok()) return literal.status();
   const std::string_view data = bytes.substr(offset + header_length);
   if (data.size() != literal->byte_size()) {
-    return Status::Error(".npy data holds " + std::to_string(data.size()) + " bytes, its shape needs " +
-                         std::to_string(literal->byte_size()));
+    return Status::Error(".npy data holds " + std::to_string(data.size()) +
+                         " bytes, its shape needs " + std::to_string(literal->byte_size()));
   }
   std::copy(data.begin(), data.end(), reinterpret_cast<char*>(literal->data()));
   if (*type == PrimitiveType::kPred) {

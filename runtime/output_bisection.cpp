@@ -27,10 +27,12 @@ StatusOr<TimedOutputs> RunModule(const ir::Module& module, const std::vector<Lit
   return timed;
 }
 
-void Judge(const std::vector<Literal>& outputs, const std::vector<Literal>& expected, double rtol, double atol,
-           BisectionRow& row) {
+void Judge(const std::vector<Literal>& outputs, const std::vector<Literal>& expected, double rtol,
+           double atol, BisectionRow& row) {
   row.ok = outputs.size() == expected.size();
-  if (!row.ok) row.error = std::to_string(outputs.size()) + " outputs instead of " + std::to_string(expected.size());
+  if (!row.ok)
+    row.error =
+        std::to_string(outputs.size()) + " outputs instead of " + std::to_string(expected.size());
   for (size_t i = 0; i < std::min(outputs.size(), expected.size()); ++i) {
     const LiteralDifference difference = CompareLiterals(outputs[i], expected[i], rtol, atol);
     if (!difference.same_shape) row.error = "output " + std::to_string(i) + " changed shape";
@@ -42,9 +44,10 @@ void Judge(const std::vector<Literal>& outputs, const std::vector<Literal>& expe
 
 }  // namespace
 
-StatusOr<BisectionResult> BisectOutputs(const ir::Module& input, const std::vector<BisectionStage>& stages,
-                                        const std::vector<Literal>& arguments, double rtol, double atol,
-                                        const InterpreterOptions& options) {
+StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
+                                        const std::vector<BisectionStage>& stages,
+                                        const std::vector<Literal>& arguments, double rtol,
+                                        double atol, const InterpreterOptions& options) {
   StatusOr<TimedOutputs> reference = RunModule(input, arguments, options);
   if (!reference.ok()) return Status::Error("the input module: " + reference.message());
   BisectionResult result;
@@ -76,7 +79,8 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input, const std::vect
       }
     }
     previous_row = row;
-    if (row.ran && !row.ok && !row.reused && !result.first_bad) result.first_bad = result.rows.size();
+    if (row.ran && !row.ok && !row.reused && !result.first_bad)
+      result.first_bad = result.rows.size();
     result.rows.push_back(std::move(row));
   }
   return result;

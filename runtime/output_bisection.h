@@ -31,13 +31,13 @@ struct BisectionStage {
 struct BisectionRow {
   int64_t pass_index = 0;
   std::string pass_name;
-  bool reused = false;   // unchanged module, previous outputs
-  bool ran = false;      // the module was interpreted (here or, when reused, before)
-  std::string error;     // why it could not be loaded or interpreted, or why outputs differ in form
-  double seconds = 0;    // interpretation wall time
+  bool reused = false;  // unchanged module, previous outputs
+  bool ran = false;     // the module was interpreted (here or, when reused, before)
+  std::string error;    // why it could not be loaded or interpreted, or why outputs differ in form
+  double seconds = 0;   // interpretation wall time
   double max_abs_error = 0;
   double max_rel_error = 0;
-  bool ok = true;        // every output within tolerance (false with an error)
+  bool ok = true;  // every output within tolerance (false with an error)
 };
 
 struct BisectionResult {
@@ -51,9 +51,10 @@ struct BisectionResult {
 
 // Errors only when the input module itself cannot be interpreted; a stage that fails is a
 // row with its error (and not ok).
-StatusOr<BisectionResult> BisectOutputs(const ir::Module& input, const std::vector<BisectionStage>& stages,
-                                        const std::vector<Literal>& arguments, double rtol, double atol,
-                                        const InterpreterOptions& options = {});
+StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
+                                        const std::vector<BisectionStage>& stages,
+                                        const std::vector<Literal>& arguments, double rtol,
+                                        double atol, const InterpreterOptions& options = {});
 
 }  // namespace fusescope::runtime
 

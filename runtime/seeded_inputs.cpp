@@ -37,7 +37,8 @@ StatusOr<std::vector<Literal>> SeededInputs(const ir::Computation& computation, 
       return Status::Error("entry parameter " + std::to_string(i) + " is missing");
     }
     StatusOr<Literal> input = SeededArray(parameter->shape(), ParameterSeed(seed, i));
-    if (!input.ok()) return Status::Error("parameter " + std::to_string(i) + ": " + input.message());
+    if (!input.ok())
+      return Status::Error("parameter " + std::to_string(i) + ": " + input.message());
     inputs.push_back(std::move(input).value());
   }
   return inputs;

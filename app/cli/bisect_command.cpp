@@ -23,25 +23,27 @@ double Finite(double value) { return std::isfinite(value) ? value : 1e308; }
 void PrintText(const runtime::BisectionResult& result, const std::string& model) {
   std::printf("%s: %lld outputs, input module interpreted in %.3f s\n\n", model.c_str(),
               static_cast<long long>(result.outputs), result.input_seconds);
-  std::printf("%4s  %-24s %-9s %13s %13s %9s  %s\n", "#", "pass", "verdict", "max abs err", "max rel err",
-              "time(s)", "notes");
+  std::printf("%4s  %-24s %-9s %13s %13s %9s  %s\n", "#", "pass", "verdict", "max abs err",
+              "max rel err", "time(s)", "notes");
   for (const runtime::BisectionRow& row : result.rows) {
     const char* verdict = !row.ran ? "not run" : (row.ok ? "ok" : "DIFFERS");
     std::string notes = row.reused ? "unchanged module" : "";
     if (!row.error.empty()) notes += (notes.empty() ? "" : "; ") + row.error;
-    std::printf("%4lld  %-24s %-9s %13.3e %13.3e %9.3f  %s\n", static_cast<long long>(row.pass_index),
-                row.pass_name.c_str(), verdict, row.max_abs_error, row.max_rel_error, row.seconds, notes.c_str());
+    std::printf("%4lld  %-24s %-9s %13.3e %13.3e %9.3f  %s\n",
+                static_cast<long long>(row.pass_index), row.pass_name.c_str(), verdict,
+                row.max_abs_error, row.max_rel_error, row.seconds, notes.c_str());
   }
   if (result.first_bad) {
     const runtime::BisectionRow& bad = result.rows[*result.first_bad];
-    std::printf("\nfirst pass whose outputs differ: #%lld %s\n", static_cast<long long>(bad.pass_index),
-                bad.pass_name.c_str());
+    std::printf("\nfirst pass whose outputs differ: #%lld %s\n",
+                static_cast<long long>(bad.pass_index), bad.pass_name.c_str());
   } else {
     std::printf("\nno pass changes the outputs beyond tolerance\n");
   }
 }
 
-void PrintJson(const runtime::BisectionResult& result, const std::string& model, double rtol, double atol) {
+void PrintJson(const runtime::BisectionResult& result, const std::string& model, double rtol,
+               double atol) {
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(model);
@@ -82,7 +84,9 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs"}, {"--json"});
   if (!args.ok()) return Fail("bisect: " + args.message());
   if (args->positional().size() != 1) {
-    return Fail("usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]");
+    return Fail(
+        "usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] "
+        "[--json]");
   }
   const std::string& path = args->positional()[0];
   auto seed = args->IntValue("--seed");
@@ -91,12 +95,14 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
   if (!rtol.ok()) return Fail("bisect: " + rtol.message());
   if (!atol.ok()) return Fail("bisect: " + atol.message());
-  if (!LooksLikeRecording(path)) return Fail("bisect: " + path + " is not a recording (.fsdb); make one with fusescope compile");
+  if (!LooksLikeRecording(path))
+    return Fail("bisect: " + path + " is not a recording (.fsdb); make one with fusescope compile");
   auto recording = recording::LoadRecording(path);
   if (!recording.ok()) return Fail("bisect: " + recording.message());
   auto input = recording->input().ToModule();
   if (!input.ok()) return Fail("bisect: the input module: " + input.message());
-  auto inputs = ChooseInputs(**input, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
+  auto inputs =
+      ChooseInputs(**input, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
   if (!inputs.ok()) return Fail("bisect: " + inputs.message());
   std::vector<runtime::BisectionStage> stages;
   const recording::Recording& rec = *recording;
@@ -122,9 +128,9 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   return result->first_bad ? kExitFailure : 0;
 }
 
-const CommandRegistrar kRegistrar({"bisect", "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]",
-                                   "the first pass whose module computes different numbers (reference interpreter)",
-                                   RunBisect});
+const CommandRegistrar kRegistrar(
+    {"bisect", "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]",
+     "the first pass whose module computes different numbers (reference interpreter)", RunBisect});
 
 }  // namespace
 }  // namespace fusescope::app

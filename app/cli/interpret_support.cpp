@@ -19,7 +19,8 @@ StatusOr<std::vector<runtime::Literal>> ChooseInputs(const ir::Module& module,
   namespace fs = std::filesystem;
   fs::path folder(*dir);
   std::error_code error;
-  if (!fs::exists(folder / "arg_000.npy", error) && fs::exists(folder / "inputs" / "arg_000.npy", error)) {
+  if (!fs::exists(folder / "arg_000.npy", error) &&
+      fs::exists(folder / "inputs" / "arg_000.npy", error)) {
     folder /= "inputs";
   }
   std::vector<runtime::Literal> inputs;
@@ -27,8 +28,8 @@ StatusOr<std::vector<runtime::Literal>> ChooseInputs(const ir::Module& module,
     char name[32];
     std::snprintf(name, sizeof name, "arg_%03lld.npy", static_cast<long long>(i));
     if (!fs::exists(folder / name, error)) {
-      return Status::Error("no input for parameter " + std::to_string(i) + ": " + (folder / name).string() +
-                           " does not exist");
+      return Status::Error("no input for parameter " + std::to_string(i) + ": " +
+                           (folder / name).string() + " does not exist");
     }
     StatusOr<runtime::Literal> input = runtime::ReadNpyFile((folder / name).string());
     if (!input.ok()) return input.status();
@@ -52,9 +53,9 @@ StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime
   return run;
 }
 
-std::vector<runtime::LiteralDifference> CompareOutputs(const std::vector<runtime::Literal>& actual,
-                                                       const std::vector<runtime::Literal>& expected,
-                                                       double rtol, double atol) {
+std::vector<runtime::LiteralDifference> CompareOutputs(
+    const std::vector<runtime::Literal>& actual, const std::vector<runtime::Literal>& expected,
+    double rtol, double atol) {
   std::vector<runtime::LiteralDifference> differences;
   for (size_t i = 0; i < expected.size(); ++i) {
     if (i >= actual.size()) {
@@ -68,7 +69,8 @@ std::vector<runtime::LiteralDifference> CompareOutputs(const std::vector<runtime
   return differences;
 }
 
-StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback, const std::string& flag) {
+StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,
+                              const std::string& flag) {
   if (!text) return fallback;
   char* end = nullptr;
   const double value = std::strtod(text->c_str(), &end);

@@ -30,9 +30,9 @@ StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime
 
 // One difference per output of `expected`; an output missing from `actual` has same_shape
 // false.
-std::vector<runtime::LiteralDifference> CompareOutputs(const std::vector<runtime::Literal>& actual,
-                                                       const std::vector<runtime::Literal>& expected,
-                                                       double rtol, double atol);
+std::vector<runtime::LiteralDifference> CompareOutputs(
+    const std::vector<runtime::Literal>& actual, const std::vector<runtime::Literal>& expected,
+    double rtol, double atol);
 
 // --rtol / --atol as doubles (defaults when absent); an error for text that is no number.
 StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,

@@ -34,8 +34,8 @@ bool AllMatch(const RunReport& report) {
 }
 
 void PrintText(const RunReport& report) {
-  std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(), report.snapshot.outputs.size(),
-              report.snapshot.seconds);
+  std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
+              report.snapshot.outputs.size(), report.snapshot.seconds);
   if (report.original) std::printf(" (original module %.3f s)", report.original->seconds);
   std::printf("\n");
   for (size_t i = 0; i < report.snapshot.outputs.size(); ++i) {
@@ -92,21 +92,26 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
   for (size_t i = 0; i < outputs.size(); ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "out_%03zu.npy", i);
-    Status written = runtime::WriteNpyFile((std::filesystem::path(dir) / name).string(), outputs[i]);
-    if (!written.ok()) return Status::Error("output " + std::to_string(i) + ": " + written.message());
+    Status written =
+        runtime::WriteNpyFile((std::filesystem::path(dir) / name).string(), outputs[i]);
+    if (!written.ok())
+      return Status::Error("output " + std::to_string(i) + ": " + written.message());
   }
   return Status::Ok();
 }
 
 int RunRun(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device"},
-                        {"--json"});
+  auto args = ParseArgs(
+      raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device"},
+      {"--json"});
   if (!args.ok()) return Fail("run: " + args.message());
   if (args->Has("--device")) {
     return Fail("run: --device is not available yet: only the reference interpreter exists so far");
   }
   if (args->positional().size() != 1) {
-    return Fail("usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] [--json]");
+    return Fail(
+        "usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs "
+        "DIR] [--json]");
   }
   auto pass = args->IntValue("--pass");
   auto seed = args->IntValue("--seed");
@@ -132,7 +137,8 @@ int RunRun(const std::vector<std::string>& raw_args) {
   }
   // Inputs follow the original module's parameters: passes keep the entry signature.
   const ir::Module& input_module = original ? *original : *snapshot->module;
-  auto inputs = ChooseInputs(input_module, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
+  auto inputs =
+      ChooseInputs(input_module, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
   if (!inputs.ok()) return Fail("run: " + inputs.message());
   if (original) {
     auto reference = Interpret(*original, *inputs);
@@ -140,9 +146,12 @@ int RunRun(const std::vector<std::string>& raw_args) {
     report.original = std::move(reference).value();
   }
   auto result = Interpret(*snapshot->module, std::move(inputs).value());
-  if (!result.ok()) return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
+  if (!result.ok())
+    return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
   report.snapshot = std::move(result).value();
-  if (report.original) report.differences = CompareOutputs(report.snapshot.outputs, report.original->outputs, *rtol, *atol);
+  if (report.original)
+    report.differences =
+        CompareOutputs(report.snapshot.outputs, report.original->outputs, *rtol, *atol);
   if (std::optional<std::string> dir = args->Value("--save-outputs")) {
     Status saved = SaveOutputs(report.snapshot.outputs, *dir);
     if (!saved.ok()) return Fail("run: " + saved.message());
@@ -155,11 +164,11 @@ int RunRun(const std::vector<std::string>& raw_args) {
   return AllMatch(report) ? 0 : kExitFailure;
 }
 
-const CommandRegistrar kRegistrar({"run",
-                                   "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-                                   "[--rtol X] [--atol Y] [--json]",
-                                   "interpret a module (a snapshot against the original) on seeded or given inputs",
-                                   RunRun});
+const CommandRegistrar kRegistrar(
+    {"run",
+     "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
+     "[--rtol X] [--atol Y] [--json]",
+     "interpret a module (a snapshot against the original) on seeded or given inputs", RunRun});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -111,7 +111,8 @@ TEST(InterpreterControlTest, RefusesCustomCall) {
 ENTRY e {
   a = f32[2] parameter(0)
   ROOT weird.7 = f32[2] custom-call(a), custom_call_target="MyKernel"
-})", {F32({2}, {1, 2})});
+})",
+                                    {F32({2}, {1, 2})});
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.message().find("weird.7"), std::string::npos) << result.message();
   EXPECT_NE(result.message().find("MyKernel"), std::string::npos) << result.message();
@@ -123,7 +124,8 @@ TEST(InterpreterControlTest, RefusesRngBitGenerator) {
 ENTRY e {
   s = u64[2] parameter(0)
   ROOT r = (u64[2], u32[4]) rng-bit-generator(s), algorithm=rng_default
-})", {testing::Array(ir::PrimitiveType::kU64, {2}, {1, 2})});
+})",
+                                    {testing::Array(ir::PrimitiveType::kU64, {2}, {1, 2})});
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.message().find("random bits"), std::string::npos) << result.message();
 }
@@ -135,7 +137,8 @@ TEST(InterpreterControlTest, RefusesAbsurdShapeBeforeAllocating) {
 ENTRY e {
   a = f32[] parameter(0)
   ROOT huge = f32[100000,100000] broadcast(a), dimensions={}
-})", {F32({}, {1})});
+})",
+                                    {F32({}, {1})});
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.message().find("huge"), std::string::npos) << result.message();
   EXPECT_NE(result.message().find("limit"), std::string::npos) << result.message();
@@ -145,7 +148,8 @@ ENTRY e {
 ENTRY e {
   a = f32[] parameter(0)
   ROOT b = f32[100] broadcast(a), dimensions={}
-})", {F32({}, {1})}, small);
+})",
+                                  {F32({}, {1})}, small);
   EXPECT_FALSE(over.ok());
 }
 

@@ -15,17 +15,19 @@ using testing::RunValues;
 using testing::S32;
 
 std::string Binary(const std::string& type, const std::string& op, const std::string& extra = "") {
-  return "HloModule m\nENTRY e {\n  a = " + type + " parameter(0)\n  b = " + type + " parameter(1)\n  ROOT r = " +
-         type + " " + op + "(a, b)" + extra + "\n}\n";
+  return "HloModule m\nENTRY e {\n  a = " + type + " parameter(0)\n  b = " + type +
+         " parameter(1)\n  ROOT r = " + type + " " + op + "(a, b)" + extra + "\n}\n";
 }
 
 constexpr double kIntMin = -2147483648.0;
 
 // Division by zero gives -1, INT_MIN / -1 gives INT_MIN; remainder keeps the dividend.
 TEST(InterpreterElementwiseTest, IntegerDivisionEdgeCases) {
-  EXPECT_EQ(RunValues(Binary("s32[4]", "divide"), {S32({4}, {7, -7, 5, kIntMin}), S32({4}, {2, 2, 0, -1})}),
+  EXPECT_EQ(RunValues(Binary("s32[4]", "divide"),
+                      {S32({4}, {7, -7, 5, kIntMin}), S32({4}, {2, 2, 0, -1})}),
             (std::vector<double>{3, -3, -1, kIntMin}));
-  EXPECT_EQ(RunValues(Binary("s32[4]", "remainder"), {S32({4}, {7, -7, 5, kIntMin}), S32({4}, {2, 2, 0, -1})}),
+  EXPECT_EQ(RunValues(Binary("s32[4]", "remainder"),
+                      {S32({4}, {7, -7, 5, kIntMin}), S32({4}, {2, 2, 0, -1})}),
             (std::vector<double>{1, -1, 5, 0}));
 }
 
@@ -33,7 +35,8 @@ TEST(InterpreterElementwiseTest, IntegerDivisionEdgeCases) {
 TEST(InterpreterElementwiseTest, ShiftsPastTheWidth) {
   EXPECT_EQ(RunValues(Binary("s32[2]", "shift-left"), {S32({2}, {1, 1}), S32({2}, {3, 40})}),
             (std::vector<double>{8, 0}));
-  EXPECT_EQ(RunValues(Binary("s32[2]", "shift-right-arithmetic"), {S32({2}, {-8, -8}), S32({2}, {1, 40})}),
+  EXPECT_EQ(RunValues(Binary("s32[2]", "shift-right-arithmetic"),
+                      {S32({2}, {-8, -8}), S32({2}, {1, 40})}),
             (std::vector<double>{-4, -1}));
   EXPECT_EQ(RunValues(Binary("s32[1]", "shift-right-logical"), {S32({1}, {-8}), S32({1}, {28})}),
             (std::vector<double>{15}));
@@ -41,7 +44,8 @@ TEST(InterpreterElementwiseTest, ShiftsPastTheWidth) {
 
 // maximum/minimum propagate NaN.
 TEST(InterpreterElementwiseTest, MaximumPropagatesNan) {
-  const std::vector<double> out = RunValues(Binary("f32[2]", "maximum"), {F32({2}, {1, std::nan("")}), F32({2}, {2, 5})});
+  const std::vector<double> out =
+      RunValues(Binary("f32[2]", "maximum"), {F32({2}, {1, std::nan("")}), F32({2}, {2, 5})});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0], 2);
   EXPECT_TRUE(std::isnan(out[1]));
@@ -49,7 +53,8 @@ TEST(InterpreterElementwiseTest, MaximumPropagatesNan) {
 
 // Float to integer saturates; NaN becomes 0; fractions truncate.
 TEST(InterpreterElementwiseTest, ConvertSaturates) {
-  const std::string text = "HloModule m\nENTRY e {\n  a = f32[5] parameter(0)\n  ROOT r = s32[5] convert(a)\n}\n";
+  const std::string text =
+      "HloModule m\nENTRY e {\n  a = f32[5] parameter(0)\n  ROOT r = s32[5] convert(a)\n}\n";
   EXPECT_EQ(RunValues(text, {F32({5}, {1e10, -1e10, std::nan(""), 2.7, -2.7})}),
             (std::vector<double>{2147483647, kIntMin, 0, 2, -2}));
 }
@@ -63,15 +68,18 @@ TEST(InterpreterElementwiseTest, CompareTotalOrder) {
       "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  b = f32[2] parameter(1)\n"
       "  ROOT r = pred[2] compare(a, b), direction=LT\n}\n";
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(RunValues(total, {F32({2}, {-0.0, inf}), F32({2}, {0.0, std::nan("")})}), (std::vector<double>{1, 1}));
-  EXPECT_EQ(RunValues(plain, {F32({2}, {-0.0, inf}), F32({2}, {0.0, std::nan("")})}), (std::vector<double>{0, 0}));
+  EXPECT_EQ(RunValues(total, {F32({2}, {-0.0, inf}), F32({2}, {0.0, std::nan("")})}),
+            (std::vector<double>{1, 1}));
+  EXPECT_EQ(RunValues(plain, {F32({2}, {-0.0, inf}), F32({2}, {0.0, std::nan("")})}),
+            (std::vector<double>{0, 0}));
 }
 
 // f16 arithmetic rounds each result to f16: 1 + 2^-11 is a tie and goes to even (1).
 TEST(InterpreterElementwiseTest, HalfArithmeticRounds) {
   const std::vector<double> out = RunValues(
       Binary("f16[2]", "add"), {testing::Array(ir::PrimitiveType::kF16, {2}, {1.0, 1.0}),
-                                testing::Array(ir::PrimitiveType::kF16, {2}, {std::ldexp(1.0, -11), 3 * std::ldexp(1.0, -11)})});
+                                testing::Array(ir::PrimitiveType::kF16, {2},
+                                               {std::ldexp(1.0, -11), 3 * std::ldexp(1.0, -11)})});
   EXPECT_EQ(out, (std::vector<double>{1.0, 1.0 + std::ldexp(1.0, -9)}));
   const std::vector<double> bf = RunValues(
       "HloModule m\nENTRY e {\n  a = f32[1] parameter(0)\n  ROOT r = bf16[1] convert(a)\n}\n",
@@ -122,11 +130,13 @@ ENTRY e {
 // Mixed-width bitcast-convert: the narrow elements of the last dimension are the wide
 // element's bytes, little-endian.
 TEST(InterpreterElementwiseTest, BitcastConvertAcrossWidths) {
-  StatusOr<Literal> wide = testing::RunHlo(R"(HloModule m
+  StatusOr<Literal> wide =
+      testing::RunHlo(R"(HloModule m
 ENTRY e {
   a = u32[2,2] parameter(0)
   ROOT b = u64[2] bitcast-convert(a)
-})", {testing::Array(ir::PrimitiveType::kU32, {2, 2}, {1, 2, 3, 0})});
+})",
+                      {testing::Array(ir::PrimitiveType::kU32, {2, 2}, {1, 2, 3, 0})});
   ASSERT_TRUE(wide.ok()) << wide.message();
   EXPECT_EQ(static_cast<uint64_t>(wide->GetInt(0)), (uint64_t{2} << 32) | 1);
   EXPECT_EQ(wide->GetInt(1), 3);
@@ -134,7 +144,9 @@ ENTRY e {
 ENTRY e {
   a = f32[1] parameter(0)
   ROOT b = s32[1] bitcast-convert(a)
-})", {F32({1}, {1.0})}), (std::vector<double>{0x3f800000}));
+})",
+                      {F32({1}, {1.0})}),
+            (std::vector<double>{0x3f800000}));
 }
 
 }  // namespace

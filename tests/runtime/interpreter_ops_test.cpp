@@ -31,27 +31,35 @@ TEST(InterpreterOpsTest, SlicesAndFriends) {
 ENTRY e {
   a = f32[2,4] parameter(0)
   ROOT s = f32[2,2] slice(a), slice={[0:2], [1:4:2]}
-})", {F32({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})}), (std::vector<double>{1, 3, 5, 7}));
+})",
+                      {F32({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})}),
+            (std::vector<double>{1, 3, 5, 7}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   i = s32[5] iota(), iota_dimension=0
   start = s32[] parameter(0)
   ROOT d = s32[2] dynamic-slice(i, start), dynamic_slice_sizes={2}
-})", {S32({}, {4})}), (std::vector<double>{3, 4}));
+})",
+                      {S32({}, {4})}),
+            (std::vector<double>{3, 4}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   a = f32[4] parameter(0)
   u = f32[2] constant({8, 9})
   start = s32[] constant(-3)
   ROOT d = f32[4] dynamic-update-slice(a, u, start)
-})", {F32({4}, {1, 2, 3, 4})}), (std::vector<double>{8, 9, 3, 4}));
+})",
+                      {F32({4}, {1, 2, 3, 4})}),
+            (std::vector<double>{8, 9, 3, 4}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   a = f32[2,1] parameter(0)
   b = f32[2,2] constant({{5, 6}, {7, 8}})
   c = f32[2,3] concatenate(a, b), dimensions={1}
   ROOT r = f32[2,3] reverse(c), dimensions={0}
-})", {F32({2, 1}, {1, 2})}), (std::vector<double>{2, 7, 8, 1, 5, 6}));
+})",
+                      {F32({2, 1}, {1, 2})}),
+            (std::vector<double>{2, 7, 8, 1, 5, 6}));
 }
 
 // Broadcast into chosen dimensions, transpose, and a bitcast that reads the transpose's
@@ -61,18 +69,24 @@ TEST(InterpreterOpsTest, BroadcastTransposeBitcast) {
 ENTRY e {
   a = f32[2] parameter(0)
   ROOT b = f32[2,3] broadcast(a), dimensions={0}
-})", {F32({2}, {1, 2})}), (std::vector<double>{1, 1, 1, 2, 2, 2}));
+})",
+                      {F32({2}, {1, 2})}),
+            (std::vector<double>{1, 1, 1, 2, 2, 2}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   a = f32[2,3]{1,0} parameter(0)
   ROOT t = f32[3,2]{1,0} transpose(a), dimensions={1,0}
-})", {F32({2, 3}, {1, 2, 3, 4, 5, 6})}), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+})",
+                      {F32({2, 3}, {1, 2, 3, 4, 5, 6})}),
+            (std::vector<double>{1, 4, 2, 5, 3, 6}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   a = f32[2,3]{1,0} parameter(0)
   t = f32[3,2]{0,1} transpose(a), dimensions={1,0}
   ROOT b = f32[6]{0} bitcast(t)
-})", {F32({2, 3}, {1, 2, 3, 4, 5, 6})}), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+})",
+                      {F32({2, 3}, {1, 2, 3, 4, 5, 6})}),
+            (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 // Batch dimensions lead the result; contracting dimension need not be the last.
@@ -82,13 +96,17 @@ ENTRY e {
   a = f32[2,1,2] parameter(0)
   b = f32[2,2,1] parameter(1)
   ROOT d = f32[2,1,1] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
-})", {F32({2, 1, 2}, {1, 2, 3, 4}), F32({2, 2, 1}, {5, 6, 7, 8})}), (std::vector<double>{17, 53}));
+})",
+                      {F32({2, 1, 2}, {1, 2, 3, 4}), F32({2, 2, 1}, {5, 6, 7, 8})}),
+            (std::vector<double>{17, 53}));
   EXPECT_EQ(RunValues(R"(HloModule m
 ENTRY e {
   a = f32[2,3] parameter(0)
   b = f32[2] parameter(1)
   ROOT d = f32[3] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
-})", {F32({2, 3}, {1, 2, 3, 4, 5, 6}), F32({2}, {1, 10})}), (std::vector<double>{41, 52, 63}));
+})",
+                      {F32({2, 3}, {1, 2, 3, 4, 5, 6}), F32({2}, {1, 10})}),
+            (std::vector<double>{41, 52, 63}));
 }
 
 std::string Conv1d(const std::string& in, const std::string& kernel, const std::string& out,
@@ -100,14 +118,16 @@ std::string Conv1d(const std::string& in, const std::string& kernel, const std::
 // Padding, window (rhs) dilation, base (lhs) dilation and feature groups.
 TEST(InterpreterOpsTest, Convolution) {
   const Literal input = F32({1, 5, 1}, {1, 2, 3, 4, 5});
-  EXPECT_EQ(RunValues(Conv1d("[1,5,1]", "[3,1,1]", "[1,5,1]", "window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f"),
+  EXPECT_EQ(RunValues(Conv1d("[1,5,1]", "[3,1,1]", "[1,5,1]",
+                             "window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f"),
                       {input, F32({3, 1, 1}, {1, 2, 3})}),
             (std::vector<double>{8, 14, 20, 26, 14}));
   EXPECT_EQ(RunValues(Conv1d("[1,5,1]", "[3,1,1]", "[1,5,1]",
                              "window={size=3 pad=2_2 rhs_dilate=2}, dim_labels=b0f_0io->b0f"),
                       {input, F32({3, 1, 1}, {1, 2, 3})}),
             (std::vector<double>{11, 16, 22, 10, 13}));
-  EXPECT_EQ(RunValues(Conv1d("[1,5,1]", "[2,1,1]", "[1,8,1]", "window={size=2 lhs_dilate=2}, dim_labels=b0f_0io->b0f"),
+  EXPECT_EQ(RunValues(Conv1d("[1,5,1]", "[2,1,1]", "[1,8,1]",
+                             "window={size=2 lhs_dilate=2}, dim_labels=b0f_0io->b0f"),
                       {input, F32({2, 1, 1}, {1, 10})}),
             (std::vector<double>{1, 20, 2, 30, 3, 40, 4, 50}));
   EXPECT_EQ(RunValues(Conv1d("[1,1,2]", "[1,1,2]", "[1,1,2]",
@@ -133,7 +153,9 @@ ENTRY e {
   a = f32[4] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[4] reduce-window(a, z), window={size=2 pad=1_0}, to_apply=add
-})", {F32({4}, {1, 2, 3, 4})}), (std::vector<double>{1, 3, 5, 7}));
+})",
+                      {F32({4}, {1, 2, 3, 4})}),
+            (std::vector<double>{1, 3, 5, 7}));
 }
 
 constexpr const char* kArgmax = R"(HloModule m
@@ -180,7 +202,9 @@ ENTRY e {
   a = f32[2,3,2] parameter(0)
   one = f32[] constant(1)
   ROOT r = f32[2,2] reduce(a, one), dimensions={1}, to_apply=add
-})", {F32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})}), (std::vector<double>{10, 13, 28, 31}));
+})",
+                      {F32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})}),
+            (std::vector<double>{10, 13, 28, 31}));
 }
 
 // Rows of the operand picked by index; out-of-range starts are clamped.
@@ -203,7 +227,8 @@ ENTRY e {
   i = s32[2,1] parameter(1)
   ROOT g = f32[2] gather(a, i), offset_dims={}, collapsed_slice_dims={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, start_index_map={1}, index_vector_dim=1, slice_sizes={1,1}
 })";
-  EXPECT_EQ(RunValues(text, {F32({2, 3}, {1, 2, 3, 4, 5, 6}), S32({2, 1}, {2, 0})}), (std::vector<double>{3, 4}));
+  EXPECT_EQ(RunValues(text, {F32({2, 3}, {1, 2, 3, 4, 5, 6}), S32({2, 1}, {2, 0})}),
+            (std::vector<double>{3, 4}));
 }
 
 // Repeated indices accumulate; an out-of-range window is skipped.
@@ -239,7 +264,8 @@ ENTRY e {
   u = f32[1] parameter(2)
   ROOT s = f32[3] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=second
 })";
-  EXPECT_EQ(RunValues(text, {F32({3}, {1, 1, 1}), S32({1, 1}, {2}), F32({1}, {5})}), (std::vector<double>{1, 1, 10}));
+  EXPECT_EQ(RunValues(text, {F32({3}, {1, 1, 1}), S32({1, 1}, {2}), F32({1}, {5})}),
+            (std::vector<double>{1, 1, 10}));
 }
 
 // Keys with a payload, stable: equal keys keep their order; a general comparator too.
@@ -273,7 +299,8 @@ ENTRY e {
   k = f32[2,3] parameter(0)
   ROOT s = f32[2,3] sort(k), dimensions={1}, to_apply=greater
 })";
-  EXPECT_EQ(RunValues(descending, {F32({2, 3}, {1, 3, 2, 6, 4, 5})}), (std::vector<double>{3, 2, 1, 6, 5, 4}));
+  EXPECT_EQ(RunValues(descending, {F32({2, 3}, {1, 3, 2, 6, 4, 5})}),
+            (std::vector<double>{3, 2, 1, 6, 5, 4}));
 }
 
 TEST(InterpreterOpsTest, TopK) {
@@ -281,7 +308,8 @@ TEST(InterpreterOpsTest, TopK) {
 ENTRY e {
   a = f32[2,4] parameter(0)
   ROOT t = (f32[2,2], s32[2,2]) topk(a), k=2, largest=true
-})", {F32({2, 4}, {1, 7, 3, 7, 0, -1, 5, 2})});
+})",
+                                             {F32({2, 4}, {1, 7, 3, 7, 0, -1, 5, 2})});
   ASSERT_TRUE(result.ok()) << result.message();
   EXPECT_EQ(testing::Values(result->elements()[0]), (std::vector<double>{7, 7, 5, 2}));
   EXPECT_EQ(testing::Values(result->elements()[1]), (std::vector<double>{1, 3, 2, 3}));
@@ -305,7 +333,9 @@ ENTRY e {
   s = f32[2] parameter(1)
   z = f32[] constant(0)
   ROOT r = f32[4] select-and-scatter(a, s, z), window={size=2 stride=2}, select=ge, scatter=add
-})", {F32({4}, {1, 5, 7, 2}), F32({2}, {10, 20})}), (std::vector<double>{0, 10, 20, 0}));
+})",
+                      {F32({4}, {1, 5, 7, 2}), F32({2}, {10, 20})}),
+            (std::vector<double>{0, 10, 20, 0}));
 }
 
 // y = scale * (x - mean) / sqrt(var + eps) + offset, per feature.
@@ -318,7 +348,8 @@ ENTRY e {
   m = f32[2] constant({1, 0})
   v = f32[2] constant({4, 1})
   ROOT b = f32[2,2] batch-norm-inference(x, s, o, m, v), epsilon=0, feature_index=1
-})", {F32({2, 2}, {3, 1, 5, -1})});
+})",
+                                            {F32({2, 2}, {3, 1, 5, -1})});
   EXPECT_EQ(out, (std::vector<double>{1, 3, 2, -1}));
 }
 

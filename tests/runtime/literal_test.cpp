@@ -18,9 +18,11 @@ using testing::F32;
 
 // f16 rounds to nearest even, overflows to infinity and keeps subnormals.
 TEST(NarrowFloatTest, HalfRoundsToNearestEven) {
-  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + std::ldexp(1.0, -10))), 1.0 + std::ldexp(1.0, -10));
+  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + std::ldexp(1.0, -10))),
+            1.0 + std::ldexp(1.0, -10));
   EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + std::ldexp(1.0, -11))), 1.0);  // tie: even
-  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11))), 1.0 + std::ldexp(1.0, -9));
+  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11))),
+            1.0 + std::ldexp(1.0, -9));
   EXPECT_EQ(DoubleToHalfBits(65504.0), 0x7bff);
   EXPECT_EQ(DoubleToHalfBits(65520.0), 0x7c00);  // halfway past the largest: infinity
   EXPECT_EQ(DoubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
@@ -53,7 +55,9 @@ TEST(LiteralTest, TypedAccessWrapsAndSaturates) {
 
 // Dynamic dimensions and overflowing sizes are refused before any allocation.
 TEST(LiteralTest, RefusesShapesItCannotHold) {
-  EXPECT_FALSE(Literal::Create(ir::Shape(ir::PrimitiveType::kF32, {int64_t{1} << 40, int64_t{1} << 40})).ok());
+  EXPECT_FALSE(
+      Literal::Create(ir::Shape(ir::PrimitiveType::kF32, {int64_t{1} << 40, int64_t{1} << 40}))
+          .ok());
   EXPECT_FALSE(Literal::Create(ir::Shape(ir::PrimitiveType::kC64, {2})).ok());
   ir::Shape dynamic(ir::PrimitiveType::kF32, {4});
   dynamic.set_dynamic_dimension(0, true);

@@ -23,8 +23,8 @@ class AddToSubtractPass : public passes::Pass {
     for (const auto& instruction : module.entry()->instructions()) {
       if (instruction->opcode() != ir::Opcode::kAdd) continue;
       ir::Instruction* add = instruction.get();
-      ir::Instruction* subtract = module.entry()->AddInstruction(
-          ir::Instruction::Create(ir::Opcode::kSubtract, add->shape(), add->operands(), add->name() + ".sub"));
+      ir::Instruction* subtract = module.entry()->AddInstruction(ir::Instruction::Create(
+          ir::Opcode::kSubtract, add->shape(), add->operands(), add->name() + ".sub"));
       module.entry()->ReplaceInstruction(add, subtract);
       return true;
     }
@@ -89,9 +89,9 @@ TEST(OutputBisectionTest, NamesTheBrokenPass) {
   ASSERT_TRUE(result->first_bad.has_value());
   EXPECT_EQ(result->rows[*result->first_bad].pass_name, "add-to-subtract");
   EXPECT_EQ(result->rows[*result->first_bad].pass_index, 2);
-  EXPECT_TRUE(result->rows[0].ok);   // no-op: unchanged, reused
+  EXPECT_TRUE(result->rows[0].ok);  // no-op: unchanged, reused
   EXPECT_TRUE(result->rows[0].reused);
-  EXPECT_TRUE(result->rows[1].ok);   // dce removed `unused`: ran, same numbers
+  EXPECT_TRUE(result->rows[1].ok);  // dce removed `unused`: ran, same numbers
   EXPECT_FALSE(result->rows[1].reused);
   EXPECT_GT(result->rows[2].max_abs_error, 0);
   EXPECT_FALSE(result->rows[3].ok);  // the wrong numbers carry on

@@ -15,12 +15,15 @@
 
 namespace fusescope::runtime::testing {
 
-inline Literal Array(ir::PrimitiveType type, std::vector<int64_t> dims, const std::vector<double>& values) {
+inline Literal Array(ir::PrimitiveType type, std::vector<int64_t> dims,
+                     const std::vector<double>& values) {
   Literal literal = Literal::Create(ir::Shape(type, std::move(dims))).value();
   EXPECT_EQ(literal.element_count(), static_cast<int64_t>(values.size()));
   for (size_t i = 0; i < values.size(); ++i) {
-    if (literal.is_floating()) literal.SetDouble(static_cast<int64_t>(i), values[i]);
-    else literal.SetInt(static_cast<int64_t>(i), static_cast<int64_t>(values[i]));
+    if (literal.is_floating())
+      literal.SetDouble(static_cast<int64_t>(i), values[i]);
+    else
+      literal.SetInt(static_cast<int64_t>(i), static_cast<int64_t>(values[i]));
   }
   return literal;
 }
