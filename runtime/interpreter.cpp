@@ -3,6 +3,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "ir/module.h"
 #include "ir/verifier.h"
 #include "passes/literal_value.h"
 #include "runtime/interpreter_ops.h"

@@ -17,9 +17,13 @@
 #include <memory>
 #include <vector>
 
-#include "ir/module.h"
 #include "ir/status.h"
 #include "runtime/literal.h"
+
+namespace fusescope::ir {
+class Computation;
+class Module;
+}  // namespace fusescope::ir
 
 namespace fusescope::runtime {
 

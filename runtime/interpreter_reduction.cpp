@@ -11,6 +11,7 @@
 #include "ir/attribute_values.h"
 #include "ir/computation.h"
 #include "runtime/interpreter_ops.h"
+#include "runtime/narrow_float.h"
 
 namespace fusescope::runtime::internal {
 namespace {
@@ -50,6 +51,10 @@ StatusOr<std::vector<Literal>> NewResults(const ir::Instruction& instruction, si
   return results;
 }
 
+double RoundTo(ir::PrimitiveType type, double value) {
+  return type == ir::PrimitiveType::kF16 ? RoundToBinaryFormat(value, 5, 10) : RoundToBinaryFormat(value, 8, 7);
+}
+
 // Runs `reducer` over the elements at `offsets` (relative to `base`) of each input,
 // starting from `inits`, writing element `out_index` of each result.
 class Accumulator {
@@ -61,7 +66,9 @@ class Accumulator {
         call_(call),
         inputs_(inputs),
         inits_(inits),
-        fast_(inputs.size() == 1 ? RecogniseScalarBinaryOp(reducer) : ScalarBinaryOp{}) {}
+        fast_(inputs.size() == 1 ? RecogniseScalarBinaryOp(reducer) : ScalarBinaryOp{}),
+        narrow_(!inputs.empty() && (inputs[0]->type() == ir::PrimitiveType::kF16 ||
+                                    inputs[0]->type() == ir::PrimitiveType::kBF16)) {}
 
   Status Reduce(const std::vector<int64_t>& indices, std::vector<Literal>& results,
                 int64_t out_index) {
@@ -70,7 +77,15 @@ class Accumulator {
       Literal& out = results[0];
       if (input.is_floating()) {
         double acc = inits_[0]->GetDouble(0);
-        for (int64_t i : indices) acc = ApplyScalarFloat(fast_.opcode, acc, input.GetDouble(i));
+        if (narrow_) {
+          // f16/bf16: every step rounds to the element type, as the reducer's HLO says; a
+          // double sum would be far more precise than any backend's.
+          for (int64_t i : indices) {
+            acc = RoundTo(input.type(), ApplyScalarFloat(fast_.opcode, acc, input.GetDouble(i)));
+          }
+        } else {
+          for (int64_t i : indices) acc = ApplyScalarFloat(fast_.opcode, acc, input.GetDouble(i));
+        }
         out.SetDouble(out_index, acc);
       } else {
         const bool is_unsigned =
@@ -105,6 +120,7 @@ class Accumulator {
   const Operands& inputs_;
   const Operands& inits_;
   ScalarBinaryOp fast_;
+  bool narrow_;
 };
 
 const ir::Computation* Called(const ir::Instruction& instruction, std::string_view key) {

@@ -207,6 +207,21 @@ ENTRY e {
             (std::vector<double>{10, 13, 28, 31}));
 }
 
+// An f16 sum rounds at every step: 2048 + 1 + 1 stays 2048 in f16 (a double sum gives 2050).
+TEST(InterpreterOpsTest, HalfReduceRoundsEachStep) {
+  EXPECT_EQ(RunValues(R"(HloModule m
+add {
+  x = f16[] parameter(0)
+  y = f16[] parameter(1)
+  ROOT s = f16[] add(x, y)
+}
+ENTRY e {
+  a = f16[3] parameter(0)
+  z = f16[] constant(0)
+  ROOT r = f16[] reduce(a, z), dimensions={0}, to_apply=add
+})", {testing::Array(ir::PrimitiveType::kF16, {3}, {2048, 1, 1})}), (std::vector<double>{2048}));
+}
+
 // Rows of the operand picked by index; out-of-range starts are clamped.
 TEST(InterpreterOpsTest, Gather) {
   const std::string text = R"(HloModule m

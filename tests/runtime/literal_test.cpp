@@ -79,6 +79,15 @@ TEST(LiteralTest, ComparesWithTolerance) {
   EXPECT_FALSE(CompareLiterals(F32({2}, {1, 2}), F32({1, 2}, {1, 2}), 0, 0).same_shape);
 }
 
+// Short text for messages: values, then an ellipsis past the limit; tuples in parentheses.
+TEST(LiteralTest, ToString) {
+  EXPECT_EQ(F32({2}, {1, 2.5}).ToString(), "f32[2] {1, 2.5}");
+  EXPECT_EQ(F32({3}, {1, 2, 3}).ToString(2), "f32[3] {1, 2, ...}");
+  std::vector<Literal> parts;
+  parts.push_back(testing::S32({}, {7}));
+  EXPECT_EQ(Literal::Tuple(std::move(parts)).ToString(), "(s32[] {7})");
+}
+
 // .npy: what is written reads back identically; bad headers are named.
 TEST(NpyTest, RoundTripsAndRejectsGarbage) {
   const Literal original = testing::Array(ir::PrimitiveType::kF16, {2, 3}, {1, 2, 3, 4, 5, 6.5});
