@@ -52,7 +52,8 @@ StatusOr<std::vector<Literal>> NewResults(const ir::Instruction& instruction, si
 }
 
 double RoundTo(ir::PrimitiveType type, double value) {
-  return type == ir::PrimitiveType::kF16 ? RoundToBinaryFormat(value, 5, 10) : RoundToBinaryFormat(value, 8, 7);
+  return type == ir::PrimitiveType::kF16 ? RoundToBinaryFormat(value, 5, 10)
+                                         : RoundToBinaryFormat(value, 8, 7);
 }
 
 // Runs `reducer` over the elements at `offsets` (relative to `base`) of each input,

@@ -219,7 +219,9 @@ ENTRY e {
   a = f16[3] parameter(0)
   z = f16[] constant(0)
   ROOT r = f16[] reduce(a, z), dimensions={0}, to_apply=add
-})", {testing::Array(ir::PrimitiveType::kF16, {3}, {2048, 1, 1})}), (std::vector<double>{2048}));
+})",
+                      {testing::Array(ir::PrimitiveType::kF16, {3}, {2048, 1, 1})}),
+            (std::vector<double>{2048}));
 }
 
 // Rows of the operand picked by index; out-of-range starts are clamped.
