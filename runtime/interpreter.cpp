@@ -193,9 +193,10 @@ StatusOr<Literal> Interpreter::Impl::EvaluateComputation(const ir::Computation& 
     ++done;
     if (depth_ == 1 && options_.progress) options_.progress(done, total);
   }
-  Literal root = std::move(values[computation.root()]);
+  // Everything held here, the root included, stops counting: the caller counts the root
+  // again when it keeps it as an instruction's value.
   for (auto& [key, value] : values) live_bytes_ -= value.TotalByteSize();
-  return root;
+  return std::move(values[computation.root()]);
 }
 
 StatusOr<Literal> Interpreter::Impl::EvaluateConstant(const ir::Instruction& instruction) {

@@ -153,6 +153,38 @@ ENTRY e {
   EXPECT_FALSE(over.ok());
 }
 
+// Values a loop iteration leaves behind stop counting against the live-byte limit: a long
+// loop over a 1 KB state runs under a 64 KB limit.
+TEST(InterpreterControlTest, LongLoopStaysUnderTheLiveLimit) {
+  const std::string text = R"(HloModule m
+cond {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(1000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[256] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[256] add(x, x)
+  ROOT t = (s32[], f32[256]) tuple(j, y)
+}
+ENTRY e {
+  zero = s32[] constant(0)
+  x = f32[256] parameter(0)
+  init = (s32[], f32[256]) tuple(zero, x)
+  ROOT w = (s32[], f32[256]) while(init), condition=cond, body=body
+})";
+  InterpreterOptions options;
+  options.max_live_bytes = 64 << 10;
+  StatusOr<Literal> result = RunHlo(text, {F32({256}, std::vector<double>(256, 0.0))}, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(result->elements()[0].GetInt(0), 1000);
+}
+
 TEST(InterpreterControlTest, CancelAndProgress) {
   std::atomic<bool> cancel{true};
   InterpreterOptions options;
