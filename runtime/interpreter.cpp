@@ -418,15 +418,19 @@ Interpreter::~Interpreter() = default;
 StatusOr<Literal> Interpreter::Run(const ir::Module& module, std::vector<Literal> arguments) {
   if (module.entry() == nullptr)
     return Status::Error("module " + module.name() + " has no entry computation");
-  // Shapes the interpreter indexes with must agree with the operands; a module that does not
-  // verify is refused rather than read out of bounds.
-  Status verified = ir::VerifyModule(module);
-  if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
   return Evaluate(*module.entry(), std::move(arguments));
 }
 
 StatusOr<Literal> Interpreter::Evaluate(const ir::Computation& computation,
                                         std::vector<Literal> arguments) {
+  // Shapes the interpreter indexes with must agree with the operands; a module that does not
+  // verify is refused rather than read out of bounds. A computation outside any module
+  // cannot be verified and is refused too.
+  if (computation.parent() == nullptr) {
+    return Status::Error("computation " + computation.name() + " belongs to no module");
+  }
+  Status verified = ir::VerifyModule(*computation.parent());
+  if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
   return impl_->Evaluate(computation, std::move(arguments));
 }
 

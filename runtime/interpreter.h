@@ -47,7 +47,8 @@ class Interpreter {
 
   // Runs the entry computation on one argument per parameter.
   StatusOr<Literal> Run(const ir::Module& module, std::vector<Literal> arguments);
-  // Runs any computation of a module on one argument per parameter.
+  // Runs any computation of a module on one argument per parameter. Both refuse a module that
+  // does not verify (ir::VerifyModule).
   StatusOr<Literal> Evaluate(const ir::Computation& computation, std::vector<Literal> arguments);
 
  private:

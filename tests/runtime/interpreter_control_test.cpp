@@ -202,6 +202,18 @@ TEST(InterpreterControlTest, CancelAndProgress) {
   EXPECT_EQ(done, (std::vector<int64_t>{1, 2, 3, 4}));
 }
 
+// A written shape that disagrees with the operands is refused before anything runs.
+TEST(InterpreterControlTest, RefusesModuleThatDoesNotVerify) {
+  StatusOr<Literal> result = RunHlo(R"(HloModule m
+ENTRY e {
+  a = f32[3] parameter(0)
+  ROOT c = f32[9] concatenate(a, a), dimensions={0}
+})",
+                                    {F32({3}, {1, 2, 3})});
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message().find("does not verify"), std::string::npos) << result.message();
+}
+
 // Wrong argument count or shape is an error, not a crash.
 TEST(InterpreterControlTest, RejectsBadArguments) {
   EXPECT_FALSE(RunHlo(kCountingLoop, {}).ok());
