@@ -130,13 +130,20 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes) {
     dims.push_back(dim);
     at = static_cast<size_t>(ptr - shape_text.data());
   }
+  // The data must be there before anything is allocated for it: a header may claim any shape.
+  const std::string_view data = bytes.substr(offset + header_length);
+  uint64_t needed = static_cast<uint64_t>(ElementByteSize(*type));
+  for (int64_t dim : dims) {
+    if (__builtin_mul_overflow(needed, static_cast<uint64_t>(dim), &needed)) {
+      return Status::Error(".npy shape '" + std::string(shape_text) + "' is too large");
+    }
+  }
+  if (data.size() != needed) {
+    return Status::Error(".npy data holds " + std::to_string(data.size()) +
+                         " bytes, its shape needs " + std::to_string(needed));
+  }
   StatusOr<Literal> literal = Literal::Create(ir::Shape(*type, dims));
   if (!literal.ok()) return literal.status();
-  const std::string_view data = bytes.substr(offset + header_length);
-  if (data.size() != literal->byte_size()) {
-    return Status::Error(".npy data holds " + std::to_string(data.size()) +
-                         " bytes, its shape needs " + std::to_string(literal->byte_size()));
-  }
   std::copy(data.begin(), data.end(), reinterpret_cast<char*>(literal->data()));
   if (*type == PrimitiveType::kPred) {
     for (int64_t i = 0; i < literal->element_count(); ++i) literal->SetInt(i, literal->GetInt(i));

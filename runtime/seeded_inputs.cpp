@@ -1,5 +1,7 @@
 #include "runtime/seeded_inputs.h"
 
+#include <algorithm>
+#include <climits>
 #include <string>
 
 namespace fusescope::runtime {
@@ -29,7 +31,23 @@ uint64_t ParameterSeed(uint64_t seed, int64_t index) {
   return seed * 1000003 + static_cast<uint64_t>(index);
 }
 
-StatusOr<std::vector<Literal>> SeededInputs(const ir::Computation& computation, uint64_t seed) {
+StatusOr<std::vector<Literal>> SeededInputs(const ir::Computation& computation, uint64_t seed,
+                                            int64_t max_bytes) {
+  int64_t total = 0;
+  for (int64_t i = 0; i < computation.parameter_count(); ++i) {
+    const ir::Instruction* parameter = computation.parameter(i);
+    if (parameter == nullptr || !parameter->shape().IsArray()) continue;
+    int64_t bytes = std::max(ElementByteSize(parameter->shape().element_type()), 1);
+    for (int64_t dim : parameter->shape().dimensions()) {
+      if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes)) bytes = INT64_MAX;
+      if (bytes == INT64_MAX) break;
+    }
+    if (__builtin_add_overflow(total, bytes, &total) || total > max_bytes) {
+      return Status::Error("the inputs would take more than " + std::to_string(max_bytes) +
+                           " bytes (parameter " + std::to_string(i) + " is " +
+                           parameter->shape().ToString(false) + ")");
+    }
+  }
   std::vector<Literal> inputs;
   for (int64_t i = 0; i < computation.parameter_count(); ++i) {
     const ir::Instruction* parameter = computation.parameter(i);

@@ -36,8 +36,10 @@ class SeededBits {
 StatusOr<Literal> SeededArray(const ir::Shape& shape, uint64_t seed);
 // The seed of parameter `index` under the run's `seed`.
 uint64_t ParameterSeed(uint64_t seed, int64_t index);
-// One input per parameter of `computation`; errors name the parameter.
-StatusOr<std::vector<Literal>> SeededInputs(const ir::Computation& computation, uint64_t seed);
+// One input per parameter of `computation`; errors name the parameter. Refuses, before
+// allocating, inputs that would take more than `max_bytes` together.
+StatusOr<std::vector<Literal>> SeededInputs(const ir::Computation& computation, uint64_t seed,
+                                            int64_t max_bytes = int64_t{4} << 30);
 
 }  // namespace fusescope::runtime
 

@@ -104,6 +104,28 @@ TEST(NpyTest, RoundTripsAndRejectsGarbage) {
   ASSERT_FALSE(short_data.ok());
   EXPECT_NE(short_data.message().find("bytes"), std::string::npos);
   EXPECT_FALSE(EncodeNpy(Literal::ScalarDouble(ir::PrimitiveType::kBF16, 1)).ok());
+  // A header that claims a huge shape is refused by its missing data, not by allocating.
+  // (The padding before the header's newline shrinks by as much as the shape text grows.)
+  std::string huge = *bytes;
+  const size_t at = huge.find("(2, 3,)");
+  ASSERT_NE(at, std::string::npos);
+  huge.replace(at, 7, "(999999, 99999,)");
+  huge.erase(huge.find('\n') - 9, 9);
+  StatusOr<Literal> claimed = DecodeNpy(huge);
+  ASSERT_FALSE(claimed.ok());
+  EXPECT_NE(claimed.message().find("bytes"), std::string::npos);
+}
+
+// Inputs past the byte limit are refused before allocating.
+TEST(SeededInputsTest, RefusesHugeInputs) {
+  auto module = ir::ParseHloModule(R"(HloModule m
+ENTRY e {
+  ROOT a = f32[100000,100000] parameter(0)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 0);
+  ASSERT_FALSE(inputs.ok());
+  EXPECT_NE(inputs.message().find("f32[100000,100000]"), std::string::npos) << inputs.message();
 }
 
 // Same seed, same numbers; signed integers stay in [0, 4) so indices stay in range.
