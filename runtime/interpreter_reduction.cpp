@@ -411,7 +411,11 @@ StatusOr<Literal> EvaluateSort(const ir::Instruction& instruction, const Operand
 
 StatusOr<Literal> EvaluateTopK(const ir::Instruction& instruction, const Operands& operands) {
   const Literal& input = *operands[0];
-  const std::optional<int64_t> k = instruction.IntAttribute("k");
+  std::optional<int64_t> k = instruction.IntAttribute("k");
+  if (!k && instruction.shape().IsTuple() && !instruction.shape().tuple_shapes().empty() &&
+      instruction.shape().tuple_shapes()[0].rank() > 0) {
+    k = instruction.shape().tuple_shapes()[0].dimensions().back();  // the TopK custom-call
+  }
   const bool largest = instruction.attribute("largest").value_or("true") != "false";
   if (!k || input.shape().rank() < 1 || !instruction.shape().IsTuple() ||
       instruction.shape().tuple_shapes().size() != 2 || *k > input.shape().dimensions().back() ||

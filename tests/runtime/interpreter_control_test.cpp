@@ -118,6 +118,20 @@ ENTRY e {
   EXPECT_NE(result.message().find("MyKernel"), std::string::npos) << result.message();
 }
 
+// Sharding annotations pass the value through; the TopK custom-call is topk.
+TEST(InterpreterControlTest, KnownCustomCalls) {
+  StatusOr<Literal> result = RunHlo(R"(HloModule m
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  s = f32[2,3] custom-call(a), custom_call_target="Sharding", sharding={replicated}
+  ROOT t = (f32[2,2], s32[2,2]) custom-call(s), custom_call_target="TopK"
+})",
+                                    {F32({2, 3}, {1, 3, 2, 6, 5, 4})});
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(testing::Values(result->elements()[0]), (std::vector<double>{3, 2, 6, 5}));
+  EXPECT_EQ(testing::Values(result->elements()[1]), (std::vector<double>{1, 2, 0, 1}));
+}
+
 // rng-bit-generator is refused, not faked.
 TEST(InterpreterControlTest, RefusesRngBitGenerator) {
   StatusOr<Literal> result = RunHlo(R"(HloModule m
