@@ -171,6 +171,43 @@ expect_error "import a file" "not a folder" "$fs" import "$tmp/unrelated_dump/no
 expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
 expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
 
+# --- run and bisect: the reference interpreter
+expect_ok "run sample" "$fs" run sample:mlp --json
+json_ok "run sample json" "len(d['outputs']) == 1 and d['outputs'][0]['shape'] == 'f32[32,10]' and 'match' not in d"
+"$fs" compile sample:mlp -o "$tmp/interp.fsdb" >/dev/null 2>&1
+expect_ok "run recording" "$fs" run "$tmp/interp.fsdb" --json
+json_ok "run recording json" "d['match'] and all(o['ok'] and o['max_abs_error'] < 1e-5 for o in d['outputs'])"
+expect_ok "run recording text" "$fs" run "$tmp/interp.fsdb" --pass 3 --save-outputs "$tmp/outs"
+contains "run text" 'max abs err .* ok$' "$tmp/out"
+if [[ -s "$tmp/outs/out_000.npy" ]]; then ok; else bad "run --save-outputs wrote no out_000.npy"; fi
+"$fs" export "$tmp/interp.fsdb" -o "$tmp/exported" >/dev/null 2>&1
+expect_ok "run with exported inputs" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/exported/inputs" --json
+json_ok "run exported inputs json" "d['match']"
+expect_error "run --device" "only the reference interpreter exists so far" "$fs" run "$tmp/interp.fsdb" --device cuda
+expect_error "run missing inputs" "arg_000.npy" "$fs" run sample:mlp --inputs "$tmp/nowhere"
+printf 'HloModule m\n\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT c = f32[8] custom-call(p), custom_call_target="Secret"\n}\n' >"$tmp/cc.hlo"
+expect_error "run custom-call" "c: custom-call Secret" "$fs" run "$tmp/cc.hlo"
+expect_ok "bisect clean" "$fs" bisect "$tmp/interp.fsdb" --json
+json_ok "bisect clean json" "d['first_bad_pass'] is None and all(p['ok'] for p in d['passes'])"
+# Break the numbers inside every fused computation (add -> subtract) straight in the file: the
+# first pass that made fusions must be named.
+cp "$tmp/interp.fsdb" "$tmp/broken.fsdb"
+python3 - "$tmp/broken.fsdb" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("update records set opcode='subtract', text=replace(text, ' add(', ' subtract(') "
+           "where computation like 'fused%' and opcode='add'")
+db.commit()
+PY
+first_fusion=$("$fs" passes "$tmp/interp.fsdb" --json | python3 -c "import json,sys; p=[x for x in json.load(sys.stdin)['passes'] if x['fusions_after'] > 0][0]; print(p['index'], p['name'])")
+"$fs" bisect "$tmp/broken.fsdb" --json >"$tmp/out" 2>"$tmp/err"
+if [[ $? -eq 1 ]]; then ok; else bad "bisect of a broken recording should exit 1"; fi
+json_ok "bisect names the pass" "'%d %s' % (d['first_bad_pass']['index'], d['first_bad_pass']['name']) == '$first_fusion'"
+"$fs" bisect "$tmp/broken.fsdb" >"$tmp/out" 2>"$tmp/err"
+contains "bisect text" "^first pass whose outputs differ: #${first_fusion// /.*}" "$tmp/out"
+expect_error "bisect model file" "not a recording" "$fs" bisect "$tmp/cc.hlo"
+expect_error "bisect bad rtol" "rtol" "$fs" bisect "$tmp/interp.fsdb" --rtol abc
+
 # --- bad input: one line, FILE:LINE:COL where it applies, no crash, no partial output
 expect_error "undefined operand" "^$tmp/undef.hlo:5:[0-9]+: .*q" "$fs" stats "$tmp/undef.hlo"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8 parameter(0)\n' >"$tmp/trunc.hlo"

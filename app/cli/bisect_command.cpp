@@ -1,0 +1,136 @@
+// `fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]`: the
+// first pass whose module computes different numbers. The module before the first pass and
+// after every pass run through the reference interpreter on the same inputs; each is compared
+// with the input module. Exit status 1 when a pass is found, 0 when every pass keeps the
+// outputs within tolerance.
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "app/cli/interpret_support.h"
+#include "app/cli/model_loader.h"
+#include "ir/json_writer.h"
+#include "recording/recording_store.h"
+#include "runtime/output_bisection.h"
+
+namespace fusescope::app {
+namespace {
+
+double Finite(double value) { return std::isfinite(value) ? value : 1e308; }
+
+void PrintText(const runtime::BisectionResult& result, const std::string& model) {
+  std::printf("%s: %lld outputs, input module interpreted in %.3f s\n\n", model.c_str(),
+              static_cast<long long>(result.outputs), result.input_seconds);
+  std::printf("%4s  %-24s %-9s %13s %13s %9s  %s\n", "#", "pass", "verdict", "max abs err",
+              "max rel err", "time(s)", "notes");
+  for (const runtime::BisectionRow& row : result.rows) {
+    const char* verdict = !row.ran ? "not run" : (row.ok ? "ok" : "DIFFERS");
+    std::string notes = row.reused ? "unchanged module" : "";
+    if (!row.error.empty()) notes += (notes.empty() ? "" : "; ") + row.error;
+    std::printf("%4lld  %-24s %-9s %13.3e %13.3e %9.3f  %s\n",
+                static_cast<long long>(row.pass_index), row.pass_name.c_str(), verdict,
+                row.max_abs_error, row.max_rel_error, row.seconds, notes.c_str());
+  }
+  if (result.first_bad) {
+    const runtime::BisectionRow& bad = result.rows[*result.first_bad];
+    std::printf("\nfirst pass whose outputs differ: #%lld %s\n",
+                static_cast<long long>(bad.pass_index), bad.pass_name.c_str());
+  } else {
+    std::printf("\nno pass changes the outputs beyond tolerance\n");
+  }
+}
+
+void PrintJson(const runtime::BisectionResult& result, const std::string& model, double rtol,
+               double atol) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("model").String(model);
+  json.Key("rtol").Double(rtol);
+  json.Key("atol").Double(atol);
+  json.Key("outputs").Int(result.outputs);
+  json.Key("input_seconds").Double(result.input_seconds);
+  json.Key("first_bad_pass");
+  if (result.first_bad) {
+    const runtime::BisectionRow& bad = result.rows[*result.first_bad];
+    json.BeginObject();
+    json.Key("index").Int(bad.pass_index);
+    json.Key("name").String(bad.pass_name);
+    json.EndObject();
+  } else {
+    json.Null();
+  }
+  json.Key("passes").BeginArray();
+  for (const runtime::BisectionRow& row : result.rows) {
+    json.BeginObject();
+    json.Key("index").Int(row.pass_index);
+    json.Key("name").String(row.pass_name);
+    json.Key("ran").Bool(row.ran);
+    json.Key("reused").Bool(row.reused);
+    json.Key("ok").Bool(row.ok);
+    json.Key("max_abs_error").Double(Finite(row.max_abs_error));
+    json.Key("max_rel_error").Double(Finite(row.max_rel_error));
+    json.Key("seconds").Double(row.seconds);
+    if (!row.error.empty()) json.Key("error").String(row.error);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+int RunBisect(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs"}, {"--json"});
+  if (!args.ok()) return Fail("bisect: " + args.message());
+  if (args->positional().size() != 1) {
+    return Fail(
+        "usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] "
+        "[--json]");
+  }
+  const std::string& path = args->positional()[0];
+  auto seed = args->IntValue("--seed");
+  if (!seed.ok()) return Fail("bisect: " + seed.message());
+  auto rtol = DoubleOption(args->Value("--rtol"), 1e-5, "--rtol");
+  auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
+  if (!rtol.ok()) return Fail("bisect: " + rtol.message());
+  if (!atol.ok()) return Fail("bisect: " + atol.message());
+  if (!LooksLikeRecording(path))
+    return Fail("bisect: " + path + " is not a recording (.fsdb); make one with fusescope compile");
+  auto recording = recording::LoadRecording(path);
+  if (!recording.ok()) return Fail("bisect: " + recording.message());
+  auto input = recording->input().ToModule();
+  if (!input.ok()) return Fail("bisect: the input module: " + input.message());
+  auto inputs =
+      ChooseInputs(**input, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
+  if (!inputs.ok()) return Fail("bisect: " + inputs.message());
+  std::vector<runtime::BisectionStage> stages;
+  const recording::Recording& rec = *recording;
+  for (size_t i = 0; i < rec.passes.size() && i + 1 < rec.snapshots.size(); ++i) {
+    runtime::BisectionStage stage;
+    stage.pass_index = rec.passes[i].index;
+    stage.pass_name = rec.passes[i].name;
+    const recording::Snapshot& snapshot = rec.snapshots[i + 1];
+    stage.changed = snapshot.fingerprint() != rec.snapshots[i].fingerprint() || snapshot.broken();
+    stage.load = [&snapshot]() -> StatusOr<std::unique_ptr<ir::Module>> {
+      if (snapshot.broken()) return Status::Error("the pass broke the module: " + snapshot.error());
+      return snapshot.ToModule();
+    };
+    stages.push_back(std::move(stage));
+  }
+  auto result = runtime::BisectOutputs(**input, stages, *inputs, *rtol, *atol);
+  if (!result.ok()) return Fail("bisect: " + result.message());
+  if (args->Has("--json")) {
+    PrintJson(*result, rec.model_name, *rtol, *atol);
+  } else {
+    PrintText(*result, rec.model_name);
+  }
+  return result->first_bad ? kExitFailure : 0;
+}
+
+const CommandRegistrar kRegistrar(
+    {"bisect", "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]",
+     "the first pass whose module computes different numbers (reference interpreter)", RunBisect});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,61 @@
+#ifndef FUSESCOPE_RUNTIME_INTERPRETER_H_
+#define FUSESCOPE_RUNTIME_INTERPRETER_H_
+
+// The reference interpreter: executes a module's computations instruction by instruction on
+// literals, with XLA's semantics, to check the numbers a compiled module produces. It favours
+// plainness over speed: floating-point arithmetic is done in double and rounded back to the
+// element type once per instruction, which keeps f32 results within a few ulps of XLA's.
+//
+// What it refuses, with an error naming the instruction: opcodes and custom-calls it cannot
+// run, complex and sub-byte element types, dynamic shapes, values beyond the live-byte limit
+// (checked before allocating), while loops past the iteration limit, and rng-bit-generator
+// (see interpreter.cpp for why its bits cannot be reproduced here).
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "ir/status.h"
+#include "runtime/literal.h"
+
+namespace fusescope::ir {
+class Computation;
+class Module;
+}  // namespace fusescope::ir
+
+namespace fusescope::runtime {
+
+struct InterpreterOptions {
+  // Refuse an instruction whose result would take the bytes held by live values past this.
+  int64_t max_live_bytes = int64_t{4} << 30;
+  // Refuse a while loop that has not ended after this many iterations.
+  int64_t max_while_iterations = 1'000'000;
+  // Checked between instructions; when it reads true the run stops with an error.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called after each instruction of the entry computation with (done, total).
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(InterpreterOptions options = {});
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Runs the entry computation on one argument per parameter.
+  StatusOr<Literal> Run(const ir::Module& module, std::vector<Literal> arguments);
+  // Runs any computation of a module on one argument per parameter. Both refuse a module that
+  // does not verify (ir::VerifyModule).
+  StatusOr<Literal> Evaluate(const ir::Computation& computation, std::vector<Literal> arguments);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_INTERPRETER_H_

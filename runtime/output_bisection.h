@@ -1,0 +1,61 @@
+#ifndef FUSESCOPE_RUNTIME_OUTPUT_BISECTION_H_
+#define FUSESCOPE_RUNTIME_OUTPUT_BISECTION_H_
+
+// Finds the first pass of a compile whose module computes different numbers: the module
+// before the first pass and after each pass run through the reference interpreter on the
+// same inputs, each compared with the input module's outputs. Stages whose module a pass
+// left unchanged reuse the previous stage's outputs.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "ir/status.h"
+#include "runtime/interpreter.h"
+#include "runtime/literal.h"
+
+namespace fusescope::runtime {
+
+// One pass's result module, loaded on demand (recordings rebuild modules from snapshots).
+struct BisectionStage {
+  int64_t pass_index = 0;
+  std::string pass_name;
+  bool changed = true;  // false: the module is the previous stage's, not run again
+  std::function<StatusOr<std::unique_ptr<ir::Module>>()> load;
+};
+
+struct BisectionRow {
+  int64_t pass_index = 0;
+  std::string pass_name;
+  bool reused = false;  // unchanged module, previous outputs
+  bool ran = false;     // the module was interpreted (here or, when reused, before)
+  std::string error;    // why it could not be loaded or interpreted, or why outputs differ in form
+  double seconds = 0;   // interpretation wall time
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+  bool ok = true;  // every output within tolerance (false with an error)
+};
+
+struct BisectionResult {
+  double input_seconds = 0;
+  int64_t outputs = 0;
+  std::vector<BisectionRow> rows;
+  // Index into `rows` of the first stage that ran and differs; nullopt when none does. A
+  // stage the interpreter cannot run is never blamed: it has an error and does not count.
+  std::optional<size_t> first_bad;
+};
+
+// Errors only when the input module itself cannot be interpreted; a stage that fails is a
+// row with its error (and not ok).
+StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
+                                        const std::vector<BisectionStage>& stages,
+                                        const std::vector<Literal>& arguments, double rtol,
+                                        double atol, const InterpreterOptions& options = {});
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_OUTPUT_BISECTION_H_
