@@ -1,5 +1,6 @@
 #include "runtime/interpreter.h"
 
+#include <chrono>
 #include <cstring>
 #include <unordered_map>
 
@@ -172,8 +173,16 @@ StatusOr<Literal> Interpreter::Impl::EvaluateComputation(const ir::Computation& 
       operands.push_back(&it->second);
     }
     Status limit = CheckLimit(*instruction);
+    const bool timed = depth_ == 1 && options_.entry_instruction_time != nullptr;
+    const auto started =
+        timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     StatusOr<Literal> result = limit.ok() ? EvaluateInstruction(*instruction, operands, arguments)
                                           : StatusOr<Literal>(limit);
+    if (timed && result.ok()) {
+      options_.entry_instruction_time(
+          *instruction,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
     if (result.ok() && !instruction->shape().IsToken() &&
         !result->shape().Compatible(instruction->shape())) {
       result = InstructionError(*instruction, "computed " + result->shape().ToString(false) +

@@ -22,6 +22,7 @@
 
 namespace fusescope::ir {
 class Computation;
+class Instruction;
 class Module;
 }  // namespace fusescope::ir
 
@@ -36,6 +37,9 @@ struct InterpreterOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Called after each instruction of the entry computation with (done, total).
   std::function<void(int64_t, int64_t)> progress;
+  // When set, called after each instruction of the entry computation with the seconds it
+  // took (a while or call counts whole): what profiling with the interpreter measures.
+  std::function<void(const ir::Instruction&, double)> entry_instruction_time;
 };
 
 class Interpreter {

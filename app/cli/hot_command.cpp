@@ -275,9 +275,10 @@ int RunHot(const std::vector<std::string>& raw_args) {
               "answers for (source lines)");
   for (size_t i = 0; i < nodes->size() && i < limit; ++i) {
     const profiler::HotNode& node = (*nodes)[i];
-    std::printf("%-34s %-12s %10.2f %6.1f%%%s %s (%s)\n", node.name.c_str(), node.opcode.c_str(),
+    const std::string lines = Lines(node.source_lines, 3);
+    std::printf("%-34s %-12s %10.2f %6.1f%%%s %s%s\n", node.name.c_str(), node.opcode.c_str(),
                 node.time_us, 100 * node.share, node.measured ? " " : "~",
-                Join(node.originals, 3).c_str(), Lines(node.source_lines, 3).c_str());
+                Join(node.originals, 3).c_str(), lines.empty() ? "" : (" (" + lines + ")").c_str());
   }
   if (!attribution->kernels_not_found.empty()) {
     std::printf("\n%zu measured kernel(s) are not in the profiled snapshot, e.g. %s\n",

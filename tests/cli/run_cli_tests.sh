@@ -263,5 +263,18 @@ expect_ok "xla-vs-ours text" "$fs" xla-vs-ours "$src/tests/data/xla_dump_mlp"
 contains "xla-vs-ours text" 'producer->consumer pairs: [0-9]+ fused by both' "$tmp/out"
 expect_error "xla-vs-ours not a dump" "no XLA HLO dump files" "$fs" xla-vs-ours "$src/tests/data/attention"
 
+# --- profile: repeated runs on the reference interpreter, saved and carried onto any pass
+expect_ok "profile compile" "$fs" compile sample:mlp -o "$tmp/prof.fsdb"
+expect_ok "profile json" "$fs" profile "$tmp/prof.fsdb" --reps 4 --warmup 1 --save --json
+json_ok "profile json" "d['latency_us']['count'] == 4 and d['latency_us']['p50'] <= d['latency_us']['p99'] and d['kernels'] and all(k['time_us']['count'] == 4 for k in d['kernels']) and 'interpreter' in d['device'] and (d['counters'] or d['counters_unavailable'])"
+expect_ok "profile hot" "$fs" hot "$tmp/prof.fsdb" --pass -1 --json
+json_ok "profile hot input" "d['snapshot'] == 0 and d['nodes'] and not d['nodes'][0]['measured']"
+expect_ok "profile text" "$fs" profile sample:mlp --reps 2 --warmup 0 --trace "$tmp/prof_trace.json"
+contains "profile text device" '^device: reference interpreter' "$tmp/out"
+if python3 -c "import json; d=json.load(open('$tmp/prof_trace.json')); import sys; sys.exit(0 if any(e['ph'] == 'X' for e in d['traceEvents']) else 1)"; then ok; else bad "profile --trace wrote no events"; fi
+expect_error "profile device" "not available yet" "$fs" profile sample:mlp --device cuda
+expect_error "profile reps" "repetitions must be" "$fs" profile sample:mlp --reps 0
+expect_error "profile save needs recording" "need a recording" "$fs" profile sample:mlp --save
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

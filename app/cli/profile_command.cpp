@@ -1,0 +1,172 @@
+// `fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR]
+// [--seed S] [--save] [--trace OUT.json] [--json]`: runs a module repeatedly and reports
+// whole-run latency p50/p95/p99 and throughput, each kernel's median/p95/p99 and share with
+// its outliers counted, and the CPU counters this machine lets us read (or why not). The
+// device is the reference interpreter until compiled kernels exist: the output says so on
+// its first line. For a recording, the final snapshot (or the one after pass N) runs, and
+// --save stores the profile in the recording for `fusescope hot` and the workbench.
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/command.h"
+#include "app/cli/interpret_support.h"
+#include "app/cli/model_loader.h"
+#include "ir/json_writer.h"
+#include "profiler/measure.h"
+#include "profiler/profile_export.h"
+#include "profiler/profile_store.h"
+#include "recording/recording_store.h"
+
+namespace fusescope::app {
+namespace {
+
+void SummaryJson(JsonWriter& json, const profiler::SampleSummary& s) {
+  json.BeginObject();
+  json.Key("count").Int(s.count);
+  json.Key("min").Double(s.min);
+  json.Key("p50").Double(s.median);
+  json.Key("p95").Double(s.p95);
+  json.Key("p99").Double(s.p99);
+  json.Key("max").Double(s.max);
+  json.Key("mean").Double(s.mean);
+  json.Key("outliers_high").Int(s.outliers_high);
+  json.EndObject();
+}
+
+int RunProfile(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args,
+                        {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
+                         "--device", "--top"},
+                        {"--json", "--save"});
+  if (!args.ok()) return Fail("profile: " + args.message());
+  if (args->positional().size() != 1) {
+    return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
+                "[--inputs DIR] [--seed S] [--save] [--trace OUT.json] [--top K] [--json]");
+  }
+  if (auto device = args->Value("--device"); device && *device != "interpreter") {
+    return Fail("profile: --device " + *device +
+                " is not available yet: compiled kernels do not exist so far; "
+                "--device interpreter measures the reference interpreter");
+  }
+  auto pass = args->IntValue("--pass");
+  auto reps = args->IntValue("--reps");
+  auto warmup = args->IntValue("--warmup");
+  auto seed = args->IntValue("--seed");
+  auto top = args->IntValue("--top");
+  for (const auto* value : {&pass, &reps, &warmup, &seed, &top}) {
+    if (!value->ok()) return Fail("profile: " + value->message());
+  }
+  const std::string& what = args->positional()[0];
+  const bool is_recording = LooksLikeRecording(what);
+  if (!is_recording && (*pass || args->Has("--save"))) {
+    return Fail("profile: --pass and --save need a recording (.fsdb)");
+  }
+  auto loaded = LoadModel(what, *pass);
+  if (!loaded.ok()) return Fail("profile: " + loaded.message());
+  int64_t snapshot = 0;
+  if (is_recording) {
+    auto recording = recording::LoadRecording(what);
+    if (!recording.ok()) return Fail(recording.message());
+    snapshot = *pass ? **pass + 1 : static_cast<int64_t>(recording->snapshots.size()) - 1;
+  }
+  auto inputs = ChooseInputs(*loaded->module, args->Value("--inputs"),
+                             static_cast<uint64_t>(seed->value_or(0)));
+  if (!inputs.ok()) return Fail("profile: " + inputs.message());
+  profiler::MeasureOptions options;
+  options.reps = reps->value_or(10);
+  options.warmup = warmup->value_or(2);
+  auto measured = profiler::MeasureWithInterpreter(*loaded->module, *inputs, snapshot, options);
+  if (!measured.ok()) return Fail("profile: " + measured.message());
+  const profiler::Profile& profile = measured->profile;
+  const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
+
+  if (args->Has("--save")) {
+    auto id = profiler::AddProfile(what, profile);
+    if (!id.ok()) return Fail(id.message());
+    std::fprintf(stderr, "saved as profile %lld of %s\n", static_cast<long long>(*id),
+                 what.c_str());
+  }
+  if (auto out = args->Value("--trace")) {
+    std::vector<std::string> order;
+    for (const auto& instruction : loaded->module->entry()->instructions()) {
+      order.push_back(instruction->name());
+    }
+    std::ostringstream text;
+    profiler::WriteChromeTrace(profile, order, text);
+    std::ofstream file(*out);
+    if (!(file << text.str()) || !file.flush()) return Fail("cannot write " + *out);
+  }
+  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
+  if (args->Has("--json")) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("module").String(loaded->display_name);
+    json.Key("device").String(profile.device);
+    json.Key("snapshot").Int(snapshot);
+    json.Key("latency_us");
+    SummaryJson(json, latency);
+    json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
+    json.Key("kernels").BeginArray();
+    for (const profiler::KernelTime& kernel : profile.kernels) {
+      json.BeginObject();
+      json.Key("name").String(kernel.name);
+      json.Key("instruction_id").Int(kernel.instruction_id);
+      json.Key("share").Double(kernel.share);
+      json.Key("time_us");
+      SummaryJson(json, kernel.Summary());
+      json.EndObject();
+    }
+    json.EndArray();
+    json.Key("counters").BeginObject();
+    for (const auto& [name, values] : measured->counters) {
+      json.Key(name);
+      SummaryJson(json, profiler::Summarize(values));
+    }
+    json.EndObject();
+    json.Key("counters_unavailable").String(measured->counters_unavailable);
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return 0;
+  }
+  std::printf("device: %s\n", profile.device.c_str());
+  std::printf("%s: %lld runs after %lld warm-up: latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+              "(min %.1f, max %.1f, %lld slow outlier(s)); %.1f runs/s\n",
+              loaded->display_name.c_str(), static_cast<long long>(options.reps),
+              static_cast<long long>(options.warmup), latency.median, latency.p95, latency.p99,
+              latency.min, latency.max, static_cast<long long>(latency.outliers_high),
+              latency.mean > 0 ? 1e6 / latency.mean : 0.0);
+  for (const auto& [name, values] : measured->counters) {
+    const double median = profiler::Summarize(values).median;
+    if (name == "task-clock") {  // nanoseconds of CPU time
+      std::printf("  task-clock per run: median %.2f ms of CPU time\n", median / 1e6);
+    } else {
+      std::printf("  %s per run: median %.0f\n", name.c_str(), median);
+    }
+  }
+  if (!measured->counters_unavailable.empty()) {
+    std::printf("  %s\n", measured->counters_unavailable.c_str());
+  }
+  std::printf("\n%-34s %10s %10s %10s %7s %8s\n", "kernel", "median us", "p95 us", "p99 us",
+              "share", "outliers");
+  for (size_t i = 0; i < profile.kernels.size() && i < limit; ++i) {
+    const profiler::KernelTime& kernel = profile.kernels[i];
+    const profiler::SampleSummary s = kernel.Summary();
+    std::printf("%-34s %10.2f %10.2f %10.2f %6.1f%% %8lld\n", kernel.name.c_str(), s.median,
+                s.p95, s.p99, 100 * kernel.share, static_cast<long long>(s.outliers_high));
+  }
+  return 0;
+}
+
+const CommandRegistrar kRegistrar(
+    {"profile",
+     "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
+     "[--save] [--trace OUT.json] [--top K] [--json]",
+     "run a module repeatedly: latency percentiles, per-kernel times, CPU counters",
+     RunProfile});
+
+}  // namespace
+}  // namespace fusescope::app

@@ -1,0 +1,53 @@
+#ifndef FUSESCOPE_PROFILER_MEASURE_H_
+#define FUSESCOPE_PROFILER_MEASURE_H_
+
+// Measuring a module: warm-up runs, then `reps` timed runs, each kernel's time per run kept
+// (not averaged away), the whole run's latency, and the CPU counters around each run where
+// the kernel lets us read them (profiler/cpu_counters.h says why not elsewhere).
+//
+// The device today is the reference interpreter: its times measure the interpreter, which is
+// slow and shaped unlike compiled code, so the profile says so in its device field. What it
+// gives is real and exact for what it is: per-instruction wall time of a real run, carried
+// to every pass by attribution, the same path compiled kernels' times will take.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ir/status.h"
+#include "profiler/cpu_counters.h"
+#include "profiler/profile.h"
+#include "runtime/literal.h"
+
+namespace fusescope::ir {
+class Module;
+}
+
+namespace fusescope::profiler {
+
+struct MeasureOptions {
+  int64_t reps = 10;
+  int64_t warmup = 2;
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(int64_t done, int64_t total)> progress;  // runs, warm-up included
+};
+
+struct Measurement {
+  Profile profile;  // kernels: the entry computation's instructions that do work
+  // Per counter, its value per timed run (counters unavailable here are left out) and the
+  // sentence saying which were not available and why ("" when all were).
+  std::vector<std::pair<std::string, std::vector<double>>> counters;
+  std::string counters_unavailable;
+};
+
+// `snapshot_index` is stored in the profile (which snapshot's instructions the kernels are).
+StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
+                                             const std::vector<runtime::Literal>& inputs,
+                                             int64_t snapshot_index,
+                                             const MeasureOptions& options = {});
+
+}  // namespace fusescope::profiler
+
+#endif  // FUSESCOPE_PROFILER_MEASURE_H_
