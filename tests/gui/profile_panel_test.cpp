@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QChartView>
+#include <QScatterSeries>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
-#include <QTabWidget>
 #include <QTableView>
 #include <filesystem>
 #include <numeric>
@@ -174,7 +175,6 @@ TEST(ProfilePanelTest, RowsAndSelectionFollowEachOther) {
   const ProfiledRun& run = Profiled();
   auto window = OpenFile(run.path, run.last_pass);
   QTableView* table = window->profile_panel()->table();
-  window->profile_panel()->tabs()->setCurrentWidget(table);
   QAbstractItemModel* shown = table->model();
   ASSERT_GE(shown->rowCount(), 2);
   const QModelIndex second = shown->index(1, HotNodeModel::kNode);
@@ -255,6 +255,22 @@ TEST(ProfilePanelTest, RooflinePlacesKernelsByIntensity) {
   EXPECT_GT(dot->first, 10 * cold->first);
   // 2 x 256^3 FLOPs in 900 us.
   EXPECT_NEAR(dot->second, 2.0 * 256 * 256 * 256 / 900e-6, 1e3);
+
+  // A click on the dot's point selects its kernel, and the point is ringed.
+  QChartView* chart = roofline->findChild<QChartView*>();
+  ASSERT_NE(chart, nullptr);
+  QScatterSeries* points = nullptr;
+  for (QAbstractSeries* series : chart->chart()->series()) {
+    auto* scatter = qobject_cast<QScatterSeries*>(series);
+    if (scatter && scatter->count() == roofline->point_count()) points = scatter;
+  }
+  ASSERT_NE(points, nullptr);
+  emit points->clicked(QPointF(dot->first, dot->second));
+  EXPECT_EQ(window->context()->selection().instruction_id, run.dot_kernel);
+  EXPECT_EQ(roofline->selected(), run.dot_kernel);
+  const QModelIndexList rows = window->profile_panel()->table()->selectionModel()->selectedRows();
+  ASSERT_EQ(rows.size(), 1);
+  EXPECT_EQ(rows.front().data(HotNodeModel::kInstructionIdRole).toLongLong(), run.dot_kernel);
 }
 
 // A saved recording without profiles says how to add one; so does one never saved.

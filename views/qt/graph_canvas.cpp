@@ -241,6 +241,8 @@ std::optional<double> GraphCanvas::HeatOf(const GraphPicture& picture, int node_
   const DisplayGraph& graph = picture.graph();
   if (node_id < 0 || node_id >= static_cast<int>(graph.nodes().size())) return std::nullopt;
   const DisplayNode& node = graph.node(node_id);
+  // An open box's contents carry its heat; a fused instruction's fusion carries its own.
+  if (node.is_box() && node.expanded) return std::nullopt;
   if (node.parent >= 0 && graph.node(node.parent).kind == DisplayNodeKind::kFusion) {
     return std::nullopt;
   }

@@ -40,8 +40,9 @@ class GraphCanvas : public QGraphicsView {
   void SetMarks(const std::vector<int64_t>& selected, const std::vector<int64_t>& counterparts,
                 const std::vector<int64_t>& decision_pair);
   // Paints every node by its share of a profile's time (`side`'s shares); null: diff
-  // colours. A box's share is the sum of what it holds; nodes inside a fusion have none of
-  // their own (their fusion carries it) and keep their diff colours.
+  // colours. A closed box's share is the sum of what it holds; open boxes and nodes inside a
+  // fusion (their fusion carries the time) keep their diff colours; nodes without time are
+  // plain.
   void SetHeat(std::shared_ptr<const HeatOverlay> heat, GraphSide side);
   // Brings the marked nodes into view without changing the zoom unless they are too small.
   void CenterOnMarks();

@@ -70,8 +70,9 @@ void GraphNodeItem::SetHeat(std::optional<double> fraction) {
 QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
 
 QColor GraphNodeItem::Fill(const QPalette& palette) const {
-  if (heat_) return HeatScale::Color(*heat_);
   const QColor base = palette.color(QPalette::Base);
+  // A node without time stays plain, so that the scale's palest colour still means "some".
+  if (heat_) return *heat_ > 0 ? HeatScale::Color(*heat_) : base;
   QColor fill = base;
   if (kind_ == DisplayNodeKind::kFusion)
     fill = Mix(base, DiffColors::Stroke(ir::DiffStatus::kFused), 0.10);

@@ -27,8 +27,9 @@ QString HeatLegend::Caption() const {
   const auto kind = [this](GraphSide side) {
     return heat_->estimated(side) ? tr("~ estimate") : tr("measured");
   };
-  return tr("share of profile \"%1\" time; before: %2, after: %3 (estimates split each "
-            "kernel's measured time over the model's ops by a roofline estimate)")
+  return tr("share of profile \"%1\" time (no time: plain); before: %2, after: %3 "
+            "(estimates split each kernel's measured time over the model's ops by a roofline "
+            "estimate)")
       .arg(heat_->profile_label, kind(GraphSide::kBefore), kind(GraphSide::kAfter));
 }
 

@@ -140,7 +140,7 @@ void MainWindow::setupDefaultLayout() {
   tabifyDockWidget(search, profile);
   text->raise();
   resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
-  resizeDocks({text}, {270}, Qt::Vertical);
+  resizeDocks({text}, {300}, Qt::Vertical);
   for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(tr("&Reset Layout"), this, [this] { restoreState(default_state_); });

@@ -9,7 +9,7 @@
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
-#include <QTabWidget>
+#include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -132,7 +132,7 @@ ProfilePanel::ProfilePanel(WorkbenchContext* context, QWidget* parent)
       placeholder_(new QLabel(this)),
       table_(new QTableView(this)),
       roofline_(new RooflineView(this)),
-      tabs_(new QTabWidget(this)),
+      splitter_(new QSplitter(Qt::Horizontal, this)),
       stack_(new QStackedWidget(this)),
       load_runner_(new LatestTaskRunner(this)),
       compute_runner_(new LatestTaskRunner(this)),
@@ -207,15 +207,19 @@ void ProfilePanel::setupLayout() {
   header->addWidget(profiles_box_);
   header->addWidget(heat_button_);
   header->addWidget(summary_, 1);
-  tabs_->setDocumentMode(true);
-  tabs_->addTab(table_, tr("Hot Nodes"));
-  tabs_->addTab(roofline_, tr("Roofline"));
+  // Side by side: a bottom dock is wide and short, and a chart needs height more than width.
+  splitter_->addWidget(table_);
+  splitter_->addWidget(roofline_);
+  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(1, 2);
+  splitter_->setSizes({3000, 2000});
+  splitter_->setChildrenCollapsible(false);
   auto* content = new QWidget(this);
   auto* content_layout = new QVBoxLayout(content);
   content_layout->setContentsMargins(0, 0, 0, 0);
   content_layout->setSpacing(0);
   content_layout->addLayout(header);
-  content_layout->addWidget(tabs_, 1);
+  content_layout->addWidget(splitter_, 1);
   stack_->addWidget(placeholder_);
   stack_->addWidget(content);
   auto* layout = new QVBoxLayout(this);
@@ -387,6 +391,7 @@ void ProfilePanel::UpdateSummary() {
 void ProfilePanel::EmitHeat() { emit heatChanged(heat()); }
 
 void ProfilePanel::SelectRowOf(int64_t instruction_id) {
+  roofline_->SetSelected(instruction_id);
   const int row = instruction_id < 0 ? -1 : model_->RowOf(instruction_id);
   if (row < 0) {
     table_->clearSelection();

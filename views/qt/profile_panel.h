@@ -3,7 +3,8 @@
 
 // The profiles stored in the open recording's file (profiler/profile_store.h) and where their
 // time lands on the current pass: a chooser, the hot nodes of the graph after the pass
-// (sortable; a row selects its node everywhere), a roofline chart of the profiled kernels,
+// (sortable; a row selects its node everywhere) beside a roofline chart of the profiled
+// kernels,
 // and the heat overlay it hands to the graphs. Profiles are read and attributed on workers;
 // a newer request supersedes a stale one.
 
@@ -20,7 +21,7 @@ class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
 class QStackedWidget;
-class QTabWidget;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -51,7 +52,6 @@ class ProfilePanel : public QWidget, public ContextObserver {
   QLabel* placeholder() const { return placeholder_; }
   QLabel* summary() const { return summary_; }
   RooflineView* roofline() const { return roofline_; }
-  QTabWidget* tabs() const { return tabs_; }
   // Checkable: paints the profile's time onto both graphs. Off by default.
   QAction* heat_action() const { return heat_action_; }
   const std::vector<profiler::Profile>& profiles() const { return *profiles_; }
@@ -97,7 +97,7 @@ class ProfilePanel : public QWidget, public ContextObserver {
   QLabel* placeholder_;
   QTableView* table_;
   RooflineView* roofline_;
-  QTabWidget* tabs_;
+  QSplitter* splitter_;
   QStackedWidget* stack_;
   LatestTaskRunner* load_runner_;
   LatestTaskRunner* compute_runner_;

@@ -3,12 +3,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QFutureWatcher>
+#include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -22,6 +24,7 @@ namespace fusescope::views {
 struct RooflineView::Chart {
   QChart* chart = nullptr;
   QChartView* view = nullptr;
+  QScatterSeries* selected = nullptr;  // the selection's ring; null when nothing is drawn
 };
 
 namespace {
@@ -37,9 +40,13 @@ QLogValueAxis* LogAxis(const QString& title, double low, double high) {
   auto* axis = new QLogValueAxis();
   axis->setTitleText(title);
   axis->setBase(10);
-  axis->setLabelFormat(QStringLiteral("%.0e"));
+  axis->setLabelFormat(QStringLiteral("%g"));
   axis->setRange(low, high);
-  axis->setMinorTickCount(-1);
+  axis->setMinorTickCount(0);
+  QFont font = axis->labelsFont();
+  font.setPointSizeF(font.pointSizeF() * 0.8);
+  axis->setLabelsFont(font);
+  axis->setTitleFont(font);
   return axis;
 }
 
@@ -51,8 +58,11 @@ RooflineView::RooflineView(QWidget* parent)
       note_(new QLabel(this)),
       calibrate_(new QPushButton(tr("Measure This Machine"), this)) {
   chart_->chart = new QChart();
-  chart_->chart->legend()->setAlignment(Qt::AlignBottom);
-  chart_->chart->setMargins(QMargins(4, 4, 4, 4));
+  // The note above says what the marks are; a legend would take height the chart needs.
+  chart_->chart->legend()->hide();
+  chart_->chart->setMargins(QMargins(0, 0, 0, 0));
+  chart_->chart->layout()->setContentsMargins(0, 0, 0, 0);
+  chart_->chart->setBackgroundRoundness(0);
   chart_->view = new QChartView(chart_->chart, this);
   chart_->view->setRenderHint(QPainter::Antialiasing);
   note_->setWordWrap(true);
@@ -104,6 +114,7 @@ std::optional<std::pair<double, double>> RooflineView::PointOf(int64_t instructi
 void RooflineView::Rebuild() {
   QChart* chart = chart_->chart;
   chart->removeAllSeries();
+  chart_->selected = nullptr;
   for (QAbstractAxis* axis : chart->axes()) {
     chart->removeAxis(axis);
     delete axis;
@@ -118,12 +129,13 @@ void RooflineView::Rebuild() {
   if (kernels_.empty()) {
     note = tr("No kernels to place.");
   } else if (machine_) {
-    note = tr("Roofs of %1: peak %2 GFLOP/s, bandwidth %3 GB/s (FP32).")
+    note = tr("Kernels (points, median time) under the roofs of %1: peak %2 GFLOP/s, "
+              "bandwidth %3 GB/s (FP32).")
                .arg(QString::fromStdString(machine_->cpu_model))
                .arg(machine_->peak_flops * 1e-9, 0, 'f', 1)
                .arg(machine_->memory_bandwidth * 1e-9, 0, 'f', 1);
   } else {
-    note = tr("No machine figures cached: the roofs are not drawn.");
+    note = tr("Kernels (points, median time). No machine figures cached: no roofs.");
   }
   if (unplaced > 0) note += tr(" %1 kernel(s) without FLOPs are not shown.").arg(unplaced);
   note_->setText(note);
@@ -157,8 +169,8 @@ void RooflineView::Rebuild() {
     high_y = std::max(high_y, machine_->peak_flops);
   }
   QLogValueAxis* x_axis =
-      LogAxis(tr("arithmetic intensity (FLOP/byte)"), FloorDecade(low_x), CeilDecade(high_x));
-  QLogValueAxis* y_axis = LogAxis(tr("achieved FLOP/s"), FloorDecade(low_y), CeilDecade(high_y));
+      LogAxis(tr("FLOP/byte"), FloorDecade(low_x), CeilDecade(high_x));
+  QLogValueAxis* y_axis = LogAxis(tr("FLOP/s"), FloorDecade(low_y), CeilDecade(high_y));
   chart->addAxis(x_axis, Qt::AlignBottom);
   chart->addAxis(y_axis, Qt::AlignLeft);
   if (roof) {
@@ -171,21 +183,75 @@ void RooflineView::Rebuild() {
   points->attachAxis(y_axis);
   connect(points, &QScatterSeries::clicked, this,
           [this](const QPointF& point) { PointClicked(point.x(), point.y()); });
+  connect(points, &QScatterSeries::hovered, this, [this](const QPointF& point, bool state) {
+    ShowToolTip(point.x(), point.y(), state);
+  });
+  auto* selected = new QScatterSeries();
+  selected->setMarkerSize(16);
+  selected->setColor(Qt::transparent);
+  selected->setBorderColor(QColor(0x1f, 0x6f, 0xeb));
+  QPen ring = selected->pen();
+  ring.setWidthF(2.5);
+  ring.setColor(QColor(0x1f, 0x6f, 0xeb));
+  selected->setPen(ring);
+  chart->addSeries(selected);
+  selected->attachAxis(x_axis);
+  selected->attachAxis(y_axis);
+  chart_->selected = selected;
+  UpdateSelectedMark();
 }
 
-// The clicked point is one of ours: the nearest kernel in log space.
-void RooflineView::PointClicked(double intensity, double achieved) {
-  int64_t best = -1;
+void RooflineView::SetSelected(int64_t instruction_id) {
+  selected_ = instruction_id;
+  UpdateSelectedMark();
+}
+
+void RooflineView::UpdateSelectedMark() {
+  if (!chart_->selected) return;
+  chart_->selected->clear();
+  if (const auto point = PointOf(selected_)) chart_->selected->append(point->first, point->second);
+}
+
+const RooflineKernel* RooflineView::Nearest(double intensity, double achieved) const {
+  const RooflineKernel* best = nullptr;
   double best_distance = std::numeric_limits<double>::max();
   for (const RooflineKernel& kernel : placed_) {
     const double dx = std::log10(Intensity(kernel)) - std::log10(intensity);
     const double dy = std::log10(Achieved(kernel)) - std::log10(achieved);
     if (dx * dx + dy * dy < best_distance) {
       best_distance = dx * dx + dy * dy;
-      best = kernel.instruction_id;
+      best = &kernel;
     }
   }
-  if (best >= 0) emit kernelClicked(best);
+  return best;
+}
+
+void RooflineView::ShowToolTip(double intensity, double achieved, bool hovered) {
+  const RooflineKernel* kernel = hovered ? Nearest(intensity, achieved) : nullptr;
+  if (!kernel) {
+    QToolTip::hideText();
+    return;
+  }
+  QString text = tr("<b>%1</b><br>%2 FLOP/byte, %3 GFLOP/s, median %4 µs")
+                     .arg(kernel->name)
+                     .arg(Intensity(*kernel), 0, 'g', 3)
+                     .arg(Achieved(*kernel) * 1e-9, 0, 'g', 3)
+                     .arg(kernel->seconds * 1e6, 0, 'f', 2);
+  if (machine_) {
+    const profiler::RooflinePoint point =
+        profiler::PlaceOnRoofline(*machine_, kernel->flops, kernel->bytes, kernel->seconds);
+    text += tr("<br>%1% of the roof (%2 bound)")
+                .arg(100 * point.fraction_of_roof, 0, 'f', 1)
+                .arg(point.memory_bound ? tr("memory") : tr("compute"));
+  }
+  QToolTip::showText(QCursor::pos(), text, chart_->view);
+}
+
+// The clicked point is one of ours: the nearest kernel in log space.
+void RooflineView::PointClicked(double intensity, double achieved) {
+  if (const RooflineKernel* kernel = Nearest(intensity, achieved)) {
+    emit kernelClicked(kernel->instruction_id);
+  }
 }
 
 void RooflineView::Calibrate() {

@@ -39,6 +39,9 @@ class RooflineView : public QWidget {
   void SetKernels(std::vector<RooflineKernel> kernels);
   // Machine figures to draw the roofs with; nullopt draws the points alone.
   void SetMachine(std::optional<profiler::MachineInfo> machine);
+  // Rings the point of `instruction_id` (the selection); -1 or a kernel not drawn: none.
+  void SetSelected(int64_t instruction_id);
+  int64_t selected() const { return selected_; }
   // The kernels drawn (those with FLOPs, bytes and time to place).
   int point_count() const { return static_cast<int>(placed_.size()); }
   const std::optional<profiler::MachineInfo>& machine() const { return machine_; }
@@ -56,6 +59,9 @@ class RooflineView : public QWidget {
   void Calibrate();
   void PointClicked(double intensity, double achieved);
   void ReadCachedMachine();
+  void UpdateSelectedMark();
+  void ShowToolTip(double intensity, double achieved, bool hovered);
+  const RooflineKernel* Nearest(double intensity, double achieved) const;
 
   struct Chart;
   std::unique_ptr<Chart> chart_;
@@ -65,6 +71,7 @@ class RooflineView : public QWidget {
   std::vector<RooflineKernel> placed_;
   std::optional<profiler::MachineInfo> machine_;
   bool looked_for_machine_ = false;
+  int64_t selected_ = -1;
 };
 
 }  // namespace fusescope::views
