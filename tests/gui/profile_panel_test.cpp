@@ -6,10 +6,12 @@
 
 #include <QAction>
 #include <QChartView>
-#include <QScatterSeries>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QImage>
 #include <QLabel>
+#include <QProcess>
+#include <QScatterSeries>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
@@ -24,6 +26,7 @@
 #include "views/qt/graph_canvas.h"
 #include "views/qt/graph_diff_panel.h"
 #include "views/qt/heat_legend.h"
+#include "views/qt/heat_overlay.h"
 #include "views/qt/hot_node_model.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/roofline_view.h"
@@ -139,12 +142,12 @@ TEST(ProfilePanelTest, ListsHotNodesDotKernelFirst) {
 
   QAbstractItemModel* shown = panel->table()->model();
   ASSERT_GE(shown->rowCount(), 2);
-  EXPECT_EQ(shown->index(0, 0).data(HotNodeModel::kInstructionIdRole).toLongLong(),
-            run.dot_kernel);
+  EXPECT_EQ(shown->index(0, 0).data(HotNodeModel::kInstructionIdRole).toLongLong(), run.dot_kernel);
   EXPECT_EQ(shown->index(0, HotNodeModel::kTime).data().toString(), "2700.00");
   EXPECT_EQ(shown->index(0, HotNodeModel::kKind).data().toString(), "measured");
   EXPECT_TRUE(shown->index(0, HotNodeModel::kAnswersFor).data().toString().startsWith("d"));
-  EXPECT_TRUE(shown->index(0, HotNodeModel::kSourceLines).data().toString().contains("model.py:10"));
+  EXPECT_TRUE(
+      shown->index(0, HotNodeModel::kSourceLines).data().toString().contains("model.py:10"));
   // Rows by time, largest first.
   for (int row = 1; row < shown->rowCount(); ++row) {
     EXPECT_GE(shown->index(row - 1, HotNodeModel::kTime).data(HotNodeModel::kSortRole).toDouble(),
@@ -165,8 +168,9 @@ TEST(ProfilePanelTest, SortsByAnyColumn) {
               shown->index(row, HotNodeModel::kNode).data().toString());
   }
   table->sortByColumn(HotNodeModel::kTime, Qt::AscendingOrder);
-  EXPECT_EQ(shown->index(shown->rowCount() - 1, 0).data(HotNodeModel::kInstructionIdRole).toLongLong(),
-            Profiled().dot_kernel);
+  EXPECT_EQ(
+      shown->index(shown->rowCount() - 1, 0).data(HotNodeModel::kInstructionIdRole).toLongLong(),
+      Profiled().dot_kernel);
 }
 
 // A click on a row selects its node on the after side; a selection made elsewhere selects
@@ -286,6 +290,45 @@ TEST(ProfilePanelTest, PlaceholderWithoutProfiles) {
   auto compiled = testing::OpenWindow("mlp");
   EXPECT_TRUE(compiled->profile_panel()->placeholder()->text().contains("not saved"));
   EXPECT_FALSE(compiled->profile_panel()->heat_action()->isEnabled());
+}
+
+// Pixels of `image` in the hottest colour of the scale.
+int HottestPixels(const QImage& image) {
+  const QColor hottest = HeatScale::Color(1.0);
+  int count = 0;
+  for (int y = 0; y < image.height(); ++y) {
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor pixel = image.pixelColor(x, y);
+      if (std::abs(pixel.red() - hottest.red()) + std::abs(pixel.green() - hottest.green()) +
+              std::abs(pixel.blue() - hottest.blue()) <
+          12)
+        ++count;
+    }
+  }
+  return count;
+}
+
+QImage Screenshot(const std::string& path, const QStringList& extra, const QString& name) {
+  const QString out = QStringLiteral(FUSESCOPE_BINARY_DIR "/profile_panel_test/") + name;
+  QFile::remove(out);
+  QProcess process;
+  process.start(
+      QStringLiteral(FUSESCOPE_BINARY_DIR "/app/fusescope"),
+      QStringList{"gui", QString::fromStdString(path)} + extra + QStringList{"--screenshot", out});
+  EXPECT_TRUE(process.waitForFinished(120000));
+  EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+  return QImage(out);
+}
+
+// `fusescope gui RUN.fsdb --screenshot` shows the profile; with --heat the graphs carry the
+// overlay: the dot's node is filled with the hottest colour, not only the table's swatch.
+TEST(ProfilePanelTest, ScreenshotShowsTheHeatOverlay) {
+  const ProfiledRun& run = Profiled();
+  const QImage plain = Screenshot(run.path, {}, "plain.png");
+  const QImage heat = Screenshot(run.path, {"--heat"}, "heat.png");
+  ASSERT_FALSE(plain.isNull());
+  ASSERT_FALSE(heat.isNull());
+  EXPECT_GT(HottestPixels(heat), HottestPixels(plain) + 1000);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ HeatLegend::HeatLegend(QWidget* parent) : QWidget(parent) {
 void HeatLegend::SetHeat(std::shared_ptr<const HeatOverlay> heat) {
   heat_ = std::move(heat);
   setVisible(heat_ != nullptr);
+  setToolTip(Caption());
   update();
 }
 

@@ -104,8 +104,9 @@ QVariant HotNodeModel::data(const QModelIndex& index, int role) const {
       return HeatScale::Color(node.share / nodes_.front().share);
     case Qt::ToolTipRole:
       if (index.column() == kKind && !node.measured) {
-        return tr("The measured time of the kernels that hold this node, split over the "
-                  "model's operations by a roofline estimate");
+        return tr(
+            "The measured time of the kernels that hold this node, split over the "
+            "model's operations by a roofline estimate");
       }
       if (index.column() == kAnswersFor || index.column() == kSourceLines) {
         return Display(node, index.column());

@@ -8,8 +8,8 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
-#include <QStackedWidget>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -43,7 +43,8 @@ QString Text(const std::string& text) { return QString::fromStdString(text); }
 
 int64_t Runs(const profiler::Profile& profile) {
   if (!profile.run_latency_us.empty()) return static_cast<int64_t>(profile.run_latency_us.size());
-  return profile.kernels.empty() ? 0 : static_cast<int64_t>(profile.kernels.front().samples_us.size());
+  return profile.kernels.empty() ? 0
+                                 : static_cast<int64_t>(profile.kernels.front().samples_us.size());
 }
 
 // The graphs of pass `pass`: the snapshot it ran on and the one it produced.
@@ -81,9 +82,8 @@ std::vector<RooflineKernel> Kernels(const recording::Recording& recording,
 
 // Runs on a worker: everything the panel shows for `profile` on `pass`.
 std::shared_ptr<const ProfileResult> Compute(
-    const std::shared_ptr<const recording::Recording>& recording,
-    const profiler::Profile& profile, int64_t pass,
-    std::shared_ptr<const profiler::Attribution> attribution, bool with_kernels) {
+    const std::shared_ptr<const recording::Recording>& recording, const profiler::Profile& profile,
+    int64_t pass, std::shared_ptr<const profiler::Attribution> attribution, bool with_kernels) {
   auto result = std::make_shared<ProfileResult>();
   result->profile_id = profile.profile_id;
   result->pass = pass;
@@ -158,8 +158,7 @@ void ProfilePanel::setupHeader() {
   });
   heat_action_->setCheckable(true);
   heat_action_->setEnabled(false);
-  heat_action_->setToolTip(
-      tr("Colour both graphs by each node's share of the profile's time"));
+  heat_action_->setToolTip(tr("Colour both graphs by each node's share of the profile's time"));
   connect(heat_action_, &QAction::toggled, this, [this] { EmitHeat(); });
   heat_button_->setDefaultAction(heat_action_);
   heat_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -276,8 +275,8 @@ void ProfilePanel::LoadProfiles(const QString& path) {
     auto loaded = profiler::LoadProfiles(path.toStdString());
     return [this, path, loaded = std::move(loaded)]() mutable {
       if (!loaded.ok()) {
-        ShowPlaceholder(tr("Could not read the profiles of %1: %2")
-                            .arg(path, Text(loaded.message())));
+        ShowPlaceholder(
+            tr("Could not read the profiles of %1: %2").arg(path, Text(loaded.message())));
         emit profilesLoaded(0);
         emit updated();
         return;
@@ -293,8 +292,9 @@ void ProfilePanel::LoadProfiles(const QString& path) {
       FillProfileChoices();
       stack_->setCurrentIndex(1);
       heat_action_->setEnabled(true);
-      emit profilesLoaded(static_cast<int>(profiles_->size()));
+      // Submitted first: whoever hears profilesLoaded finds the panel busy until it shows them.
       Recompute();
+      emit profilesLoaded(static_cast<int>(profiles_->size()));
     };
   });
 }
@@ -308,10 +308,10 @@ void ProfilePanel::FillProfileChoices() {
                              .arg(Runs(profile))
                              .arg(Text(profile.created_at));
     profiles_box_->addItem(text, static_cast<qlonglong>(profile.profile_id));
-    profiles_box_->setItemData(profiles_box_->count() - 1,
-                               tr("%1 on %2; %3").arg(text, Text(profile.device),
-                                                      Text(profile.settings)),
-                               Qt::ToolTipRole);
+    profiles_box_->setItemData(
+        profiles_box_->count() - 1,
+        tr("%1 on %2; %3").arg(text, Text(profile.device), Text(profile.settings)),
+        Qt::ToolTipRole);
   }
   // The latest profile, as `fusescope hot` picks.
   profiles_box_->setCurrentIndex(profiles_box_->count() - 1);

@@ -168,8 +168,7 @@ void RooflineView::Rebuild() {
     low_y = std::min(low_y, x0 * machine_->memory_bandwidth);
     high_y = std::max(high_y, machine_->peak_flops);
   }
-  QLogValueAxis* x_axis =
-      LogAxis(tr("FLOP/byte"), FloorDecade(low_x), CeilDecade(high_x));
+  QLogValueAxis* x_axis = LogAxis(tr("FLOP/byte"), FloorDecade(low_x), CeilDecade(high_x));
   QLogValueAxis* y_axis = LogAxis(tr("FLOP/s"), FloorDecade(low_y), CeilDecade(high_y));
   chart->addAxis(x_axis, Qt::AlignBottom);
   chart->addAxis(y_axis, Qt::AlignLeft);
@@ -183,9 +182,8 @@ void RooflineView::Rebuild() {
   points->attachAxis(y_axis);
   connect(points, &QScatterSeries::clicked, this,
           [this](const QPointF& point) { PointClicked(point.x(), point.y()); });
-  connect(points, &QScatterSeries::hovered, this, [this](const QPointF& point, bool state) {
-    ShowToolTip(point.x(), point.y(), state);
-  });
+  connect(points, &QScatterSeries::hovered, this,
+          [this](const QPointF& point, bool state) { ShowToolTip(point.x(), point.y(), state); });
   auto* selected = new QScatterSeries();
   selected->setMarkerSize(16);
   selected->setColor(Qt::transparent);
@@ -264,8 +262,8 @@ void RooflineView::Calibrate() {
     watcher->deleteLater();
     calibrate_->setEnabled(true);
     if (!result.ok()) {
-      note_->setText(tr("Could not measure the machine: %1")
-                         .arg(QString::fromStdString(result.message())));
+      note_->setText(
+          tr("Could not measure the machine: %1").arg(QString::fromStdString(result.message())));
       emit machineMeasured(false);
       return;
     }
