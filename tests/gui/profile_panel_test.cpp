@@ -56,6 +56,7 @@ struct ProfiledRun {
   int64_t dot_kernel = -1;   // the final snapshot's kernel holding the dot: 900 us a run
   int64_t cold_kernel = -1;  // another kernel: 50 us a run
   int64_t last_pass = -1;
+  profiler::Profile profile;  // stored in the file only when asked for
 };
 
 // The recording of kModel saved to `name`, with one profile of the final snapshot's kernels
@@ -73,8 +74,7 @@ ProfiledRun SaveRun(const std::string& name, bool with_profile) {
   fs::remove(run.path);
   EXPECT_TRUE(recording::SaveRecording(*recording, run.path).ok());
   run.last_pass = static_cast<int64_t>(recording->passes.size()) - 1;
-  if (!with_profile) return run;
-  profiler::Profile profile;
+  profiler::Profile& profile = run.profile;
   profile.label = "by construction";
   profile.source = "test";
   profile.device = "cpu";
@@ -96,7 +96,9 @@ ProfiledRun SaveRun(const std::string& name, bool with_profile) {
     }
   }
   profile.run_latency_us = {1000, 1000, 1000};
-  EXPECT_TRUE(profiler::AddProfile(run.path, profile).ok());
+  if (with_profile) {
+    EXPECT_TRUE(profiler::AddProfile(run.path, profile).ok());
+  }
   return run;
 }
 
@@ -290,6 +292,23 @@ TEST(ProfilePanelTest, PlaceholderWithoutProfiles) {
   auto compiled = testing::OpenWindow("mlp");
   EXPECT_TRUE(compiled->profile_panel()->placeholder()->text().contains("not saved"));
   EXPECT_FALSE(compiled->profile_panel()->heat_action()->isEnabled());
+}
+
+// A profile added to the file while the window is open appears when read again.
+TEST(ProfilePanelTest, ReadsProfilesAgain) {
+  const ProfiledRun run = SaveRun("late.fsdb", false);
+  auto window = OpenFile(run.path, run.last_pass);
+  ProfilePanel* panel = window->profile_panel();
+  EXPECT_EQ(panel->model()->rowCount(), 0);
+  ASSERT_TRUE(panel->reload_action()->isEnabled());
+  ASSERT_TRUE(profiler::AddProfile(run.path, run.profile).ok());
+  panel->reload_action()->trigger();
+  ASSERT_TRUE(WaitFor([&] { return !panel->busy() && panel->model()->rowCount() > 0; }));
+  EXPECT_EQ(panel->profile_box()->count(), 1);
+  EXPECT_EQ(
+      panel->table()->model()->index(0, 0).data(HotNodeModel::kInstructionIdRole).toLongLong(),
+      run.dot_kernel);
+  EXPECT_TRUE(panel->heat_action()->isEnabled());
 }
 
 // Pixels of `image` in the hottest colour of the scale.

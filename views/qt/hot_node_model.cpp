@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QStringList>
+#include <algorithm>
 
 #include "views/qt/heat_overlay.h"
 
@@ -10,18 +11,29 @@ namespace {
 
 QString Text(const std::string& text) { return QString::fromStdString(text); }
 
-QString JoinNames(const std::vector<std::string>& names) {
-  QStringList items;
-  for (const std::string& name : names) items << Text(name);
-  return items.join(QStringLiteral(", "));
+// A fusion of a large model answers for thousands of ops: a cell names the first few.
+constexpr size_t kCellItems = 6;
+constexpr size_t kToolTipItems = 40;
+
+QString Join(const QStringList& items, size_t limit) {
+  const qsizetype shown = std::min<qsizetype>(items.size(), static_cast<qsizetype>(limit));
+  QString text = items.mid(0, shown).join(QStringLiteral(", "));
+  if (items.size() > shown) text += QObject::tr(" +%1 more").arg(items.size() - shown);
+  return text;
 }
 
-QString JoinLines(const std::vector<profiler::SourceLine>& lines) {
+QStringList Names(const std::vector<std::string>& names) {
+  QStringList items;
+  for (const std::string& name : names) items << Text(name);
+  return items;
+}
+
+QStringList Lines(const std::vector<profiler::SourceLine>& lines) {
   QStringList items;
   for (const profiler::SourceLine& line : lines) {
     items << QStringLiteral("%1:%2").arg(Text(line.file)).arg(line.line);
   }
-  return items.join(QStringLiteral(", "));
+  return items;
 }
 
 }  // namespace
@@ -62,9 +74,9 @@ QVariant HotNodeModel::Display(const profiler::HotNode& node, int column) const 
     case kKind:
       return node.measured ? tr("measured") : tr("~ estimate");
     case kAnswersFor:
-      return JoinNames(node.originals);
+      return Join(Names(node.originals), kCellItems);
     case kSourceLines:
-      return JoinLines(node.source_lines);
+      return Join(Lines(node.source_lines), kCellItems);
     default:
       return {};
   }
@@ -108,9 +120,8 @@ QVariant HotNodeModel::data(const QModelIndex& index, int role) const {
             "The measured time of the kernels that hold this node, split over the "
             "model's operations by a roofline estimate");
       }
-      if (index.column() == kAnswersFor || index.column() == kSourceLines) {
-        return Display(node, index.column());
-      }
+      if (index.column() == kAnswersFor) return Join(Names(node.originals), kToolTipItems);
+      if (index.column() == kSourceLines) return Join(Lines(node.source_lines), kToolTipItems);
       return {};
     default:
       return {};

@@ -128,6 +128,9 @@ ProfilePanel::ProfilePanel(WorkbenchContext* context, QWidget* parent)
       profiles_box_(new QComboBox(this)),
       heat_button_(new QToolButton(this)),
       heat_action_(new QAction(tr("Heat Overlay"), this)),
+      reload_action_(new QAction(tr("Read Profiles Again"), this)),
+      reload_button_(new QToolButton(this)),
+      placeholder_reload_(new QToolButton(this)),
       summary_(new QLabel(this)),
       placeholder_(new QLabel(this)),
       table_(new QTableView(this)),
@@ -161,6 +164,15 @@ void ProfilePanel::setupHeader() {
   heat_action_->setToolTip(tr("Colour both graphs by each node's share of the profile's time"));
   connect(heat_action_, &QAction::toggled, this, [this] { EmitHeat(); });
   heat_button_->setDefaultAction(heat_action_);
+  reload_action_->setToolTip(tr("Read the recording's profiles again from its file"));
+  reload_action_->setEnabled(false);
+  connect(reload_action_, &QAction::triggered, this, [this] {
+    if (!context_->file_path().isEmpty()) LoadProfiles(context_->file_path());
+  });
+  reload_button_->setDefaultAction(reload_action_);
+  reload_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  placeholder_reload_->setDefaultAction(reload_action_);
+  placeholder_reload_->setToolButtonStyle(Qt::ToolButtonTextOnly);
   heat_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
   summary_->setTextFormat(Qt::RichText);
   summary_->setWordWrap(true);
@@ -205,6 +217,7 @@ void ProfilePanel::setupLayout() {
   header->addWidget(new QLabel(tr("Profile:"), this));
   header->addWidget(profiles_box_);
   header->addWidget(heat_button_);
+  header->addWidget(reload_button_);
   header->addWidget(summary_, 1);
   // Side by side: a bottom dock is wide and short, and a chart needs height more than width.
   splitter_->addWidget(table_);
@@ -219,7 +232,13 @@ void ProfilePanel::setupLayout() {
   content_layout->setSpacing(0);
   content_layout->addLayout(header);
   content_layout->addWidget(splitter_, 1);
-  stack_->addWidget(placeholder_);
+  auto* empty = new QWidget(this);
+  auto* empty_layout = new QVBoxLayout(empty);
+  empty_layout->addStretch(1);
+  empty_layout->addWidget(placeholder_);
+  empty_layout->addWidget(placeholder_reload_, 0, Qt::AlignHCenter);
+  empty_layout->addStretch(1);
+  stack_->addWidget(empty);
   stack_->addWidget(content);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -236,7 +255,7 @@ std::shared_ptr<const HeatOverlay> ProfilePanel::heat() const {
 
 void ProfilePanel::ShowPlaceholder(const QString& text) {
   placeholder_->setText(text);
-  stack_->setCurrentWidget(placeholder_);
+  stack_->setCurrentIndex(0);
 }
 
 void ProfilePanel::OnRecordingLoaded(const WorkbenchContext& context) {
@@ -249,6 +268,8 @@ void ProfilePanel::OnRecordingLoaded(const WorkbenchContext& context) {
   model_->setData({});
   roofline_->SetKernels({});
   heat_action_->setEnabled(false);
+  reload_action_->setEnabled(context.recording() && !context.file_path().isEmpty());
+  placeholder_reload_->setVisible(reload_action_->isEnabled());
   EmitHeat();
   {
     QSignalBlocker blocker(profiles_box_);
@@ -261,8 +282,8 @@ void ProfilePanel::OnRecordingLoaded(const WorkbenchContext& context) {
   if (context.file_path().isEmpty()) {
     ShowPlaceholder(
         tr("No profiles: this recording was compiled in the workbench and is not saved. Save it "
-           "(File ▸ Save Recording As…), then add a profile: fusescope xla-trace TRACE RUN.fsdb "
-           "--save"));
+           "(File ▸ Save Recording As…), add a profile (fusescope xla-trace TRACE RUN.fsdb "
+           "--save) and open it again."));
     emit profilesLoaded(0);
     return;
   }

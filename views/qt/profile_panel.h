@@ -51,6 +51,9 @@ class ProfilePanel : public QWidget, public ContextObserver {
   // The line shown instead of the table when there is nothing to show, and why.
   QLabel* placeholder() const { return placeholder_; }
   QLabel* summary() const { return summary_; }
+  // Reads the recording's profiles again (one added by `fusescope xla-trace --save` while the
+  // window is open).
+  QAction* reload_action() const { return reload_action_; }
   RooflineView* roofline() const { return roofline_; }
   // Checkable: paints the profile's time onto both graphs. Off by default.
   QAction* heat_action() const { return heat_action_; }
@@ -93,6 +96,9 @@ class ProfilePanel : public QWidget, public ContextObserver {
   QComboBox* profiles_box_;
   QToolButton* heat_button_;
   QAction* heat_action_;
+  QAction* reload_action_;
+  QToolButton* reload_button_;
+  QToolButton* placeholder_reload_;
   QLabel* summary_;
   QLabel* placeholder_;
   QTableView* table_;
