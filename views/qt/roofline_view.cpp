@@ -155,21 +155,26 @@ void RooflineView::Rebuild() {
     high_y = std::max(high_y, y);
   }
   QLineSeries* roof = nullptr;
+  double ridge = 0;
   if (machine_ && machine_->peak_flops > 0 && machine_->memory_bandwidth > 0) {
-    const double ridge = machine_->peak_flops / machine_->memory_bandwidth;
+    ridge = machine_->peak_flops / machine_->memory_bandwidth;
     low_x = std::min(low_x, ridge / 10);
     high_x = std::max(high_x, ridge * 10);
+  }
+  // A margin, so that a point on a decade is not cut in half by the frame.
+  constexpr double kMargin = 1.5;
+  const double x0 = FloorDecade(low_x / kMargin), x1 = CeilDecade(high_x * kMargin);
+  if (ridge > 0) {
     roof = new QLineSeries();
-    roof->setName(tr("roof: bandwidth, then peak"));
-    const double x0 = FloorDecade(low_x), x1 = CeilDecade(high_x);
     roof->append(x0, x0 * machine_->memory_bandwidth);
     roof->append(ridge, machine_->peak_flops);
     roof->append(x1, machine_->peak_flops);
     low_y = std::min(low_y, x0 * machine_->memory_bandwidth);
     high_y = std::max(high_y, machine_->peak_flops);
   }
-  QLogValueAxis* x_axis = LogAxis(tr("FLOP/byte"), FloorDecade(low_x), CeilDecade(high_x));
-  QLogValueAxis* y_axis = LogAxis(tr("FLOP/s"), FloorDecade(low_y), CeilDecade(high_y));
+  QLogValueAxis* x_axis = LogAxis(tr("FLOP/byte"), x0, x1);
+  QLogValueAxis* y_axis =
+      LogAxis(tr("FLOP/s"), FloorDecade(low_y / kMargin), CeilDecade(high_y * kMargin));
   chart->addAxis(x_axis, Qt::AlignBottom);
   chart->addAxis(y_axis, Qt::AlignLeft);
   if (roof) {
