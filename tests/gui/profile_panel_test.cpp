@@ -10,8 +10,11 @@
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
+#include <QLineSeries>
 #include <QProcess>
+#include <QPushButton>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
@@ -292,6 +295,51 @@ TEST(ProfilePanelTest, PlaceholderWithoutProfiles) {
   auto compiled = testing::OpenWindow("mlp");
   EXPECT_TRUE(compiled->profile_panel()->placeholder()->text().contains("not saved"));
   EXPECT_FALSE(compiled->profile_panel()->heat_action()->isEnabled());
+}
+
+// Without cached machine figures the roofline offers to measure the machine; measuring
+// (on a worker) draws the roof, bandwidth then peak, and caches the figures.
+TEST(ProfilePanelTest, RooflineMeasuresTheMachineWhenNoneIsCached) {
+  App();
+  const fs::path cache = fs::path(FUSESCOPE_BINARY_DIR) / "profile_panel_test" / "cache";
+  fs::remove_all(cache);
+  testing::ScopedEnv env("XDG_CACHE_HOME", QString::fromStdString(cache.string()));
+  RooflineView view;
+  view.resize(600, 300);
+  view.show();
+  view.SetKernels(
+      {{1, "dot", 2e6, 1e5, 1e-4}, {2, "add", 1e3, 1e4, 1e-5}, {3, "copy", 0, 1e4, 1e-6}});
+  EXPECT_EQ(view.point_count(), 2);
+  EXPECT_TRUE(view.note()->text().contains("1 kernel(s) without FLOPs"));
+  EXPECT_FALSE(view.machine().has_value());
+  ASSERT_TRUE(view.calibrate_button()->isVisible());
+  auto* chart = view.findChild<QChartView*>();
+  ASSERT_NE(chart, nullptr);
+  const auto roof = [chart]() -> QLineSeries* {
+    for (QAbstractSeries* series : chart->chart()->series()) {
+      if (auto* line = qobject_cast<QLineSeries*>(series);
+          line && !qobject_cast<QScatterSeries*>(series)) {
+        return line;
+      }
+    }
+    return nullptr;
+  };
+  EXPECT_EQ(roof(), nullptr);
+
+  QSignalSpy measured(&view, &RooflineView::machineMeasured);
+  QTest::mouseClick(view.calibrate_button(), Qt::LeftButton);
+  ASSERT_TRUE(WaitFor([&] { return measured.count() > 0; }));
+  ASSERT_TRUE(measured.front().front().toBool());
+  ASSERT_TRUE(view.machine().has_value());
+  EXPECT_FALSE(view.calibrate_button()->isVisible());
+  QLineSeries* line = roof();
+  ASSERT_NE(line, nullptr);
+  ASSERT_EQ(line->count(), 3);
+  const profiler::MachineInfo& machine = *view.machine();
+  EXPECT_DOUBLE_EQ(line->at(1).x(), machine.peak_flops / machine.memory_bandwidth);
+  EXPECT_DOUBLE_EQ(line->at(1).y(), machine.peak_flops);
+  EXPECT_DOUBLE_EQ(line->at(2).y(), machine.peak_flops);
+  EXPECT_TRUE(profiler::LoadCachedMachine(profiler::DefaultCacheDirectory()).ok());
 }
 
 // A profile added to the file while the window is open appears when read again.
