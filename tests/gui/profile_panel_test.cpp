@@ -250,6 +250,30 @@ TEST(ProfilePanelTest, EarlierPassShowsEstimates) {
   EXPECT_TRUE(window->profile_panel()->summary()->text().contains("estimated"));
 }
 
+// A kernel's point clicked on a pass before that kernel exists shows the profiled pass with
+// the kernel selected.
+TEST(ProfilePanelTest, RooflinePointOnAnEarlierPassGoesToTheProfiledPass) {
+  const ProfiledRun& run = Profiled();
+  auto window = OpenFile(run.path, 0);
+  ASSERT_EQ(window->context()->pass_view()->Find(GraphSide::kAfter, run.cold_kernel), nullptr);
+  RooflineView* roofline = window->profile_panel()->roofline();
+  const auto cold = roofline->PointOf(run.cold_kernel);
+  ASSERT_TRUE(cold.has_value());
+  QScatterSeries* points = nullptr;
+  for (QAbstractSeries* series : roofline->findChild<QChartView*>()->chart()->series()) {
+    auto* scatter = qobject_cast<QScatterSeries*>(series);
+    if (scatter && scatter->count() == roofline->point_count()) points = scatter;
+  }
+  ASSERT_NE(points, nullptr);
+  emit points->clicked(QPointF(cold->first, cold->second));
+  ASSERT_TRUE(WaitFor([&] {
+    return window->IsSettled() && window->context()->pass_view()->pass_index() == run.last_pass;
+  }));
+  EXPECT_EQ(window->context()->selection().instruction_id, run.cold_kernel);
+  EXPECT_NE(window->graph_panel()->canvas(GraphSide::kAfter)->ItemOfInstruction(run.cold_kernel),
+            nullptr);
+}
+
 // The roofline places each kernel with FLOPs at FLOPs/byte from the IR; the dot's kernel
 // does far more work per byte than the elementwise one.
 TEST(ProfilePanelTest, RooflinePlacesKernelsByIntensity) {

@@ -431,12 +431,17 @@ void ProfilePanel::Activate(const QModelIndex& proxy_index) {
 void ProfilePanel::SelectInstruction(int64_t instruction_id) {
   const PassView* view = context_->pass_view();
   if (!view || instruction_id < 0) return;
-  // The table lists the graph after the pass; a roofline point is a kernel of the profiled
-  // snapshot, which is there too when that is the pass shown, and else may only be before.
+  // The table lists the graph after the pass. A roofline point is a kernel of the profiled
+  // snapshot: on an earlier pass it may be on neither side yet, and then the pass that
+  // produced the profiled snapshot is shown (the selection carries over, ids being stable).
   GraphSide side = GraphSide::kAfter;
-  if (!view->Find(GraphSide::kAfter, instruction_id) &&
-      view->Find(GraphSide::kBefore, instruction_id)) {
-    side = GraphSide::kBefore;
+  if (!view->Find(GraphSide::kAfter, instruction_id)) {
+    if (view->Find(GraphSide::kBefore, instruction_id)) {
+      side = GraphSide::kBefore;
+    } else if (const profiler::Profile* profile = CurrentProfile();
+               profile && profile->snapshot_index > 0) {
+      context_->SetPass(profile->snapshot_index - 1);
+    }
   }
   context_->SetSelection(Selection{instruction_id, side, -1}, this);
   SelectRowOf(instruction_id);
