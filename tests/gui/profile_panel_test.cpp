@@ -193,6 +193,12 @@ TEST(ProfilePanelTest, RowsAndSelectionFollowEachOther) {
   EXPECT_EQ(window->context()->selection().instruction_id, second_id);
   EXPECT_EQ(window->context()->selection().side, GraphSide::kAfter);
 
+  // The arrow keys walk the rows and the selection follows.
+  table->setFocus();
+  QTest::keyClick(table, Qt::Key_Up);
+  EXPECT_EQ(window->context()->selection().instruction_id,
+            shown->index(0, 0).data(HotNodeModel::kInstructionIdRole).toLongLong());
+
   window->context()->SetSelection(Selection{run.dot_kernel, GraphSide::kAfter, -1});
   const QModelIndexList rows = table->selectionModel()->selectedRows();
   ASSERT_EQ(rows.size(), 1);

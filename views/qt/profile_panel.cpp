@@ -209,6 +209,11 @@ void ProfilePanel::setupTable() {
   table_->setColumnWidth(HotNodeModel::kAnswersFor, width("dot.1, exponential.2, add.3"));
   connect(table_, &QTableView::clicked, this, &ProfilePanel::Activate);
   connect(table_, &QTableView::activated, this, &ProfilePanel::Activate);
+  // Arrow keys walk the hot nodes in the graphs too; rows the panel selects itself do not.
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!following_ && current.isValid()) Activate(current);
+          });
 }
 
 void ProfilePanel::setupLayout() {
@@ -419,7 +424,9 @@ void ProfilePanel::SelectRowOf(int64_t instruction_id) {
     return;
   }
   const QModelIndex proxy = proxy_->mapFromSource(model_->index(row, 0));
+  following_ = true;
   table_->selectRow(proxy.row());
+  following_ = false;
   table_->scrollTo(proxy);
 }
 

@@ -112,6 +112,7 @@ class ProfilePanel : public QWidget, public ContextObserver {
   std::shared_ptr<const profiler::Attribution> attribution_;
   int64_t attribution_profile_ = -1;
   std::shared_ptr<const ProfileResult> result_;
+  bool following_ = false;  // selecting a row for a selection made elsewhere
 };
 
 }  // namespace fusescope::views
