@@ -4,9 +4,8 @@
 // The profiles stored in the open recording's file (profiler/profile_store.h) and where their
 // time lands on the current pass: a chooser, the hot nodes of the graph after the pass
 // (sortable; a row selects its node everywhere) beside a roofline chart of the profiled
-// kernels,
-// and the heat overlay it hands to the graphs. Profiles are read and attributed on workers;
-// a newer request supersedes a stale one.
+// kernels, and the heat overlay it hands to the graphs. Profiles are read and attributed on
+// workers; a newer request supersedes a stale one.
 
 #include <QWidget>
 #include <memory>
