@@ -239,6 +239,23 @@ TEST(ProfilePanelTest, HeatOverlayColoursHotAndColdNodesApart) {
   }
   EXPECT_TRUE(before_has_heat);
 
+  // Another pass: the overlay follows, attributed again (estimates now on both sides).
+  window->context()->SetPass(0);
+  ASSERT_TRUE(
+      WaitFor([&] { return window->IsSettled() && graphs->heat() && graphs->heat()->pass == 0; }));
+  EXPECT_TRUE(graphs->heat()->estimated(GraphSide::kAfter));
+  EXPECT_TRUE(graphs->heat_legend()->Caption().contains("after: ~ estimate"));
+  const int64_t dot = window->context()->recording()->snapshots.front().FindInstruction("d")->id;
+  GraphNodeItem* dot_item = graphs->canvas(GraphSide::kAfter)->ItemOfInstruction(dot);
+  ASSERT_NE(dot_item, nullptr);
+  EXPECT_GT(dot_item->heat().value_or(0), 0.5);
+  window->context()->SetPass(run.last_pass);
+  ASSERT_TRUE(WaitFor([&] {
+    return window->IsSettled() && graphs->heat() && graphs->heat()->pass == run.last_pass;
+  }));
+  hot = graphs->canvas(GraphSide::kAfter)->ItemOfInstruction(run.dot_kernel);
+  ASSERT_NE(hot, nullptr);
+
   toggle->setChecked(false);
   EXPECT_EQ(graphs->heat(), nullptr);
   EXPECT_FALSE(hot->heat().has_value());

@@ -238,6 +238,10 @@ double GraphCanvas::ShareOf(const DisplayGraph& graph, int node_id) const {
 }
 
 std::optional<double> GraphCanvas::HeatOf(const GraphPicture& picture, int node_id) const {
+  // Another pass's overlay (the new one is still being attributed) would colour wrongly.
+  if (picture.request().view && picture.request().view->pass_index() != heat_->pass) {
+    return std::nullopt;
+  }
   const DisplayGraph& graph = picture.graph();
   if (node_id < 0 || node_id >= static_cast<int>(graph.nodes().size())) return std::nullopt;
   const DisplayNode& node = graph.node(node_id);

@@ -42,7 +42,7 @@ class GraphCanvas : public QGraphicsView {
   // Paints every node by its share of a profile's time (`side`'s shares); null: diff
   // colours. A closed box's share is the sum of what it holds; open boxes and nodes inside a
   // fusion (their fusion carries the time) keep their diff colours; nodes without time are
-  // plain.
+  // plain. The overlay colours only a picture of its own pass.
   void SetHeat(std::shared_ptr<const HeatOverlay> heat, GraphSide side);
   // Brings the marked nodes into view without changing the zoom unless they are too small.
   void CenterOnMarks();

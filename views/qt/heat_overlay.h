@@ -22,6 +22,7 @@ struct HeatOverlay {
   // Whether a side's times are estimates (not the profiled snapshot's measured kernels).
   bool estimate[2] = {true, true};
   double max_share = 0;  // over both sides
+  int64_t pass = -1;     // whose two graphs the shares are of
   QString profile_label;
 
   const std::unordered_map<int64_t, double>& of(GraphSide side) const {

@@ -112,6 +112,7 @@ std::shared_ptr<const ProfileResult> Compute(
     for (const auto& [id, share] : side) heat->max_share = std::max(heat->max_share, share);
   }
   heat->profile_label = Text(profile.label);
+  heat->pass = pass;
   result->heat = std::move(heat);
   result->nodes = std::move(*after);
   if (with_kernels) result->kernels = Kernels(*recording, profile);
