@@ -1,5 +1,6 @@
 #include "app/gui_main.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QImage>
 #include <QTimer>
@@ -12,6 +13,7 @@
 
 #include "resources/samples.h"
 #include "views/qt/main_window.h"
+#include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
 
 namespace fusescope::app {
@@ -27,6 +29,7 @@ struct GuiOptions {
   std::optional<long long> pass;
   std::string pipeline = "cpu";
   std::string screenshot;
+  bool heat = false;
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -65,6 +68,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
         return arg + " needs a number (" + (arg == "--worker-timeout" ? "seconds" : "MiB") +
                ", 0 for no limit)";
       }
+    } else if (arg == "--heat") {
+      options.heat = true;
     } else if (arg == "--screenshot") {
       if (!value(options.screenshot)) return "--screenshot needs an output file";
     } else if (!arg.empty() && arg[0] == '-') {
@@ -89,6 +94,8 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   LimitWorkers(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
+  // Takes effect once the recording's profiles are read; nothing without a profile.
+  if (options.heat) window.profile_panel()->heat_action()->setChecked(true);
   if (options.file.empty()) {
     window.OpenSample(
         QString::fromUtf8(resources::kDefaultSampleName.data(),
@@ -142,7 +149,8 @@ int GuiMain(int argc, char** argv) {
   if (!error.empty()) {
     std::cerr << error
               << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
-                 "[--worker-timeout SECONDS] [--worker-memory MIB] [--screenshot OUT.png]\n";
+                 "[--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
+                 "[--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

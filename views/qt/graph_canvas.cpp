@@ -112,10 +112,11 @@ void GraphCanvas::MakeItems(SceneContent& content, const QRectF& view) const {
   }
 }
 
-GraphNodeItem* GraphCanvas::MakeNode(SceneContent& content, size_t index) {
+GraphNodeItem* GraphCanvas::MakeNode(SceneContent& content, size_t index) const {
   content.made[index] = true;
   const NodeDrawing& drawing = content.picture->drawing().nodes[index];
   auto* item = new GraphNodeItem(drawing);
+  if (heat_) item->SetHeat(HeatOf(*content.picture, drawing.node));
   content.items.emplace(drawing.node, item);
   content.nodes.push_back(item);
   content.scene->addItem(item);
@@ -214,6 +215,42 @@ void GraphCanvas::SetMarks(const std::vector<int64_t>& selected,
   Mark(selected, GraphNodeItem::Mark::kSelected);
   Mark(decision_pair, GraphNodeItem::Mark::kDecision);
   Mark(counterparts, GraphNodeItem::Mark::kCounterpart);
+}
+
+void GraphCanvas::SetHeat(std::shared_ptr<const HeatOverlay> heat, GraphSide side) {
+  heat_ = std::move(heat);
+  heat_side_ = side;
+  for (GraphNodeItem* item : shown_.nodes) {
+    item->SetHeat(heat_ ? HeatOf(*shown_.picture, item->node_id()) : std::nullopt);
+  }
+}
+
+double GraphCanvas::ShareOf(const DisplayGraph& graph, int node_id) const {
+  const DisplayNode& node = graph.node(node_id);
+  if (node.instruction) {
+    const auto& shares = heat_->of(heat_side_);
+    auto found = shares.find(node.instruction->id());
+    return found == shares.end() ? 0 : found->second;
+  }
+  double sum = 0;
+  for (int child : node.children) sum += ShareOf(graph, child);
+  return sum;
+}
+
+std::optional<double> GraphCanvas::HeatOf(const GraphPicture& picture, int node_id) const {
+  // Another pass's overlay (the new one is still being attributed) would colour wrongly.
+  if (picture.request().view && picture.request().view->pass_index() != heat_->pass) {
+    return std::nullopt;
+  }
+  const DisplayGraph& graph = picture.graph();
+  if (node_id < 0 || node_id >= static_cast<int>(graph.nodes().size())) return std::nullopt;
+  const DisplayNode& node = graph.node(node_id);
+  // An open box's contents carry its heat; a fused instruction's fusion carries its own.
+  if (node.is_box() && node.expanded) return std::nullopt;
+  if (node.parent >= 0 && graph.node(node.parent).kind == DisplayNodeKind::kFusion) {
+    return std::nullopt;
+  }
+  return heat_->Fraction(ShareOf(graph, node_id));
 }
 
 void GraphCanvas::CenterOnMarks() {

@@ -14,6 +14,7 @@
 
 #include "views/qt/graph_node_item.h"
 #include "views/qt/graph_picture.h"
+#include "views/qt/heat_overlay.h"
 
 namespace fusescope::views {
 
@@ -38,6 +39,11 @@ class GraphCanvas : public QGraphicsView {
 
   void SetMarks(const std::vector<int64_t>& selected, const std::vector<int64_t>& counterparts,
                 const std::vector<int64_t>& decision_pair);
+  // Paints every node by its share of a profile's time (`side`'s shares); null: diff
+  // colours. A closed box's share is the sum of what it holds; open boxes and nodes inside a
+  // fusion (their fusion carries the time) keep their diff colours; nodes without time are
+  // plain. The overlay colours only a picture of its own pass.
+  void SetHeat(std::shared_ptr<const HeatOverlay> heat, GraphSide side);
   // Brings the marked nodes into view without changing the zoom unless they are too small.
   void CenterOnMarks();
   // The item of a visible node, made if it was not yet; null when the node is not visible.
@@ -114,7 +120,9 @@ class GraphCanvas : public QGraphicsView {
   // Makes the items of `content` around `view` (scene coordinates) and those of edges with
   // a note; nothing when the last call already covered `view`.
   void MakeItems(SceneContent& content, const QRectF& view) const;
-  static GraphNodeItem* MakeNode(SceneContent& content, size_t index);
+  GraphNodeItem* MakeNode(SceneContent& content, size_t index) const;
+  std::optional<double> HeatOf(const GraphPicture& picture, int node_id) const;
+  double ShareOf(const DisplayGraph& graph, int node_id) const;
   static void MakeEdge(SceneContent& content, size_t index);
   void MakeItemsInView();
   void SwapIn(SceneContent incoming, const ViewTarget& view, bool refit);
@@ -138,6 +146,8 @@ class GraphCanvas : public QGraphicsView {
   // On screen. Mutable: asking for an item makes it when it was not made yet.
   mutable SceneContent shown_;
   std::vector<GraphNodeItem*> marked_;
+  std::shared_ptr<const HeatOverlay> heat_;
+  GraphSide heat_side_ = GraphSide::kAfter;
   QString message_;
   QPoint press_position_;
   int64_t build_generation_ = 0;

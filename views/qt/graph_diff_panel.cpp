@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "views/qt/graph_canvas.h"
+#include "views/qt/heat_legend.h"
 #include "views/qt/icons.h"
 #include "views/qt/latest_task_runner.h"
 #include "views/qt/workbench_context.h"
@@ -41,6 +42,7 @@ GraphDiffPanel::GraphDiffPanel(WorkbenchContext* context, bool use_settings, QWi
       context_(context),
       splitter_(new QSplitter(Qt::Horizontal, this)),
       status_(new QLabel(this)),
+      heat_legend_(new HeatLegend(this)),
       pair_runner_(new LatestTaskRunner(this)),
       use_settings_(use_settings) {
   setupSide(GraphSide::kBefore);
@@ -117,6 +119,7 @@ void GraphDiffPanel::setupToolbar() {
 
 void GraphDiffPanel::setupLayout() {
   auto* bar = new QToolBar(this);
+  toolbar_ = bar;
   bar->setIconSize(QSize(16, 16));
   auto both = [this](auto call) {
     return [this, call] {
@@ -143,10 +146,24 @@ void GraphDiffPanel::setupLayout() {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(bar);
+  layout->addWidget(heat_legend_);
+  heat_legend_->hide();
   layout->addWidget(splitter_, 1);
   splitter_->setStretchFactor(0, 1);
   splitter_->setStretchFactor(1, 1);
   splitter_->setChildrenCollapsible(false);
+}
+
+void GraphDiffPanel::AddOverlayAction(QAction* action) {
+  toolbar_->insertAction(toolbar_->actions().value(toolbar_->actions().size() - 2), action);
+}
+
+void GraphDiffPanel::SetHeat(std::shared_ptr<const HeatOverlay> heat) {
+  heat_ = std::move(heat);
+  heat_legend_->SetHeat(heat_);
+  for (GraphSide which : {GraphSide::kBefore, GraphSide::kAfter}) {
+    canvas(which)->SetHeat(heat_, which);
+  }
 }
 
 std::optional<EdgeAnnotation> GraphDiffPanel::Annotation() const {

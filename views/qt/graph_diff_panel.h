@@ -16,14 +16,17 @@
 
 #include "views/qt/context_observer.h"
 #include "views/qt/graph_picture.h"
+#include "views/qt/heat_overlay.h"
 
 class QAction;
 class QLabel;
 class QSplitter;
+class QToolBar;
 
 namespace fusescope::views {
 
 class GraphCanvas;
+class HeatLegend;
 class LatestTaskRunner;
 class WorkbenchContext;
 
@@ -39,6 +42,12 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   QAction* show_counterparts() const { return show_counterparts_; }
   // Lay both sides out together so that unchanged nodes line up (off by default).
   QAction* align_sides() const { return align_sides_; }
+  // Colours both graphs by a profile's time (null: diff colours again), with a legend.
+  void SetHeat(std::shared_ptr<const HeatOverlay> heat);
+  const std::shared_ptr<const HeatOverlay>& heat() const { return heat_; }
+  HeatLegend* heat_legend() const { return heat_legend_; }
+  // An action of another panel that changes what the graphs show (the heat overlay).
+  void AddOverlayAction(QAction* action);
   // No layout is being computed and the pictures show the current pass.
   bool settled() const;
 
@@ -89,6 +98,9 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   QAction* hide_constants_;
   QAction* align_sides_;
   QLabel* status_;
+  QToolBar* toolbar_ = nullptr;
+  HeatLegend* heat_legend_;
+  std::shared_ptr<const HeatOverlay> heat_;
   LatestTaskRunner* pair_runner_;
   bool use_settings_;
   int64_t shown_pass_ = -2;

@@ -8,6 +8,7 @@
 
 #include "views/graph_layout.h"
 #include "views/qt/diff_colors.h"
+#include "views/qt/heat_overlay.h"
 
 namespace fusescope::views {
 namespace {
@@ -60,10 +61,18 @@ void GraphNodeItem::SetMark(Mark mark) {
   update();
 }
 
+void GraphNodeItem::SetHeat(std::optional<double> fraction) {
+  if (fraction == heat_) return;
+  heat_ = fraction;
+  update();
+}
+
 QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
 
 QColor GraphNodeItem::Fill(const QPalette& palette) const {
   const QColor base = palette.color(QPalette::Base);
+  // A node without time stays plain, so that the scale's palest colour still means "some".
+  if (heat_) return *heat_ > 0 ? HeatScale::Color(*heat_) : base;
   QColor fill = base;
   if (kind_ == DisplayNodeKind::kFusion)
     fill = Mix(base, DiffColors::Stroke(ir::DiffStatus::kFused), 0.10);
@@ -105,10 +114,11 @@ void GraphNodeItem::PaintNode(QPainter* painter, const QPalette& palette) const 
     painter->drawRoundedRect(rect_.adjusted(3, 3, -3, -3), radius, radius);
   }
   const QRectF text = rect_.adjusted(6, 3, -6, -3);
-  painter->setPen(palette.color(QPalette::Text));
+  const QColor ink = heat_ ? HeatScale::TextOn(Fill(palette)) : palette.color(QPalette::Text);
+  painter->setPen(ink);
   painter->setFont(TitleFont());
   painter->drawText(text.adjusted(0, 0, 0, -text.height() / 2), Qt::AlignCenter, title_);
-  QColor dim = palette.color(QPalette::Text);
+  QColor dim = ink;
   dim.setAlphaF(0.7);
   painter->setPen(dim);
   painter->setFont(SubtitleFont());
@@ -128,7 +138,7 @@ void GraphNodeItem::PaintExpandedBox(QPainter* painter, const QPalette& palette)
   painter->setPen(Qt::NoPen);
   painter->setBrush(Fill(palette));
   painter->drawRoundedRect(header.adjusted(1, 1, -1, 0), 3, 3);
-  painter->setPen(palette.color(QPalette::Text));
+  painter->setPen(heat_ ? HeatScale::TextOn(Fill(palette)) : palette.color(QPalette::Text));
   painter->setFont(TitleFont());
   const QString text = QStringLiteral("− %1   %2").arg(title_, subtitle_);
   painter->drawText(header.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, text);

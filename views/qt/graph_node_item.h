@@ -4,9 +4,11 @@
 // One visible node of a graph picture: an instruction, a collapsed box (fusion, name scope
 // or group: one node with a "+" mark), or an expanded box (a frame with a title strip that
 // its children are drawn inside). Filled and outlined by diff status; outlined boldly when
-// selected or when it is the counterpart of the selection on the other side.
+// selected or when it is the counterpart of the selection on the other side. Under the heat
+// overlay the fill is the node's place on the heat scale instead of its diff colour.
 
 #include <QGraphicsItem>
+#include <optional>
 
 #include "views/display_graph.h"
 #include "views/qt/graph_drawing.h"
@@ -25,6 +27,11 @@ class GraphNodeItem : public QGraphicsItem {
   bool expanded() const { return expanded_; }
   void SetMark(Mark mark);
   Mark mark() const { return mark_; }
+  // Where the node falls on the heat scale, in [0, 1]; nullopt: no overlay.
+  void SetHeat(std::optional<double> fraction);
+  const std::optional<double>& heat() const { return heat_; }
+  // The fill it paints with in `palette`; for tests.
+  QColor FillColor(const QPalette& palette) const { return Fill(palette); }
 
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -45,6 +52,7 @@ class GraphNodeItem : public QGraphicsItem {
   QString subtitle_;
   QRectF rect_;
   Mark mark_ = Mark::kNone;
+  std::optional<double> heat_;
 };
 
 }  // namespace fusescope::views

@@ -31,6 +31,7 @@
 #include "views/qt/ir_text_panel.h"
 #include "views/qt/pass_actions.h"
 #include "views/qt/pass_timeline_panel.h"
+#include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
 #include "views/qt/search_panel.h"
 #include "views/qt/workbench_context.h"
@@ -66,6 +67,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupStatusBar();
   setupLoader();
   setupWorkerReport();
+  setupProfile();
   setupDefaultLayout();
   RestoreSettings();
   context_->AddObserver(this, this);
@@ -81,10 +83,29 @@ void MainWindow::setupPanels() {
   text_panel_ = new IrTextPanel(context_, this);
   decisions_panel_ = new FusionDecisionsPanel(context_, this);
   search_panel_ = new SearchPanel(context_, this);
-  connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, [this] {
+  profile_panel_ = new ProfilePanel(context_, this);
+  const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
       waiting_for_settle_ = false;
       emit settled();
+    }
+  };
+  connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, settle);
+  connect(profile_panel_, &ProfilePanel::updated, this, settle);
+  connect(profile_panel_, &ProfilePanel::profilesLoaded, this, settle);
+}
+
+// The heat overlay goes from the profile panel to the graphs; a recording with profiles
+// brings the profile panel to the front.
+void MainWindow::setupProfile() {
+  connect(profile_panel_, &ProfilePanel::heatChanged, graph_panel_, &GraphDiffPanel::SetHeat);
+  graph_panel_->AddOverlayAction(profile_panel_->heat_action());
+  connect(profile_panel_, &ProfilePanel::profilesLoaded, this, [this](int count) {
+    if (count == 0) return;
+    for (QDockWidget* dock : docks_) {
+      if (dock->widget() != profile_panel_) continue;
+      dock->show();
+      dock->raise();
     }
   });
 }
@@ -112,11 +133,14 @@ void MainWindow::setupDefaultLayout() {
                                    Qt::BottomDockWidgetArea, "decisions");
   QDockWidget* search =
       AddDock(search_panel_, tr("Search"), "search", Qt::BottomDockWidgetArea, "search");
+  QDockWidget* profile =
+      AddDock(profile_panel_, tr("Profile"), "profile", Qt::BottomDockWidgetArea, "run");
   tabifyDockWidget(text, decisions);
   tabifyDockWidget(decisions, search);
+  tabifyDockWidget(search, profile);
   text->raise();
   resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
-  resizeDocks({text}, {270}, Qt::Vertical);
+  resizeDocks({text}, {300}, Qt::Vertical);
   for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(tr("&Reset Layout"), this, [this] { restoreState(default_state_); });
@@ -255,7 +279,9 @@ void MainWindow::setupLoader() {
                  const QString& path) {
             SetBusy(false);
             if (!path.isEmpty()) AddRecent(path);
-            ShowRecording(std::move(recording), title);
+            // A model file was compiled into a recording that lives nowhere yet.
+            const bool is_recording = !path.isEmpty() && RecordingLoader::IsRecordingFile(path);
+            ShowRecording(std::move(recording), title, is_recording ? path : QString());
           });
   connect(loader_, &RecordingLoader::failed, this, [this](const QString& message) {
     SetBusy(false);
@@ -350,11 +376,11 @@ void MainWindow::OpenSample(const QString& name) {
 }
 
 void MainWindow::ShowRecording(std::shared_ptr<const recording::Recording> recording,
-                               const QString& title) {
+                               const QString& title, const QString& file_path) {
   waiting_for_settle_ = true;
   const int64_t pass = initial_pass_;
   initial_pass_ = -1;
-  context_->SetRecording(std::move(recording), title, pass);
+  context_->SetRecording(std::move(recording), title, pass, file_path);
 }
 
 void MainWindow::Recompile() {
@@ -378,7 +404,8 @@ void MainWindow::SetPipelineTarget(const QString& target) {
 }
 
 bool MainWindow::IsSettled() const {
-  return !loader_->busy() && !context_->busy() && context_->pass_view() && graph_panel_->settled();
+  return !loader_->busy() && !context_->busy() && context_->pass_view() &&
+         graph_panel_->settled() && !profile_panel_->busy();
 }
 
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {

@@ -31,6 +31,7 @@ class InspectorPanel;
 class IrTextPanel;
 class PassActions;
 class PassTimelinePanel;
+class ProfilePanel;
 class RecordingLoader;
 class SearchPanel;
 class WorkbenchContext;
@@ -54,7 +55,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
 
   void OpenPath(const QString& path);
   void OpenSample(const QString& name);
-  void ShowRecording(std::shared_ptr<const recording::Recording> recording, const QString& title);
+  // `file_path`: the .fsdb file it was read from (its profiles live there); empty if none.
+  void ShowRecording(std::shared_ptr<const recording::Recording> recording, const QString& title,
+                     const QString& file_path = {});
   // Compiles the open recording's input again with the chosen pipeline.
   void Recompile();
   // Saves the open recording as .fsdb on a worker; savedRecording() or an error follows.
@@ -77,6 +80,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   InspectorPanel* inspector_panel() const { return inspector_panel_; }
   FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
   SearchPanel* search_panel() const { return search_panel_; }
+  ProfilePanel* profile_panel() const { return profile_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
@@ -110,6 +114,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupStatusBar();
   void setupLoader();
   void setupWorkerReport();
+  void setupProfile();
   void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
   void ShowReproducerDialog();
   void RestoreSettings();
@@ -134,6 +139,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   InspectorPanel* inspector_panel_ = nullptr;
   FusionDecisionsPanel* decisions_panel_ = nullptr;
   SearchPanel* search_panel_ = nullptr;
+  ProfilePanel* profile_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;

@@ -17,7 +17,7 @@
 namespace fusescope::views {
 namespace {
 
-bool IsRecordingFile(const std::string& path) {
+bool HasRecordingMagic(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   char magic[16] = {};
   file.read(magic, sizeof magic);
@@ -77,6 +77,10 @@ qint64 RecordingLoader::worker_pid() const {
   return job_ && job_->worker ? job_->worker->pid() : 0;
 }
 
+bool RecordingLoader::IsRecordingFile(const QString& path) {
+  return HasRecordingMagic(path.toStdString());
+}
+
 void RecordingLoader::OpenFile(const QString& path, const QString& target) {
   const QFileInfo info(path);
   const QString title = info.fileName();
@@ -87,7 +91,7 @@ void RecordingLoader::OpenFile(const QString& path, const QString& target) {
     FailLater(Begin(tr("Opening %1").arg(title), title, path), error);
     return;
   }
-  if (IsRecordingFile(path.toStdString())) {
+  if (HasRecordingMagic(path.toStdString())) {
     StartLoad(Begin(tr("Opening %1").arg(title), title, path), path);
     return;
   }
@@ -189,7 +193,7 @@ void RecordingLoader::OnWorkerFinished(const std::shared_ptr<Job>& job,
   // A pass that fails cleanly is recorded (the worker exits 1 after writing the recording,
   // broken snapshot and reproducer included): that is worth showing.
   if (outcome.kind == Kind::kSucceeded ||
-      (outcome.kind == Kind::kFailed && IsRecordingFile(outcome.job.output.toStdString()))) {
+      (outcome.kind == Kind::kFailed && HasRecordingMagic(outcome.job.output.toStdString()))) {
     StartLoad(job, outcome.job.output);
     return;
   }

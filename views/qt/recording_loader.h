@@ -53,6 +53,9 @@ class RecordingLoader : public QObject {
   const WorkerLimits& worker_limits() const { return limits_; }
   void set_worker_limits(const WorkerLimits& limits) { limits_ = limits; }
 
+  // Whether `path` is a recording file (SQLite), whatever its name.
+  static bool IsRecordingFile(const QString& path);
+
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
   static StatusOr<recording::Recording> Compile(const std::string& text,

@@ -43,11 +43,12 @@ void WorkbenchContext::NotifyAll(Notify notify, const ContextObserver* except) {
 }
 
 void WorkbenchContext::SetRecording(std::shared_ptr<const recording::Recording> recording,
-                                    QString title, int64_t pass) {
+                                    QString title, int64_t pass, QString file_path) {
   ReleaseOffThread(pass_view_);
   ReleaseOffThread(recording_);
   recording_ = std::move(recording);
   title_ = std::move(title);
+  file_path_ = std::move(file_path);
   selection_ = Selection();
   if (!recording_) {
     runner_->Cancel();

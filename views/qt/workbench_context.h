@@ -32,9 +32,10 @@ class WorkbenchContext : public QObject {
   void RemoveObserver(ContextObserver* observer);
 
   // Shows `recording`; `pass` < 0 picks DefaultPass(). Observers hear OnRecordingLoaded and
-  // OnPassChanged together once the pass's data is ready.
+  // OnPassChanged together once the pass's data is ready. `file_path` names the .fsdb file
+  // it was read from (where its profiles live); empty for a recording not saved.
   void SetRecording(std::shared_ptr<const recording::Recording> recording, QString title,
-                    int64_t pass = -1);
+                    int64_t pass = -1, QString file_path = {});
   // Asynchronous: observers hear OnPassChanged when its data is ready. Out-of-range passes
   // are clamped.
   void SetPass(int64_t pass);
@@ -43,6 +44,7 @@ class WorkbenchContext : public QObject {
   const recording::Recording* recording() const { return recording_.get(); }
   const std::shared_ptr<const recording::Recording>& shared_recording() const { return recording_; }
   const QString& title() const { return title_; }
+  const QString& file_path() const { return file_path_; }
   int64_t pass_count() const;
   // The pass the user asked for last; pass_view() may still show the previous one.
   int64_t requested_pass() const { return requested_pass_; }
@@ -77,6 +79,7 @@ class WorkbenchContext : public QObject {
 
   std::shared_ptr<const recording::Recording> recording_;
   QString title_;
+  QString file_path_;
   int64_t requested_pass_ = -1;
   std::shared_ptr<const PassView> pass_view_;
   Selection selection_;
