@@ -56,6 +56,27 @@ std::unordered_set<std::string> FusedComputationNames(const Snapshot& snapshot) 
 
 }  // namespace
 
+// Spreads `micros` over the input instructions `provenance` names, in proportion to their
+// roofline estimates (evenly when none costs anything). False when none is in the input.
+bool Spread(double micros, const ir::ProvenanceSet& provenance, const ir::Module& input,
+            const RooflineRates& rates, std::map<int64_t, double>& out) {
+  std::vector<std::pair<int64_t, double>> weights;
+  double total = 0;
+  for (int64_t id : provenance.ids()) {
+    const ir::Instruction* original = input.FindInstructionById(id);
+    if (original == nullptr) continue;
+    const double weight = EstimateSeconds(*original, rates);
+    weights.emplace_back(id, weight);
+    total += weight;
+  }
+  if (weights.empty()) return false;
+  for (const auto& [id, weight] : weights) {
+    const double part = total > 0 ? weight / total : 1.0 / static_cast<double>(weights.size());
+    if (part > 0) out[id] += micros * part;
+  }
+  return true;
+}
+
 StatusOr<Attribution> AttributeToOriginals(const recording::Recording& recording,
                                            const Profile& profile, RooflineRates rates) {
   if (recording.snapshots.empty()) return Status::Error("the recording has no snapshots");
@@ -67,35 +88,52 @@ StatusOr<Attribution> AttributeToOriginals(const recording::Recording& recording
   StatusOr<std::unique_ptr<ir::Module>> input = recording.snapshots.front().ToModule();
   if (!input.ok()) return Status::Error("the recording's input: " + input.message());
   const Snapshot& profiled = recording.snapshots[static_cast<size_t>(profile.snapshot_index)];
+  StatusOr<std::unique_ptr<ir::Module>> profiled_module = profiled.ToModule();
+  if (!profiled_module.ok()) {
+    return Status::Error("the profiled snapshot: " + profiled_module.message());
+  }
 
   Attribution attribution;
   attribution.profile_total_us = profile.TotalUs();
   for (const KernelTime& kernel : profile.kernels) {
     const InstructionRecord* record = FindKernel(profiled, kernel);
-    if (record == nullptr) {
+    const ir::Instruction* instruction =
+        record ? (*profiled_module)->FindInstructionById(record->id) : nullptr;
+    if (record == nullptr || instruction == nullptr) {
       attribution.kernels_not_found.push_back(kernel.name);
       continue;
     }
-    std::vector<std::pair<int64_t, double>> weights;
-    double total_weight = 0;
-    const ir::ProvenanceSet provenance = record->provenance();  // decoded: keep it alive
-    for (int64_t id : provenance.ids()) {
-      const ir::Instruction* original = (*input)->FindInstructionById(id);
-      if (original == nullptr) continue;
-      const double weight = EstimateSeconds(*original, rates);
-      weights.emplace_back(id, weight);
-      total_weight += weight;
+    // The kernel's time goes first to the instructions it executes (a fusion's fused
+    // instructions), by their own roofline estimates: a bitcast of a dot's result inside an
+    // elementwise fusion answers for the dot but costs that kernel nothing. Each share then
+    // goes to the model's instructions that instruction answers for.
+    std::vector<std::pair<const ir::Instruction*, double>> members;
+    double member_total = 0;
+    if (instruction->opcode() == ir::Opcode::kFusion && instruction->fused_computation()) {
+      for (const auto& member : instruction->fused_computation()->instructions()) {
+        if (member->opcode() == ir::Opcode::kParameter) continue;
+        const double weight = EstimateSeconds(*member, rates);
+        members.emplace_back(member.get(), weight);
+        member_total += weight;
+      }
     }
-    if (weights.empty()) {
+    bool attributed = false;
+    if (member_total > 0) {
+      for (const auto& [member, weight] : members) {
+        if (weight <= 0) continue;
+        attributed |= Spread(kernel.total_us * weight / member_total, member->provenance(),
+                             **input, rates, attribution.original_us);
+      }
+    }
+    if (!attributed) {
+      // A single instruction, or a fusion whose members the estimate cannot tell apart.
+      attributed = Spread(kernel.total_us, record->provenance(), **input, rates,
+                          attribution.original_us);
+    }
+    if (attributed) {
+      ++attribution.kernels_attributed;
+    } else {
       attribution.kernels_without_provenance.push_back(kernel.name);
-      continue;
-    }
-    ++attribution.kernels_attributed;
-    for (const auto& [id, weight] : weights) {
-      // Nothing costed (only data movement the model calls free): an even split.
-      const double part = total_weight > 0 ? weight / total_weight
-                                           : 1.0 / static_cast<double>(weights.size());
-      if (part > 0) attribution.original_us[id] += kernel.total_us * part;
     }
   }
   return attribution;
@@ -103,13 +141,15 @@ StatusOr<Attribution> AttributeToOriginals(const recording::Recording& recording
 
 StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
                                         const Profile& profile, const Attribution& attribution,
-                                        int64_t snapshot_index) {
+                                        int64_t snapshot_index, RooflineRates rates) {
   if (snapshot_index < 0 || snapshot_index >= static_cast<int64_t>(recording.snapshots.size())) {
     return Status::Error("no snapshot " + std::to_string(snapshot_index));
   }
   StatusOr<std::unique_ptr<ir::Module>> input = recording.snapshots.front().ToModule();
   if (!input.ok()) return Status::Error("the recording's input: " + input.message());
   const Snapshot& snapshot = recording.snapshots[static_cast<size_t>(snapshot_index)];
+  StatusOr<std::unique_ptr<ir::Module>> module = snapshot.ToModule();
+  if (!module.ok()) return Status::Error("snapshot " + std::to_string(snapshot_index) + ": " + module.message());
   const bool is_profiled = snapshot_index == profile.snapshot_index;
   std::unordered_map<const InstructionRecord*, const KernelTime*> measured;
   if (is_profiled) {
@@ -118,50 +158,95 @@ StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
     }
   }
   const std::unordered_set<std::string> fused = FusedComputationNames(snapshot);
-  const double total = attribution.profile_total_us;
-  std::vector<HotNode> nodes;
+
+  // The candidate nodes and, per model instruction, how much work each does for it: a
+  // fusion does what its fused instructions answering for it cost (a bitcast of a dot's
+  // result costs nothing, so the dot's time stays with the dot's own kernel). A model
+  // instruction's time is then shared among the nodes doing work for it in proportion.
+  struct Candidate {
+    const InstructionRecord* record;
+    std::map<int64_t, double> work;  // model instruction id -> estimated seconds done here
+  };
+  std::vector<Candidate> candidates;
+  std::map<int64_t, double> work_total;
+  std::map<int64_t, int64_t> holders;
   for (const auto& computation : snapshot.computations()) {
     for (const auto& record : computation->instructions) {
       if (fused.count(record->computation)) continue;
       const bool is_kernel = measured.count(record.get()) > 0;
       // On the profiled snapshot the kernels are what was measured; elsewhere data movement
-      // that costs nothing (a bitcast of a hot dot's result) answers for the same model ops
-      // as its producer but is not where the time went.
+      // that costs nothing answers for the same model ops as its producer but is not where
+      // the time went.
       if (is_profiled && !is_kernel) continue;
       const std::optional<ir::Opcode> opcode = ir::OpcodeFromName(record->opcode);
       if (!is_kernel && opcode && IsFree(*opcode)) continue;
-      HotNode node;
-      node.instruction_id = record->id;
-      node.name = record->name;
-      node.opcode = record->opcode;
-      node.computation = record->computation;
-      std::vector<std::pair<double, int64_t>> originals;
-      const ir::ProvenanceSet provenance = record->provenance();  // decoded: keep it alive
-      for (int64_t id : provenance.ids()) {
-        auto it = attribution.original_us.find(id);
-        if (it == attribution.original_us.end()) continue;
-        originals.emplace_back(it->second, id);
-        node.time_us += it->second;
-      }
-      if (auto it = measured.find(record.get()); it != measured.end()) {
-        node.time_us = it->second->total_us;
-        node.measured = true;
-      }
-      if (node.time_us <= 0) continue;
-      node.share = total > 0 ? node.time_us / total : 0;
-      std::sort(originals.rbegin(), originals.rend());
-      std::set<std::pair<std::string, int64_t>> seen;
-      for (const auto& [micros, id] : originals) {
-        const ir::Instruction* original = (*input)->FindInstructionById(id);
-        if (original == nullptr) continue;
-        node.originals.push_back(original->name());
-        std::optional<ir::SourceLocation> where = (*input)->ResolveSource(original->metadata());
-        if (where && !where->file.empty() && seen.insert({where->file, where->line}).second) {
-          node.source_lines.push_back({where->file, where->line, where->function});
+      Candidate candidate{record.get(), {}};
+      const ir::Instruction* instruction = (*module)->FindInstructionById(record->id);
+      auto add_work = [&](const ir::ProvenanceSet& provenance, double seconds) {
+        for (int64_t id : provenance.ids()) {
+          if (attribution.original_us.count(id)) candidate.work[id] += seconds;
+        }
+      };
+      if (instruction && instruction->opcode() == ir::Opcode::kFusion &&
+          instruction->fused_computation()) {
+        for (const auto& member : instruction->fused_computation()->instructions()) {
+          if (member->opcode() != ir::Opcode::kParameter) {
+            add_work(member->provenance(), EstimateSeconds(*member, rates));
+          }
         }
       }
-      nodes.push_back(std::move(node));
+      // Whatever the node answers for without doing costed work for it still counts as held.
+      const ir::ProvenanceSet provenance = record->provenance();
+      for (int64_t id : provenance.ids()) {
+        if (attribution.original_us.count(id)) candidate.work.emplace(id, 0.0);
+      }
+      if (instruction && instruction->opcode() != ir::Opcode::kFusion) {
+        add_work(provenance, EstimateSeconds(*instruction, rates));
+      }
+      for (const auto& [id, seconds] : candidate.work) {
+        work_total[id] += seconds;
+        ++holders[id];
+      }
+      candidates.push_back(std::move(candidate));
     }
+  }
+
+  const double total = attribution.profile_total_us;
+  std::vector<HotNode> nodes;
+  for (const Candidate& candidate : candidates) {
+    const InstructionRecord* record = candidate.record;
+    HotNode node;
+    node.instruction_id = record->id;
+    node.name = record->name;
+    node.opcode = record->opcode;
+    node.computation = record->computation;
+    std::vector<std::pair<double, int64_t>> originals;
+    for (const auto& [id, seconds] : candidate.work) {
+      const double all = work_total[id];
+      const double part = all > 0 ? seconds / all : 1.0 / static_cast<double>(holders[id]);
+      if (part <= 0) continue;
+      const double micros = attribution.original_us.at(id) * part;
+      originals.emplace_back(micros, id);
+      node.time_us += micros;
+    }
+    if (auto it = measured.find(record); it != measured.end()) {
+      node.time_us = it->second->total_us;
+      node.measured = true;
+    }
+    if (node.time_us <= 0) continue;
+    node.share = total > 0 ? node.time_us / total : 0;
+    std::sort(originals.rbegin(), originals.rend());
+    std::set<std::pair<std::string, int64_t>> seen;
+    for (const auto& [micros, id] : originals) {
+      const ir::Instruction* original = (*input)->FindInstructionById(id);
+      if (original == nullptr) continue;
+      node.originals.push_back(original->name());
+      std::optional<ir::SourceLocation> where = (*input)->ResolveSource(original->metadata());
+      if (where && !where->file.empty() && seen.insert({where->file, where->line}).second) {
+        node.source_lines.push_back({where->file, where->line, where->function});
+      }
+    }
+    nodes.push_back(std::move(node));
   }
   std::sort(nodes.begin(), nodes.end(),
             [](const HotNode& a, const HotNode& b) { return a.time_us > b.time_us; });

@@ -3,10 +3,11 @@
 
 // Carries a profile's measured kernel times back to the model and onto any pass's graph.
 //
-// A kernel is an instruction of the profiled snapshot; its provenance names the input
-// module's instructions it answers for. Its time is split over them in proportion to a
-// roofline estimate of each (max(FLOPs / peak, bytes / bandwidth), this machine's figures
-// when known) — an ESTIMATE, always labelled so: only the kernel's total was measured.
+// A kernel is an instruction of the profiled snapshot. Its time is split over what it
+// executes (a fusion's fused instructions) in proportion to a roofline estimate of each
+// (max(FLOPs / peak, bytes / bandwidth)), and each part over the input module's
+// instructions that instruction answers for (provenance), again by their estimates — an
+// ESTIMATE, always labelled so: only the kernel's total was measured.
 // Any snapshot's node then gets the time of the input instructions it answers for; on the
 // profiled snapshot itself each kernel keeps its measured time.
 
@@ -54,10 +55,13 @@ struct HotNode {
 };
 
 // The nodes of `snapshot_index` that carry time, largest first. Instructions inside fused
-// computations are left out (their fusion carries them).
+// computations are left out (their fusion carries them). A model instruction answered for by
+// several nodes (a bitcast of a dot's result fused into an elementwise kernel answers for the
+// dot too) shares its time among them by the work each does for it, so no time is counted
+// twice: the nodes' times add up to the attributed total.
 StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
                                         const Profile& profile, const Attribution& attribution,
-                                        int64_t snapshot_index);
+                                        int64_t snapshot_index, RooflineRates rates = {});
 
 }  // namespace fusescope::profiler
 

@@ -97,6 +97,24 @@ TEST(AttributionTest, HotKernelLandsOnTheDotOnEveryPass) {
   ASSERT_FALSE(input->front().source_lines.empty());
   EXPECT_EQ(input->front().source_lines.front().file, "model.py");
   EXPECT_EQ(input->front().source_lines.front().line, 10);
+  // On every snapshot a model instruction's time is shared, never counted twice: the nodes
+  // add up to at most what was attributed, and on the input (every model instruction a
+  // node of its own) to exactly that.
+  for (size_t i = 0; i < recording.snapshots.size(); ++i) {
+    StatusOr<std::vector<HotNode>> nodes =
+        HotNodes(recording, profile, *attribution, static_cast<int64_t>(i));
+    ASSERT_TRUE(nodes.ok()) << nodes.message();
+    double sum = 0;
+    for (const HotNode& node : *nodes) sum += node.time_us;
+    if (static_cast<int64_t>(i) == profile.snapshot_index) {
+      EXPECT_NEAR(sum, kernels, 1e-6);
+    } else {
+      EXPECT_LE(sum, originals + 1e-6) << "snapshot " << i;
+    }
+    if (i == 0) {
+      EXPECT_NEAR(sum, originals, 1e-6);
+    }
+  }
   // No parameter or other free node carries time.
   for (const HotNode& node : *input) {
     EXPECT_NE(node.opcode, "parameter") << node.name;
