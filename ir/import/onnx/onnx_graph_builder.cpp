@@ -83,7 +83,7 @@ GraphBuilder::GraphBuilder(std::string entry_name) {
   entry_ = std::make_unique<Computation>(UniqueName(entry_name));
 }
 
-std::string GraphBuilder::UniqueName(std::string_view base_name) {
+std::string SanitizedName(std::string_view base_name) {
   std::string base;
   for (char c : base_name) {
     const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
@@ -100,6 +100,11 @@ std::string GraphBuilder::UniqueName(std::string_view base_name) {
       base.find_first_not_of("0123456789", dot + 1) == std::string::npos) {
     base[dot] = '_';
   }
+  return base;
+}
+
+std::string GraphBuilder::UniqueName(std::string_view base_name) {
+  const std::string base = SanitizedName(base_name);
   if (names_.insert(base).second) return base;
   int64_t& next = next_suffix_[base];
   if (next == 0) next = 1;

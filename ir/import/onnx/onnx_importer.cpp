@@ -250,10 +250,10 @@ Status Importer::EmitOpaque(NodeContext& context, const std::string& op_label) {
     }
     auto it = inferred_types_.find(node.output(i));
     if (it == inferred_types_.end()) {
-      return Error("output '" + node.output(i) + "' of unsupported op " + op_label +
+      return Error("output '" + node.output(i) + "' of opaque op " + op_label +
                    " has no shape from ONNX's shape inference");
     }
-    auto shape = ShapeOfType(*it->second, "output '" + node.output(i) + "' of unsupported op " + op_label);
+    auto shape = ShapeOfType(*it->second, "output '" + node.output(i) + "' of opaque op " + op_label);
     if (!shape.ok()) return shape.status();
     shapes.push_back(std::move(shape).value());
   }
@@ -323,6 +323,9 @@ Status Importer::LowerGraphNode(const onnx::NodeProto& node, int64_t index) {
     lowered = *result;
   }
   if (!lowered) {
+    if (!context.opaque_reason().empty()) {
+      warnings_.push_back(where + " kept as a custom-call: its " + context.opaque_reason());
+    }
     Status opaque = EmitOpaque(context, op_label);
     if (!opaque.ok()) return opaque;
     Status built = builder_->TakeError();
@@ -364,7 +367,7 @@ void SetDefaultLayouts(Shape& shape) {
     for (Shape& element : shape.mutable_tuple_shapes()) SetDefaultLayouts(element);
     return;
   }
-  if (!shape.IsArray()) return;
+  if (!shape.IsArray() || shape.rank() == 0) return;
   Layout layout;
   for (int64_t d = shape.rank() - 1; d >= 0; --d) layout.minor_to_major.push_back(d);
   shape.set_layout(std::move(layout));
@@ -382,7 +385,7 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
   FS_RETURN_IF_ERROR(ResolveSymbolicDims(graph));
   InferOnnxShapes(model);
   std::string module_name = graph.name().empty() ? fs::path(name_).stem().string() : graph.name();
-  builder_ = std::make_unique<GraphBuilder>(module_name.empty() ? "main" : module_name);
+  builder_ = std::make_unique<GraphBuilder>("main");
   FS_RETURN_IF_ERROR(AddInputs(graph));
   for (int i = 0; i < graph.node_size(); ++i) FS_RETURN_IF_ERROR(LowerGraphNode(graph.node(i), i));
   FS_RETURN_IF_ERROR(SetRoot(graph));
@@ -395,7 +398,7 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     }
   }
   OnnxImportResult result;
-  result.module = std::make_unique<Module>(builder_->UniqueName(module_name.empty() ? "onnx" : module_name));
+  result.module = std::make_unique<Module>(SanitizedName(module_name.empty() ? "onnx" : module_name));
   const size_t entry_index = computations.size() - 1;
   result.module->AddComputations(std::move(computations), entry_index);
   result.module->RemoveUnreachableComputations();

@@ -123,6 +123,9 @@ class GraphBuilder {
   Status error_;
 };
 
+// `name` with characters HLO names cannot hold replaced by '_' (and no trailing `.N`).
+std::string SanitizedName(std::string_view name);
+
 // `{1,2,3}`.
 std::string IntListText(const std::vector<int64_t>& values);
 
@@ -165,6 +168,9 @@ class NodeContext {
   StatusOr<std::vector<int64_t>> KnownInts(int64_t i, const std::string& what) const;
   std::optional<std::vector<double>> Known(int64_t i) const;
 
+  // Why a lowering gave up on this node (set when a value it needs at import time, such as a
+  // shape, is computed at run time); the node then becomes an opaque custom-call.
+  const std::string& opaque_reason() const { return opaque_reason_; }
   const std::string& base_dir() const { return base_dir_; }
   const OnnxImportOptions& options() const { return options_; }
 
@@ -181,6 +187,7 @@ class NodeContext {
   const std::string& base_dir_;
   const OnnxImportOptions& options_;
   std::vector<LoweredValue> outputs_;
+  mutable std::string opaque_reason_;
 };
 
 // Lowers one node of the default ONNX domain. true: lowered (outputs set); false: no

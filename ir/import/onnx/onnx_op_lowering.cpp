@@ -51,9 +51,8 @@ std::optional<std::vector<double>> NodeContext::Known(int64_t i) const {
 StatusOr<std::vector<int64_t>> NodeContext::KnownInts(int64_t i, const std::string& what) const {
   std::optional<std::vector<double>> known = Known(i);
   if (!known) {
-    return Status::Error(what + " (input " + std::to_string(i) +
-                         ") is not known at import time; only constant " + what +
-                         " can be lowered");
+    opaque_reason_ = what + " computed at run time";
+    return Status::Error(what + " (input " + std::to_string(i) + ") is not known at import time");
   }
   std::vector<int64_t> out;
   out.reserve(known->size());
@@ -311,6 +310,10 @@ StatusOr<bool> LowerActivation(NodeContext& c) {
     out = Scaled(b, Elementwise(b, Opcode::kMultiply, x, one_plus), 0.5);
   } else if (op == "PRelu") {
     Instruction* slope = c.in(1);
+    // Before opset 7 a [C] slope applied along dimension 1.
+    if (c.opset() < 7 && RankOf(slope) == 1 && dims.size() >= 2 && DimsOf(slope)[0] == dims[1]) {
+      slope = b.BroadcastInDim(slope, dims, {1});
+    }
     if (!BroadcastDims(DimsOf(slope), dims) || *BroadcastDims(DimsOf(slope), dims) != dims) {
       return Fail("slope " + slope->shape().ToString(false) + " does not broadcast to " +
                   x->shape().ToString(false));
@@ -884,9 +887,10 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
   Dims target;
   const Dims& dims = DimsOf(x);
   if (op == "Flatten") {
-    auto axis = NormalizeAxis(c.Int("axis", 1), RankOf(x) + 1);
-    if (!axis.ok()) return axis.status();
-    const auto a = static_cast<size_t>(*axis);
+    int64_t axis = c.Int("axis", 1);
+    if (axis < 0) axis += RankOf(x);
+    if (axis < 0 || axis > RankOf(x)) return Fail("axis out of range");
+    const auto a = static_cast<size_t>(axis);
     target = {Product(dims, 0, a), Product(dims, a, dims.size())};
   } else {
     auto shape = c.opset() < 5 ? StatusOr<Dims>(c.Ints("shape").value_or(Dims())) : c.KnownInts(1, "shape");
@@ -1511,7 +1515,9 @@ StatusOr<bool> LowerNode(NodeContext& context) {
     const LoweredValue* value = context.input(i);
     if (value && !value->shape().IsArray()) return false;
   }
-  return it->second(context);
+  StatusOr<bool> lowered = it->second(context);
+  if (!lowered.ok() && !context.opaque_reason().empty()) return false;
+  return lowered;
 }
 
 }  // namespace fusescope::ir::onnx_import
