@@ -151,10 +151,29 @@ def external_and_opaque():
                               producer_name="fusescope-fixtures")
     model.ir_version = 8
     onnx.checker.check_model(model)
+    weights_path = os.path.join(OUT, "external_topk.weights")
+    if os.path.exists(weights_path):
+        os.remove(weights_path)  # onnx appends to an existing data file
     onnx.external_data_helper.convert_model_to_external_data(
         model, all_tensors_to_one_file=True, location="external_topk.weights",
         size_threshold=64)
     onnx.save(model, os.path.join(OUT, "external_topk.onnx"))
+
+
+def absurd_shape():
+    """Bad input: an initializer claiming 2^40 x 2^40 elements with no data behind them. The
+    importer must refuse it before allocating anything (onnx.checker is not run on it)."""
+    huge = TensorProto()
+    huge.name = "huge"
+    huge.data_type = TensorProto.FLOAT
+    huge.dims.extend([1 << 40, 1 << 40])
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["x", "huge"], ["y"], name="add_huge")], "absurd",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])], [huge])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, os.path.join(OUT, "absurd_shape.onnx"))
 
 
 def main():
@@ -163,6 +182,7 @@ def main():
     cnn()
     transformer()
     external_and_opaque()
+    absurd_shape()
     for name in sorted(os.listdir(OUT)):
         print(f"{name}: {os.path.getsize(os.path.join(OUT, name))} bytes")
 
