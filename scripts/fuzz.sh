@@ -2,6 +2,8 @@
 # Builds a libFuzzer target (clang-19, libFuzzer + ASan + UBSan) in build-fuzz and runs it for
 # SECONDS (default 60). Targets:
 #   hlo_parser  arbitrary bytes into the HLO parser (default); seeds in fuzz/corpus/hlo_parser
+#   onnx        arbitrary bytes into the ONNX importer; seeds in fuzz/corpus/onnx (the models
+#               of tests/data/onnx)
 #   pipeline    generated valid modules through both built-in pipelines; seeds in
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
@@ -20,12 +22,15 @@ case "$target" in
     target=hlo_parser
     flags=(-dict="$root/fuzz/hlo.dict" -max_len=16384 -timeout=10)
     ;;
+  onnx)
+    flags=(-max_len=16384 -timeout=10)
+    ;;
   pipeline)
     # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
     flags=(-max_len=24576 -timeout=60)
     ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, onnx, pipeline)" >&2
     exit 2
     ;;
 esac

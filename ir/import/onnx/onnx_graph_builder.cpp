@@ -131,6 +131,14 @@ Instruction* GraphBuilder::Emit(Opcode opcode, Shape shape, std::vector<Instruct
                                 std::vector<std::pair<std::string, std::string>> attributes,
                                 std::string_view name, Computation* to_apply) {
   const bool infer = shape.element_type() == PrimitiveType::kInvalid;
+  if (!shape.IsTuple() && !CheckedElementCount(shape.dimensions(), max_elements_)) {
+    if (error_.ok()) {
+      error_ = Status::Error(std::string(OpcodeName(opcode)) + " result " + IntListText(shape.dimensions()) +
+                             " is negative or has more than " + std::to_string(max_elements_) +
+                             " elements");
+    }
+    shape = Shape(PrimitiveType::kF32, {});
+  }
   auto instruction = Instruction::Create(opcode, shape, std::move(operands),
                                          UniqueName(name.empty() ? OpcodeName(opcode) : name));
   for (auto& [key, value] : attributes) instruction->SetAttribute(key, std::move(value));
@@ -277,6 +285,46 @@ Computation* GraphBuilder::Reducer(Opcode opcode, PrimitiveType type) {
   it->second = computation.get();
   reducers_.push_back(std::move(computation));
   return it->second;
+}
+
+Computation* GraphBuilder::ArgReducer(PrimitiveType type, bool max, bool last_index) {
+  auto [it, added] = arg_reducers_.emplace(std::make_tuple(type, max, last_index), nullptr);
+  if (!added) return it->second;
+  auto computation = std::make_unique<Computation>(
+      UniqueName(std::string(max ? "argmax_" : "argmin_") + std::string(PrimitiveTypeName(type)) +
+                 ".reducer"));
+  const Shape value(type, {});
+  const Shape index(PrimitiveType::kS64, {});
+  const Shape flag(PrimitiveType::kPred, {});
+  std::vector<Instruction*> p;
+  const char* names[] = {"value_a", "index_a", "value_b", "index_b"};
+  for (int64_t i = 0; i < 4; ++i) {
+    auto param = Instruction::Create(Opcode::kParameter, i % 2 ? index : value, {}, UniqueName(names[i]));
+    param->set_parameter_number(i);
+    p.push_back(computation->AddInstruction(std::move(param)));
+  }
+  auto add = [&](Opcode opcode, const Shape& shape, std::vector<Instruction*> operands,
+                 const char* direction = nullptr) {
+    auto instruction = Instruction::Create(opcode, shape, std::move(operands), UniqueName(OpcodeName(opcode)));
+    if (direction) instruction->SetAttribute("direction", direction);
+    return computation->AddInstruction(std::move(instruction));
+  };
+  Instruction* better = add(Opcode::kCompare, flag, {p[0], p[2]}, max ? "GT" : "LT");
+  Instruction* equal = add(Opcode::kCompare, flag, {p[0], p[2]}, "EQ");
+  Instruction* earlier = add(Opcode::kCompare, flag, {p[1], p[3]}, last_index ? "GT" : "LT");
+  Instruction* tie_wins = add(Opcode::kAnd, flag, {equal, earlier});
+  Instruction* keep_a = add(Opcode::kOr, flag, {better, tie_wins});
+  Instruction* v = add(Opcode::kSelect, value, {keep_a, p[0], p[2]});
+  Instruction* i = add(Opcode::kSelect, index, {keep_a, p[1], p[3]});
+  computation->set_root(add(Opcode::kTuple, Shape::Tuple({value, index}), {v, i}));
+  it->second = computation.get();
+  reducers_.push_back(std::move(computation));
+  return it->second;
+}
+
+Instruction* GraphBuilder::Iota(const std::vector<int64_t>& dims, int64_t dim) {
+  return Emit(Opcode::kIota, Shape(PrimitiveType::kS64, dims), {},
+              {{"iota_dimension", std::to_string(dim)}});
 }
 
 Instruction* GraphBuilder::Reduce(Instruction* x, Instruction* init, std::vector<int64_t> dims,

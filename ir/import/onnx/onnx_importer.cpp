@@ -170,6 +170,8 @@ void Importer::InferOnnxShapes(onnx::ModelProto& model) {
       message.resize(newline);
     }
     warnings_.push_back("ONNX shape inference stopped: " + message);
+  } catch (...) {
+    warnings_.push_back("ONNX shape inference stopped");
   }
   const onnx::GraphProto& graph = model.graph();
   for (const auto& info : graph.value_info()) inferred_types_[info.name()] = &info.type();
@@ -386,6 +388,7 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
   InferOnnxShapes(model);
   std::string module_name = graph.name().empty() ? fs::path(name_).stem().string() : graph.name();
   builder_ = std::make_unique<GraphBuilder>("main");
+  builder_->set_max_elements(options_.max_tensor_elements);
   FS_RETURN_IF_ERROR(AddInputs(graph));
   for (int i = 0; i < graph.node_size(); ++i) FS_RETURN_IF_ERROR(LowerGraphNode(graph.node(i), i));
   FS_RETURN_IF_ERROR(SetRoot(graph));
@@ -416,6 +419,23 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
   return result;
 }
 
+// Names in a model may hold any bytes; a message stays one printable line.
+std::string OneLine(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool HasOnnxExtension(std::string_view path) {
@@ -440,7 +460,10 @@ StatusOr<OnnxImportResult> ImportOnnxBytes(std::string_view bytes, std::string_v
   }
   if (!model.has_graph()) return Status::Error(name + ": not an ONNX model (no graph)");
   Importer importer(name, base_dir, options);
-  return importer.Run(model);
+  StatusOr<OnnxImportResult> result = importer.Run(model);
+  if (!result.ok()) return Status::Error(OneLine(result.message()));
+  for (std::string& warning : result->warnings) warning = OneLine(warning);
+  return result;
 }
 
 StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {

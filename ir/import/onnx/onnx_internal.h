@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -71,6 +72,8 @@ class GraphBuilder {
  public:
   explicit GraphBuilder(std::string entry_name);
 
+  // Results with more elements (or a negative dimension) are an error, not an instruction.
+  void set_max_elements(int64_t max_elements) { max_elements_ = max_elements; }
   void SetNode(const std::string& op_type, const std::string& node_name);
   // Error recorded by Emit since the last call, cleared.
   Status TakeError();
@@ -106,6 +109,11 @@ class GraphBuilder {
   Instruction* Reduce(Instruction* x, Instruction* init, std::vector<int64_t> dims,
                       Opcode reducer);
   Computation* Reducer(Opcode opcode, PrimitiveType type);
+  // The reducer of an argmax / argmin: (value, index) pairs of `type` and s64, keeping the
+  // larger (smaller) value, and on a tie the first index (the last with `last_index`).
+  Computation* ArgReducer(PrimitiveType type, bool max, bool last_index);
+  // iota over `dim` of an s64 array of `dims`.
+  Instruction* Iota(const std::vector<int64_t>& dims, int64_t dim);
 
   Computation* entry() { return entry_.get(); }
   // Hands over the computations, reducers first, the entry last.
@@ -117,10 +125,12 @@ class GraphBuilder {
   std::unique_ptr<Computation> entry_;
   std::vector<std::unique_ptr<Computation>> reducers_;
   std::map<std::pair<Opcode, PrimitiveType>, Computation*> reducer_by_kind_;
+  std::map<std::tuple<PrimitiveType, bool, bool>, Computation*> arg_reducers_;
   std::set<std::string> names_;
   std::unordered_map<std::string, int64_t> next_suffix_;
   OpMetadata metadata_;
   Status error_;
+  int64_t max_elements_ = int64_t{1} << 32;
 };
 
 // `name` with characters HLO names cannot hold replaced by '_' (and no trailing `.N`).

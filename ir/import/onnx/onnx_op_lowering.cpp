@@ -12,6 +12,19 @@
 
 namespace fusescope::ir::onnx_import {
 
+namespace {
+
+// A double as int64, saturating (NaN as 0): known values come from the file and may be
+// anything.
+int64_t SaturatedInt(double v) {
+  if (std::isnan(v)) return 0;
+  if (v >= 9.2e18) return INT64_MAX;
+  if (v <= -9.2e18) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
 // ---- NodeContext ----
 
 const onnx::AttributeProto* NodeContext::Attr(const std::string& name) const {
@@ -56,7 +69,7 @@ StatusOr<std::vector<int64_t>> NodeContext::KnownInts(int64_t i, const std::stri
   }
   std::vector<int64_t> out;
   out.reserve(known->size());
-  for (double v : *known) out.push_back(static_cast<int64_t>(v));
+  for (double v : *known) out.push_back(SaturatedInt(v));
   return out;
 }
 
@@ -71,6 +84,20 @@ namespace {
 using Dims = std::vector<int64_t>;
 
 Status Fail(const std::string& message) { return Status::Error(message); }
+
+// Kernel sizes, strides, dilations, pads, block sizes, repeats and scales beyond this are not
+// real models; refusing them keeps all shape arithmetic far from overflow (dimensions are
+// already bounded by max_tensor_elements).
+constexpr int64_t kMaxSizeAttribute = int64_t{1} << 24;
+
+Status CheckSizes(const std::vector<int64_t>& values, const std::string& what) {
+  for (int64_t v : values) {
+    if (v > kMaxSizeAttribute || v < -kMaxSizeAttribute) {
+      return Fail(what + " value " + std::to_string(v) + " is out of range");
+    }
+  }
+  return Status::Ok();
+}
 
 StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, const std::string& what = "axis") {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) {
@@ -130,7 +157,7 @@ std::string LiteralOf(PrimitiveType type, const std::vector<double>& values, con
     if (IsFloatingPointType(type)) {
       data.floats.push_back(v);
     } else {
-      data.ints.push_back(static_cast<int64_t>(v));
+      data.ints.push_back(SaturatedInt(v));
     }
   }
   return LiteralText(data);
@@ -505,6 +532,7 @@ StatusOr<WindowSpec> SpatialWindow(const NodeContext& c, const Dims& spatial_in,
   if (w.size.size() != n || w.stride.size() != n || w.rhs_dilate.size() != n || pads.size() != 2 * n) {
     return Fail("kernel_shape, strides, dilations or pads do not have one entry per spatial dimension");
   }
+  for (const Dims* v : {&w.size, &w.stride, &w.rhs_dilate, &pads}) FS_RETURN_IF_ERROR(CheckSizes(*v, "window"));
   for (size_t i = 0; i < n; ++i) {
     if (w.size[i] < 1 || w.stride[i] < 1 || w.rhs_dilate[i] < 1 || pads[i] < 0 || pads[n + i] < 0) {
       return Fail("kernel_shape, strides, dilations and pads must be positive");
@@ -591,8 +619,12 @@ StatusOr<bool> LowerConvTranspose(NodeContext& c) {
   if (stride.size() != n || dilation.size() != n || output_padding.size() != n || pads.size() != 2 * n) {
     return Fail("strides, dilations, output_padding or pads do not fit the spatial dimensions");
   }
+  for (const Dims* v : std::initializer_list<const Dims*>{&kernel, &stride, &dilation, &output_padding, &pads}) {
+    FS_RETURN_IF_ERROR(CheckSizes(*v, "window"));
+  }
   const std::string auto_pad = c.String("auto_pad", "NOTSET");
   std::optional<Dims> output_shape = c.Ints("output_shape");
+  if (output_shape) FS_RETURN_IF_ERROR(CheckSizes(*output_shape, "output_shape"));
   if (output_shape && output_shape->size() == n + 2) output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
   if ((output_shape && output_shape->size() != n)) return Fail("output_shape does not fit");
   for (size_t i = 0; i < n; ++i) {
@@ -879,6 +911,141 @@ StatusOr<bool> LowerReduce(NodeContext& c) {
   return true;
 }
 
+// argmax / argmin over `axis` as XLA writes it: a variadic reduce of (x, iota) pairs.
+Instruction* ArgReduce(GraphBuilder& b, Instruction* x, int64_t axis, bool max, bool last_index) {
+  const PrimitiveType type = TypeOf(x);
+  Dims kept = DimsOf(x);
+  kept.erase(kept.begin() + axis);
+  Instruction* iota = b.Iota(DimsOf(x), axis);
+  const Shape result = Shape::Tuple({Shape(type, kept), Shape(PrimitiveType::kS64, kept)});
+  Instruction* init_value = b.Scalar(type, max ? LowestValue(type) : HighestValue(type));
+  Instruction* init_index = b.Scalar(PrimitiveType::kS64, 0);
+  Instruction* reduce = b.Emit(Opcode::kReduce, result, {x, iota, init_value, init_index},
+                               {{"dimensions", IntListText({axis})}}, {},
+                               b.ArgReducer(type, max, last_index));
+  return b.Emit(Opcode::kGetTupleElement, Shape(PrimitiveType::kS64, kept), {reduce}, {{"index", "1"}});
+}
+
+StatusOr<bool> LowerArgMax(NodeContext& c) {
+  Instruction* x = c.in(0);
+  if (RankOf(x) == 0) return Fail("input is a scalar");
+  auto axis = NormalizeAxis(c.Int("axis", 0), RankOf(x));
+  if (!axis.ok()) return axis.status();
+  Instruction* out = ArgReduce(c.b(), x, *axis, c.node().op_type() == "ArgMax", c.Int("select_last_index", 0) != 0);
+  if (c.Int("keepdims", 1) != 0) {
+    Dims kept = DimsOf(x);
+    kept[static_cast<size_t>(*axis)] = 1;
+    out = c.b().Reshape(out, kept);
+  }
+  c.SetOutput(0, out);
+  return true;
+}
+
+StatusOr<bool> LowerHardmax(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  const int64_t rank = RankOf(x);
+  auto axis = NormalizeAxis(c.Int("axis", c.opset() < 13 ? 1 : -1), rank);
+  if (!axis.ok()) return axis.status();
+  if (c.opset() < 13 && *axis != rank - 1) return false;
+  Instruction* index = ArgReduce(b, x, *axis, true, false);
+  Instruction* spread = b.BroadcastInDim(index, DimsOf(x), AllBut(rank, {*axis}));
+  Instruction* hot = CompareSame(b, b.Iota(DimsOf(x), *axis), spread, "EQ");
+  c.SetOutput(0, b.Convert(hot, TypeOf(x)));
+  return true;
+}
+
+StatusOr<bool> LowerInstanceNorm(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 3) return Fail("input must be [N, C, spatial...]");
+  const Dims& dims = DimsOf(x);
+  for (int64_t i = 1; i <= 2; ++i) {
+    if (DimsOf(c.in(i)) != Dims{dims[1]}) return Fail("scale and bias must be [C]");
+  }
+  const Dims axes = Iota(2, rank);
+  const Dims outer = {0, 1};
+  Instruction* mean = ReduceMean(b, x, axes);
+  Instruction* centered = Elementwise(b, Opcode::kSubtract, x, b.BroadcastInDim(mean, dims, outer));
+  Instruction* variance = ReduceMean(b, Elementwise(b, Opcode::kMultiply, centered, centered), axes);
+  Instruction* var_eps = Elementwise(b, Opcode::kAdd, variance,
+                                     b.Splat(TypeOf(x), c.Float("epsilon", 1e-5f), DimsOf(variance)));
+  Instruction* normalized = Elementwise(b, Opcode::kMultiply, centered,
+                                        b.BroadcastInDim(b.Unary(Opcode::kRsqrt, var_eps), dims, outer));
+  Instruction* scaled = Elementwise(b, Opcode::kMultiply, normalized, b.BroadcastInDim(c.in(1), dims, {1}));
+  c.SetOutput(0, Elementwise(b, Opcode::kAdd, scaled, b.BroadcastInDim(c.in(2), dims, {1})));
+  return true;
+}
+
+StatusOr<bool> LowerIsInf(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  if (!IsFloatingPointType(TypeOf(x))) return false;
+  const double inf = HighestValue(TypeOf(x));
+  Instruction* out = nullptr;
+  for (const auto& [attribute, value] : {std::pair{"detect_positive", inf}, std::pair{"detect_negative", -inf}}) {
+    if (c.Int(attribute, 1) == 0) continue;
+    Instruction* hit = CompareSame(b, x, b.Splat(TypeOf(x), value, DimsOf(x)), "EQ");
+    out = out ? Elementwise(b, Opcode::kOr, out, hit) : hit;
+  }
+  c.SetOutput(0, out ? out : b.Splat(PrimitiveType::kPred, 0, DimsOf(x)));
+  return true;
+}
+
+StatusOr<bool> LowerTrilu(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 2) return Fail("input must have rank 2 or more");
+  int64_t k = 0;
+  if (c.input(1)) {
+    auto known = c.KnownInts(1, "k");
+    if (!known.ok()) return known.status();
+    if (known->size() != 1) return Fail("k must hold one value");
+    k = (*known)[0];
+  }
+  const Dims& dims = DimsOf(x);
+  const Dims matrix = {dims[static_cast<size_t>(rank - 2)], dims[static_cast<size_t>(rank - 1)]};
+  // Keep element (i, j) where j - i >= k (upper) or j - i <= k (lower).
+  Instruction* shifted_row = Elementwise(b, Opcode::kAdd, b.Iota(matrix, 0),
+                                         b.Splat(PrimitiveType::kS64, static_cast<double>(k), matrix));
+  const bool upper = c.Int("upper", 1) != 0;
+  Instruction* keep = CompareSame(b, b.Iota(matrix, 1), shifted_row, upper ? "GE" : "LE");
+  keep = b.BroadcastInDim(keep, dims, {rank - 2, rank - 1});
+  c.SetOutput(0, b.Select(keep, x, b.Splat(TypeOf(x), 0, dims)));
+  return true;
+}
+
+StatusOr<bool> LowerDepthToSpace(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  if (RankOf(x) != 4) return Fail("input must be [N, C, H, W]");
+  const int64_t s = c.Int("blocksize", 0);
+  const Dims& d = DimsOf(x);
+  if (s < 1 || s > kMaxSizeAttribute) return Fail("blocksize out of range");
+  if (c.node().op_type() == "SpaceToDepth") {
+    if (d[2] % s || d[3] % s) return Fail("H and W must be multiples of blocksize");
+    Instruction* split = b.Reshape(x, {d[0], d[1], d[2] / s, s, d[3] / s, s});
+    Instruction* moved = b.Transpose(split, {0, 3, 5, 1, 2, 4});
+    c.SetOutput(0, b.Reshape(moved, {d[0], d[1] * s * s, d[2] / s, d[3] / s}));
+    return true;
+  }
+  if (d[1] % (s * s)) return Fail("C must be a multiple of blocksize squared");
+  const int64_t channels = d[1] / (s * s);
+  const bool crd = c.String("mode", "DCR") == "CRD";
+  Instruction* split = crd ? b.Reshape(x, {d[0], channels, s, s, d[2], d[3]})
+                           : b.Reshape(x, {d[0], s, s, channels, d[2], d[3]});
+  Instruction* moved = crd ? b.Transpose(split, {0, 1, 4, 2, 5, 3}) : b.Transpose(split, {0, 3, 4, 1, 5, 2});
+  c.SetOutput(0, b.Reshape(moved, {d[0], channels, d[2] * s, d[3] * s}));
+  return true;
+}
+
+StatusOr<bool> LowerCastLike(NodeContext& c) {
+  c.SetOutput(0, c.b().Convert(c.in(0), TypeOf(c.in(1))));
+  return true;
+}
+
 // ---- data movement ----
 
 StatusOr<bool> LowerReshape(NodeContext& c) {
@@ -909,8 +1076,8 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
         inferred = static_cast<int64_t>(i);
       } else if (target[i] < 0) {
         return Fail("shape has negative dimension " + std::to_string(target[i]));
-      } else {
-        known_product *= target[i];
+      } else if (__builtin_mul_overflow(known_product, target[i], &known_product)) {
+        return Fail("shape " + IntListText(target) + " overflows");
       }
     }
     const int64_t total = x->shape().ElementCount();
@@ -919,7 +1086,11 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
       target[static_cast<size_t>(inferred)] = total / known_product;
     }
   }
-  if (Product(target, 0, target.size()) != x->shape().ElementCount()) {
+  int64_t target_count = 1;
+  for (int64_t d : target) {
+    if (__builtin_mul_overflow(target_count, d, &target_count)) return Fail("shape overflows");
+  }
+  if (target_count != x->shape().ElementCount()) {
     return Fail("cannot reshape " + x->shape().ToString(false) + " to " + IntListText(target));
   }
   c.SetOutput(0, c.b().Reshape(x, target), c.Known(0));
@@ -1181,6 +1352,9 @@ StatusOr<bool> LowerSplit(NodeContext& c) {
     const int64_t each = (n + parts - 1) / parts;
     for (int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<int64_t>(0, std::min(each, n - i * each)));
   }
+  if (std::any_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; })) {
+    return Fail("negative split size");
+  }
   if (static_cast<int64_t>(sizes.size()) != c.output_count() ||
       std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != n) {
     return Fail("split sizes " + IntListText(sizes) + " do not cover dimension " + std::to_string(n));
@@ -1214,6 +1388,7 @@ StatusOr<bool> LowerTile(NodeContext& c) {
   Instruction* x = c.in(0);
   const Dims& dims = DimsOf(x);
   if (repeats->size() != dims.size()) return Fail("repeats does not have one entry per dimension");
+  FS_RETURN_IF_ERROR(CheckSizes(*repeats, "repeats"));
   // [d0, d1] tiled [r0, r1] is broadcast to [r0, d0, r1, d1] and reshaped.
   Dims wide, mapping, out;
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -1260,6 +1435,7 @@ StatusOr<bool> LowerPad(NodeContext& c) {
   }
   const size_t n = axes.size();
   if (pads.size() != 2 * n) return Fail("pads does not have two entries per axis");
+  FS_RETURN_IF_ERROR(CheckSizes(pads, "pads"));
   Dims low(static_cast<size_t>(rank), 0), high(static_cast<size_t>(rank), 0);
   for (size_t i = 0; i < n; ++i) {
     low[static_cast<size_t>(axes[i])] = pads[i];
@@ -1314,7 +1490,7 @@ StatusOr<bool> LowerResize(NodeContext& c) {
   Dims wide, mapping, out;
   for (size_t i = 0; i < dims.size(); ++i) {
     const double s = (*scales)[i];
-    if (s < 1 || s != std::floor(s)) return false;
+    if (!(s >= 1 && s <= static_cast<double>(kMaxSizeAttribute)) || s != std::floor(s)) return false;
     mapping.push_back(static_cast<int64_t>(wide.size()));
     wide.push_back(dims[i]);
     if (s > 1) wide.push_back(static_cast<int64_t>(s));
@@ -1413,8 +1589,8 @@ StatusOr<bool> LowerRange(NodeContext& c) {
   const double delta = (*c.Known(2))[0];
   if (delta == 0) return Fail("delta is 0");
   const double steps = std::ceil((limit - start) / delta);
+  if (!(steps <= static_cast<double>(c.options().max_literal_elements))) return false;
   const auto count = static_cast<int64_t>(std::max(0.0, steps));
-  if (count > c.options().max_literal_elements) return false;
   std::vector<double> values;
   for (int64_t i = 0; i < count; ++i) values.push_back(start + static_cast<double>(i) * delta);
   SetKnownConstant(c, 0, TypeOf(c.in(0)), {count}, values);
@@ -1442,6 +1618,15 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
       (*t)[name] = LowerReduce;
     }
     (*t)["Mod"] = LowerMod;
+    (*t)["ArgMax"] = LowerArgMax;
+    (*t)["ArgMin"] = LowerArgMax;
+    (*t)["Hardmax"] = LowerHardmax;
+    (*t)["InstanceNormalization"] = LowerInstanceNorm;
+    (*t)["IsInf"] = LowerIsInf;
+    (*t)["Trilu"] = LowerTrilu;
+    (*t)["DepthToSpace"] = LowerDepthToSpace;
+    (*t)["SpaceToDepth"] = LowerDepthToSpace;
+    (*t)["CastLike"] = LowerCastLike;
     (*t)["Clip"] = LowerClip;
     (*t)["Where"] = LowerWhere;
     (*t)["Cast"] = LowerCast;
@@ -1488,7 +1673,7 @@ int64_t RequiredInputs(const std::string& op, int64_t opset) {
   static const std::unordered_map<std::string, int64_t> counts = {
       {"MatMul", 2}, {"Gemm", 2}, {"Conv", 2}, {"ConvTranspose", 2}, {"BatchNormalization", 5},
       {"LayerNormalization", 2}, {"Where", 3}, {"PRelu", 2}, {"Expand", 2}, {"Tile", 2},
-      {"Range", 3}, {"Gather", 2}, {"Mod", 2}};
+      {"Range", 3}, {"Gather", 2}, {"Mod", 2}, {"InstanceNormalization", 3}, {"CastLike", 2}};
   if (auto it = counts.find(op); it != counts.end()) return it->second;
   if (op == "Reshape") return opset < 5 ? 1 : 2;
   if (op == "Slice") return opset < 10 ? 1 : 3;
