@@ -1041,6 +1041,61 @@ StatusOr<bool> LowerDepthToSpace(NodeContext& c) {
   return true;
 }
 
+// NegativeLogLikelihoodLoss on `input` [N, C, d...] with class `target` [N, d...]: the target
+// class picked through a one-hot mask (iota over C compared with the target), weighted, and
+// reduced as `reduction` says. Targets equal to ignore_index weigh 0.
+StatusOr<Instruction*> NllLoss(NodeContext& c, Instruction* input, Instruction* target,
+                               Instruction* weight) {
+  GraphBuilder& b = c.b();
+  const int64_t rank = RankOf(input);
+  const Dims& dims = DimsOf(input);
+  if (rank < 2) return Fail("input must be [N, C, ...]");
+  Dims target_dims = dims;
+  target_dims.erase(target_dims.begin() + 1);
+  if (DimsOf(target) != target_dims) return Fail("target shape does not match the input");
+  if (!IsIntegralType(TypeOf(target))) return Fail("target is not an integer array");
+  if (weight && DimsOf(weight) != Dims{dims[1]}) return Fail("weight must be [C]");
+  const PrimitiveType type = TypeOf(input);
+  Instruction* target64 = b.Convert(target, PrimitiveType::kS64);
+  Dims spread = AllBut(rank, {1});
+  Instruction* hot = CompareSame(b, b.Iota(dims, 1), b.BroadcastInDim(target64, dims, spread), "EQ");
+  Instruction* zeros = b.Splat(type, 0, dims);
+  Instruction* picked = b.Reduce(b.Select(hot, input, zeros), b.Scalar(type, 0), {1}, Opcode::kAdd);
+  Instruction* per_class = weight ? b.BroadcastInDim(weight, dims, {1}) : b.Splat(type, 1, dims);
+  Instruction* weights = b.Reduce(b.Select(hot, per_class, zeros), b.Scalar(type, 0), {1}, Opcode::kAdd);
+  if (const onnx::AttributeProto* ignore = c.Attr("ignore_index")) {
+    Instruction* kept = CompareSame(b, target64,
+                                    b.Splat(PrimitiveType::kS64, static_cast<double>(ignore->i()), target_dims), "NE");
+    weights = b.Select(kept, weights, b.Splat(type, 0, target_dims));
+  }
+  Instruction* loss = b.Unary(Opcode::kNegate, Elementwise(b, Opcode::kMultiply, picked, weights));
+  const std::string reduction = c.String("reduction", "mean");
+  if (reduction == "none") return loss;
+  const Dims all = Iota(0, RankOf(loss));
+  Instruction* total = b.Reduce(loss, b.Scalar(type, 0), all, Opcode::kAdd);
+  if (reduction == "sum") return total;
+  if (reduction != "mean") return Fail("unknown reduction '" + reduction + "'");
+  Instruction* weight_total = b.Reduce(weights, b.Scalar(type, 0), all, Opcode::kAdd);
+  return Elementwise(b, Opcode::kDivide, total, weight_total);
+}
+
+StatusOr<bool> LowerNllLoss(NodeContext& c) {
+  auto loss = NllLoss(c, c.in(0), c.in(1), c.input(2) ? c.in(2) : nullptr);
+  if (!loss.ok()) return loss.status();
+  c.SetOutput(0, *loss);
+  return true;
+}
+
+StatusOr<bool> LowerSoftmaxCrossEntropy(NodeContext& c) {
+  if (RankOf(c.in(0)) < 2) return Fail("scores must be [N, C, ...]");
+  Instruction* log_prob = SoftmaxOnAxis(c.b(), c.in(0), 1, true);
+  auto loss = NllLoss(c, log_prob, c.in(1), c.input(2) ? c.in(2) : nullptr);
+  if (!loss.ok()) return loss.status();
+  c.SetOutput(0, *loss);
+  if (c.WantsOutput(1)) c.SetOutput(1, log_prob);
+  return true;
+}
+
 StatusOr<bool> LowerCastLike(NodeContext& c) {
   c.SetOutput(0, c.b().Convert(c.in(0), TypeOf(c.in(1))));
   return true;
@@ -1283,6 +1338,16 @@ StatusOr<bool> LowerSlice(NodeContext& c) {
   return true;
 }
 
+// Negative indices count from the end of a dimension of `size`.
+Instruction* WrapNegativeIndices(GraphBuilder& b, Instruction* indices, int64_t size) {
+  if (!IsSignedIntegralType(TypeOf(indices))) return indices;
+  const Dims& dims = DimsOf(indices);
+  Instruction* negative = CompareSame(b, indices, b.Splat(TypeOf(indices), 0, dims), "LT");
+  Instruction* wrapped = Elementwise(b, Opcode::kAdd, indices,
+                                     b.Splat(TypeOf(indices), static_cast<double>(size), dims));
+  return b.Select(negative, wrapped, indices);
+}
+
 StatusOr<bool> LowerGather(NodeContext& c) {
   GraphBuilder& b = c.b();
   Instruction* data = c.in(0);
@@ -1301,13 +1366,8 @@ StatusOr<bool> LowerGather(NodeContext& c) {
     }
     indices = b.Constant(Shape(TypeOf(indices), DimsOf(indices)),
                          LiteralOf(TypeOf(indices), *known_indices, DimsOf(indices)));
-  } else if (IsSignedIntegralType(TypeOf(indices))) {
-    // Negative indices count from the end.
-    Instruction* zero = b.Splat(TypeOf(indices), 0, DimsOf(indices));
-    Instruction* negative = CompareSame(b, indices, zero, "LT");
-    Instruction* wrapped = Elementwise(b, Opcode::kAdd, indices,
-                                       b.Splat(TypeOf(indices), static_cast<double>(n), DimsOf(indices)));
-    indices = b.Select(negative, wrapped, indices);
+  } else {
+    indices = WrapNegativeIndices(b, indices, n);
   }
   const int64_t q = RankOf(indices);
   const Dims& dd = DimsOf(data);
@@ -1330,6 +1390,58 @@ StatusOr<bool> LowerGather(NodeContext& c) {
     for (double i : *known_indices) known->push_back((*c.Known(0))[static_cast<size_t>(i)]);
   }
   c.SetOutput(0, gathered, known);
+  return true;
+}
+
+// GatherElements as XLA's take_along_axis: a gather of single elements whose index vectors
+// are the iota of each output position with `indices` in the axis dimension.
+StatusOr<bool> LowerGatherElements(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* data = c.in(0);
+  const int64_t rank = RankOf(data);
+  if (rank == 0 || RankOf(c.in(1)) != rank) return Fail("indices must have the rank of data");
+  if (!IsIntegralType(TypeOf(c.in(1)))) return Fail("indices are not integers");
+  auto axis = NormalizeAxis(c.Int("axis", 0), rank);
+  if (!axis.ok()) return axis.status();
+  Instruction* indices = b.Convert(WrapNegativeIndices(b, c.in(1), DimsOf(data)[static_cast<size_t>(*axis)]),
+                                   PrimitiveType::kS64);
+  const Dims& out = DimsOf(indices);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != *axis && out[static_cast<size_t>(d)] > DimsOf(data)[static_cast<size_t>(d)]) {
+      return Fail("indices are larger than data outside the axis");
+    }
+  }
+  Dims with_vector = out;
+  with_vector.push_back(1);
+  std::vector<Instruction*> parts;
+  for (int64_t d = 0; d < rank; ++d) {
+    Instruction* part = d == *axis ? indices : b.Iota(out, d);
+    parts.push_back(b.Reshape(part, with_vector));
+  }
+  Dims all = with_vector;
+  all.back() = rank;
+  Instruction* index_vectors = parts.size() == 1 ? parts[0]
+                                                 : b.Emit(Opcode::kConcatenate, Shape(PrimitiveType::kS64, all), parts,
+                                                          {{"dimensions", IntListText({rank})}});
+  c.SetOutput(0, b.Emit(Opcode::kGather, Shape(TypeOf(data), out), {data, index_vectors},
+                        {{"offset_dims", "{}"},
+                         {"collapsed_slice_dims", IntListText(Iota(0, rank))},
+                         {"start_index_map", IntListText(Iota(0, rank))},
+                         {"index_vector_dim", std::to_string(rank)},
+                         {"slice_sizes", IntListText(Dims(static_cast<size_t>(rank), 1))}}));
+  return true;
+}
+
+StatusOr<bool> LowerBitShift(NodeContext& c) {
+  const std::string direction = c.String("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") return Fail("direction must be LEFT or RIGHT");
+  if (IsSignedIntegralType(TypeOf(c.in(0))) || !IsIntegralType(TypeOf(c.in(0)))) {
+    return Fail("BitShift takes unsigned integers");
+  }
+  auto out = c.b().Binary(direction == "LEFT" ? Opcode::kShiftLeft : Opcode::kShiftRightLogical,
+                          c.in(0), c.in(1));
+  if (!out.ok()) return out.status();
+  c.SetOutput(0, *out);
   return true;
 }
 
@@ -1627,6 +1739,10 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
     (*t)["DepthToSpace"] = LowerDepthToSpace;
     (*t)["SpaceToDepth"] = LowerDepthToSpace;
     (*t)["CastLike"] = LowerCastLike;
+    (*t)["GatherElements"] = LowerGatherElements;
+    (*t)["BitShift"] = LowerBitShift;
+    (*t)["NegativeLogLikelihoodLoss"] = LowerNllLoss;
+    (*t)["SoftmaxCrossEntropyLoss"] = LowerSoftmaxCrossEntropy;
     (*t)["Clip"] = LowerClip;
     (*t)["Where"] = LowerWhere;
     (*t)["Cast"] = LowerCast;
@@ -1673,7 +1789,9 @@ int64_t RequiredInputs(const std::string& op, int64_t opset) {
   static const std::unordered_map<std::string, int64_t> counts = {
       {"MatMul", 2}, {"Gemm", 2}, {"Conv", 2}, {"ConvTranspose", 2}, {"BatchNormalization", 5},
       {"LayerNormalization", 2}, {"Where", 3}, {"PRelu", 2}, {"Expand", 2}, {"Tile", 2},
-      {"Range", 3}, {"Gather", 2}, {"Mod", 2}, {"InstanceNormalization", 3}, {"CastLike", 2}};
+      {"Range", 3}, {"Gather", 2}, {"Mod", 2}, {"InstanceNormalization", 3}, {"CastLike", 2},
+      {"NegativeLogLikelihoodLoss", 2}, {"SoftmaxCrossEntropyLoss", 2}, {"GatherElements", 2},
+      {"BitShift", 2}};
   if (auto it = counts.find(op); it != counts.end()) return it->second;
   if (op == "Reshape") return opset < 5 ? 1 : 2;
   if (op == "Slice") return opset < 10 ? 1 : 3;
