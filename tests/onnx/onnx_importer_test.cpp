@@ -292,3 +292,55 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, OnnxFixtureTest,
 
 }  // namespace
 }  // namespace fusescope::ir::onnx_import
+
+namespace fusescope::ir::onnx_import {
+namespace {
+
+const char kTestdata[] = "/usr/share/libonnx-testdata/data";
+
+// Every backend-test model of Debian's libonnx-testdata either imports into a module that
+// verifies or fails with one line naming the file; none crashes.
+TEST(OnnxTestdataTest, EveryModelImportsOrFailsCleanly) {
+  if (!fs::is_directory(kTestdata)) GTEST_SKIP() << "libonnx-testdata is not installed";
+  int imported = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kTestdata)) {
+    if (entry.path().extension() != ".onnx") continue;
+    const std::string path = entry.path().string();
+    StatusOr<OnnxImportResult> result = ImportOnnxFile(path);
+    if (!result.ok()) {
+      EXPECT_EQ(result.message().rfind(path + ": ", 0), 0u) << result.message();
+      EXPECT_EQ(result.message().find('\n'), std::string::npos) << result.message();
+      continue;
+    }
+    ++imported;
+    Status verified = VerifyModule(*result->module);
+    EXPECT_TRUE(verified.ok()) << path << ": " << verified.message();
+  }
+  EXPECT_GT(imported, 900);
+}
+
+// Backend tests of the ops the importer lowers map without any opaque op. (Tests whose shape,
+// starts or scales arrive as graph inputs are left out: those are only known at run time.)
+TEST(OnnxTestdataTest, LoweredOpsMapFully) {
+  if (!fs::is_directory(kTestdata)) GTEST_SKIP() << "libonnx-testdata is not installed";
+  for (const char* test :
+       {"node/test_conv_with_strides_and_asymmetric_padding", "node/test_convtranspose_pads",
+        "node/test_gemm_all_attributes", "node/test_matmul_4d", "node/test_softmax_axis_0",
+        "node/test_logsoftmax_large_number", "node/test_maxpool_2d_ceil",
+        "node/test_averagepool_2d_pads_count_include_pad", "node/test_globalaveragepool",
+        "node/test_batchnorm_epsilon", "node/test_layer_normalization_4d_axis1",
+        "node/test_gather_negative_indices", "node/test_split_equal_parts_1d",
+        "node/test_where_long_example", "node/test_pad", "node/test_argmax_negative_axis_keepdims_example",
+        "node/test_sce_mean_weight_ii", "node/test_gather_elements_negative_indices",
+        "node/test_tril", "node/test_depthtospace_crd_mode", "pytorch-converted/test_PReLU_2d_multiparam",
+        "pytorch-operator/test_operator_flatten"}) {
+    const std::string path = std::string(kTestdata) + "/" + test + "/model.onnx";
+    if (!fs::exists(path)) continue;
+    StatusOr<OnnxImportResult> result = ImportOnnxFile(path);
+    ASSERT_TRUE(result.ok()) << result.message();
+    EXPECT_TRUE(result->opaque_ops.empty()) << test << ": " << result->opaque_ops[0];
+  }
+}
+
+}  // namespace
+}  // namespace fusescope::ir::onnx_import
