@@ -39,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string printed = fusescope::ir::PrintModule(*result->module);
   auto reparsed = fusescope::ir::ParseHloModule(printed, "printed");
   if (!reparsed.ok()) Die("printed import does not parse: " + reparsed.message(), printed);
-  if (fusescope::ir::PrintModule(**reparsed) != printed) Die("printing is not a fixed point:", printed);
+  if (fusescope::ir::PrintModule(**reparsed) != printed)
+    Die("printing is not a fixed point:", printed);
   return 0;
 }

@@ -46,7 +46,8 @@ std::map<std::string, int> OpcodeCounts(const Computation& computation) {
   return counts;
 }
 
-std::vector<const Instruction*> WithOpName(const Computation& computation, const std::string& name) {
+std::vector<const Instruction*> WithOpName(const Computation& computation,
+                                           const std::string& name) {
   std::vector<const Instruction*> found;
   for (const auto& instruction : computation.instructions()) {
     if (instruction->metadata().String("op_name") == name) found.push_back(instruction.get());
@@ -54,7 +55,8 @@ std::vector<const Instruction*> WithOpName(const Computation& computation, const
   return found;
 }
 
-const Instruction* FirstWithOpcode(const std::vector<const Instruction*>& instructions, Opcode opcode) {
+const Instruction* FirstWithOpcode(const std::vector<const Instruction*>& instructions,
+                                   Opcode opcode) {
   for (const Instruction* instruction : instructions) {
     if (instruction->opcode() == opcode) return instruction;
   }
@@ -194,7 +196,8 @@ TEST(OnnxImporterTest, UnsupportedOpIsOpaqueAndExternalDataIsRead) {
 TEST(OnnxImporterTest, MissingExternalDataFileIsOneClearError) {
   const fs::path dir = fs::temp_directory_path() / ("fusescope_onnx_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  fs::copy_file(Fixture("external_topk.onnx"), dir / "model.onnx", fs::copy_options::overwrite_existing);
+  fs::copy_file(Fixture("external_topk.onnx"), dir / "model.onnx",
+                fs::copy_options::overwrite_existing);
   StatusOr<OnnxImportResult> result = ImportOnnxFile((dir / "model.onnx").string());
   fs::remove_all(dir);
   ASSERT_FALSE(result.ok());
@@ -214,7 +217,8 @@ TEST(OnnxImporterTest, TruncatedProtobufSaysWhere) {
 }
 
 TEST(OnnxImporterTest, GarbageIsAnErrorNotACrash) {
-  for (const std::string& bytes : {std::string("HloModule m\n"), std::string(64, '\xff'), std::string()}) {
+  for (const std::string& bytes :
+       {std::string("HloModule m\n"), std::string(64, '\xff'), std::string()}) {
     StatusOr<OnnxImportResult> result = ImportOnnxBytes(bytes, "junk.onnx", "");
     ASSERT_FALSE(result.ok());
     EXPECT_THAT(result.message(), HasSubstr("junk.onnx: "));
@@ -268,7 +272,8 @@ TEST_P(OnnxFixtureTest, CompilesWithBothPipelines) {
     ASSERT_NE(result.module, nullptr);
     std::unordered_set<int64_t> original;
     for (const auto& computation : result.module->computations()) {
-      for (const auto& instruction : computation->instructions()) original.insert(instruction->id());
+      for (const auto& instruction : computation->instructions())
+        original.insert(instruction->id());
     }
     passes::PipelineOptions options;
     options.target = target;
@@ -323,17 +328,28 @@ TEST(OnnxTestdataTest, EveryModelImportsOrFailsCleanly) {
 // starts or scales arrive as graph inputs are left out: those are only known at run time.)
 TEST(OnnxTestdataTest, LoweredOpsMapFully) {
   if (!fs::is_directory(kTestdata)) GTEST_SKIP() << "libonnx-testdata is not installed";
-  for (const char* test :
-       {"node/test_conv_with_strides_and_asymmetric_padding", "node/test_convtranspose_pads",
-        "node/test_gemm_all_attributes", "node/test_matmul_4d", "node/test_softmax_axis_0",
-        "node/test_logsoftmax_large_number", "node/test_maxpool_2d_ceil",
-        "node/test_averagepool_2d_pads_count_include_pad", "node/test_globalaveragepool",
-        "node/test_batchnorm_epsilon", "node/test_layer_normalization_4d_axis1",
-        "node/test_gather_negative_indices", "node/test_split_equal_parts_1d",
-        "node/test_where_long_example", "node/test_pad", "node/test_argmax_negative_axis_keepdims_example",
-        "node/test_sce_mean_weight_ii", "node/test_gather_elements_negative_indices",
-        "node/test_tril", "node/test_depthtospace_crd_mode", "pytorch-converted/test_PReLU_2d_multiparam",
-        "pytorch-operator/test_operator_flatten"}) {
+  for (const char* test : {"node/test_conv_with_strides_and_asymmetric_padding",
+                           "node/test_convtranspose_pads",
+                           "node/test_gemm_all_attributes",
+                           "node/test_matmul_4d",
+                           "node/test_softmax_axis_0",
+                           "node/test_logsoftmax_large_number",
+                           "node/test_maxpool_2d_ceil",
+                           "node/test_averagepool_2d_pads_count_include_pad",
+                           "node/test_globalaveragepool",
+                           "node/test_batchnorm_epsilon",
+                           "node/test_layer_normalization_4d_axis1",
+                           "node/test_gather_negative_indices",
+                           "node/test_split_equal_parts_1d",
+                           "node/test_where_long_example",
+                           "node/test_pad",
+                           "node/test_argmax_negative_axis_keepdims_example",
+                           "node/test_sce_mean_weight_ii",
+                           "node/test_gather_elements_negative_indices",
+                           "node/test_tril",
+                           "node/test_depthtospace_crd_mode",
+                           "pytorch-converted/test_PReLU_2d_multiparam",
+                           "pytorch-operator/test_operator_flatten"}) {
     const std::string path = std::string(kTestdata) + "/" + test + "/model.onnx";
     if (!fs::exists(path)) continue;
     StatusOr<OnnxImportResult> result = ImportOnnxFile(path);

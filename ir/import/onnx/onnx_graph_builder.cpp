@@ -76,7 +76,8 @@ double HighestValue(PrimitiveType type) {
   if (type == PrimitiveType::kPred) return 1;
   const int bits = PrimitiveTypeBitWidth(type) - (IsSignedIntegralType(type) ? 1 : 0);
   // 2^63-1 and 2^64-1 are not doubles; the nearest below is what a literal can say.
-  return bits >= 53 ? std::ldexp(1.0, bits) - std::ldexp(1.0, bits - 53) : std::ldexp(1.0, bits) - 1;
+  return bits >= 53 ? std::ldexp(1.0, bits) - std::ldexp(1.0, bits - 53)
+                    : std::ldexp(1.0, bits) - 1;
 }
 
 GraphBuilder::GraphBuilder(std::string entry_name) {
@@ -90,8 +91,8 @@ std::string SanitizedName(std::string_view base_name) {
     base += ok ? c : '_';
   }
   while (!base.empty() && (base.back() == '.' || base.back() == '-')) base.pop_back();
-  if (base.empty() || std::isdigit(static_cast<unsigned char>(base.front())) || base.front() == '.' ||
-      base.front() == '-') {
+  if (base.empty() || std::isdigit(static_cast<unsigned char>(base.front())) ||
+      base.front() == '.' || base.front() == '-') {
     base = "v" + base;
   }
   // A trailing `.N` would collide with the suffixes handed out below.
@@ -133,9 +134,9 @@ Instruction* GraphBuilder::Emit(Opcode opcode, Shape shape, std::vector<Instruct
   const bool infer = shape.element_type() == PrimitiveType::kInvalid;
   if (!shape.IsTuple() && !CheckedElementCount(shape.dimensions(), max_elements_)) {
     if (error_.ok()) {
-      error_ = Status::Error(std::string(OpcodeName(opcode)) + " result " + IntListText(shape.dimensions()) +
-                             " is negative or has more than " + std::to_string(max_elements_) +
-                             " elements");
+      error_ = Status::Error(std::string(OpcodeName(opcode)) + " result " +
+                             IntListText(shape.dimensions()) + " is negative or has more than " +
+                             std::to_string(max_elements_) + " elements");
     }
     shape = Shape(PrimitiveType::kF32, {});
   }
@@ -167,15 +168,16 @@ Instruction* GraphBuilder::Emit(Opcode opcode, Shape shape, std::vector<Instruct
 }
 
 Instruction* GraphBuilder::Parameter(int64_t number, Shape shape, std::string_view name) {
-  auto instruction = Instruction::Create(Opcode::kParameter, std::move(shape), {}, UniqueName(name));
+  auto instruction =
+      Instruction::Create(Opcode::kParameter, std::move(shape), {}, UniqueName(name));
   instruction->set_parameter_number(number);
   instruction->set_metadata(metadata_);
   return entry_->AddInstruction(std::move(instruction));
 }
 
 Instruction* GraphBuilder::Constant(Shape shape, std::string literal, std::string_view name) {
-  auto instruction =
-      Instruction::Create(Opcode::kConstant, std::move(shape), {}, UniqueName(name.empty() ? "constant" : name));
+  auto instruction = Instruction::Create(Opcode::kConstant, std::move(shape), {},
+                                         UniqueName(name.empty() ? "constant" : name));
   instruction->set_literal(std::move(literal));
   instruction->set_metadata(metadata_);
   return entry_->AddInstruction(std::move(instruction));
@@ -185,7 +187,8 @@ Instruction* GraphBuilder::Scalar(PrimitiveType type, double value) {
   return Constant(Shape(type, {}), ScalarText(type, value));
 }
 
-Instruction* GraphBuilder::Splat(PrimitiveType type, double value, const std::vector<int64_t>& dims) {
+Instruction* GraphBuilder::Splat(PrimitiveType type, double value,
+                                 const std::vector<int64_t>& dims) {
   Instruction* scalar = Scalar(type, value);
   if (dims.empty()) return scalar;
   return BroadcastInDim(scalar, dims, {});
@@ -204,7 +207,8 @@ Instruction* GraphBuilder::Reshape(Instruction* x, std::vector<int64_t> dims) {
 
 Instruction* GraphBuilder::Transpose(Instruction* x, std::vector<int64_t> permutation) {
   bool identity = true;
-  for (size_t i = 0; i < permutation.size(); ++i) identity &= permutation[i] == static_cast<int64_t>(i);
+  for (size_t i = 0; i < permutation.size(); ++i)
+    identity &= permutation[i] == static_cast<int64_t>(i);
   if (identity) return x;
   return Emit(Opcode::kTranspose, Shape(), {x}, {{"dimensions", IntList(permutation)}});
 }
@@ -290,22 +294,24 @@ Computation* GraphBuilder::Reducer(Opcode opcode, PrimitiveType type) {
 Computation* GraphBuilder::ArgReducer(PrimitiveType type, bool max, bool last_index) {
   auto [it, added] = arg_reducers_.emplace(std::make_tuple(type, max, last_index), nullptr);
   if (!added) return it->second;
-  auto computation = std::make_unique<Computation>(
-      UniqueName(std::string(max ? "argmax_" : "argmin_") + std::string(PrimitiveTypeName(type)) +
-                 ".reducer"));
+  auto computation =
+      std::make_unique<Computation>(UniqueName(std::string(max ? "argmax_" : "argmin_") +
+                                               std::string(PrimitiveTypeName(type)) + ".reducer"));
   const Shape value(type, {});
   const Shape index(PrimitiveType::kS64, {});
   const Shape flag(PrimitiveType::kPred, {});
   std::vector<Instruction*> p;
   const char* names[] = {"value_a", "index_a", "value_b", "index_b"};
   for (int64_t i = 0; i < 4; ++i) {
-    auto param = Instruction::Create(Opcode::kParameter, i % 2 ? index : value, {}, UniqueName(names[i]));
+    auto param =
+        Instruction::Create(Opcode::kParameter, i % 2 ? index : value, {}, UniqueName(names[i]));
     param->set_parameter_number(i);
     p.push_back(computation->AddInstruction(std::move(param)));
   }
   auto add = [&](Opcode opcode, const Shape& shape, std::vector<Instruction*> operands,
                  const char* direction = nullptr) {
-    auto instruction = Instruction::Create(opcode, shape, std::move(operands), UniqueName(OpcodeName(opcode)));
+    auto instruction =
+        Instruction::Create(opcode, shape, std::move(operands), UniqueName(OpcodeName(opcode)));
     if (direction) instruction->SetAttribute("direction", direction);
     return computation->AddInstruction(std::move(instruction));
   };
@@ -331,7 +337,8 @@ Instruction* GraphBuilder::Reduce(Instruction* x, Instruction* init, std::vector
                                   Opcode reducer) {
   std::vector<int64_t> kept;
   for (int64_t d = 0; d < x->shape().rank(); ++d) {
-    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(x->shape().dimension(d));
+    if (std::find(dims.begin(), dims.end(), d) == dims.end())
+      kept.push_back(x->shape().dimension(d));
   }
   Computation* to_apply = Reducer(reducer, x->shape().element_type());
   return Emit(Opcode::kReduce, Shape(x->shape().element_type(), kept), {x, init},

@@ -36,7 +36,8 @@ std::string DescribeBadWireData(std::string_view bytes) {
   while (pos < end) {
     const size_t field_start = pos;
     uint64_t tag = 0;
-    if (!read_varint(pos, tag)) return "a field tag at byte " + std::to_string(field_start) + " is cut off";
+    if (!read_varint(pos, tag))
+      return "a field tag at byte " + std::to_string(field_start) + " is cut off";
     const uint64_t field = tag >> 3;
     const uint64_t wire = tag & 7;
     uint64_t length = 0;
@@ -47,8 +48,12 @@ std::string DescribeBadWireData(std::string_view bytes) {
                  std::to_string(field_start) + " is cut off";
         }
         break;
-      case 1: pos += 8; break;
-      case 5: pos += 4; break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
       case 2:
         if (!read_varint(pos, length) || length > end - pos) {
           return scope + " field " + std::to_string(field) + " at byte " +
@@ -68,8 +73,8 @@ std::string DescribeBadWireData(std::string_view bytes) {
                std::to_string(field_start) + " has invalid wire type " + std::to_string(wire);
     }
     if (pos > end) {
-      return scope + " field " + std::to_string(field) + " at byte " +
-             std::to_string(field_start) + " is cut off";
+      return scope + " field " + std::to_string(field) + " at byte " + std::to_string(field_start) +
+             " is cut off";
     }
   }
   return "the data is not a valid ONNX ModelProto";
@@ -153,7 +158,8 @@ Status Importer::ResolveSymbolicDims(onnx::GraphProto& graph) {
   auto substitute = [&](onnx::ValueInfoProto& info) {
     if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape()) return;
     for (auto& dim : *info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
-      if (dim.has_dim_param() && known.count(dim.dim_param())) dim.set_dim_value(known[dim.dim_param()]);
+      if (dim.has_dim_param() && known.count(dim.dim_param()))
+        dim.set_dim_value(known[dim.dim_param()]);
     }
   };
   for (auto& info : *graph.mutable_value_info()) substitute(info);
@@ -255,7 +261,8 @@ Status Importer::EmitOpaque(NodeContext& context, const std::string& op_label) {
       return Error("output '" + node.output(i) + "' of opaque op " + op_label +
                    " has no shape from ONNX's shape inference");
     }
-    auto shape = ShapeOfType(*it->second, "output '" + node.output(i) + "' of opaque op " + op_label);
+    auto shape =
+        ShapeOfType(*it->second, "output '" + node.output(i) + "' of opaque op " + op_label);
     if (!shape.ok()) return shape.status();
     shapes.push_back(std::move(shape).value());
   }
@@ -269,9 +276,8 @@ Status Importer::EmitOpaque(NodeContext& context, const std::string& op_label) {
   Instruction* call = b.CustomCall(target, Shape::Tuple(shapes), operands);
   for (size_t i = 0; i < shapes.size(); ++i) {
     if (!context.WantsOutput(static_cast<int64_t>(i))) continue;
-    context.SetOutput(static_cast<int64_t>(i),
-                      b.Emit(Opcode::kGetTupleElement, shapes[i], {call},
-                             {{"index", std::to_string(i)}}));
+    context.SetOutput(static_cast<int64_t>(i), b.Emit(Opcode::kGetTupleElement, shapes[i], {call},
+                                                      {{"index", std::to_string(i)}}));
   }
   return Status::Ok();
 }
@@ -300,7 +306,8 @@ Status Importer::CheckAgainstOnnxShapes(const onnx::NodeProto& node, const NodeC
 }
 
 Status Importer::LowerGraphNode(const onnx::NodeProto& node, int64_t index) {
-  const std::string label = node.name().empty() ? "#" + std::to_string(index) : "'" + node.name() + "'";
+  const std::string label =
+      node.name().empty() ? "#" + std::to_string(index) : "'" + node.name() + "'";
   const std::string where = "node " + label + " (" + node.op_type() + ")";
   std::vector<const LoweredValue*> inputs;
   for (const std::string& input : node.input()) {
@@ -315,7 +322,8 @@ Status Importer::LowerGraphNode(const onnx::NodeProto& node, int64_t index) {
   builder_->SetNode(node.op_type(), node.name());
   NodeContext context(*builder_, node, opset_, std::move(inputs), base_dir_, options_);
   const bool default_domain = node.domain().empty() || node.domain() == "ai.onnx";
-  const std::string op_label = default_domain ? node.op_type() : node.domain() + "." + node.op_type();
+  const std::string op_label =
+      default_domain ? node.op_type() : node.domain() + "." + node.op_type();
   bool lowered = false;
   if (default_domain) {
     StatusOr<bool> result = LowerNode(context);
@@ -358,8 +366,8 @@ Status Importer::SetRoot(const onnx::GraphProto& graph) {
   }
   if (outputs.empty()) return Error("the graph has no outputs");
   builder_->SetNode("", "");
-  Instruction* root = outputs.size() == 1 ? outputs[0]
-                                          : builder_->Emit(Opcode::kTuple, Shape(), outputs);
+  Instruction* root =
+      outputs.size() == 1 ? outputs[0] : builder_->Emit(Opcode::kTuple, Shape(), outputs);
   builder_->entry()->set_root(root);
   return builder_->TakeError();
 }
@@ -401,7 +409,8 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     }
   }
   OnnxImportResult result;
-  result.module = std::make_unique<Module>(SanitizedName(module_name.empty() ? "onnx" : module_name));
+  result.module =
+      std::make_unique<Module>(SanitizedName(module_name.empty() ? "onnx" : module_name));
   const size_t entry_index = computations.size() - 1;
   result.module->AddComputations(std::move(computations), entry_index);
   result.module->RemoveUnreachableComputations();
@@ -466,7 +475,30 @@ StatusOr<OnnxImportResult> ImportOnnxBytes(std::string_view bytes, std::string_v
   return result;
 }
 
-StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {
+StatusOr<OnnxTensorLiteral> ReadOnnxTensorFile(const std::string& path,
+                                               const OnnxImportOptions& options) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return Status::Error(path + ": cannot open file");
+  if (static_cast<uint64_t>(options.max_file_bytes) < size) {
+    return Status::Error(path + ": over the limit of " + std::to_string(options.max_file_bytes) +
+                         " bytes");
+  }
+  std::ifstream file(path, std::ios::binary);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  file.read(bytes.data(), static_cast<std::streamsize>(size));
+  onnx::TensorProto tensor;
+  if (file.gcount() != static_cast<std::streamsize>(size) ||
+      !tensor.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Status::Error(path + ": not a serialized ONNX tensor");
+  }
+  auto data = ReadTensor(tensor, fs::path(path).parent_path().string(), options, "tensor");
+  if (!data.ok()) return Status::Error(path + ": " + OneLine(data.message()));
+  return OnnxTensorLiteral{data->shape, LiteralText(*data)};
+}
+
+StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path,
+                                          const OnnxImportOptions& options) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec) return Status::Error(path + ": cannot open file");

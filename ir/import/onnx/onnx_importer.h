@@ -61,6 +61,15 @@ StatusOr<OnnxImportResult> ImportOnnxBytes(std::string_view bytes, std::string_v
                                            const std::string& base_dir,
                                            const OnnxImportOptions& options = {});
 
+// A serialized TensorProto file (the backend tests' test_data_set_N/input_N.pb) as a shape
+// and XLA literal text, for comparing the imported module's results with ONNX's.
+struct OnnxTensorLiteral {
+  Shape shape;
+  std::string literal;
+};
+StatusOr<OnnxTensorLiteral> ReadOnnxTensorFile(const std::string& path,
+                                               const OnnxImportOptions& options = {});
+
 // True when `path` ends in ".onnx" (any case).
 bool HasOnnxExtension(std::string_view path);
 

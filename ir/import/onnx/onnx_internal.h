@@ -11,8 +11,8 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -106,8 +106,7 @@ class GraphBuilder {
                                 std::string_view direction = {});
   Instruction* Select(Instruction* predicate, Instruction* on_true, Instruction* on_false);
   // reduce(x, init) over `dims` with a reducer applying `reducer` to scalars of x's type.
-  Instruction* Reduce(Instruction* x, Instruction* init, std::vector<int64_t> dims,
-                      Opcode reducer);
+  Instruction* Reduce(Instruction* x, Instruction* init, std::vector<int64_t> dims, Opcode reducer);
   Computation* Reducer(Opcode opcode, PrimitiveType type);
   // The reducer of an argmax / argmin: (value, index) pairs of `type` and s64, keeping the
   // larger (smaller) value, and on a tie the first index (the last with `last_index`).
@@ -154,8 +153,12 @@ class NodeContext {
   NodeContext(GraphBuilder& builder, const onnx::NodeProto& node, int64_t opset,
               std::vector<const LoweredValue*> inputs, const std::string& base_dir,
               const OnnxImportOptions& options)
-      : builder_(builder), node_(node), opset_(opset), inputs_(std::move(inputs)),
-        base_dir_(base_dir), options_(options) {}
+      : builder_(builder),
+        node_(node),
+        opset_(opset),
+        inputs_(std::move(inputs)),
+        base_dir_(base_dir),
+        options_(options) {}
 
   GraphBuilder& b() { return builder_; }
   const onnx::NodeProto& node() const { return node_; }
@@ -167,7 +170,9 @@ class NodeContext {
   }
   Instruction* in(int64_t i) const { return input(i)->instruction; }
   int64_t output_count() const { return node_.output_size(); }
-  bool WantsOutput(int64_t i) const { return i < output_count() && !node_.output(static_cast<int>(i)).empty(); }
+  bool WantsOutput(int64_t i) const {
+    return i < output_count() && !node_.output(static_cast<int>(i)).empty();
+  }
 
   const onnx::AttributeProto* Attr(const std::string& name) const;
   int64_t Int(const std::string& name, int64_t fallback) const;

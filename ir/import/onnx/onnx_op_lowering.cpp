@@ -101,7 +101,8 @@ Status CheckSizes(const std::vector<int64_t>& values, const std::string& what) {
 
 StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, const std::string& what = "axis") {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) {
-    return Fail(what + " " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+    return Fail(what + " " + std::to_string(axis) + " out of range for rank " +
+                std::to_string(rank));
   }
   return axis < 0 ? axis + rank : axis;
 }
@@ -147,7 +148,9 @@ std::optional<std::vector<double>> KnownIfSmall(const std::vector<double>& value
   return values;
 }
 
-std::vector<double> ToDoubles(const Dims& dims) { return std::vector<double>(dims.begin(), dims.end()); }
+std::vector<double> ToDoubles(const Dims& dims) {
+  return std::vector<double>(dims.begin(), dims.end());
+}
 
 std::string LiteralOf(PrimitiveType type, const std::vector<double>& values, const Dims& dims) {
   TensorData data;
@@ -190,12 +193,14 @@ Instruction* CompareSame(GraphBuilder& b, Instruction* x, Instruction* y, const 
 
 const std::unordered_map<std::string, Opcode>& UnaryOps() {
   static const auto* ops = new std::unordered_map<std::string, Opcode>{
-      {"Abs", Opcode::kAbs},     {"Neg", Opcode::kNegate},  {"Exp", Opcode::kExp},
-      {"Log", Opcode::kLog},     {"Sqrt", Opcode::kSqrt},   {"Tanh", Opcode::kTanh},
-      {"Sigmoid", Opcode::kLogistic}, {"Erf", Opcode::kErf}, {"Ceil", Opcode::kCeil},
-      {"Floor", Opcode::kFloor}, {"Sin", Opcode::kSin},     {"Cos", Opcode::kCos},
-      {"Tan", Opcode::kTan},     {"Not", Opcode::kNot},     {"Sign", Opcode::kSign},
-      {"Round", Opcode::kRoundNearestEven}};
+      {"Abs", Opcode::kAbs},          {"Neg", Opcode::kNegate},
+      {"Exp", Opcode::kExp},          {"Log", Opcode::kLog},
+      {"Sqrt", Opcode::kSqrt},        {"Tanh", Opcode::kTanh},
+      {"Sigmoid", Opcode::kLogistic}, {"Erf", Opcode::kErf},
+      {"Ceil", Opcode::kCeil},        {"Floor", Opcode::kFloor},
+      {"Sin", Opcode::kSin},          {"Cos", Opcode::kCos},
+      {"Tan", Opcode::kTan},          {"Not", Opcode::kNot},
+      {"Sign", Opcode::kSign},        {"Round", Opcode::kRoundNearestEven}};
   return *ops;
 }
 
@@ -214,9 +219,12 @@ std::optional<std::vector<double>> FoldBinary(const std::string& op, PrimitiveTy
   for (size_t i = 0; i < n; ++i) {
     const double x = (*a)[a->size() == 1 ? 0 : i];
     const double y = (*b)[b->size() == 1 ? 0 : i];
-    if (op == "Add") out[i] = x + y;
-    else if (op == "Sub") out[i] = x - y;
-    else if (op == "Mul") out[i] = x * y;
+    if (op == "Add")
+      out[i] = x + y;
+    else if (op == "Sub")
+      out[i] = x - y;
+    else if (op == "Mul")
+      out[i] = x * y;
     else if (op == "Div") {
       if (y == 0 && !IsFloatingPointType(type)) return std::nullopt;
       out[i] = IsFloatingPointType(type) ? x / y : std::trunc(x / y);
@@ -229,12 +237,18 @@ std::optional<std::vector<double>> FoldBinary(const std::string& op, PrimitiveTy
 
 StatusOr<bool> LowerBinary(NodeContext& c) {
   static const std::unordered_map<std::string, std::pair<Opcode, const char*>> ops = {
-      {"Add", {Opcode::kAdd, ""}},          {"Sub", {Opcode::kSubtract, ""}},
-      {"Mul", {Opcode::kMultiply, ""}},     {"Div", {Opcode::kDivide, ""}},
-      {"Pow", {Opcode::kPower, ""}},        {"And", {Opcode::kAnd, ""}},
-      {"Or", {Opcode::kOr, ""}},            {"Xor", {Opcode::kXor, ""}},
-      {"Equal", {Opcode::kCompare, "EQ"}},  {"Less", {Opcode::kCompare, "LT"}},
-      {"LessOrEqual", {Opcode::kCompare, "LE"}}, {"Greater", {Opcode::kCompare, "GT"}},
+      {"Add", {Opcode::kAdd, ""}},
+      {"Sub", {Opcode::kSubtract, ""}},
+      {"Mul", {Opcode::kMultiply, ""}},
+      {"Div", {Opcode::kDivide, ""}},
+      {"Pow", {Opcode::kPower, ""}},
+      {"And", {Opcode::kAnd, ""}},
+      {"Or", {Opcode::kOr, ""}},
+      {"Xor", {Opcode::kXor, ""}},
+      {"Equal", {Opcode::kCompare, "EQ"}},
+      {"Less", {Opcode::kCompare, "LT"}},
+      {"LessOrEqual", {Opcode::kCompare, "LE"}},
+      {"Greater", {Opcode::kCompare, "GT"}},
       {"GreaterOrEqual", {Opcode::kCompare, "GE"}}};
   const std::string& op = c.node().op_type();
   const auto& [opcode, direction] = ops.at(op);
@@ -252,7 +266,9 @@ StatusOr<bool> LowerBinary(NodeContext& c) {
 
 StatusOr<bool> LowerVariadic(NodeContext& c) {
   const std::string& op = c.node().op_type();
-  const Opcode opcode = op == "Max" ? Opcode::kMaximum : op == "Min" ? Opcode::kMinimum : Opcode::kAdd;
+  const Opcode opcode = op == "Max"   ? Opcode::kMaximum
+                        : op == "Min" ? Opcode::kMinimum
+                                      : Opcode::kAdd;
   Instruction* acc = c.in(0);
   for (int64_t i = 1; i < c.input_count(); ++i) {
     auto next = c.b().Binary(opcode, acc, c.in(i));
@@ -327,7 +343,8 @@ StatusOr<bool> LowerActivation(NodeContext& c) {
   } else if (op == "Gelu") {
     Instruction* inner;
     if (c.String("approximate", "none") == "tanh") {
-      Instruction* cube = Elementwise(b, Opcode::kMultiply, x, Elementwise(b, Opcode::kMultiply, x, x));
+      Instruction* cube =
+          Elementwise(b, Opcode::kMultiply, x, Elementwise(b, Opcode::kMultiply, x, x));
       Instruction* sum = Elementwise(b, Opcode::kAdd, x, Scaled(b, cube, 0.044715));
       inner = b.Unary(Opcode::kTanh, Scaled(b, sum, std::sqrt(2.0 / M_PI)));
     } else {
@@ -358,7 +375,8 @@ StatusOr<bool> LowerClip(NodeContext& c) {
   Instruction* x = c.in(0);
   const PrimitiveType type = TypeOf(x);
   auto bound = [&](int64_t input, const char* attribute, double fallback) -> Instruction* {
-    if (c.opset() < 11) return b.Splat(type, c.Float(attribute, static_cast<float>(fallback)), DimsOf(x));
+    if (c.opset() < 11)
+      return b.Splat(type, c.Float(attribute, static_cast<float>(fallback)), DimsOf(x));
     if (!c.input(input)) return b.Splat(type, fallback, DimsOf(x));
     return b.BroadcastTo(b.Reshape(c.in(input), {}), DimsOf(x));
   };
@@ -465,7 +483,8 @@ StatusOr<bool> LowerGemm(NodeContext& c) {
   const int64_t k = DimsOf(a)[trans_a ? 0 : 1];
   const int64_t k2 = DimsOf(w)[trans_b ? 1 : 0];
   const int64_t n = DimsOf(w)[trans_b ? 0 : 1];
-  if (k != k2) return Fail("inner dimensions " + std::to_string(k) + " and " + std::to_string(k2) + " differ");
+  if (k != k2)
+    return Fail("inner dimensions " + std::to_string(k) + " and " + std::to_string(k2) + " differ");
   // Transposition is folded into the contracting dimensions, as XLA's dot_general does.
   Instruction* out = b.Emit(Opcode::kDot, Shape(TypeOf(a), {m, n}), {a, w},
                             {{"lhs_contracting_dims", IntListText({trans_a ? 0 : 1})},
@@ -494,17 +513,20 @@ struct WindowSpec {
       return std::all_of(v.begin(), v.end(), [&](int64_t x) { return x == value; });
     };
     std::string out = "{size=" + join(size, [&](size_t i) { return std::to_string(size[i]); });
-    if (!all(stride, 1)) out += " stride=" + join(stride, [&](size_t i) { return std::to_string(stride[i]); });
+    if (!all(stride, 1))
+      out += " stride=" + join(stride, [&](size_t i) { return std::to_string(stride[i]); });
     if (!all(pad_low, 0) || !all(pad_high, 0)) {
       out += " pad=" + join(pad_low, [&](size_t i) {
-        return std::to_string(pad_low[i]) + "_" + std::to_string(pad_high[i]);
-      });
+               return std::to_string(pad_low[i]) + "_" + std::to_string(pad_high[i]);
+             });
     }
     if (!all(lhs_dilate, 1)) {
-      out += " lhs_dilate=" + join(lhs_dilate, [&](size_t i) { return std::to_string(lhs_dilate[i]); });
+      out += " lhs_dilate=" +
+             join(lhs_dilate, [&](size_t i) { return std::to_string(lhs_dilate[i]); });
     }
     if (!all(rhs_dilate, 1)) {
-      out += " rhs_dilate=" + join(rhs_dilate, [&](size_t i) { return std::to_string(rhs_dilate[i]); });
+      out += " rhs_dilate=" +
+             join(rhs_dilate, [&](size_t i) { return std::to_string(rhs_dilate[i]); });
     }
     return out + "}";
   }
@@ -529,10 +551,13 @@ StatusOr<WindowSpec> SpatialWindow(const NodeContext& c, const Dims& spatial_in,
   w.rhs_dilate = c.Ints("dilations").value_or(Dims(n, 1));
   w.lhs_dilate = Dims(n, 1);
   Dims pads = c.Ints("pads").value_or(Dims(2 * n, 0));
-  if (w.size.size() != n || w.stride.size() != n || w.rhs_dilate.size() != n || pads.size() != 2 * n) {
-    return Fail("kernel_shape, strides, dilations or pads do not have one entry per spatial dimension");
+  if (w.size.size() != n || w.stride.size() != n || w.rhs_dilate.size() != n ||
+      pads.size() != 2 * n) {
+    return Fail(
+        "kernel_shape, strides, dilations or pads do not have one entry per spatial dimension");
   }
-  for (const Dims* v : {&w.size, &w.stride, &w.rhs_dilate, &pads}) FS_RETURN_IF_ERROR(CheckSizes(*v, "window"));
+  for (const Dims* v : {&w.size, &w.stride, &w.rhs_dilate, &pads})
+    FS_RETURN_IF_ERROR(CheckSizes(*v, "window"));
   for (size_t i = 0; i < n; ++i) {
     if (w.size[i] < 1 || w.stride[i] < 1 || w.rhs_dilate[i] < 1 || pads[i] < 0 || pads[n + i] < 0) {
       return Fail("kernel_shape, strides, dilations and pads must be positive");
@@ -616,20 +641,24 @@ StatusOr<bool> LowerConvTranspose(NodeContext& c) {
   const Dims dilation = c.Ints("dilations").value_or(Dims(n, 1));
   const Dims output_padding = c.Ints("output_padding").value_or(Dims(n, 0));
   Dims pads = c.Ints("pads").value_or(Dims(2 * n, 0));
-  if (stride.size() != n || dilation.size() != n || output_padding.size() != n || pads.size() != 2 * n) {
+  if (stride.size() != n || dilation.size() != n || output_padding.size() != n ||
+      pads.size() != 2 * n) {
     return Fail("strides, dilations, output_padding or pads do not fit the spatial dimensions");
   }
-  for (const Dims* v : std::initializer_list<const Dims*>{&kernel, &stride, &dilation, &output_padding, &pads}) {
+  for (const Dims* v :
+       std::initializer_list<const Dims*>{&kernel, &stride, &dilation, &output_padding, &pads}) {
     FS_RETURN_IF_ERROR(CheckSizes(*v, "window"));
   }
   const std::string auto_pad = c.String("auto_pad", "NOTSET");
   std::optional<Dims> output_shape = c.Ints("output_shape");
   if (output_shape) FS_RETURN_IF_ERROR(CheckSizes(*output_shape, "output_shape"));
-  if (output_shape && output_shape->size() == n + 2) output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
+  if (output_shape && output_shape->size() == n + 2)
+    output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
   if ((output_shape && output_shape->size() != n)) return Fail("output_shape does not fit");
   for (size_t i = 0; i < n; ++i) {
     if (stride[i] < 1 || dilation[i] < 1) return Fail("strides and dilations must be positive");
-    const int64_t full = stride[i] * (xd[2 + i] - 1) + output_padding[i] + (kernel[i] - 1) * dilation[i] + 1;
+    const int64_t full =
+        stride[i] * (xd[2 + i] - 1) + output_padding[i] + (kernel[i] - 1) * dilation[i] + 1;
     if (output_shape || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       const int64_t target = output_shape ? (*output_shape)[i] : xd[2 + i] * stride[i];
       const int64_t total = full - target;
@@ -659,8 +688,8 @@ StatusOr<bool> LowerConvTranspose(NodeContext& c) {
   }
   // A transposed convolution is a convolution over the stride-dilated input with the kernel
   // flipped in space and its feature dimensions swapped (io instead of oi).
-  Instruction* flipped = b.Emit(Opcode::kReverse, w->shape(), {w},
-                                {{"dimensions", IntListText(Iota(2, rank))}});
+  Instruction* flipped =
+      b.Emit(Opcode::kReverse, w->shape(), {w}, {{"dimensions", IntListText(Iota(2, rank))}});
   Instruction* conv = b.Emit(Opcode::kConvolution, Shape(TypeOf(x), out), {x, flipped},
                              {{"window", window.Text()}, {"dim_labels", ConvLabels(n, true)}});
   if (c.input(2)) {
@@ -684,10 +713,14 @@ StatusOr<bool> LowerBatchNorm(NodeContext& c) {
     if (DimsOf(c.in(i)) != channel) return Fail("scale, bias, mean and var must be [C]");
   }
   const PrimitiveType type = TypeOf(x);
-  Instruction* var_eps = Elementwise(b, Opcode::kAdd, c.in(4), b.Splat(type, c.Float("epsilon", 1e-5f), channel));
-  Instruction* factor = Elementwise(b, Opcode::kMultiply, c.in(1), b.Unary(Opcode::kRsqrt, var_eps));
-  Instruction* centered = Elementwise(b, Opcode::kSubtract, x, b.BroadcastInDim(c.in(3), dims, {1}));
-  Instruction* scaled = Elementwise(b, Opcode::kMultiply, centered, b.BroadcastInDim(factor, dims, {1}));
+  Instruction* var_eps =
+      Elementwise(b, Opcode::kAdd, c.in(4), b.Splat(type, c.Float("epsilon", 1e-5f), channel));
+  Instruction* factor =
+      Elementwise(b, Opcode::kMultiply, c.in(1), b.Unary(Opcode::kRsqrt, var_eps));
+  Instruction* centered =
+      Elementwise(b, Opcode::kSubtract, x, b.BroadcastInDim(c.in(3), dims, {1}));
+  Instruction* scaled =
+      Elementwise(b, Opcode::kMultiply, centered, b.BroadcastInDim(factor, dims, {1}));
   c.SetOutput(0, Elementwise(b, Opcode::kAdd, scaled, b.BroadcastInDim(c.in(2), dims, {1})));
   return true;
 }
@@ -697,7 +730,8 @@ Instruction* ReduceMean(GraphBuilder& b, Instruction* x, const Dims& axes) {
   Instruction* sum = b.Reduce(x, b.Scalar(type, 0), axes, Opcode::kAdd);
   int64_t count = 1;
   for (int64_t a : axes) count *= DimsOf(x)[static_cast<size_t>(a)];
-  return Elementwise(b, Opcode::kDivide, sum, b.Splat(type, static_cast<double>(count), DimsOf(sum)));
+  return Elementwise(b, Opcode::kDivide, sum,
+                     b.Splat(type, static_cast<double>(count), DimsOf(sum)));
 }
 
 StatusOr<bool> LowerLayerNorm(NodeContext& c) {
@@ -712,16 +746,20 @@ StatusOr<bool> LowerLayerNorm(NodeContext& c) {
   const PrimitiveType type = TypeOf(x);
   Instruction* mean = ReduceMean(b, x, axes);
   Instruction* centered = Elementwise(b, Opcode::kSubtract, x, b.BroadcastInDim(mean, dims, outer));
-  Instruction* variance = ReduceMean(b, Elementwise(b, Opcode::kMultiply, centered, centered), axes);
+  Instruction* variance =
+      ReduceMean(b, Elementwise(b, Opcode::kMultiply, centered, centered), axes);
   Instruction* var_eps = Elementwise(b, Opcode::kAdd, variance,
                                      b.Splat(type, c.Float("epsilon", 1e-5f), DimsOf(variance)));
   Instruction* inv_std = b.Unary(Opcode::kRsqrt, var_eps);
-  Instruction* out = Elementwise(b, Opcode::kMultiply, centered, b.BroadcastInDim(inv_std, dims, outer));
+  Instruction* out =
+      Elementwise(b, Opcode::kMultiply, centered, b.BroadcastInDim(inv_std, dims, outer));
   for (int64_t i = 1; i <= 2; ++i) {
     if (!c.input(i)) continue;
     auto to = BroadcastDims(DimsOf(c.in(i)), dims);
-    if (!to || *to != dims) return Fail(std::string(i == 1 ? "scale" : "bias") + " does not broadcast");
-    out = Elementwise(b, i == 1 ? Opcode::kMultiply : Opcode::kAdd, out, b.BroadcastTo(c.in(i), dims));
+    if (!to || *to != dims)
+      return Fail(std::string(i == 1 ? "scale" : "bias") + " does not broadcast");
+    out = Elementwise(b, i == 1 ? Opcode::kMultiply : Opcode::kAdd, out,
+                      b.BroadcastTo(c.in(i), dims));
   }
   c.SetOutput(0, out);
   Dims kept_shape(dims.begin(), dims.begin() + *axis);
@@ -800,7 +838,8 @@ StatusOr<bool> LowerPool(NodeContext& c) {
   Dims out;
   for (size_t i = 0; i < xd.size(); ++i) out.push_back(w.Output(i, xd[i]));
   const PrimitiveType type = TypeOf(x);
-  auto reduce_window = [&](Instruction* operand, double init, Opcode reducer, const WindowSpec& spec) {
+  auto reduce_window = [&](Instruction* operand, double init, Opcode reducer,
+                           const WindowSpec& spec) {
     return b.Emit(Opcode::kReduceWindow, Shape(type, out), {operand, b.Scalar(type, init)},
                   {{"window", spec.Text()}}, {}, b.Reducer(reducer, type));
   };
@@ -811,16 +850,19 @@ StatusOr<bool> LowerPool(NodeContext& c) {
   if (!IsFloatingPointType(type)) return false;
   Instruction* sum = reduce_window(x, 0, Opcode::kAdd, w);
   const Dims pads = c.Ints("pads").value_or(Dims());
-  const bool explicit_pads = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
-  const bool padded = std::any_of(w.pad_low.begin(), w.pad_low.end(), [](int64_t p) { return p != 0; }) ||
-                      std::any_of(w.pad_high.begin(), w.pad_high.end(), [](int64_t p) { return p != 0; });
+  const bool explicit_pads =
+      std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
+  const bool padded =
+      std::any_of(w.pad_low.begin(), w.pad_low.end(), [](int64_t p) { return p != 0; }) ||
+      std::any_of(w.pad_high.begin(), w.pad_high.end(), [](int64_t p) { return p != 0; });
   const bool include_pad = c.Int("count_include_pad", 0) != 0;
   Instruction* count;
   if (!padded || (include_pad && explicit_pads && pads.size() == 2 * spatial_in.size() &&
                   Dims(w.pad_high.begin() + 2, w.pad_high.end()) ==
                       Dims(pads.begin() + static_cast<int64_t>(spatial_in.size()), pads.end()) &&
                   c.String("auto_pad", "NOTSET") == "NOTSET")) {
-    count = b.Splat(type, static_cast<double>(Product(spatial->size, 0, spatial->size.size())), out);
+    count =
+        b.Splat(type, static_cast<double>(Product(spatial->size, 0, spatial->size.size())), out);
   } else {
     // Divide by how many real (or, with count_include_pad, explicitly padded) elements each
     // window covers: the same reduce-window over ones.
@@ -852,9 +894,10 @@ StatusOr<bool> LowerGlobalPool(NodeContext& c) {
   if (rank < 3) return Fail("input must be [N, C, spatial...]");
   const Dims axes = Iota(2, rank);
   const PrimitiveType type = TypeOf(x);
-  Instruction* reduced = c.node().op_type() == "GlobalMaxPool"
-                             ? b.Reduce(x, b.Scalar(type, LowestValue(type)), axes, Opcode::kMaximum)
-                             : ReduceMean(b, x, axes);
+  Instruction* reduced =
+      c.node().op_type() == "GlobalMaxPool"
+          ? b.Reduce(x, b.Scalar(type, LowestValue(type)), axes, Opcode::kMaximum)
+          : ReduceMean(b, x, axes);
   Dims out = {DimsOf(x)[0], DimsOf(x)[1]};
   out.resize(static_cast<size_t>(rank), 1);
   c.SetOutput(0, b.Reshape(reduced, out));
@@ -886,7 +929,8 @@ StatusOr<bool> LowerReduce(NodeContext& c) {
   const PrimitiveType type = TypeOf(x);
   Instruction* operand = x;
   if (op == "ReduceL1") operand = b.Unary(Opcode::kAbs, x);
-  if (op == "ReduceL2" || op == "ReduceSumSquare") operand = Elementwise(b, Opcode::kMultiply, x, x);
+  if (op == "ReduceL2" || op == "ReduceSumSquare")
+    operand = Elementwise(b, Opcode::kMultiply, x, x);
   if (op == "ReduceLogSumExp") operand = b.Unary(Opcode::kExp, x);
   Instruction* out;
   if (op == "ReduceMax") {
@@ -920,10 +964,11 @@ Instruction* ArgReduce(GraphBuilder& b, Instruction* x, int64_t axis, bool max, 
   const Shape result = Shape::Tuple({Shape(type, kept), Shape(PrimitiveType::kS64, kept)});
   Instruction* init_value = b.Scalar(type, max ? LowestValue(type) : HighestValue(type));
   Instruction* init_index = b.Scalar(PrimitiveType::kS64, 0);
-  Instruction* reduce = b.Emit(Opcode::kReduce, result, {x, iota, init_value, init_index},
-                               {{"dimensions", IntListText({axis})}}, {},
-                               b.ArgReducer(type, max, last_index));
-  return b.Emit(Opcode::kGetTupleElement, Shape(PrimitiveType::kS64, kept), {reduce}, {{"index", "1"}});
+  Instruction* reduce =
+      b.Emit(Opcode::kReduce, result, {x, iota, init_value, init_index},
+             {{"dimensions", IntListText({axis})}}, {}, b.ArgReducer(type, max, last_index));
+  return b.Emit(Opcode::kGetTupleElement, Shape(PrimitiveType::kS64, kept), {reduce},
+                {{"index", "1"}});
 }
 
 StatusOr<bool> LowerArgMax(NodeContext& c) {
@@ -931,7 +976,8 @@ StatusOr<bool> LowerArgMax(NodeContext& c) {
   if (RankOf(x) == 0) return Fail("input is a scalar");
   auto axis = NormalizeAxis(c.Int("axis", 0), RankOf(x));
   if (!axis.ok()) return axis.status();
-  Instruction* out = ArgReduce(c.b(), x, *axis, c.node().op_type() == "ArgMax", c.Int("select_last_index", 0) != 0);
+  Instruction* out = ArgReduce(c.b(), x, *axis, c.node().op_type() == "ArgMax",
+                               c.Int("select_last_index", 0) != 0);
   if (c.Int("keepdims", 1) != 0) {
     Dims kept = DimsOf(x);
     kept[static_cast<size_t>(*axis)] = 1;
@@ -968,12 +1014,15 @@ StatusOr<bool> LowerInstanceNorm(NodeContext& c) {
   const Dims outer = {0, 1};
   Instruction* mean = ReduceMean(b, x, axes);
   Instruction* centered = Elementwise(b, Opcode::kSubtract, x, b.BroadcastInDim(mean, dims, outer));
-  Instruction* variance = ReduceMean(b, Elementwise(b, Opcode::kMultiply, centered, centered), axes);
-  Instruction* var_eps = Elementwise(b, Opcode::kAdd, variance,
-                                     b.Splat(TypeOf(x), c.Float("epsilon", 1e-5f), DimsOf(variance)));
-  Instruction* normalized = Elementwise(b, Opcode::kMultiply, centered,
-                                        b.BroadcastInDim(b.Unary(Opcode::kRsqrt, var_eps), dims, outer));
-  Instruction* scaled = Elementwise(b, Opcode::kMultiply, normalized, b.BroadcastInDim(c.in(1), dims, {1}));
+  Instruction* variance =
+      ReduceMean(b, Elementwise(b, Opcode::kMultiply, centered, centered), axes);
+  Instruction* var_eps = Elementwise(
+      b, Opcode::kAdd, variance, b.Splat(TypeOf(x), c.Float("epsilon", 1e-5f), DimsOf(variance)));
+  Instruction* normalized =
+      Elementwise(b, Opcode::kMultiply, centered,
+                  b.BroadcastInDim(b.Unary(Opcode::kRsqrt, var_eps), dims, outer));
+  Instruction* scaled =
+      Elementwise(b, Opcode::kMultiply, normalized, b.BroadcastInDim(c.in(1), dims, {1}));
   c.SetOutput(0, Elementwise(b, Opcode::kAdd, scaled, b.BroadcastInDim(c.in(2), dims, {1})));
   return true;
 }
@@ -984,7 +1033,8 @@ StatusOr<bool> LowerIsInf(NodeContext& c) {
   if (!IsFloatingPointType(TypeOf(x))) return false;
   const double inf = HighestValue(TypeOf(x));
   Instruction* out = nullptr;
-  for (const auto& [attribute, value] : {std::pair{"detect_positive", inf}, std::pair{"detect_negative", -inf}}) {
+  for (const auto& [attribute, value] :
+       {std::pair{"detect_positive", inf}, std::pair{"detect_negative", -inf}}) {
     if (c.Int(attribute, 1) == 0) continue;
     Instruction* hit = CompareSame(b, x, b.Splat(TypeOf(x), value, DimsOf(x)), "EQ");
     out = out ? Elementwise(b, Opcode::kOr, out, hit) : hit;
@@ -1008,8 +1058,9 @@ StatusOr<bool> LowerTrilu(NodeContext& c) {
   const Dims& dims = DimsOf(x);
   const Dims matrix = {dims[static_cast<size_t>(rank - 2)], dims[static_cast<size_t>(rank - 1)]};
   // Keep element (i, j) where j - i >= k (upper) or j - i <= k (lower).
-  Instruction* shifted_row = Elementwise(b, Opcode::kAdd, b.Iota(matrix, 0),
-                                         b.Splat(PrimitiveType::kS64, static_cast<double>(k), matrix));
+  Instruction* shifted_row =
+      Elementwise(b, Opcode::kAdd, b.Iota(matrix, 0),
+                  b.Splat(PrimitiveType::kS64, static_cast<double>(k), matrix));
   const bool upper = c.Int("upper", 1) != 0;
   Instruction* keep = CompareSame(b, b.Iota(matrix, 1), shifted_row, upper ? "GE" : "LE");
   keep = b.BroadcastInDim(keep, dims, {rank - 2, rank - 1});
@@ -1036,7 +1087,8 @@ StatusOr<bool> LowerDepthToSpace(NodeContext& c) {
   const bool crd = c.String("mode", "DCR") == "CRD";
   Instruction* split = crd ? b.Reshape(x, {d[0], channels, s, s, d[2], d[3]})
                            : b.Reshape(x, {d[0], s, s, channels, d[2], d[3]});
-  Instruction* moved = crd ? b.Transpose(split, {0, 1, 4, 2, 5, 3}) : b.Transpose(split, {0, 3, 4, 1, 5, 2});
+  Instruction* moved =
+      crd ? b.Transpose(split, {0, 1, 4, 2, 5, 3}) : b.Transpose(split, {0, 3, 4, 1, 5, 2});
   c.SetOutput(0, b.Reshape(moved, {d[0], channels, d[2] * s, d[3] * s}));
   return true;
 }
@@ -1058,14 +1110,17 @@ StatusOr<Instruction*> NllLoss(NodeContext& c, Instruction* input, Instruction* 
   const PrimitiveType type = TypeOf(input);
   Instruction* target64 = b.Convert(target, PrimitiveType::kS64);
   Dims spread = AllBut(rank, {1});
-  Instruction* hot = CompareSame(b, b.Iota(dims, 1), b.BroadcastInDim(target64, dims, spread), "EQ");
+  Instruction* hot =
+      CompareSame(b, b.Iota(dims, 1), b.BroadcastInDim(target64, dims, spread), "EQ");
   Instruction* zeros = b.Splat(type, 0, dims);
   Instruction* picked = b.Reduce(b.Select(hot, input, zeros), b.Scalar(type, 0), {1}, Opcode::kAdd);
   Instruction* per_class = weight ? b.BroadcastInDim(weight, dims, {1}) : b.Splat(type, 1, dims);
-  Instruction* weights = b.Reduce(b.Select(hot, per_class, zeros), b.Scalar(type, 0), {1}, Opcode::kAdd);
+  Instruction* weights =
+      b.Reduce(b.Select(hot, per_class, zeros), b.Scalar(type, 0), {1}, Opcode::kAdd);
   if (const onnx::AttributeProto* ignore = c.Attr("ignore_index")) {
-    Instruction* kept = CompareSame(b, target64,
-                                    b.Splat(PrimitiveType::kS64, static_cast<double>(ignore->i()), target_dims), "NE");
+    Instruction* kept = CompareSame(
+        b, target64, b.Splat(PrimitiveType::kS64, static_cast<double>(ignore->i()), target_dims),
+        "NE");
     weights = b.Select(kept, weights, b.Splat(type, 0, target_dims));
   }
   Instruction* loss = b.Unary(Opcode::kNegate, Elementwise(b, Opcode::kMultiply, picked, weights));
@@ -1115,7 +1170,8 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
     const auto a = static_cast<size_t>(axis);
     target = {Product(dims, 0, a), Product(dims, a, dims.size())};
   } else {
-    auto shape = c.opset() < 5 ? StatusOr<Dims>(c.Ints("shape").value_or(Dims())) : c.KnownInts(1, "shape");
+    auto shape =
+        c.opset() < 5 ? StatusOr<Dims>(c.Ints("shape").value_or(Dims())) : c.KnownInts(1, "shape");
     if (!shape.ok()) return shape.status();
     target = *shape;
     const bool allow_zero = c.Int("allowzero", 0) != 0;
@@ -1123,7 +1179,8 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
     int64_t known_product = 1;
     for (size_t i = 0; i < target.size(); ++i) {
       if (target[i] == 0 && !allow_zero) {
-        if (i >= dims.size()) return Fail("shape copies dimension " + std::to_string(i) + " the input lacks");
+        if (i >= dims.size())
+          return Fail("shape copies dimension " + std::to_string(i) + " the input lacks");
         target[i] = dims[i];
       }
       if (target[i] == -1) {
@@ -1137,7 +1194,8 @@ StatusOr<bool> LowerReshape(NodeContext& c) {
     }
     const int64_t total = x->shape().ElementCount();
     if (inferred >= 0) {
-      if (known_product == 0 || total % known_product != 0) return Fail("cannot infer the -1 dimension");
+      if (known_product == 0 || total % known_product != 0)
+        return Fail("cannot infer the -1 dimension");
       target[static_cast<size_t>(inferred)] = total / known_product;
     }
   }
@@ -1160,7 +1218,8 @@ StatusOr<bool> LowerTranspose(NodeContext& c) {
   }
   Dims sorted = perm;
   std::sort(sorted.begin(), sorted.end());
-  if (sorted != Iota(0, RankOf(x))) return Fail("perm " + IntListText(perm) + " is not a permutation");
+  if (sorted != Iota(0, RankOf(x)))
+    return Fail("perm " + IntListText(perm) + " is not a permutation");
   c.SetOutput(0, c.b().Transpose(x, perm));
   return true;
 }
@@ -1198,7 +1257,8 @@ StatusOr<bool> LowerSqueeze(NodeContext& c) {
       if (!normalized.ok()) return normalized.status();
       removed = *normalized;
       for (int64_t a : removed) {
-        if (dims[static_cast<size_t>(a)] != 1) return Fail("axis " + std::to_string(a) + " is not of size 1");
+        if (dims[static_cast<size_t>(a)] != 1)
+          return Fail("axis " + std::to_string(a) + " is not of size 1");
       }
     } else {
       for (size_t d = 0; d < dims.size(); ++d) {
@@ -1206,7 +1266,8 @@ StatusOr<bool> LowerSqueeze(NodeContext& c) {
       }
     }
     for (size_t d = 0; d < dims.size(); ++d) {
-      if (!std::binary_search(removed.begin(), removed.end(), static_cast<int64_t>(d))) out.push_back(dims[d]);
+      if (!std::binary_search(removed.begin(), removed.end(), static_cast<int64_t>(d)))
+        out.push_back(dims[d]);
     }
   }
   c.SetOutput(0, c.b().Reshape(x, out), c.Known(0));
@@ -1261,7 +1322,8 @@ Instruction* EmitSlice(GraphBuilder& b, Instruction* x, const Dims& start, const
     out.push_back(limit[i] <= start[i] ? 0 : (limit[i] - start[i] + stride[i] - 1) / stride[i]);
   }
   if (out == DimsOf(x)) return x;
-  return b.Emit(Opcode::kSlice, Shape(TypeOf(x), out), {x}, {{"slice", SliceText(start, limit, stride)}});
+  return b.Emit(Opcode::kSlice, Shape(TypeOf(x), out), {x},
+                {{"slice", SliceText(start, limit, stride)}});
 }
 
 StatusOr<bool> LowerSlice(NodeContext& c) {
@@ -1294,7 +1356,8 @@ StatusOr<bool> LowerSlice(NodeContext& c) {
     }
   }
   if (steps.empty()) steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size()) {
     return Fail("starts, ends, axes and steps differ in length");
   }
   const Dims& dims = DimsOf(x);
@@ -1332,7 +1395,8 @@ StatusOr<bool> LowerSlice(NodeContext& c) {
   std::optional<std::vector<double>> known;
   if (rank == 1 && reversed.empty() && c.Known(0)) {
     known.emplace();
-    for (int64_t i = start[0]; i < limit[0]; i += stride[0]) known->push_back((*c.Known(0))[static_cast<size_t>(i)]);
+    for (int64_t i = start[0]; i < limit[0]; i += stride[0])
+      known->push_back((*c.Known(0))[static_cast<size_t>(i)]);
   }
   c.SetOutput(0, out, known);
   return true;
@@ -1361,7 +1425,8 @@ StatusOr<bool> LowerGather(NodeContext& c) {
   std::optional<std::vector<double>> known_indices = c.Known(1);
   if (known_indices) {
     for (double& i : *known_indices) {
-      if (i < -n || i >= n) return Fail("index " + std::to_string(static_cast<int64_t>(i)) + " out of range");
+      if (i < -n || i >= n)
+        return Fail("index " + std::to_string(static_cast<int64_t>(i)) + " out of range");
       if (i < 0) i += n;
     }
     indices = b.Constant(Shape(TypeOf(indices), DimsOf(indices)),
@@ -1403,8 +1468,9 @@ StatusOr<bool> LowerGatherElements(NodeContext& c) {
   if (!IsIntegralType(TypeOf(c.in(1)))) return Fail("indices are not integers");
   auto axis = NormalizeAxis(c.Int("axis", 0), rank);
   if (!axis.ok()) return axis.status();
-  Instruction* indices = b.Convert(WrapNegativeIndices(b, c.in(1), DimsOf(data)[static_cast<size_t>(*axis)]),
-                                   PrimitiveType::kS64);
+  Instruction* indices =
+      b.Convert(WrapNegativeIndices(b, c.in(1), DimsOf(data)[static_cast<size_t>(*axis)]),
+                PrimitiveType::kS64);
   const Dims& out = DimsOf(indices);
   for (int64_t d = 0; d < rank; ++d) {
     if (d != *axis && out[static_cast<size_t>(d)] > DimsOf(data)[static_cast<size_t>(d)]) {
@@ -1420,9 +1486,10 @@ StatusOr<bool> LowerGatherElements(NodeContext& c) {
   }
   Dims all = with_vector;
   all.back() = rank;
-  Instruction* index_vectors = parts.size() == 1 ? parts[0]
-                                                 : b.Emit(Opcode::kConcatenate, Shape(PrimitiveType::kS64, all), parts,
-                                                          {{"dimensions", IntListText({rank})}});
+  Instruction* index_vectors = parts.size() == 1
+                                   ? parts[0]
+                                   : b.Emit(Opcode::kConcatenate, Shape(PrimitiveType::kS64, all),
+                                            parts, {{"dimensions", IntListText({rank})}});
   c.SetOutput(0, b.Emit(Opcode::kGather, Shape(TypeOf(data), out), {data, index_vectors},
                         {{"offset_dims", "{}"},
                          {"collapsed_slice_dims", IntListText(Iota(0, rank))},
@@ -1462,14 +1529,16 @@ StatusOr<bool> LowerSplit(NodeContext& c) {
     const int64_t parts = c.Int("num_outputs", c.output_count());
     if (parts < 1) return Fail("no outputs");
     const int64_t each = (n + parts - 1) / parts;
-    for (int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<int64_t>(0, std::min(each, n - i * each)));
+    for (int64_t i = 0; i < parts; ++i)
+      sizes.push_back(std::max<int64_t>(0, std::min(each, n - i * each)));
   }
   if (std::any_of(sizes.begin(), sizes.end(), [](int64_t v) { return v < 0; })) {
     return Fail("negative split size");
   }
   if (static_cast<int64_t>(sizes.size()) != c.output_count() ||
       std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != n) {
-    return Fail("split sizes " + IntListText(sizes) + " do not cover dimension " + std::to_string(n));
+    return Fail("split sizes " + IntListText(sizes) + " do not cover dimension " +
+                std::to_string(n));
   }
   int64_t offset = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -1479,7 +1548,8 @@ StatusOr<bool> LowerSplit(NodeContext& c) {
     limit[a] = offset + sizes[i];
     offset += sizes[i];
     if (c.WantsOutput(static_cast<int64_t>(i))) {
-      c.SetOutput(static_cast<int64_t>(i), EmitSlice(c.b(), x, start, limit, Dims(start.size(), 1)));
+      c.SetOutput(static_cast<int64_t>(i),
+                  EmitSlice(c.b(), x, start, limit, Dims(start.size(), 1)));
     }
   }
   return true;
@@ -1489,7 +1559,8 @@ StatusOr<bool> LowerExpand(NodeContext& c) {
   auto shape = c.KnownInts(1, "shape");
   if (!shape.ok()) return shape.status();
   auto dims = BroadcastDims(DimsOf(c.in(0)), *shape);
-  if (!dims) return Fail("cannot expand " + c.in(0)->shape().ToString(false) + " to " + IntListText(*shape));
+  if (!dims)
+    return Fail("cannot expand " + c.in(0)->shape().ToString(false) + " to " + IntListText(*shape));
   c.SetOutput(0, c.b().BroadcastTo(c.in(0), *dims));
   return true;
 }
@@ -1586,7 +1657,8 @@ StatusOr<bool> LowerResize(NodeContext& c) {
   }
   std::optional<std::vector<double>> scales;
   if (upsample && c.opset() < 9) {
-    if (const onnx::AttributeProto* a = c.Attr("scales")) scales = std::vector<double>(a->floats().begin(), a->floats().end());
+    if (const onnx::AttributeProto* a = c.Attr("scales"))
+      scales = std::vector<double>(a->floats().begin(), a->floats().end());
   } else {
     const int64_t scales_input = upsample || c.opset() < 11 ? 1 : 2;
     if (c.input(scales_input) && c.Known(scales_input) && !c.Known(scales_input)->empty()) {
@@ -1602,7 +1674,8 @@ StatusOr<bool> LowerResize(NodeContext& c) {
   Dims wide, mapping, out;
   for (size_t i = 0; i < dims.size(); ++i) {
     const double s = (*scales)[i];
-    if (!(s >= 1 && s <= static_cast<double>(kMaxSizeAttribute)) || s != std::floor(s)) return false;
+    if (!(s >= 1 && s <= static_cast<double>(kMaxSizeAttribute)) || s != std::floor(s))
+      return false;
     mapping.push_back(static_cast<int64_t>(wide.size()));
     wide.push_back(dims[i]);
     if (s > 1) wide.push_back(static_cast<int64_t>(s));
@@ -1665,7 +1738,8 @@ StatusOr<bool> LowerConstantOfShape(NodeContext& c) {
   if (const onnx::AttributeProto* a = c.Attr("value")) {
     auto data = ReadTensor(a->t(), c.base_dir(), c.options(), "value");
     if (!data.ok()) return data.status();
-    if (data->shape.ElementCount() != 1 || !data->has_values) return Fail("value must hold one element");
+    if (data->shape.ElementCount() != 1 || !data->has_values)
+      return Fail("value must hold one element");
     type = data->shape.element_type();
     if (IsComplexType(type)) return false;
     value = IsFloatingPointType(type) ? data->floats[0] : static_cast<double>(data->ints[0]);
@@ -1680,7 +1754,8 @@ StatusOr<bool> LowerShape(NodeContext& c) {
   const Dims& dims = DimsOf(c.in(0));
   const auto rank = static_cast<int64_t>(dims.size());
   if (c.node().op_type() == "Size") {
-    SetKnownConstant(c, 0, PrimitiveType::kS64, {}, {static_cast<double>(c.in(0)->shape().ElementCount())});
+    SetKnownConstant(c, 0, PrimitiveType::kS64, {},
+                     {static_cast<double>(c.in(0)->shape().ElementCount())});
     return true;
   }
   int64_t start = c.Int("start", 0);
@@ -1720,13 +1795,14 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
       (*t)[name] = LowerBinary;
     }
     for (const char* name : {"Max", "Min", "Sum", "Mean"}) (*t)[name] = LowerVariadic;
-    for (const char* name : {"Relu", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish", "Softplus",
-                             "Softsign", "ThresholdedRelu", "Reciprocal", "IsNaN", "Gelu", "PRelu"}) {
+    for (const char* name :
+         {"Relu", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish", "Softplus", "Softsign",
+          "ThresholdedRelu", "Reciprocal", "IsNaN", "Gelu", "PRelu"}) {
       (*t)[name] = LowerActivation;
     }
-    for (const char* name : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-                             "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
-                             "ReduceLogSumExp"}) {
+    for (const char* name :
+         {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+          "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"}) {
       (*t)[name] = LowerReduce;
     }
     (*t)["Mod"] = LowerMod;
@@ -1786,12 +1862,25 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
 
 // Inputs each op needs present (optional ones after these may be absent).
 int64_t RequiredInputs(const std::string& op, int64_t opset) {
-  static const std::unordered_map<std::string, int64_t> counts = {
-      {"MatMul", 2}, {"Gemm", 2}, {"Conv", 2}, {"ConvTranspose", 2}, {"BatchNormalization", 5},
-      {"LayerNormalization", 2}, {"Where", 3}, {"PRelu", 2}, {"Expand", 2}, {"Tile", 2},
-      {"Range", 3}, {"Gather", 2}, {"Mod", 2}, {"InstanceNormalization", 3}, {"CastLike", 2},
-      {"NegativeLogLikelihoodLoss", 2}, {"SoftmaxCrossEntropyLoss", 2}, {"GatherElements", 2},
-      {"BitShift", 2}};
+  static const std::unordered_map<std::string, int64_t> counts = {{"MatMul", 2},
+                                                                  {"Gemm", 2},
+                                                                  {"Conv", 2},
+                                                                  {"ConvTranspose", 2},
+                                                                  {"BatchNormalization", 5},
+                                                                  {"LayerNormalization", 2},
+                                                                  {"Where", 3},
+                                                                  {"PRelu", 2},
+                                                                  {"Expand", 2},
+                                                                  {"Tile", 2},
+                                                                  {"Range", 3},
+                                                                  {"Gather", 2},
+                                                                  {"Mod", 2},
+                                                                  {"InstanceNormalization", 3},
+                                                                  {"CastLike", 2},
+                                                                  {"NegativeLogLikelihoodLoss", 2},
+                                                                  {"SoftmaxCrossEntropyLoss", 2},
+                                                                  {"GatherElements", 2},
+                                                                  {"BitShift", 2}};
   if (auto it = counts.find(op); it != counts.end()) return it->second;
   if (op == "Reshape") return opset < 5 ? 1 : 2;
   if (op == "Slice") return opset < 10 ? 1 : 3;

@@ -22,8 +22,8 @@ float HalfToFloat(uint16_t bits) {
   if (exponent == 0) {
     value = std::ldexp(static_cast<float>(mantissa), -24);
   } else if (exponent == 31) {
-    value = mantissa ? std::numeric_limits<float>::quiet_NaN()
-                     : std::numeric_limits<float>::infinity();
+    value =
+        mantissa ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
   } else {
     value = std::ldexp(static_cast<float>(mantissa | 0x400u), exponent - 25);
   }
@@ -53,23 +53,45 @@ T LoadLittleEndian(const char* bytes) {
 // Appends one element read from raw little-endian bytes.
 void AppendRawElement(PrimitiveType type, const char* p, TensorData& out) {
   switch (type) {
-    case PrimitiveType::kPred: out.ints.push_back(*p != 0); break;
-    case PrimitiveType::kS8: out.ints.push_back(LoadLittleEndian<int8_t>(p)); break;
-    case PrimitiveType::kU8: out.ints.push_back(LoadLittleEndian<uint8_t>(p)); break;
-    case PrimitiveType::kS16: out.ints.push_back(LoadLittleEndian<int16_t>(p)); break;
-    case PrimitiveType::kU16: out.ints.push_back(LoadLittleEndian<uint16_t>(p)); break;
-    case PrimitiveType::kS32: out.ints.push_back(LoadLittleEndian<int32_t>(p)); break;
-    case PrimitiveType::kU32: out.ints.push_back(LoadLittleEndian<uint32_t>(p)); break;
-    case PrimitiveType::kS64: out.ints.push_back(LoadLittleEndian<int64_t>(p)); break;
+    case PrimitiveType::kPred:
+      out.ints.push_back(*p != 0);
+      break;
+    case PrimitiveType::kS8:
+      out.ints.push_back(LoadLittleEndian<int8_t>(p));
+      break;
+    case PrimitiveType::kU8:
+      out.ints.push_back(LoadLittleEndian<uint8_t>(p));
+      break;
+    case PrimitiveType::kS16:
+      out.ints.push_back(LoadLittleEndian<int16_t>(p));
+      break;
+    case PrimitiveType::kU16:
+      out.ints.push_back(LoadLittleEndian<uint16_t>(p));
+      break;
+    case PrimitiveType::kS32:
+      out.ints.push_back(LoadLittleEndian<int32_t>(p));
+      break;
+    case PrimitiveType::kU32:
+      out.ints.push_back(LoadLittleEndian<uint32_t>(p));
+      break;
+    case PrimitiveType::kS64:
+      out.ints.push_back(LoadLittleEndian<int64_t>(p));
+      break;
     case PrimitiveType::kU64:
       out.ints.push_back(static_cast<int64_t>(LoadLittleEndian<uint64_t>(p)));
       break;
-    case PrimitiveType::kF16: out.floats.push_back(HalfToFloat(LoadLittleEndian<uint16_t>(p))); break;
+    case PrimitiveType::kF16:
+      out.floats.push_back(HalfToFloat(LoadLittleEndian<uint16_t>(p)));
+      break;
     case PrimitiveType::kBF16:
       out.floats.push_back(BFloat16ToFloat(LoadLittleEndian<uint16_t>(p)));
       break;
-    case PrimitiveType::kF32: out.floats.push_back(LoadLittleEndian<float>(p)); break;
-    case PrimitiveType::kF64: out.floats.push_back(LoadLittleEndian<double>(p)); break;
+    case PrimitiveType::kF32:
+      out.floats.push_back(LoadLittleEndian<float>(p));
+      break;
+    case PrimitiveType::kF64:
+      out.floats.push_back(LoadLittleEndian<double>(p));
+      break;
     case PrimitiveType::kC64:
       out.floats.push_back(LoadLittleEndian<float>(p));
       out.floats.push_back(LoadLittleEndian<float>(p + 4));
@@ -78,7 +100,8 @@ void AppendRawElement(PrimitiveType type, const char* p, TensorData& out) {
       out.floats.push_back(LoadLittleEndian<double>(p));
       out.floats.push_back(LoadLittleEndian<double>(p + 8));
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -96,8 +119,8 @@ Status DecodeRaw(std::string_view raw, PrimitiveType type, int64_t count, const 
 }
 
 Status CountMismatch(const std::string& what, const char* field, int64_t have, int64_t want) {
-  return Status::Error(what + ": " + field + " holds " + std::to_string(have) +
-                       " values for " + std::to_string(want) + " elements");
+  return Status::Error(what + ": " + field + " holds " + std::to_string(have) + " values for " +
+                       std::to_string(want) + " elements");
 }
 
 // The typed repeated fields (float_data, int32_data, ...), per ONNX's rules for which type
@@ -261,22 +284,38 @@ void AppendNested(const TensorData& data, size_t dim, size_t& next, std::string&
 std::optional<PrimitiveType> ElementTypeFromOnnx(int32_t data_type) {
   using T = onnx::TensorProto;
   switch (data_type) {
-    case T::FLOAT: return PrimitiveType::kF32;
-    case T::UINT8: return PrimitiveType::kU8;
-    case T::INT8: return PrimitiveType::kS8;
-    case T::UINT16: return PrimitiveType::kU16;
-    case T::INT16: return PrimitiveType::kS16;
-    case T::INT32: return PrimitiveType::kS32;
-    case T::INT64: return PrimitiveType::kS64;
-    case T::BOOL: return PrimitiveType::kPred;
-    case T::FLOAT16: return PrimitiveType::kF16;
-    case T::DOUBLE: return PrimitiveType::kF64;
-    case T::UINT32: return PrimitiveType::kU32;
-    case T::UINT64: return PrimitiveType::kU64;
-    case T::COMPLEX64: return PrimitiveType::kC64;
-    case T::COMPLEX128: return PrimitiveType::kC128;
-    case T::BFLOAT16: return PrimitiveType::kBF16;
-    default: return std::nullopt;
+    case T::FLOAT:
+      return PrimitiveType::kF32;
+    case T::UINT8:
+      return PrimitiveType::kU8;
+    case T::INT8:
+      return PrimitiveType::kS8;
+    case T::UINT16:
+      return PrimitiveType::kU16;
+    case T::INT16:
+      return PrimitiveType::kS16;
+    case T::INT32:
+      return PrimitiveType::kS32;
+    case T::INT64:
+      return PrimitiveType::kS64;
+    case T::BOOL:
+      return PrimitiveType::kPred;
+    case T::FLOAT16:
+      return PrimitiveType::kF16;
+    case T::DOUBLE:
+      return PrimitiveType::kF64;
+    case T::UINT32:
+      return PrimitiveType::kU32;
+    case T::UINT64:
+      return PrimitiveType::kU64;
+    case T::COMPLEX64:
+      return PrimitiveType::kC64;
+    case T::COMPLEX128:
+      return PrimitiveType::kC128;
+    case T::BFLOAT16:
+      return PrimitiveType::kBF16;
+    default:
+      return std::nullopt;
   }
 }
 
