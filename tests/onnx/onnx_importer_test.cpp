@@ -360,3 +360,20 @@ TEST(OnnxTestdataTest, LoweredOpsMapFully) {
 
 }  // namespace
 }  // namespace fusescope::ir::onnx_import
+
+namespace fusescope::ir::onnx_import {
+namespace {
+
+// A Scan node without its body (found by the fuzzer) crashed ONNX's own shape inference; the
+// checker now stops it first and the file is reported, not fatal.
+TEST(OnnxImporterTest, MalformedNodeDoesNotReachOnnxShapeInference) {
+  StatusOr<OnnxImportResult> result = ImportOnnxFile(Fixture("malformed_scan.onnx"));
+  if (result.ok()) {
+    EXPECT_THAT(result->warnings, ::testing::Contains(HasSubstr("ONNX shape inference skipped")));
+  } else {
+    EXPECT_THAT(result.message(), HasSubstr("malformed_scan.onnx: "));
+  }
+}
+
+}  // namespace
+}  // namespace fusescope::ir::onnx_import

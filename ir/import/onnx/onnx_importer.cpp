@@ -1,5 +1,6 @@
 #include "ir/import/onnx/onnx_importer.h"
 
+#include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -117,6 +118,7 @@ class Importer {
   std::set<std::string> defaulted_dims_;
   std::set<std::string> opaque_;
   std::vector<std::string> warnings_;
+  std::string inference_skipped_;  // why ONNX's shapes are missing, when they are
 };
 
 void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn) {
@@ -167,7 +169,47 @@ Status Importer::ResolveSymbolicDims(onnx::GraphProto& graph) {
   return Status::Ok();
 }
 
+// ONNX's shape inference trusts each node to match its schema (a Scan without its body
+// crashes it), so every node goes through ONNX's checker first; a model that fails is
+// imported without ONNX's shapes.
+bool NodesPassOnnxChecker(const onnx::ModelProto& model, std::string& problem) {
+  onnx::checker::CheckerContext context;
+  context.set_ir_version(static_cast<int>(model.ir_version()));
+  std::unordered_map<std::string, int> opsets;
+  for (const auto& opset : model.opset_import()) {
+    opsets[opset.domain()] = static_cast<int>(opset.version());
+  }
+  context.set_opset_imports(opsets);
+  context.set_schema_registry(onnx::OpSchemaRegistry::Instance());
+  onnx::checker::LexicalScopeContext scope;
+  const onnx::GraphProto& graph = model.graph();
+  for (const auto& input : graph.input()) scope.add(input.name());
+  for (const auto& init : graph.initializer()) scope.add(init.name());
+  try {
+    for (const auto& node : graph.node()) {
+      onnx::checker::check_node(node, context, scope);
+      for (const std::string& output : node.output()) scope.add(output);
+    }
+  } catch (const std::exception& e) {
+    problem = e.what();
+    if (const size_t newline = problem.find('\n'); newline != std::string::npos) {
+      problem.resize(newline);
+    }
+    return false;
+  } catch (...) {
+    problem = "a node does not match its schema";
+    return false;
+  }
+  return true;
+}
+
 void Importer::InferOnnxShapes(onnx::ModelProto& model) {
+  std::string problem;
+  if (!NodesPassOnnxChecker(model, problem)) {
+    inference_skipped_ = "ONNX shape inference skipped: " + problem;
+    warnings_.push_back(inference_skipped_);
+    return;
+  }
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception& e) {
@@ -259,7 +301,8 @@ Status Importer::EmitOpaque(NodeContext& context, const std::string& op_label) {
     auto it = inferred_types_.find(node.output(i));
     if (it == inferred_types_.end()) {
       return Error("output '" + node.output(i) + "' of opaque op " + op_label +
-                   " has no shape from ONNX's shape inference");
+                   " has no shape from ONNX's shape inference" +
+                   (inference_skipped_.empty() ? "" : " (" + inference_skipped_ + ")"));
     }
     auto shape =
         ShapeOfType(*it->second, "output '" + node.output(i) + "' of opaque op " + op_label);
