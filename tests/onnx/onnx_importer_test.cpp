@@ -377,3 +377,27 @@ TEST(OnnxImporterTest, MalformedNodeDoesNotReachOnnxShapeInference) {
 
 }  // namespace
 }  // namespace fusescope::ir::onnx_import
+
+namespace fusescope::ir::onnx_import {
+namespace {
+
+// Inputs the fuzzer found crashing (the importer, or libonnx under it) import or fail with
+// one line; the process survives.
+TEST(OnnxImporterTest, FuzzerRegressionsDoNotCrash) {
+  const fs::path seeds = fs::path(FUSESCOPE_SOURCE_DIR) / "fuzz" / "corpus" / "onnx";
+  int tried = 0;
+  for (const auto& entry : fs::directory_iterator(seeds)) {
+    if (entry.path().filename().string().rfind("regression-", 0) != 0) continue;
+    ++tried;
+    StatusOr<OnnxImportResult> result = ImportOnnxFile(entry.path().string());
+    if (!result.ok()) {
+      EXPECT_EQ(result.message().find('\n'), std::string::npos) << result.message();
+    } else {
+      EXPECT_TRUE(VerifyModule(*result->module).ok());
+    }
+  }
+  EXPECT_GE(tried, 4);
+}
+
+}  // namespace
+}  // namespace fusescope::ir::onnx_import

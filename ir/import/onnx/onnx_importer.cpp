@@ -4,7 +4,14 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -98,6 +105,7 @@ class Importer {
   Status Error(const std::string& message) const { return Status::Error(name_ + ": " + message); }
   Status ResolveSymbolicDims(onnx::GraphProto& graph);
   void FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn);
+  // Fills inferred_types_ from ONNX's checker and shape inference, run in a child process.
   void InferOnnxShapes(onnx::ModelProto& model);
   StatusOr<Shape> ShapeOfType(const onnx::TypeProto& type, const std::string& what) const;
   Status AddInputs(const onnx::GraphProto& graph);
@@ -118,7 +126,8 @@ class Importer {
   std::set<std::string> defaulted_dims_;
   std::set<std::string> opaque_;
   std::vector<std::string> warnings_;
-  std::string inference_skipped_;  // why ONNX's shapes are missing, when they are
+  std::string inference_skipped_;    // why ONNX's shapes are missing, when they are
+  onnx::GraphProto inferred_graph_;  // owns the types in inferred_types_
 };
 
 void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn) {
@@ -203,27 +212,116 @@ bool NodesPassOnnxChecker(const onnx::ModelProto& model, std::string& problem) {
   return true;
 }
 
-void Importer::InferOnnxShapes(onnx::ModelProto& model) {
+// ONNX's checker and shape inference on `model`, in this process. Returns "K" followed by a
+// GraphProto holding the inferred value_info and outputs, or "W" followed by a warning (and
+// then the GraphProto of what was inferred before inference stopped, if anything).
+std::string RunOnnxInference(onnx::ModelProto& model) {
   std::string problem;
-  if (!NodesPassOnnxChecker(model, problem)) {
-    inference_skipped_ = "ONNX shape inference skipped: " + problem;
-    warnings_.push_back(inference_skipped_);
-    return;
-  }
+  if (!NodesPassOnnxChecker(model, problem)) return "S" + problem;
+  std::string warning;
   try {
     onnx::shape_inference::InferShapes(model);
   } catch (const std::exception& e) {
-    std::string message = e.what();
-    if (const size_t newline = message.find('\n'); newline != std::string::npos) {
-      message.resize(newline);
+    warning = e.what();
+    if (const size_t newline = warning.find('\n'); newline != std::string::npos) {
+      warning.resize(newline);
     }
-    warnings_.push_back("ONNX shape inference stopped: " + message);
+    warning = "ONNX shape inference stopped: " + warning;
   } catch (...) {
-    warnings_.push_back("ONNX shape inference stopped");
+    warning = "ONNX shape inference stopped";
   }
-  const onnx::GraphProto& graph = model.graph();
-  for (const auto& info : graph.value_info()) inferred_types_[info.name()] = &info.type();
-  for (const auto& info : graph.output()) inferred_types_[info.name()] = &info.type();
+  onnx::GraphProto types;
+  *types.mutable_value_info() = model.graph().value_info();
+  *types.mutable_output() = model.graph().output();
+  std::string out = warning.empty() ? "K" : "W" + std::to_string(warning.size()) + ":" + warning;
+  types.AppendToString(&out);
+  return out;
+}
+
+// libonnx 1.12's checker and shape inference crash on some malformed models (null
+// dereferences in Scan and MaxUnpool inference, found by fuzzing). They run in a child process
+// so that such a model costs its inferred shapes, not the program.
+std::optional<std::string> RunOnnxInferenceIsolated(onnx::ModelProto& model, std::string& failure) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    failure = "cannot create a pipe for ONNX shape inference";
+    return std::nullopt;
+  }
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    failure = "cannot start ONNX shape inference";
+    return std::nullopt;
+  }
+  if (child == 0) {
+    close(fds[0]);
+    // A crash here ends only this child, quietly: no sanitizer or crash handler report.
+    for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      std::signal(signal_number, SIG_DFL);
+    }
+    const std::string out = RunOnnxInference(model);
+    size_t written = 0;
+    while (written < out.size()) {
+      const ssize_t n = write(fds[1], out.data() + written, out.size() - written);
+      if (n <= 0) _exit(1);
+      written += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string result;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    result.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || result.empty()) {
+    failure = WIFSIGNALED(status)
+                  ? "ONNX shape inference crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
+                  : "ONNX shape inference failed";
+    return std::nullopt;
+  }
+  return result;
+}
+
+void Importer::InferOnnxShapes(onnx::ModelProto& model) {
+  std::string failure;
+  std::optional<std::string> result = RunOnnxInferenceIsolated(model, failure);
+  if (!result) {
+    inference_skipped_ = failure;
+    warnings_.push_back(failure);
+    return;
+  }
+  std::string_view rest(*result);
+  const char kind = rest.front();
+  rest.remove_prefix(1);
+  if (kind == 'S') {
+    inference_skipped_ = "ONNX shape inference skipped: " + std::string(rest);
+    warnings_.push_back(inference_skipped_);
+    return;
+  }
+  if (kind == 'W') {
+    const size_t colon = rest.find(':');
+    size_t length = 0;
+    std::from_chars(rest.data(), rest.data() + colon, length);
+    warnings_.emplace_back(rest.substr(colon + 1, length));
+    rest.remove_prefix(colon + 1 + length);
+  }
+  if (!inferred_graph_.ParseFromArray(rest.data(), static_cast<int>(rest.size()))) {
+    inference_skipped_ = "ONNX shape inference gave unreadable results";
+    warnings_.push_back(inference_skipped_);
+    return;
+  }
+  for (const auto& info : inferred_graph_.value_info()) inferred_types_[info.name()] = &info.type();
+  for (const auto& info : inferred_graph_.output()) inferred_types_[info.name()] = &info.type();
 }
 
 StatusOr<Shape> Importer::ShapeOfType(const onnx::TypeProto& type, const std::string& what) const {

@@ -19,6 +19,9 @@
 // "model.onnx: initializer 'w': external data file 'w.bin' not found"). Files over
 // `max_file_bytes` are refused before they are read; tensors over `max_tensor_elements` are
 // refused before anything is allocated for them.
+//
+// ONNX's checker and shape inference (libonnx) run in a child process (fork): some malformed
+// models crash them, and such a model then loads without ONNX's shapes, with a warning.
 
 #include <cstdint>
 #include <map>
