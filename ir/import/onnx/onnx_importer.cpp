@@ -534,7 +534,11 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     return Error("sparse initializers are not supported");
   }
   FS_RETURN_IF_ERROR(ResolveSymbolicDims(graph));
-  InferOnnxShapes(model);
+  if (options_.onnx_shape_inference) {
+    InferOnnxShapes(model);
+  } else {
+    inference_skipped_ = "ONNX shape inference is off";
+  }
   std::string module_name = graph.name().empty() ? fs::path(name_).stem().string() : graph.name();
   builder_ = std::make_unique<GraphBuilder>("main");
   builder_->set_max_elements(options_.max_tensor_elements);

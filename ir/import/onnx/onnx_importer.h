@@ -45,6 +45,10 @@ struct OnnxImportOptions {
   // Constants with more elements keep their shape but print as `{...}` (XLA's elided
   // literal): their values are not read.
   int64_t max_literal_elements = int64_t{1} << 20;
+  // ONNX's shape inference gives the shapes of opaque ops and a second opinion on ours. Off,
+  // opaque ops have no shapes (their models fail) and no fork happens; the fuzzer uses that
+  // to spend its time on the importer rather than on forking.
+  bool onnx_shape_inference = true;
 };
 
 struct OnnxImportResult {

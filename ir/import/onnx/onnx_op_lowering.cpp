@@ -100,7 +100,7 @@ Status CheckSizes(const std::vector<int64_t>& values, const std::string& what) {
 }
 
 StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank, const std::string& what = "axis") {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) {
+  if (axis < -rank || axis >= rank) {
     return Fail(what + " " + std::to_string(axis) + " out of range for rank " +
                 std::to_string(rank));
   }
