@@ -255,7 +255,24 @@ StatusOr<bool> LowerBinary(NodeContext& c) {
   Instruction* a = c.in(0);
   Instruction* b = c.in(1);
   if (op == "Pow") b = c.b().Convert(b, TypeOf(a));
-  // Opsets before 7 had an explicit broadcast flag; those models are not lowered.
+  // Before opset 7, broadcast=1 laid B along A's dimensions from `axis` (default: the
+  // trailing ones, as numpy does).
+  if (c.opset() < 7 && c.Int("broadcast", 0) != 0 && c.Attr("axis") && RankOf(b) > 0) {
+    auto axis = NormalizeAxis(c.Int("axis", 0), RankOf(a));
+    if (!axis.ok()) return axis.status();
+    if (*axis + RankOf(b) > RankOf(a)) return Fail("B does not fit A from axis");
+    Dims kept;
+    Dims mapping;
+    for (int64_t d = 0; d < RankOf(b); ++d) {
+      if (DimsOf(b)[static_cast<size_t>(d)] == DimsOf(a)[static_cast<size_t>(*axis + d)]) {
+        kept.push_back(DimsOf(b)[static_cast<size_t>(d)]);
+        mapping.push_back(*axis + d);
+      } else if (DimsOf(b)[static_cast<size_t>(d)] != 1) {
+        return Fail("B does not broadcast to A at axis " + std::to_string(*axis));
+      }
+    }
+    b = c.b().BroadcastInDim(c.b().Reshape(b, kept), DimsOf(a), mapping);
+  }
   auto result = c.b().Binary(opcode, a, b, direction);
   if (!result.ok()) return result.status();
   std::optional<std::vector<double>> known;
