@@ -99,8 +99,9 @@ INSTANTIATE_TEST_SUITE_P(
                       "test_less_equal_bcast", "test_cast_FLOAT_to_DOUBLE",
                       "test_castlike_FLOAT_to_DOUBLE_expanded", "test_transpose_all_permutations_3",
                       "test_flatten_negative_axis1", "test_depthtospace_example",
-                      "test_spacetodepth_example", "test_sign", "test_neg", "test_sqrt",
-                      "test_exp"),
+                      "test_spacetodepth_example", "test_sign", "test_neg", "test_sqrt", "test_exp",
+                      "test_sinh", "test_cosh", "test_asinh", "test_acosh", "test_atanh",
+                      "test_shrink_hard", "test_shrink_soft"),
     [](const ::testing::TestParamInfo<std::string>& test) { return test.param; });
 
 }  // namespace

@@ -387,6 +387,63 @@ StatusOr<bool> LowerActivation(NodeContext& c) {
   return true;
 }
 
+// Inverse and hyperbolic trigonometric functions from exp, log, sqrt and atan2, as XLA's
+// expanders write them.
+StatusOr<bool> LowerTrigonometric(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  const std::string& op = c.node().op_type();
+  Instruction* x = c.in(0);
+  if (!IsFloatingPointType(TypeOf(x))) return false;
+  const Dims& dims = DimsOf(x);
+  auto splat = [&](double v) { return b.Splat(TypeOf(x), v, dims); };
+  auto op2 = [&](Opcode opcode, Instruction* l, Instruction* r) {
+    return Elementwise(b, opcode, l, r);
+  };
+  Instruction* square = op2(Opcode::kMultiply, x, x);
+  Instruction* out = nullptr;
+  if (op == "Atan") {
+    out = op2(Opcode::kAtan2, x, splat(1));
+  } else if (op == "Asin" || op == "Acos") {
+    Instruction* root = b.Unary(Opcode::kSqrt, op2(Opcode::kSubtract, splat(1), square));
+    out = op == "Asin" ? op2(Opcode::kAtan2, x, root) : op2(Opcode::kAtan2, root, x);
+  } else if (op == "Sinh" || op == "Cosh") {
+    Instruction* up = b.Unary(Opcode::kExp, x);
+    Instruction* down = b.Unary(Opcode::kExp, b.Unary(Opcode::kNegate, x));
+    out = Scaled(b, op2(op == "Sinh" ? Opcode::kSubtract : Opcode::kAdd, up, down), 0.5);
+  } else if (op == "Asinh" || op == "Acosh") {
+    Instruction* inner = op2(op == "Asinh" ? Opcode::kAdd : Opcode::kSubtract, square, splat(1));
+    out = b.Unary(Opcode::kLog, op2(Opcode::kAdd, x, b.Unary(Opcode::kSqrt, inner)));
+  } else if (op == "Atanh") {
+    Instruction* ratio =
+        op2(Opcode::kDivide, op2(Opcode::kAdd, splat(1), x), op2(Opcode::kSubtract, splat(1), x));
+    out = Scaled(b, b.Unary(Opcode::kLog, ratio), 0.5);
+  }
+  c.SetOutput(0, out);
+  return true;
+}
+
+StatusOr<bool> LowerShrinkCelu(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  const Dims& dims = DimsOf(x);
+  auto splat = [&](double v) { return b.Splat(TypeOf(x), v, dims); };
+  if (c.node().op_type() == "Celu") {
+    const double alpha = c.Float("alpha", 1.0f);
+    if (alpha == 0) return Fail("alpha must not be 0");
+    Instruction* negative = Scaled(b, b.Unary(Opcode::kExpm1, Scaled(b, x, 1.0 / alpha)), alpha);
+    c.SetOutput(0, Elementwise(b, Opcode::kAdd, Elementwise(b, Opcode::kMaximum, x, splat(0)),
+                               Elementwise(b, Opcode::kMinimum, negative, splat(0))));
+    return true;
+  }
+  const double lambd = c.Float("lambd", 0.5f);
+  const double bias = c.Float("bias", 0.0f);
+  Instruction* below = CompareSame(b, x, splat(-lambd), "LT");
+  Instruction* above = CompareSame(b, x, splat(lambd), "GT");
+  Instruction* outer = b.Select(above, Elementwise(b, Opcode::kSubtract, x, splat(bias)), splat(0));
+  c.SetOutput(0, b.Select(below, Elementwise(b, Opcode::kAdd, x, splat(bias)), outer));
+  return true;
+}
+
 StatusOr<bool> LowerClip(NodeContext& c) {
   GraphBuilder& b = c.b();
   Instruction* x = c.in(0);
@@ -1168,6 +1225,98 @@ StatusOr<bool> LowerSoftmaxCrossEntropy(NodeContext& c) {
   return true;
 }
 
+Instruction* EmitSliceOf(GraphBuilder& b, Instruction* x, int64_t i);
+
+StatusOr<bool> LowerEyeLike(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  if (RankOf(x) != 2) return Fail("input must be 2-D");
+  PrimitiveType type = TypeOf(x);
+  if (c.Attr("dtype")) {
+    std::optional<PrimitiveType> dtype =
+        ElementTypeFromOnnx(static_cast<int32_t>(c.Int("dtype", 0)));
+    if (!dtype) return false;
+    type = *dtype;
+  }
+  const Dims& dims = DimsOf(x);
+  const int64_t k = c.Int("k", 0);
+  FS_RETURN_IF_ERROR(CheckSizes({k}, "k"));
+  Instruction* shifted_row = Elementwise(
+      b, Opcode::kAdd, b.Iota(dims, 0), b.Splat(PrimitiveType::kS64, static_cast<double>(k), dims));
+  c.SetOutput(0, b.Convert(CompareSame(b, b.Iota(dims, 1), shifted_row, "EQ"), type));
+  return true;
+}
+
+StatusOr<bool> LowerOneHot(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* indices = c.in(0);
+  Instruction* values = c.in(2);
+  std::optional<std::vector<double>> depth_value = c.Known(1);
+  if (!depth_value || depth_value->size() != 1) {
+    auto known = c.KnownInts(1, "depth");
+    if (!known.ok()) return known.status();
+    return Fail("depth must hold one value");
+  }
+  const double depth_double = (*depth_value)[0];
+  if (!(depth_double >= 1 && depth_double <= static_cast<double>(kMaxSizeAttribute))) {
+    return Fail("depth out of range");
+  }
+  const auto depth = static_cast<int64_t>(depth_double);
+  if (DimsOf(values) != Dims{2}) return Fail("values must hold [off, on]");
+  const int64_t rank = RankOf(indices) + 1;
+  auto axis = NormalizeAxis(c.Int("axis", -1), rank);
+  if (!axis.ok()) return axis.status();
+  Dims out = DimsOf(indices);
+  out.insert(out.begin() + *axis, depth);
+  Instruction* index = b.Convert(indices, PrimitiveType::kS64);
+  // Negative indices count from the end of the depth.
+  Instruction* zero = b.Splat(PrimitiveType::kS64, 0, DimsOf(index));
+  Instruction* wrapped =
+      Elementwise(b, Opcode::kAdd, index,
+                  b.Splat(PrimitiveType::kS64, static_cast<double>(depth), DimsOf(index)));
+  index = b.Select(CompareSame(b, index, zero, "LT"), wrapped, index);
+  Instruction* hot =
+      CompareSame(b, b.Iota(out, *axis), b.BroadcastInDim(index, out, AllBut(rank, {*axis})), "EQ");
+  Instruction* off = b.Reshape(EmitSliceOf(b, values, 0), {});
+  Instruction* on = b.Reshape(EmitSliceOf(b, values, 1), {});
+  c.SetOutput(0, b.Select(hot, b.BroadcastInDim(on, out, {}), b.BroadcastInDim(off, out, {})));
+  return true;
+}
+
+// Local response normalization across channels: x / (bias + alpha / size * sum of squares
+// over `size` neighbouring channels) ^ beta, the sum a reduce-window over dimension 1.
+StatusOr<bool> LowerLrn(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* x = c.in(0);
+  const int64_t rank = RankOf(x);
+  const int64_t size = c.Int("size", 0);
+  if (rank < 3 || size < 1 || size > kMaxSizeAttribute)
+    return Fail("needs [N, C, ...] and a positive size");
+  if (!IsFloatingPointType(TypeOf(x))) return false;
+  const PrimitiveType type = TypeOf(x);
+  const Dims& dims = DimsOf(x);
+  WindowSpec w;
+  w.size = Dims(static_cast<size_t>(rank), 1);
+  w.stride = w.size;
+  w.lhs_dilate = w.size;
+  w.rhs_dilate = w.size;
+  w.pad_low = Dims(static_cast<size_t>(rank), 0);
+  w.pad_high = w.pad_low;
+  w.size[1] = size;
+  w.pad_low[1] = (size - 1) / 2;
+  w.pad_high[1] = size - 1 - (size - 1) / 2;
+  Instruction* square = Elementwise(b, Opcode::kMultiply, x, x);
+  Instruction* sum = b.Emit(Opcode::kReduceWindow, Shape(type, dims), {square, b.Scalar(type, 0)},
+                            {{"window", w.Text()}}, {}, b.Reducer(Opcode::kAdd, type));
+  Instruction* base =
+      Elementwise(b, Opcode::kAdd, b.Splat(type, c.Float("bias", 1.0f), dims),
+                  Scaled(b, sum, c.Float("alpha", 1e-4f) / static_cast<double>(size)));
+  Instruction* power =
+      Elementwise(b, Opcode::kPower, base, b.Splat(type, c.Float("beta", 0.75f), dims));
+  c.SetOutput(0, Elementwise(b, Opcode::kDivide, x, power));
+  return true;
+}
+
 StatusOr<bool> LowerCastLike(NodeContext& c) {
   c.SetOutput(0, c.b().Convert(c.in(0), TypeOf(c.in(1))));
   return true;
@@ -1341,6 +1490,11 @@ Instruction* EmitSlice(GraphBuilder& b, Instruction* x, const Dims& start, const
   if (out == DimsOf(x)) return x;
   return b.Emit(Opcode::kSlice, Shape(TypeOf(x), out), {x},
                 {{"slice", SliceText(start, limit, stride)}});
+}
+
+// Element `i` of a 1-D array, as a [1] slice.
+Instruction* EmitSliceOf(GraphBuilder& b, Instruction* x, int64_t i) {
+  return EmitSlice(b, x, {i}, {i + 1}, {1});
 }
 
 StatusOr<bool> LowerSlice(NodeContext& c) {
@@ -1832,6 +1986,14 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
     (*t)["DepthToSpace"] = LowerDepthToSpace;
     (*t)["SpaceToDepth"] = LowerDepthToSpace;
     (*t)["CastLike"] = LowerCastLike;
+    for (const char* name : {"Atan", "Asin", "Acos", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"}) {
+      (*t)[name] = LowerTrigonometric;
+    }
+    (*t)["Celu"] = LowerShrinkCelu;
+    (*t)["Shrink"] = LowerShrinkCelu;
+    (*t)["EyeLike"] = LowerEyeLike;
+    (*t)["OneHot"] = LowerOneHot;
+    (*t)["LRN"] = LowerLrn;
     (*t)["GatherElements"] = LowerGatherElements;
     (*t)["BitShift"] = LowerBitShift;
     (*t)["NegativeLogLikelihoodLoss"] = LowerNllLoss;
@@ -1897,7 +2059,8 @@ int64_t RequiredInputs(const std::string& op, int64_t opset) {
                                                                   {"NegativeLogLikelihoodLoss", 2},
                                                                   {"SoftmaxCrossEntropyLoss", 2},
                                                                   {"GatherElements", 2},
-                                                                  {"BitShift", 2}};
+                                                                  {"BitShift", 2},
+                                                                  {"OneHot", 3}};
   if (auto it = counts.find(op); it != counts.end()) return it->second;
   if (op == "Reshape") return opset < 5 ? 1 : 2;
   if (op == "Slice") return opset < 10 ? 1 : 3;
