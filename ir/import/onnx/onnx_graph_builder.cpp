@@ -42,9 +42,18 @@ std::string ScalarText(PrimitiveType type, double value) {
     const std::string text(buffer, result.ptr);
     return IsComplexType(type) ? "(" + text + ", 0)" : text;
   }
+  // Values come from the model and may not fit the type: clamp to what it holds (NaN as 0).
+  if (std::isnan(value)) return "0";
   if (type == PrimitiveType::kU64) {
-    return value <= 0 ? "0" : std::to_string(static_cast<uint64_t>(value));
+    if (value <= 0) return "0";
+    if (value >= 0x1p64) return std::to_string(UINT64_MAX);
+    return std::to_string(static_cast<uint64_t>(value));
   }
+  const double low = LowestValue(type);
+  const double high = HighestValue(type);
+  if (value <= low) value = low;
+  if (value >= high) value = high;
+  if (value >= 0x1p63) return std::to_string(INT64_MAX);
   return std::to_string(static_cast<int64_t>(value));
 }
 

@@ -50,8 +50,8 @@ StatusOr<TensorData> ReadTensor(const onnx::TensorProto& tensor, const std::stri
 // its values were not read.
 std::string LiteralText(const TensorData& data);
 
-// Element count of `dims`, or nullopt when a dimension is negative or the product exceeds
-// `limit`.
+// Element count of `dims`, or nullopt when a dimension is negative or the product of the
+// non-zero dimensions exceeds `limit`.
 std::optional<int64_t> CheckedElementCount(const std::vector<int64_t>& dims, int64_t limit);
 
 // ---- building instructions (onnx_graph_builder.cpp) ----

@@ -320,17 +320,20 @@ std::optional<PrimitiveType> ElementTypeFromOnnx(int32_t data_type) {
 }
 
 std::optional<int64_t> CheckedElementCount(const std::vector<int64_t>& dims, int64_t limit) {
-  int64_t count = 1;
+  // The non-zero dimensions must multiply within the limit too: a [2^40, 0] array holds
+  // nothing, but its literal text and any loop over its rows would not end.
+  int64_t product = 1;
+  bool empty = false;
   for (int64_t d : dims) {
     if (d < 0) return std::nullopt;
-    if (d == 0) count = 0;
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (d > limit / product) return std::nullopt;
+    product *= d;
   }
-  if (count == 0) return 0;
-  for (int64_t d : dims) {
-    if (d > limit / count) return std::nullopt;
-    count *= d;
-  }
-  return count;
+  return empty ? 0 : product;
 }
 
 StatusOr<TensorData> ReadTensor(const onnx::TensorProto& tensor, const std::string& base_dir,
@@ -355,7 +358,9 @@ StatusOr<TensorData> ReadTensor(const onnx::TensorProto& tensor, const std::stri
   }
   TensorData data;
   data.shape = Shape(*type, std::move(dims));
-  const bool read_values = *count <= options.max_literal_elements;
+  // Literal text grows with the rows of an empty array too, hence the check of all dimensions.
+  const bool read_values =
+      CheckedElementCount(data.shape.dimensions(), options.max_literal_elements).has_value();
   const int64_t raw_bytes = *count * RawElementBytes(*type);
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
     auto bytes = ReadExternal(tensor, base_dir, raw_bytes, read_values, what);
