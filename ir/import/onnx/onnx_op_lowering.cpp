@@ -484,7 +484,7 @@ StatusOr<bool> LowerCast(NodeContext& c) {
 StatusOr<bool> LowerIdentity(NodeContext& c) {
   c.SetOutput(0, c.in(0), c.Known(0));
   if (c.WantsOutput(1)) {  // Dropout's mask: nothing dropped at inference
-    if (c.Known(2) && (*c.Known(2))[0] != 0) return false;
+    if (c.Known(2) && !c.Known(2)->empty() && (*c.Known(2))[0] != 0) return false;
     c.SetOutput(1, c.b().Splat(PrimitiveType::kPred, 1, DimsOf(c.in(0))));
   }
   return true;
@@ -1942,6 +1942,9 @@ StatusOr<bool> LowerShape(NodeContext& c) {
 
 StatusOr<bool> LowerRange(NodeContext& c) {
   if (!c.Known(0) || !c.Known(1) || !c.Known(2)) return false;
+  for (int64_t i = 0; i < 3; ++i) {
+    if (c.Known(i)->size() != 1) return Fail("start, limit and delta must be scalars");
+  }
   const double start = (*c.Known(0))[0];
   const double limit = (*c.Known(1))[0];
   const double delta = (*c.Known(2))[0];
