@@ -2,6 +2,8 @@
 # Builds a libFuzzer target (clang-19, libFuzzer + ASan + UBSan) in build-fuzz and runs it for
 # SECONDS (default 60). Targets:
 #   hlo_parser  arbitrary bytes into the HLO parser (default); seeds in fuzz/corpus/hlo_parser
+#   onnx        arbitrary bytes into the ONNX importer; seeds in fuzz/corpus/onnx (the models
+#               of tests/data/onnx)
 #   pipeline    generated valid modules through both built-in pipelines; seeds in
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
 #   xla_trace   bytes as a profiler trace (JSON or gzip) mapped onto a module; seeds in
@@ -25,6 +27,9 @@ case "$target" in
     target=hlo_parser
     flags=(-dict="$root/fuzz/hlo.dict" -max_len=16384 -timeout=10)
     ;;
+  onnx)
+    flags=(-max_len=16384 -timeout=10)
+    ;;
   pipeline)
     # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
     flags=(-max_len=24576 -timeout=60)
@@ -37,7 +42,7 @@ case "$target" in
     flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
     ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name, onnx)" >&2
     exit 2
     ;;
 esac

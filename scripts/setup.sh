@@ -10,7 +10,7 @@ packages=(
   libgraphviz-dev graphviz
   libsqlite3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libonnx-dev
+  libonnx-dev libprotobuf-dev libonnx-testdata
   xvfb xauth fonts-dejavu-core
 )
 

@@ -154,7 +154,7 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
 
 int RunCompile(const std::vector<std::string>& raw_args) {
   std::set<std::string> value_flags = kPipelineValueFlags;
-  value_flags.insert({"-o", "--source-name"});
+  value_flags.insert({"-o", "--source-name", "--dim"});
   std::set<std::string> bool_flags = kPipelineBoolFlags;
   bool_flags.insert({"--json", "--progress"});
   auto args = ParseArgs(raw_args, value_flags, bool_flags);
@@ -166,7 +166,9 @@ int RunCompile(const std::vector<std::string>& raw_args) {
   if (!options.ok()) return Fail(options.message());
   StatusOr<size_t> pass_count = CheckPassNames(*options);
   if (!pass_count.ok()) return Fail(pass_count.message());
-  auto model = ReadModelText(args->positional()[0]);
+  auto load_options = ModelLoadOptionsFromDims(args->Values("--dim"));
+  if (!load_options.ok()) return Fail(load_options.message());
+  auto model = ReadModelText(args->positional()[0], *load_options);
   if (!model.ok()) return Fail(model.message());
   PassProgress progress(args->Has("--progress"), *pass_count);
   auto recording = recording::CompileAndRecord(
@@ -188,7 +190,8 @@ int RunCompile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"compile",
      "compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [--disable-pass NAME] [--stop-after NAME] "
-     "[--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] [--source-name NAME]",
+     "[--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] [--source-name NAME] "
+     "[--dim NAME=N]",
      "run a built-in pipeline, recording every pass", RunCompile});
 
 }  // namespace

@@ -1,13 +1,17 @@
 #ifndef FUSESCOPE_APP_CLI_MODEL_LOADER_H_
 #define FUSESCOPE_APP_CLI_MODEL_LOADER_H_
 
-// Resolves what the user named on the command line to a module: an HLO text file, a built-in
-// sample (`sample:NAME`), or a recording (.fsdb: its final snapshot, or the one after pass N).
+// Resolves what the user named on the command line to a module: an HLO text file, an ONNX
+// model (.onnx), a built-in sample (`sample:NAME`), or a recording (.fsdb: its final
+// snapshot, or the one after pass N). Importer warnings (symbolic dimensions given a default
+// size, ops kept opaque) go to stderr, one line each.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ir/module.h"
 #include "ir/status.h"
@@ -19,16 +23,26 @@ struct LoadedModel {
   std::string display_name;  // file path or sample name
 };
 
+struct ModelLoadOptions {
+  // ONNX symbolic dimensions (`--dim NAME=N`); others get the importer's default size.
+  std::map<std::string, int64_t> dimension_sizes;
+};
+
+// Reads `--dim NAME=N` values (N a positive integer); an error names the malformed one.
+StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::string>& dims);
+
 // `pass`: for recordings, the snapshot after pass N (numbered from 0 as `fusescope passes`
 // lists them; -1 is the input); the final snapshot when absent. Ignored for HLO text.
-StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> pass = std::nullopt);
+StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> pass = std::nullopt,
+                                const ModelLoadOptions& options = {});
 
-// The text of an HLO model (file or `sample:NAME`), for commands that keep the input verbatim.
+// The text of an HLO model (file or `sample:NAME`), for commands that keep the input verbatim;
+// an ONNX model is imported and printed as HLO text.
 struct ModelText {
   std::string text;
   std::string display_name;
 };
-StatusOr<ModelText> ReadModelText(const std::string& what);
+StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOptions& options = {});
 
 // True when the file starts with SQLite's magic header.
 bool LooksLikeRecording(const std::string& path);

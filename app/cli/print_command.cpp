@@ -12,7 +12,7 @@ namespace {
 
 int RunPrint(const std::vector<std::string>& raw_args) {
   auto args =
-      ParseArgs(raw_args, {"--pass"}, {"--canonical", "--fingerprint", "--inline-fusions"});
+      ParseArgs(raw_args, {"--pass", "--dim"}, {"--canonical", "--fingerprint", "--inline-fusions"});
   if (!args.ok()) return Fail("print: " + args.message());
   if (args->positional().size() != 1) {
     return Fail(
@@ -20,7 +20,9 @@ int RunPrint(const std::vector<std::string>& raw_args) {
   }
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
-  auto loaded = LoadModel(args->positional()[0], *pass);
+  auto load_options = ModelLoadOptionsFromDims(args->Values("--dim"));
+  if (!load_options.ok()) return Fail(load_options.message());
+  auto loaded = LoadModel(args->positional()[0], *pass, *load_options);
   if (!loaded.ok()) return Fail(loaded.message());
   if (args->Has("--inline-fusions")) {
     passes::PassContext context;
@@ -36,7 +38,7 @@ int RunPrint(const std::vector<std::string>& raw_args) {
 
 const CommandRegistrar kRegistrar({"print",
                                    "print FILE [--canonical | --fingerprint] [--pass N] "
-                                   "[--inline-fusions]",
+                                   "[--inline-fusions] [--dim NAME=N]",
                                    "parse and print as HLO text", RunPrint});
 
 }  // namespace

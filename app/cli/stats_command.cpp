@@ -101,13 +101,15 @@ void PrintJson(const std::string& name, const ir::Module& module, const ModuleSt
 }
 
 int RunStats(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass"}, {"--json"});
+  auto args = ParseArgs(raw_args, {"--pass", "--dim"}, {"--json"});
   if (!args.ok()) return Fail("stats: " + args.message());
   if (args->positional().size() != 1)
     return Fail("usage: fusescope stats FILE [--json] [--pass N]");
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
-  auto loaded = LoadModel(args->positional()[0], *pass);
+  auto load_options = ModelLoadOptionsFromDims(args->Values("--dim"));
+  if (!load_options.ok()) return Fail(load_options.message());
+  auto loaded = LoadModel(args->positional()[0], *pass, *load_options);
   if (!loaded.ok()) return Fail(loaded.message());
   const ModuleStats stats = Collect(*loaded->module);
   if (args->Has("--json")) {
@@ -119,7 +121,7 @@ int RunStats(const std::vector<std::string>& raw_args) {
 }
 
 const CommandRegistrar kRegistrar(
-    {"stats", "stats FILE [--json] [--pass N]",
+    {"stats", "stats FILE [--json] [--pass N] [--dim NAME=N]",
      "computations, operations, fusions and what they hold, per opcode", RunStats});
 
 }  // namespace
