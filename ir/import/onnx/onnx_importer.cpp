@@ -4,12 +4,14 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -241,6 +243,8 @@ std::string RunOnnxInference(onnx::ModelProto& model) {
 // libonnx 1.12's checker and shape inference crash on some malformed models (null
 // dereferences in Scan and MaxUnpool inference, found by fuzzing). They run in a child process
 // so that such a model costs its inferred shapes, not the program.
+constexpr std::chrono::seconds kOnnxInferenceTimeout{60};
+
 std::optional<std::string> RunOnnxInferenceIsolated(onnx::ModelProto& model, std::string& failure) {
   int fds[2];
   if (pipe(fds) != 0) {
@@ -273,15 +277,40 @@ std::optional<std::string> RunOnnxInferenceIsolated(onnx::ModelProto& model, std
   close(fds[1]);
   std::string result;
   char buffer[65536];
+  // Bounded: a child that hangs (forked from a process with other threads, it may wait on a
+  // lock no thread of its own will release) is killed after the deadline.
+  const auto deadline = std::chrono::steady_clock::now() + kOnnxInferenceTimeout;
+  bool timed_out = false;
   for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd ready{fds[0], POLLIN, 0};
+    const int polled = poll(&ready, 1, static_cast<int>(left.count()));
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) {
+      timed_out = true;
+      break;
+    }
     const ssize_t n = read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     result.append(buffer, static_cast<size_t>(n));
   }
   close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    failure = "ONNX shape inference did not finish in " +
+              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                 kOnnxInferenceTimeout).count()) +
+              " s; stopped";
+    return std::nullopt;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || result.empty()) {
     failure = WIFSIGNALED(status)
