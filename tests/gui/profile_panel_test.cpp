@@ -3,6 +3,7 @@
 // graphs, the roofline, and the placeholders when there is no profile.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QAction>
 #include <QChartView>
@@ -62,6 +63,10 @@ struct ProfiledRun {
   profiler::Profile profile;  // stored in the file only when asked for
 };
 
+fs::path TestDirectory() {
+  return fs::path(FUSESCOPE_BINARY_DIR) / ("profile_panel_test." + std::to_string(getpid()));
+}
+
 // The recording of kModel saved to `name`, with one profile of the final snapshot's kernels
 // when `with_profile`.
 ProfiledRun SaveRun(const std::string& name, bool with_profile) {
@@ -71,7 +76,9 @@ ProfiledRun SaveRun(const std::string& name, bool with_profile) {
   auto recording = recording::CompileAndRecord(kModel, options, "hot.hlo");
   EXPECT_TRUE(recording.ok()) << recording.message();
   if (!recording.ok()) return run;
-  const fs::path dir = fs::path(FUSESCOPE_BINARY_DIR) / "profile_panel_test";
+  // One folder per process: ctest runs each test case in a process of its own, in parallel,
+  // and two of them writing one file would see each other's half-written recordings.
+  const fs::path dir = TestDirectory();
   fs::create_directories(dir);
   run.path = (dir / name).string();
   fs::remove(run.path);
@@ -348,7 +355,7 @@ TEST(ProfilePanelTest, PlaceholderWithoutProfiles) {
 // (on a worker) draws the roof, bandwidth then peak, and caches the figures.
 TEST(ProfilePanelTest, RooflineMeasuresTheMachineWhenNoneIsCached) {
   App();
-  const fs::path cache = fs::path(FUSESCOPE_BINARY_DIR) / "profile_panel_test" / "cache";
+  const fs::path cache = TestDirectory() / "cache";
   fs::remove_all(cache);
   testing::ScopedEnv env("XDG_CACHE_HOME", QString::fromStdString(cache.string()));
   RooflineView view;
@@ -423,7 +430,7 @@ int HottestPixels(const QImage& image) {
 }
 
 QImage Screenshot(const std::string& path, const QStringList& extra, const QString& name) {
-  const QString out = QStringLiteral(FUSESCOPE_BINARY_DIR "/profile_panel_test/") + name;
+  const QString out = QString::fromStdString((TestDirectory() / name.toStdString()).string());
   QFile::remove(out);
   QProcess process;
   process.start(
