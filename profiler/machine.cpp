@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +14,8 @@
 #include <sstream>
 #include <thread>
 #include <vector>
+
+#include "profiler/profile.h"
 
 namespace fusescope::profiler {
 namespace {
@@ -194,14 +195,6 @@ double MeasureTriad(int threads, int64_t array_bytes, double budget) {
   return best;
 }
 
-std::string UtcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 constexpr const char* kCacheFile = "machine.txt";
 

@@ -38,6 +38,9 @@ struct Profile {
   double TotalUs() const;
 };
 
+// Now, in UTC, ISO 8601 ("2026-12-02T21:40:00Z"): when a profile or calibration was made.
+std::string UtcNow();
+
 }  // namespace fusescope::profiler
 
 #endif  // FUSESCOPE_PROFILER_PROFILE_H_

@@ -57,13 +57,6 @@ Status Wrap(const std::string& path, const Status& status) {
 
 }  // namespace
 
-double Profile::TotalUs() const {
-  double total = 0;
-  for (double latency : run_latency_us) total += latency;
-  if (total > 0) return total;
-  for (const KernelTime& kernel : kernels) total += kernel.total_us;
-  return total;
-}
 
 StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
   auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);

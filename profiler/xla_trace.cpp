@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <ctime>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -235,12 +234,7 @@ Profile ToProfile(const TraceProfile& trace, int64_t snapshot_index, std::string
   profile.source = "xla-trace";
   profile.device = "XLA (its own trace of " + trace.module_name + ")";
   profile.settings = "runs=" + std::to_string(trace.runs);
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  profile.created_at = stamp;
+  profile.created_at = UtcNow();
   profile.snapshot_index = snapshot_index;
   profile.run_latency_us = trace.run_latency_us;
   for (const OpProfile& op : trace.ops) {
