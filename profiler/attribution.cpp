@@ -237,10 +237,13 @@ StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
     node.share = total > 0 ? node.time_us / total : 0;
     std::sort(originals.rbegin(), originals.rend());
     std::set<std::pair<std::string, int64_t>> seen;
+    std::set<std::string> seen_names;
     for (const auto& [micros, id] : originals) {
       const ir::Instruction* original = (*input)->FindInstructionById(id);
       if (original == nullptr) continue;
       node.originals.push_back(original->name());
+      const std::string op_name = original->metadata().String("op_name");
+      if (!op_name.empty() && seen_names.insert(op_name).second) node.op_names.push_back(op_name);
       std::optional<ir::SourceLocation> where = (*input)->ResolveSource(original->metadata());
       if (where && !where->file.empty() && seen.insert({where->file, where->line}).second) {
         node.source_lines.push_back({where->file, where->line, where->function});

@@ -51,6 +51,7 @@ struct HotNode {
   // The input instructions it answers for that carry time, largest first (names), and
   // their distinct source lines.
   std::vector<std::string> originals;
+  std::vector<std::string> op_names;  // their distinct metadata op_name (ONNX node names, jax scopes)
   std::vector<SourceLine> source_lines;
 };
 

@@ -247,6 +247,9 @@ int RunHot(const std::vector<std::string>& raw_args) {
       json.Key("originals").BeginArray();
       for (const std::string& name : node.originals) json.String(name);
       json.EndArray();
+      json.Key("op_names").BeginArray();
+      for (const std::string& name : node.op_names) json.String(name);
+      json.EndArray();
       json.Key("source_lines").BeginArray();
       for (const profiler::SourceLine& line : node.source_lines) {
         json.String(line.file + ":" + std::to_string(line.line));
@@ -272,10 +275,13 @@ int RunHot(const std::vector<std::string>& raw_args) {
                   : "times ESTIMATED: each kernel's measured time split over the model's ops "
                     "by a roofline estimate");
   std::printf("%-34s %-12s %10s %7s  %s\n", "node", "opcode", "time us", "share",
-              "answers for (source lines)");
+              "answers for (source lines, else op names)");
   for (size_t i = 0; i < nodes->size() && i < limit; ++i) {
     const profiler::HotNode& node = (*nodes)[i];
-    const std::string lines = Lines(node.source_lines, 3);
+    // Where the model says it: source lines when it has them, else its op names (ONNX node
+    // names, jax name scopes).
+    std::string lines = Lines(node.source_lines, 3);
+    if (lines.empty()) lines = Join(node.op_names, 3);
     std::printf("%-34s %-12s %10.2f %6.1f%%%s %s%s\n", node.name.c_str(), node.opcode.c_str(),
                 node.time_us, 100 * node.share, node.measured ? " " : "~",
                 Join(node.originals, 3).c_str(), lines.empty() ? "" : (" (" + lines + ")").c_str());

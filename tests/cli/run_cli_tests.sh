@@ -276,5 +276,13 @@ expect_error "profile device" "not available yet" "$fs" profile sample:mlp --dev
 expect_error "profile reps" "repetitions must be" "$fs" profile sample:mlp --reps 0
 expect_error "profile save needs recording" "need a recording" "$fs" profile sample:mlp --save
 
+# --- an ONNX model's hot spots named by its ONNX nodes (where the ONNX importer is built)
+if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
+  expect_ok "onnx compile" "$fs" compile "$src/tests/data/onnx/cnn.onnx" -o "$tmp/cnn.fsdb"
+  expect_ok "onnx profile" "$fs" profile "$tmp/cnn.fsdb" --reps 2 --warmup 0 --save
+  expect_ok "onnx hot" "$fs" hot "$tmp/cnn.fsdb" --pass -1 --json
+  json_ok "onnx hot names ONNX nodes" "d['nodes'] and all(n['op_names'] for n in d['nodes']) and any(n.startswith('conv') for x in d['nodes'] for n in x['op_names'])"
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
