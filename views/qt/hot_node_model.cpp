@@ -76,7 +76,9 @@ QVariant HotNodeModel::Display(const profiler::HotNode& node, int column) const 
     case kAnswersFor:
       return Join(Names(node.originals), kCellItems);
     case kSourceLines:
-      return Join(Lines(node.source_lines), kCellItems);
+      // A model without source lines (ONNX) still names its ops.
+      return node.source_lines.empty() ? Join(Names(node.op_names), kCellItems)
+                                       : Join(Lines(node.source_lines), kCellItems);
     default:
       return {};
   }
@@ -121,7 +123,10 @@ QVariant HotNodeModel::data(const QModelIndex& index, int role) const {
             "model's operations by a roofline estimate");
       }
       if (index.column() == kAnswersFor) return Join(Names(node.originals), kToolTipItems);
-      if (index.column() == kSourceLines) return Join(Lines(node.source_lines), kToolTipItems);
+      if (index.column() == kSourceLines) {
+        return node.source_lines.empty() ? Join(Names(node.op_names), kToolTipItems)
+                                         : Join(Lines(node.source_lines), kToolTipItems);
+      }
       return {};
     default:
       return {};
@@ -144,7 +149,7 @@ QVariant HotNodeModel::headerData(int section, Qt::Orientation orientation, int 
     case kAnswersFor:
       return tr("Answers for");
     case kSourceLines:
-      return tr("Source lines");
+      return tr("Source lines / op names");
     default:
       return {};
   }
