@@ -148,7 +148,7 @@ int GuiMain(int argc, char** argv) {
   const std::string error = ParseOptions(args, options);
   if (!error.empty()) {
     std::cerr << error
-              << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
+              << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
                  "[--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
                  "[--screenshot OUT.png]\n";
     return kExitUsage;
