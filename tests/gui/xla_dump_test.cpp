@@ -225,6 +225,17 @@ TEST(XlaDumpTest, PanelListsXlaOnlyPairsWithOurReason) {
   EXPECT_TRUE(checker.problems().isEmpty()) << checker.problems().join('\n').toStdString();
 }
 
+// A preferred pipeline (`gui --xla-pipeline gpu`) wins over the dump's platform.
+TEST(XlaDumpTest, PreferredPipelineWinsOverThePlatform) {
+  auto window = OpenWindow();
+  window->xla_panel()->set_preferred_pipeline("gpu");
+  ASSERT_TRUE(OpenAndSettle(*window, kAttentionDump));
+  XlaComparisonPanel* panel = window->xla_panel();
+  EXPECT_EQ(panel->pipeline_box()->currentData().toString(), "gpu");
+  ASSERT_TRUE(panel->result());
+  EXPECT_EQ(panel->result()->pipeline, "gpu");
+}
+
 // The category filter keeps one kind of pair; sorting by producer orders the rows.
 TEST(XlaDumpTest, PanelFiltersAndSorts) {
   auto window = OpenWindow();

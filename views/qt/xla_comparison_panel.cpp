@@ -140,8 +140,11 @@ void XlaComparisonPanel::setupTable() {
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setWordWrap(false);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  // Our explanations run long: the reason takes the room left and its tooltip the rest.
+  table_->horizontalHeader()->setSectionResizeMode(FusionPairModel::kOurReason,
+                                                   QHeaderView::Stretch);
+  table_->setTextElideMode(Qt::ElideRight);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { Activate(current); });
 }
@@ -186,7 +189,9 @@ void XlaComparisonPanel::OnRecordingLoaded(const WorkbenchContext& context) {
   }
   {
     const QSignalBlocker blocker(pipeline_box_);
-    pipeline_box_->setCurrentIndex(pipeline_box_->findData(DefaultPipeline(*recording)));
+    const int preferred = pipeline_box_->findData(preferred_pipeline_);
+    pipeline_box_->setCurrentIndex(
+        preferred >= 0 ? preferred : pipeline_box_->findData(DefaultPipeline(*recording)));
   }
   emit availabilityChanged(true);
   Recompute();
@@ -221,7 +226,9 @@ void XlaComparisonPanel::Deliver(std::shared_ptr<const XlaComparisonResult> resu
                         .arg(comparison.only_second.size())
                         .arg(comparison.neither));
   stack_->setCurrentWidget(table_);
-  table_->resizeColumnsToContents();
+  for (int column = 0; column < FusionPairModel::kOurReason; ++column) {
+    table_->resizeColumnToContents(column);
+  }
   emit updated();
 }
 

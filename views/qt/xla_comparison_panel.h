@@ -50,6 +50,10 @@ class XlaComparisonPanel : public QWidget, public ContextObserver {
   // Runs on any thread: compiles the base snapshot of `xla` with our `pipeline` and compares.
   static XlaComparisonResult Compare(const recording::Recording& xla, const QString& pipeline);
 
+  // The pipeline a dump opened from now on starts with ("cpu", "gpu"); empty: the dump's
+  // platform.
+  void set_preferred_pipeline(const QString& pipeline) { preferred_pipeline_ = pipeline; }
+
   QComboBox* pipeline_box() const { return pipeline_box_; }
   QComboBox* filter_box() const { return filter_box_; }
   QLabel* summary() const { return summary_; }
@@ -92,6 +96,7 @@ class XlaComparisonPanel : public QWidget, public ContextObserver {
   LatestTaskRunner* runner_;
   std::shared_ptr<const XlaComparisonResult> result_;
   bool available_ = false;
+  QString preferred_pipeline_;
 };
 
 }  // namespace fusescope::views
