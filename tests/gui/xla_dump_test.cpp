@@ -21,6 +21,7 @@
 #include "ir/import/xla_dump_importer.h"
 #include "recording/compile_and_record.h"
 #include "recording/fusion_comparison.h"
+#include "recording/recording_store.h"
 #include "tests/gui/gui_test_support.h"
 #include "views/qt/fusion_pair_model.h"
 #include "views/qt/recording_loader.h"
@@ -109,6 +110,33 @@ TEST(XlaDumpTest, FolderOpensAsRecordingOfXlaPasses) {
   EXPECT_TRUE(XlaComparisonPanel::IsXlaDump(*recording));
   EXPECT_TRUE(window->load_warnings().isEmpty());
   EXPECT_EQ(window->recent_files().value(0), QFileInfo(kMlpDump).absoluteFilePath());
+}
+
+// "DIR/" opens like "DIR": same title, same recent file.
+TEST(XlaDumpTest, TrailingSlashNamesTheFolder) {
+  auto window = OpenWindow();
+  window->OpenPath(kMlpDump + '/');
+  ASSERT_TRUE(WaitFor([&] {
+    return window->context()->title() == "xla_dump_mlp" && window->IsSettled() &&
+           !window->xla_panel()->busy();
+  }));
+  EXPECT_EQ(window->recent_files().value(0), QFileInfo(kMlpDump).absoluteFilePath());
+}
+
+// A dump imported and saved as .fsdb is still XLA's: the panel compares it.
+TEST(XlaDumpTest, SavedImportedDumpIsCompared) {
+  std::vector<std::string> warnings;
+  auto imported = RecordingLoader::ImportXlaDump(kMlpDump.toStdString(), &warnings);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const fs::path file = TestDirectory("saved") / "mlp.fsdb";
+  ASSERT_TRUE(recording::SaveRecording(*imported, file.string()).ok());
+  auto window = OpenWindow();
+  ASSERT_TRUE(OpenAndSettle(*window, QString::fromStdString(file.string())));
+  XlaComparisonPanel* panel = window->xla_panel();
+  EXPECT_TRUE(panel->available());
+  ASSERT_TRUE(panel->result());
+  EXPECT_TRUE(panel->result()->error.isEmpty()) << panel->result()->error.toStdString();
+  EXPECT_GT(panel->model()->rowCount(), 0);
 }
 
 // A folder dropped on the window opens like one chosen from the menu.

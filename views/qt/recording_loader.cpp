@@ -1,6 +1,7 @@
 #include "views/qt/recording_loader.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QPointer>
@@ -97,7 +98,9 @@ bool RecordingLoader::IsRecordingFile(const QString& path) {
   return HasRecordingMagic(path.toStdString());
 }
 
-void RecordingLoader::OpenFile(const QString& path, const QString& target) {
+void RecordingLoader::OpenFile(const QString& given, const QString& target) {
+  // "dump/" names its folder "dump" like "dump" does, in the title and the recent files.
+  const QString path = QDir::cleanPath(given);
   const QFileInfo info(path);
   const QString title = info.fileName();
   if (info.isDir()) {
