@@ -48,6 +48,11 @@ QString Where(const recording::Recording& recording, int64_t base) {
              : QObject::tr("the graph after pass #%1 %2").arg(pass).arg(name);
 }
 
+QString NoDumpHint() {
+  return QObject::tr(
+      "Open an XLA dump folder (File > Open Folder…) to compare XLA's fusion with ours.");
+}
+
 }  // namespace
 
 XlaComparisonPanel::XlaComparisonPanel(WorkbenchContext* context, QWidget* parent)
@@ -65,9 +70,7 @@ XlaComparisonPanel::XlaComparisonPanel(WorkbenchContext* context, QWidget* paren
   setupHeader();
   setupTable();
   setupLayout();
-  ShowPlaceholder(
-      tr("Open an XLA dump folder (File > Open Folder…) to compare XLA's fusion "
-         "with ours."));
+  ShowPlaceholder(NoDumpHint());
   context_->AddObserver(this, this);
 }
 
@@ -147,6 +150,8 @@ void XlaComparisonPanel::setupTable() {
   table_->setTextElideMode(Qt::ElideRight);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { Activate(current); });
+  // A click on the current row goes back to its pair after the user moved elsewhere.
+  connect(table_, &QTableView::clicked, this, &XlaComparisonPanel::Activate);
 }
 
 void XlaComparisonPanel::setupLayout() {
@@ -181,9 +186,7 @@ void XlaComparisonPanel::OnRecordingLoaded(const WorkbenchContext& context) {
   pipeline_box_->setEnabled(available_);
   filter_box_->setEnabled(available_);
   if (!available_) {
-    ShowPlaceholder(
-        tr("Open an XLA dump folder (File > Open Folder…) to compare XLA's fusion "
-           "with ours."));
+    ShowPlaceholder(NoDumpHint());
     emit availabilityChanged(false);
     return;
   }
