@@ -97,6 +97,9 @@ void MainWindow::setupPanels() {
   connect(profile_panel_, &ProfilePanel::updated, this, settle);
   connect(profile_panel_, &ProfilePanel::profilesLoaded, this, settle);
   connect(xla_panel_, &XlaComparisonPanel::updated, this, settle);
+  // Queued: a comparison's end is announced before its result reaches the table. A superseded
+  // one updates nothing, and only this tells that the window may have settled.
+  connect(xla_panel_, &XlaComparisonPanel::busyChanged, this, settle, Qt::QueuedConnection);
 }
 
 // The heat overlay goes from the profile panel to the graphs; a recording with profiles

@@ -67,6 +67,7 @@ XlaComparisonPanel::XlaComparisonPanel(WorkbenchContext* context, QWidget* paren
       table_(new QTableView(this)),
       stack_(new QStackedWidget(this)),
       runner_(new LatestTaskRunner(this)) {
+  connect(runner_, &LatestTaskRunner::busyChanged, this, &XlaComparisonPanel::busyChanged);
   setupHeader();
   setupTable();
   setupLayout();

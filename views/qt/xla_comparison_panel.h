@@ -73,6 +73,8 @@ class XlaComparisonPanel : public QWidget, public ContextObserver {
   void updated();
   // A recording was opened; `available` tells whether it is an XLA dump.
   void availabilityChanged(bool available);
+  // busy() changed; also when a superseded comparison ends without updating the table.
+  void busyChanged(bool busy);
 
  private:
   void setupHeader();
