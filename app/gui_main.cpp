@@ -15,6 +15,7 @@
 #include "views/qt/main_window.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
+#include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
 namespace {
@@ -28,6 +29,7 @@ struct GuiOptions {
   std::string file;
   std::optional<long long> pass;
   std::string pipeline = "cpu";
+  std::string xla_pipeline;  // the XLA vs Ours panel's; empty: the dump's platform
   std::string screenshot;
   bool heat = false;
   std::optional<long long> worker_timeout_s;
@@ -61,6 +63,10 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
     } else if (arg == "--pipeline") {
       if (!value(options.pipeline) || (options.pipeline != "cpu" && options.pipeline != "gpu"))
         return "--pipeline must be cpu or gpu";
+    } else if (arg == "--xla-pipeline") {
+      if (!value(options.xla_pipeline) ||
+          (options.xla_pipeline != "cpu" && options.xla_pipeline != "gpu"))
+        return "--xla-pipeline must be cpu or gpu";
     } else if (arg == "--worker-timeout" || arg == "--worker-memory") {
       auto& target =
           arg == "--worker-timeout" ? options.worker_timeout_s : options.worker_memory_mib;
@@ -94,6 +100,7 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   LimitWorkers(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
+  window.xla_panel()->set_preferred_pipeline(QString::fromStdString(options.xla_pipeline));
   // Takes effect once the recording's profiles are read; nothing without a profile.
   if (options.heat) window.profile_panel()->heat_action()->setChecked(true);
   if (options.file.empty()) {
@@ -147,10 +154,11 @@ int GuiMain(int argc, char** argv) {
   GuiOptions options;
   const std::string error = ParseOptions(args, options);
   if (!error.empty()) {
-    std::cerr << error
-              << "; usage: fusescope gui [FILE] [--pass N] [--pipeline cpu|gpu] "
-                 "[--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-                 "[--screenshot OUT.png]\n";
+    std::cerr
+        << error
+        << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
+           "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
+           "[--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

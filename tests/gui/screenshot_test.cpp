@@ -1,7 +1,8 @@
 // Writes screenshots of the main states into the build folder (gui_screenshots/), for a
 // person to look at: the default sample as opened, a fusion pass with a fused node selected
 // and its originals marked, a refused fusion decision written on its edge, the inspector on
-// a fused node, a worker that crashed reported above the last good recording.
+// a fused node, a worker that crashed reported above the last good recording, an XLA dump
+// compared with our gpu pipeline with an XLA-only pair selected.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "views/qt/graph_canvas.h"
 #include "views/qt/graph_diff_panel.h"
 #include "views/qt/workbench_context.h"
+#include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::views {
 namespace {
@@ -119,6 +121,26 @@ TEST(ScreenshotTest, WorkerCrashReport) {
   ASSERT_TRUE(WaitFor([&] { return failed.count() > 0; }));
   ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
   Save(window.get(), "worker_crashed");
+}
+
+TEST(ScreenshotTest, XlaVsOurs) {
+  auto window = ShotWindow();
+  XlaComparisonPanel* panel = window->xla_panel();
+  panel->set_preferred_pipeline("gpu");
+  window->OpenPath(QStringLiteral(FUSESCOPE_SOURCE_DIR "/tests/data/xla_dump_attention"));
+  ASSERT_TRUE(WaitFor([&] {
+    return window->context()->title() == "xla_dump_attention" && window->IsSettled() &&
+           !panel->busy() && panel->result();
+  }));
+  QTableView* table = panel->table();
+  for (int row = 0; row < table->model()->rowCount(); ++row) {
+    if (table->model()->index(row, 1).data().toString() != "reduce_sum.21 (reduce)") continue;
+    table->selectRow(row);
+    break;
+  }
+  ASSERT_FALSE(window->context()->selection().empty());
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  Save(window.get(), "xla_vs_ours");
 }
 
 }  // namespace

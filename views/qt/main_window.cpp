@@ -38,6 +38,7 @@
 #include "views/qt/worker_failure.h"
 #include "views/qt/worker_pool.h"
 #include "views/qt/worker_report_banner.h"
+#include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::views {
 namespace {
@@ -68,6 +69,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupLoader();
   setupWorkerReport();
   setupProfile();
+  setupXlaComparison();
   setupDefaultLayout();
   RestoreSettings();
   context_->AddObserver(this, this);
@@ -84,6 +86,7 @@ void MainWindow::setupPanels() {
   decisions_panel_ = new FusionDecisionsPanel(context_, this);
   search_panel_ = new SearchPanel(context_, this);
   profile_panel_ = new ProfilePanel(context_, this);
+  xla_panel_ = new XlaComparisonPanel(context_, this);
   const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
       waiting_for_settle_ = false;
@@ -93,6 +96,10 @@ void MainWindow::setupPanels() {
   connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, settle);
   connect(profile_panel_, &ProfilePanel::updated, this, settle);
   connect(profile_panel_, &ProfilePanel::profilesLoaded, this, settle);
+  connect(xla_panel_, &XlaComparisonPanel::updated, this, settle);
+  // Queued: a comparison's end is announced before its result reaches the table. A superseded
+  // one updates nothing, and only this tells that the window may have settled.
+  connect(xla_panel_, &XlaComparisonPanel::busyChanged, this, settle, Qt::QueuedConnection);
 }
 
 // The heat overlay goes from the profile panel to the graphs; a recording with profiles
@@ -101,13 +108,23 @@ void MainWindow::setupProfile() {
   connect(profile_panel_, &ProfilePanel::heatChanged, graph_panel_, &GraphDiffPanel::SetHeat);
   graph_panel_->AddOverlayAction(profile_panel_->heat_action());
   connect(profile_panel_, &ProfilePanel::profilesLoaded, this, [this](int count) {
-    if (count == 0) return;
-    for (QDockWidget* dock : docks_) {
-      if (dock->widget() != profile_panel_) continue;
-      dock->show();
-      dock->raise();
-    }
+    if (count > 0) RaiseDock(profile_panel_);
   });
+}
+
+// An XLA dump brings its comparison with our fusion to the front.
+void MainWindow::setupXlaComparison() {
+  connect(xla_panel_, &XlaComparisonPanel::availabilityChanged, this, [this](bool available) {
+    if (available) RaiseDock(xla_panel_);
+  });
+}
+
+void MainWindow::RaiseDock(QWidget* panel) {
+  for (QDockWidget* dock : docks_) {
+    if (dock->widget() != panel) continue;
+    dock->show();
+    dock->raise();
+  }
 }
 
 QDockWidget* MainWindow::AddDock(QWidget* panel, const QString& title, const QString& name,
@@ -137,7 +154,10 @@ void MainWindow::setupDefaultLayout() {
       AddDock(profile_panel_, tr("Profile"), "profile", Qt::BottomDockWidgetArea, "run");
   tabifyDockWidget(text, decisions);
   tabifyDockWidget(decisions, search);
+  QDockWidget* xla = AddDock(xla_panel_, tr("XLA vs Ours"), "xla_vs_ours", Qt::BottomDockWidgetArea,
+                             "counterpart");
   tabifyDockWidget(search, profile);
+  tabifyDockWidget(profile, xla);
   text->raise();
   resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
@@ -160,6 +180,12 @@ void MainWindow::setupFileMenu() {
   open_ = menu->addAction(Icons::Get("open"), tr("&Open…"), this, &MainWindow::ShowOpenDialog);
   open_->setShortcut(QKeySequence::Open);
   open_->setToolTip(tr("Open an HLO text file or a .fsdb recording (Ctrl+O)"));
+  open_folder_ = menu->addAction(Icons::Get("open"), tr("Open &Folder…"), this,
+                                 &MainWindow::ShowOpenFolderDialog);
+  open_folder_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  open_folder_->setToolTip(
+      tr("Import an XLA dump folder (XLA_FLAGS=--xla_dump_to=DIR --xla_dump_hlo_pass_re=.*): "
+         "its largest module, one pass per file (Ctrl+Shift+O)"));
   recent_menu_ = menu->addMenu(Icons::Get("recent"), tr("Open &Recent"));
   samples_menu_ = menu->addMenu(Icons::Get("sample"), tr("&Samples"));
   for (const resources::SampleModel& sample : resources::SampleModels()) {
@@ -266,8 +292,10 @@ void MainWindow::setupStatusBar() {
 }
 
 void MainWindow::setupLoader() {
-  connect(loader_, &RecordingLoader::started, this,
-          [this](const QString& what) { SetBusy(true, what); });
+  connect(loader_, &RecordingLoader::started, this, [this](const QString& what) {
+    warnings_.clear();
+    SetBusy(true, what);
+  });
   connect(loader_, &RecordingLoader::progress, this,
           [this](int done, int total, const QString& pass) {
             progress_->setRange(0, total);
@@ -283,6 +311,8 @@ void MainWindow::setupLoader() {
             const bool is_recording = !path.isEmpty() && RecordingLoader::IsRecordingFile(path);
             ShowRecording(std::move(recording), title, is_recording ? path : QString());
           });
+  connect(loader_, &RecordingLoader::warned, this,
+          [this](const QStringList& warnings) { ReportWarnings(warnings); });
   connect(loader_, &RecordingLoader::failed, this, [this](const QString& message) {
     SetBusy(false);
     ReportError(tr("Could not open the model"), message);
@@ -405,7 +435,7 @@ void MainWindow::SetPipelineTarget(const QString& target) {
 
 bool MainWindow::IsSettled() const {
   return !loader_->busy() && !context_->busy() && context_->pass_view() &&
-         graph_panel_->settled() && !profile_panel_->busy();
+         graph_panel_->settled() && !profile_panel_->busy() && !xla_panel_->busy();
 }
 
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
@@ -453,6 +483,15 @@ void MainWindow::ShowOpenDialog() {
   if (path.isEmpty()) return;
   settings.setValue("last_dir", QFileInfo(path).absolutePath());
   OpenPath(path);
+}
+
+void MainWindow::ShowOpenFolderDialog() {
+  QSettings settings;
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Open XLA Dump Folder"),
+                                                           settings.value("last_dir").toString());
+  if (folder.isEmpty()) return;
+  settings.setValue("last_dir", folder);
+  OpenPath(folder);
 }
 
 void MainWindow::ShowSaveDialog() {
@@ -517,6 +556,21 @@ void MainWindow::ReportError(const QString& title, const QString& message) {
     QMessageBox::warning(this, title, message);
   } else {
     std::cerr << message.toStdString() << '\n';
+  }
+}
+
+// Files left out of a load: the recording still opens, so a line in the status bar (and
+// stderr when nobody reads dialogs) rather than a dialog that stops the user.
+void MainWindow::ReportWarnings(const QStringList& warnings) {
+  warnings_ = warnings;
+  const QString message =
+      warnings.size() == 1
+          ? tr("Left out: %1").arg(warnings.front())
+          : tr("Left out %1 files; first: %2").arg(warnings.size()).arg(warnings.front());
+  statusBar()->showMessage(message, 15000);
+  if (!interactive_) {
+    for (const QString& warning : warnings)
+      std::cerr << "warning: " << warning.toStdString() << '\n';
   }
 }
 

@@ -2,11 +2,11 @@
 #define FUSESCOPE_VIEWS_QT_MAIN_WINDOW_H_
 
 // The workbench window: the side-by-side graphs in the middle, panels docked around them,
-// all observing one WorkbenchContext. Opens HLO files, built-in samples and .fsdb
-// recordings (menu, recent files, drag and drop, command line), compiles with the cpu or gpu
-// pipeline in a worker process with progress and cancel, and saves recordings. A worker
-// that crashes, hangs or runs out of memory is reported in a banner with a reproducer to
-// save, while the last good recording stays on display.
+// all observing one WorkbenchContext. Opens HLO files, built-in samples, .fsdb recordings
+// and XLA dump folders (menu, recent files, drag and drop, command line), compiles with the cpu or
+// gpu pipeline in a worker process with progress and cancel, and saves recordings. A worker that
+// crashes, hangs or runs out of memory is reported in a banner with a reproducer to save, while the
+// last good recording stays on display.
 
 #include <QMainWindow>
 #include <QStringList>
@@ -37,6 +37,7 @@ class SearchPanel;
 class WorkbenchContext;
 class WorkerFailure;
 class WorkerReportBanner;
+class XlaComparisonPanel;
 
 class MainWindow : public QMainWindow, public ContextObserver {
   Q_OBJECT
@@ -81,9 +82,12 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
   SearchPanel* search_panel() const { return search_panel_; }
   ProfilePanel* profile_panel() const { return profile_panel_; }
+  XlaComparisonPanel* xla_panel() const { return xla_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
+  // What the last load had to leave out (files of a dump that would not parse).
+  QStringList load_warnings() const { return warnings_; }
 
   void OnRecordingLoaded(const WorkbenchContext& context) override;
   void OnPassChanged(const WorkbenchContext& context) override;
@@ -115,16 +119,20 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupLoader();
   void setupWorkerReport();
   void setupProfile();
+  void setupXlaComparison();
+  void RaiseDock(QWidget* panel);
   void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
   void ShowReproducerDialog();
   void RestoreSettings();
   void SaveSettings() const;
 
   void ShowOpenDialog();
+  void ShowOpenFolderDialog();
   void ShowSaveDialog();
   void AddRecent(const QString& path);
   void RebuildRecentMenu();
   void ReportError(const QString& title, const QString& message);
+  void ReportWarnings(const QStringList& warnings);
   void SetBusy(bool busy, const QString& what = {});
   void UpdatePassStatus();
   void ShowAbout();
@@ -140,6 +148,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel_ = nullptr;
   SearchPanel* search_panel_ = nullptr;
   ProfilePanel* profile_panel_ = nullptr;
+  XlaComparisonPanel* xla_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;
@@ -148,6 +157,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   QMenu* recent_menu_ = nullptr;
   QMenu* samples_menu_ = nullptr;
   QAction* open_ = nullptr;
+  QAction* open_folder_ = nullptr;
   QAction* save_ = nullptr;
   QAction* recompile_ = nullptr;
   QAction* cancel_ = nullptr;
@@ -157,6 +167,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   QToolButton* cancel_button_ = nullptr;
 
   QStringList recent_;
+  QStringList warnings_;
   bool use_settings_;
   bool interactive_ = true;
   bool waiting_for_settle_ = false;

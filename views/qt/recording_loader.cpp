@@ -1,12 +1,15 @@
 #include "views/qt/recording_loader.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QPointer>
 #include <QTemporaryDir>
 #include <fstream>
 
+#include "ir/import/xla_dump_folder.h"
+#include "ir/import/xla_dump_importer.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
 #include "recording/recording_store.h"
@@ -44,6 +47,7 @@ struct RecordingLoader::Job {
   // The worker's input and output; kept until its recording has been read.
   std::shared_ptr<QTemporaryDir> folder;
   QPointer<WorkerProcess> worker;
+  QStringList warnings;  // set on the pool thread before the result is posted
 };
 
 RecordingLoader::RecordingLoader(QObject* parent)
@@ -73,6 +77,19 @@ StatusOr<recording::Recording> RecordingLoader::Load(const std::string& path) {
   return recording;
 }
 
+StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string& folder,
+                                                              std::vector<std::string>* warnings) {
+  StatusOr<ir::XlaDumpFolder> dump = ir::ScanXlaDumpFolder(folder);
+  if (!dump.ok()) return dump.status();
+  const ir::XlaDumpModule* module = dump->Largest();
+  if (module == nullptr) return Status::Error(folder + ": no XLA module in the folder");
+  StatusOr<ir::XlaDumpImport> imported = ir::ImportXlaDumpModule(*module, dump->path);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
 qint64 RecordingLoader::worker_pid() const {
   return job_ && job_->worker ? job_->worker->pid() : 0;
 }
@@ -81,14 +98,17 @@ bool RecordingLoader::IsRecordingFile(const QString& path) {
   return HasRecordingMagic(path.toStdString());
 }
 
-void RecordingLoader::OpenFile(const QString& path, const QString& target) {
+void RecordingLoader::OpenFile(const QString& given, const QString& target) {
+  // "dump/" names its folder "dump" like "dump" does, in the title and the recent files.
+  const QString path = QDir::cleanPath(given);
   const QFileInfo info(path);
   const QString title = info.fileName();
-  if (info.isDir() || !info.exists()) {
-    const QString error =
-        info.isDir() ? tr("%1: a folder; open an HLO text file or a .fsdb recording").arg(path)
-                     : tr("%1: no such file").arg(path);
-    FailLater(Begin(tr("Opening %1").arg(title), title, path), error);
+  if (info.isDir()) {
+    StartImport(Begin(tr("Importing the XLA dump %1").arg(title), title, path), path);
+    return;
+  }
+  if (!info.exists()) {
+    FailLater(Begin(tr("Opening %1").arg(title), title, path), tr("%1: no such file").arg(path));
     return;
   }
   if (HasRecordingMagic(path.toStdString())) {
@@ -215,6 +235,20 @@ void RecordingLoader::StartLoad(const std::shared_ptr<Job>& job, const QString& 
   });
 }
 
+void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString& folder) {
+  QPointer<RecordingLoader> self(this);
+  WorkerPool::Instance()->start([self, job, folder = folder.toStdString()] {
+    std::vector<std::string> warnings;
+    StatusOr<recording::Recording> result = ImportXlaDump(folder, &warnings);
+    if (job->abandoned) return;
+    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
+    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
+      if (self) self->Finish(job, std::move(*shared));
+    });
+  });
+}
+
 void RecordingLoader::Finish(const std::shared_ptr<Job>& job,
                              StatusOr<recording::Recording> result) {
   if (job != job_ || job->abandoned) return;
@@ -225,6 +259,7 @@ void RecordingLoader::Finish(const std::shared_ptr<Job>& job,
   }
   emit loaded(std::make_shared<const recording::Recording>(std::move(result).value()), job->title,
               job->path);
+  if (!job->warnings.isEmpty()) emit warned(job->warnings);
 }
 
 void RecordingLoader::Cancel() {

@@ -7,14 +7,20 @@
 // then read like a .fsdb file: a pipeline that crashes, hangs or exhausts memory takes the
 // worker down, never the window, and is reported by workerFailed() with the pass it was in.
 //
+// A folder is read as an XLA dump (ir/import/xla_dump_folder.h): its largest module is
+// imported, on a thread of this process, into a recording of XLA's own passes; the files it
+// had to leave out come with the recording as warnings.
+//
 // One job at a time, on the GUI thread; a new job abandons the running one (its worker is
 // stopped, its result dropped). Cancel() stops the work for real.
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/status.h"
 #include "recording/recording.h"
@@ -34,8 +40,8 @@ class RecordingLoader : public QObject {
   explicit RecordingLoader(QObject* parent = nullptr);
   ~RecordingLoader() override;
 
-  // A .fsdb recording is loaded as it is; anything else is read as HLO text and compiled
-  // with the `target` pipeline ("cpu" or "gpu") by a worker.
+  // A .fsdb recording is loaded as it is; a folder is imported as an XLA dump; anything else
+  // is read as HLO text and compiled with the `target` pipeline ("cpu" or "gpu") by a worker.
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
   void CompileText(std::string text, const QString& title, const QString& source_path,
@@ -58,6 +64,9 @@ class RecordingLoader : public QObject {
 
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
+  // The largest module of the XLA dump in `folder`; `warnings` gets the files left out.
+  static StatusOr<recording::Recording> ImportXlaDump(const std::string& folder,
+                                                      std::vector<std::string>* warnings);
   static StatusOr<recording::Recording> Compile(const std::string& text,
                                                 const std::string& source_path,
                                                 const std::string& target);
@@ -68,6 +77,9 @@ class RecordingLoader : public QObject {
   void progress(int done, int total, const QString& pass);
   void loaded(std::shared_ptr<const recording::Recording> recording, const QString& title,
               const QString& path);
+  // Right after loaded(): what the load had to leave out (files of a dump that would not
+  // parse), one line each. Not emitted when there is nothing to say.
+  void warned(const QStringList& warnings);
   // The job could not start, or the recording could not be read.
   void failed(const QString& message);
   void workerFailed(std::shared_ptr<const fusescope::views::WorkerFailure> failure);
@@ -83,6 +95,7 @@ class RecordingLoader : public QObject {
   // failed) when it cannot be made.
   bool MakeFolder(const std::shared_ptr<Job>& job);
   void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
+  void StartImport(const std::shared_ptr<Job>& job, const QString& folder);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
                     const QString& source_path, const QString& target);
