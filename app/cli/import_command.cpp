@@ -11,6 +11,7 @@
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "ir/json_writer.h"
+#include "recording/operation_counts.h"
 #include "recording/recording_store.h"
 
 namespace fusescope::app {
@@ -21,7 +22,7 @@ constexpr std::string_view kUsage =
     "fusescope import DUMP_DIR --list [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
-  const ir::XlaDumpModule* largest = folder.Largest();
+  const ir::XlaDumpModule* chosen = folder.Default();
   json.Key("modules").BeginArray();
   for (const ir::XlaDumpModule& module : folder.modules) {
     json.BeginObject();
@@ -31,7 +32,7 @@ void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
     json.Key("snapshots").Int(static_cast<int64_t>(module.snapshots.size()));
     json.Key("bytes").Int(module.bytes);
     json.Key("platform").String(module.platform);
-    json.Key("default").Bool(&module == largest);
+    json.Key("default").Bool(&module == chosen);
     json.EndObject();
   }
   json.EndArray();
@@ -101,26 +102,16 @@ int PrintList(const ir::XlaDumpFolder& folder, bool json_output) {
     std::cout << json.str() << '\n';
     return 0;
   }
-  const ir::XlaDumpModule* largest = folder.Largest();
+  const ir::XlaDumpModule* chosen = folder.Default();
   std::cout << folder.path << ": " << folder.modules.size() << " module"
             << (folder.modules.size() == 1 ? "" : "s") << ", " << folder.skipped.size()
             << " other entries\n";
   for (const ir::XlaDumpModule& module : folder.modules) {
     std::cout << "  " << module.Label() << "  " << module.snapshots.size() << " snapshots, "
-              << module.bytes << " bytes" << (&module == largest ? "  (default: the largest)" : "")
+              << module.bytes << " bytes" << (&module == chosen ? "  (default)" : "")
               << '\n';
   }
   return 0;
-}
-
-int64_t CountFusions(const recording::Snapshot& snapshot) {
-  int64_t fusions = 0;
-  for (const auto& computation : snapshot.computations()) {
-    for (const auto& instruction : computation->instructions) {
-      if (instruction->opcode == "fusion") ++fusions;
-    }
-  }
-  return fusions;
 }
 
 void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& imported,
@@ -128,8 +119,9 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
   const recording::Recording& recording = imported.recording;
   int64_t changed = 0;
   for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
-  const int64_t before = recording.input().instruction_count();
-  const int64_t after = recording.snapshots.back().instruction_count();
+  // Counted as `passes` counts: operations outside fusion bodies, and what fusions hold.
+  const recording::OperationCounts before = recording::CountOperations(recording.input());
+  const recording::OperationCounts after = recording::CountOperations(recording.snapshots.back());
   const ir::ProvenanceCarryCounts& carried = imported.carried;
   if (json_output) {
     JsonWriter json;
@@ -140,9 +132,11 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
     json.Key("files_read").Int(imported.files_read);
     json.Key("passes").Int(static_cast<int64_t>(recording.passes.size()));
     json.Key("passes_changed").Int(changed);
-    json.Key("instructions_before").Int(before);
-    json.Key("instructions_after").Int(after);
-    json.Key("fusions").Int(CountFusions(recording.snapshots.back()));
+    json.Key("operations_before").Int(before.operations);
+    json.Key("operations_after").Int(after.operations);
+    json.Key("instructions_before").Int(before.instructions());
+    json.Key("instructions_after").Int(after.instructions());
+    json.Key("fusions").Int(after.fusions);
     json.Key("carried").BeginObject();
     json.Key("by_name").Int(carried.by_name);
     json.Key("by_structure").Int(carried.by_structure);
@@ -163,8 +157,7 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
             << module.snapshots.size() << " snapshot files) -> " << output << '\n'
             << "  passes:       " << recording.passes.size() << ", " << changed
             << " changed the module\n"
-            << "  instructions: " << before << " -> " << after << '\n'
-            << "  fusions:      " << CountFusions(recording.snapshots.back()) << '\n'
+            << "  operations:   " << recording::DescribeCounts(before, after) << '\n'
             << "  provenance:   " << carried.by_name << " by name, " << carried.by_structure
             << " by structure (" << carried.into_fusions << " into fusions), "
             << carried.replacements << " replacements, " << carried.rewrite_parts
@@ -181,7 +174,7 @@ int RunImport(const std::vector<std::string>& raw_args) {
   if (!folder.ok()) return Fail(folder.message());
   if (list) return PrintList(*folder, args->Has("--json"));
 
-  const ir::XlaDumpModule* module = folder->Largest();
+  const ir::XlaDumpModule* module = folder->Default();
   if (auto which = args->Value("--module")) {
     auto found = folder->Find(*which);
     if (!found.ok()) return Fail(found.message());

@@ -26,7 +26,7 @@ StatusOr<recording::Recording> LoadXla(const std::string& what,
   if (LooksLikeRecording(what)) return recording::LoadRecording(what);
   auto folder = ir::ScanXlaDumpFolder(what);
   if (!folder.ok()) return folder.status();
-  const ir::XlaDumpModule* module = folder->Largest();
+  const ir::XlaDumpModule* module = folder->Default();
   if (module_name) {
     auto found = folder->Find(*module_name);
     if (!found.ok()) return found.status();

@@ -43,12 +43,21 @@ bool SameId(std::string_view text, int64_t id) {
 
 std::string XlaDumpModule::Label() const { return "module_" + ModuleNumber(id) + "." + name; }
 
-const XlaDumpModule* XlaDumpFolder::Largest() const {
+const XlaDumpModule* XlaDumpFolder::Default() const {
+  // Helpers jitted at every call site (jax's jit__normal for each weight initialisation) share
+  // one name across modules and can outweigh the model; the model's own module has its name
+  // to itself. So: the largest module with a name of its own, else the largest of all.
+  std::map<std::string, int64_t> uses;
+  for (const XlaDumpModule& module : modules) ++uses[module.name];
   const XlaDumpModule* largest = nullptr;
+  const XlaDumpModule* largest_unique = nullptr;
   for (const XlaDumpModule& module : modules) {
     if (!largest || module.bytes >= largest->bytes) largest = &module;
+    if (uses[module.name] == 1 && (!largest_unique || module.bytes >= largest_unique->bytes)) {
+      largest_unique = &module;
+    }
   }
-  return largest;
+  return largest_unique ? largest_unique : largest;
 }
 
 StatusOr<const XlaDumpModule*> XlaDumpFolder::Find(std::string_view which) const {

@@ -47,9 +47,10 @@ struct XlaDumpFolder {
   std::vector<XlaDumpModule> modules;        // by module id
   std::vector<XlaDumpSkippedEntry> skipped;  // by file name
 
-  // The module with the most snapshot bytes (ties: the later id): a model's own module is
-  // usually the biggest compiled. nullptr when there is none.
-  const XlaDumpModule* Largest() const;
+  // The module to show when none is named: the largest whose jitted name no other module
+  // shares (a model's own module; jax's weight-initialisation helpers such as jit__normal are
+  // compiled once per call site and can be larger), else the largest. nullptr when none.
+  const XlaDumpModule* Default() const;
   // By label ("module_0003.jit_mlp"), "module_0003", id ("3", "0003") or jitted name
   // ("jit_mlp"). An error lists the modules there are, or those that share the name.
   StatusOr<const XlaDumpModule*> Find(std::string_view which) const;

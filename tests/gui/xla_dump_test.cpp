@@ -63,7 +63,7 @@ recording::FusionComparison ExpectedComparison(const std::string& dump, const st
                                                int64_t* base) {
   auto folder = ir::ScanXlaDumpFolder(dump);
   EXPECT_TRUE(folder.ok()) << folder.message();
-  auto imported = ir::ImportXlaDumpModule(*folder->Largest(), folder->path);
+  auto imported = ir::ImportXlaDumpModule(*folder->Default(), folder->path);
   EXPECT_TRUE(imported.ok()) << imported.message();
   *base = recording::SnapshotBeforeFirstFusion(imported->recording);
   auto input = imported->recording.snapshots[static_cast<size_t>(*base)].ToModule();

@@ -16,7 +16,7 @@ Recording ImportDump(const std::string& folder_name) {
   const std::string path = std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/" + folder_name;
   auto folder = ir::ScanXlaDumpFolder(path);
   EXPECT_TRUE(folder.ok()) << folder.message();
-  auto imported = ir::ImportXlaDumpModule(*folder->Largest(), folder->path);
+  auto imported = ir::ImportXlaDumpModule(*folder->Default(), folder->path);
   EXPECT_TRUE(imported.ok()) << imported.message();
   return std::move(imported->recording);
 }

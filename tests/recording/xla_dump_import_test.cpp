@@ -62,7 +62,7 @@ void CopyFolder(const std::string& from, const std::string& to) {
 XlaDumpImport ImportOrDie(const std::string& folder_path) {
   auto folder = ScanXlaDumpFolder(folder_path);
   EXPECT_TRUE(folder.ok()) << folder.message();
-  auto imported = ImportXlaDumpModule(*folder->Largest(), folder_path);
+  auto imported = ImportXlaDumpModule(*folder->Default(), folder_path);
   EXPECT_TRUE(imported.ok()) << imported.message();
   return std::move(imported).value();
 }
@@ -209,7 +209,7 @@ TEST(XlaDumpFolderTest, ModulesAreTellApartAndOtherFilesSkipped) {
   auto folder = ScanXlaDumpFolder(dir.path());
   ASSERT_TRUE(folder.ok()) << folder.message();
   ASSERT_EQ(folder->modules.size(), 2u);
-  EXPECT_EQ(folder->Largest()->name, "jit_attention");
+  EXPECT_EQ(folder->Default()->name, "jit_attention");
   EXPECT_EQ(folder->skipped.size(), 4u);
   for (const XlaDumpSkippedEntry& entry : folder->skipped) EXPECT_FALSE(entry.reason.empty());
   for (const char* which : {"jit_mlp", "0", "0000", "module_0000", "module_0000.jit_mlp"}) {
@@ -236,6 +236,33 @@ TEST(XlaDumpFolderTest, ModulesAreTellApartAndOtherFilesSkipped) {
   auto missing = folder->Find("jit_nope");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.message().find("module_0007.jit_attention"), std::string::npos);
+}
+
+// jax compiles its weight-initialisation helpers once per call site: jit__normal several
+// times, each larger than a small model. The default is the model: the largest module whose
+// name no other module shares.
+TEST(XlaDumpFolderTest, DefaultSkipsHelpersCompiledPerCallSite) {
+  TempFolder dir;
+  CopyFolder(kMlpDump, dir.path());  // module_0000.jit_mlp
+  const std::string big(1000000, ' ');
+  for (const char* id : {"0002", "0004"}) {
+    Write(dir / (std::string("module_") + id + ".jit__normal.before_optimizations.txt"),
+          "HloModule jit__normal\n" + big);
+  }
+  auto folder = ScanXlaDumpFolder(dir.path());
+  ASSERT_TRUE(folder.ok()) << folder.message();
+  ASSERT_EQ(folder->modules.size(), 3u);
+  ASSERT_GT(folder->modules[1].bytes, folder->modules[0].bytes);
+  EXPECT_EQ(folder->Default()->name, "jit_mlp");
+  // A folder of helpers only still has a default: the largest.
+  TempFolder helpers;
+  for (const char* id : {"0002", "0004"}) {
+    Write(helpers / (std::string("module_") + id + ".jit__normal.before_optimizations.txt"),
+          "HloModule jit__normal\n" + big + (id[3] == '4' ? " " : ""));
+  }
+  folder = ScanXlaDumpFolder(helpers.path());
+  ASSERT_TRUE(folder.ok()) << folder.message();
+  EXPECT_EQ(folder->Default()->id, 4);
 }
 
 TEST(XlaDumpFolderTest, FoldersWithoutSnapshotsAreErrors) {

@@ -81,7 +81,7 @@ StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string&
                                                               std::vector<std::string>* warnings) {
   StatusOr<ir::XlaDumpFolder> dump = ir::ScanXlaDumpFolder(folder);
   if (!dump.ok()) return dump.status();
-  const ir::XlaDumpModule* module = dump->Largest();
+  const ir::XlaDumpModule* module = dump->Default();
   if (module == nullptr) return Status::Error(folder + ": no XLA module in the folder");
   StatusOr<ir::XlaDumpImport> imported = ir::ImportXlaDumpModule(*module, dump->path);
   if (!imported.ok()) return imported.status();

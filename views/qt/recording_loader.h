@@ -7,7 +7,7 @@
 // then read like a .fsdb file: a pipeline that crashes, hangs or exhausts memory takes the
 // worker down, never the window, and is reported by workerFailed() with the pass it was in.
 //
-// A folder is read as an XLA dump (ir/import/xla_dump_folder.h): its largest module is
+// A folder is read as an XLA dump (ir/import/xla_dump_folder.h): its default module is
 // imported, on a thread of this process, into a recording of XLA's own passes; the files it
 // had to leave out come with the recording as warnings.
 //
@@ -64,7 +64,7 @@ class RecordingLoader : public QObject {
 
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
-  // The largest module of the XLA dump in `folder`; `warnings` gets the files left out.
+  // The default module of the XLA dump in `folder`; `warnings` gets the files left out.
   static StatusOr<recording::Recording> ImportXlaDump(const std::string& folder,
                                                       std::vector<std::string>* warnings);
   static StatusOr<recording::Recording> Compile(const std::string& text,
