@@ -134,6 +134,7 @@ StatusOr<Attribution> AttributeToOriginals(const recording::Recording& recording
       ++attribution.kernels_attributed;
     } else {
       attribution.kernels_without_provenance.push_back(kernel.name);
+      attribution.unattributed_us += kernel.total_us;
     }
   }
   return attribution;
@@ -174,12 +175,10 @@ StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
     for (const auto& record : computation->instructions) {
       if (fused.count(record->computation)) continue;
       const bool is_kernel = measured.count(record.get()) > 0;
-      // On the profiled snapshot the kernels are what was measured; elsewhere data movement
-      // that costs nothing answers for the same model ops as its producer but is not where
-      // the time went.
+      // On the profiled snapshot the kernels are what was measured. Elsewhere every node
+      // may hold time: one that does no work (a bitcast of a hot dot) gets none of what a
+      // working node shares with it, but a parameter whose layout copy XLA timed keeps it.
       if (is_profiled && !is_kernel) continue;
-      const std::optional<ir::Opcode> opcode = ir::OpcodeFromName(record->opcode);
-      if (!is_kernel && opcode && IsFree(*opcode)) continue;
       Candidate candidate{record.get(), {}};
       const ir::Instruction* instruction = (*module)->FindInstructionById(record->id);
       auto add_work = [&](const ir::ProvenanceSet& provenance, double seconds) {

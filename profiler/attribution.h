@@ -34,6 +34,7 @@ struct Attribution {
   double profile_total_us = 0;
   int64_t kernels_attributed = 0;
   std::vector<std::string> kernels_without_provenance;  // measured but answering for nothing
+  double unattributed_us = 0;  // their time: it reaches no model instruction
   std::vector<std::string> kernels_not_found;           // not in the profiled snapshot
 };
 

@@ -258,6 +258,10 @@ int RunHot(const std::vector<std::string>& raw_args) {
       json.EndObject();
     }
     json.EndArray();
+    json.Key("unattributed_us").Double(attribution->unattributed_us);
+    json.Key("kernels_without_provenance").BeginArray();
+    for (const std::string& name : attribution->kernels_without_provenance) json.String(name);
+    json.EndArray();
     json.Key("kernels_not_found").BeginArray();
     for (const std::string& name : attribution->kernels_not_found) json.String(name);
     json.EndArray();
@@ -285,6 +289,16 @@ int RunHot(const std::vector<std::string>& raw_args) {
     std::printf("%-34s %-12s %10.2f %6.1f%%%s %s%s\n", node.name.c_str(), node.opcode.c_str(),
                 node.time_us, 100 * node.share, node.measured ? " " : "~",
                 Join(node.originals, 3).c_str(), lines.empty() ? "" : (" (" + lines + ")").c_str());
+  }
+  if (!attribution->kernels_without_provenance.empty()) {
+    // Said, not hidden: e.g. a layout copy XLA inserted answers for no model instruction.
+    std::printf("\n%zu measured kernel(s) answer for no model instruction (%.2f us, %.1f%%), "
+                "e.g. %s\n",
+                attribution->kernels_without_provenance.size(), attribution->unattributed_us,
+                attribution->profile_total_us > 0
+                    ? 100 * attribution->unattributed_us / attribution->profile_total_us
+                    : 0.0,
+                attribution->kernels_without_provenance.front().c_str());
   }
   if (!attribution->kernels_not_found.empty()) {
     std::printf("\n%zu measured kernel(s) are not in the profiled snapshot, e.g. %s\n",

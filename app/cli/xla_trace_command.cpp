@@ -123,10 +123,11 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
     const profiler::OpProfile& op = profile->ops[i];
     std::string names = op.op_names.empty() ? "" : op.op_names.front();
     if (op.op_names.size() > 1) names += " +" + std::to_string(op.op_names.size() - 1);
-    std::printf("%-32s %-11s %10.2f %10.2f %6.1f%%  %s (%s)\n", op.name.c_str(),
+    const std::string where = Where(op, 3);
+    const std::string place = where.empty() ? names : names.empty() ? where : where + " (" + names + ")";
+    std::printf("%-32s %-11s %10.2f %10.2f %6.1f%%  %s\n", op.name.c_str(),
                 std::string(ir::OpcodeName(op.instruction->opcode())).c_str(),
-                op.duration_us.median, op.duration_us.p95, 100 * op.share, Where(op, 3).c_str(),
-                names.c_str());
+                op.duration_us.median, op.duration_us.p95, 100 * op.share, place.c_str());
   }
   if (!profile->unmatched_ops.empty()) {
     std::printf("\n%zu op(s) in the trace are not in the module, e.g. %s\n",
