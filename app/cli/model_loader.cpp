@@ -96,7 +96,7 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
     }
     auto module = recording->snapshots[static_cast<size_t>(index)].ToModule();
     if (!module.ok()) return module.status();
-    return LoadedModel{std::move(module).value(), what};
+    return LoadedModel{std::move(module).value(), what, index};
   }
   if (IsOnnxPath(what)) {
     auto module = ImportOnnx(what, options);

@@ -21,6 +21,7 @@ namespace fusescope::app {
 struct LoadedModel {
   std::unique_ptr<ir::Module> module;
   std::string display_name;  // file path or sample name
+  int64_t snapshot_index = -1;  // for a recording: which snapshot `module` is; -1 otherwise
 };
 
 struct ModelLoadOptions {

@@ -19,7 +19,6 @@
 #include "profiler/measure.h"
 #include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
-#include "recording/recording_store.h"
 
 namespace fusescope::app {
 namespace {
@@ -67,12 +66,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   }
   auto loaded = LoadModel(what, *pass);
   if (!loaded.ok()) return Fail("profile: " + loaded.message());
-  int64_t snapshot = 0;
-  if (is_recording) {
-    auto recording = recording::LoadRecording(what);
-    if (!recording.ok()) return Fail(recording.message());
-    snapshot = *pass ? **pass + 1 : static_cast<int64_t>(recording->snapshots.size()) - 1;
-  }
+  const int64_t snapshot = std::max<int64_t>(0, loaded->snapshot_index);
   auto inputs = ChooseInputs(*loaded->module, args->Value("--inputs"),
                              static_cast<uint64_t>(seed->value_or(0)));
   if (!inputs.ok()) return Fail("profile: " + inputs.message());

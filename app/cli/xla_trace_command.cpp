@@ -15,7 +15,6 @@
 #include "ir/json_writer.h"
 #include "profiler/profile_store.h"
 #include "profiler/xla_trace.h"
-#include "recording/recording_store.h"
 
 namespace fusescope::app {
 namespace {
@@ -97,9 +96,7 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
   if (!profile.ok()) return Fail(args->positional()[0] + ": " + profile.message());
   if (args->Has("--save")) {
     // The final snapshot is what LoadModel gave: its instruction ids are the kernels'.
-    auto recording = recording::LoadRecording(target);
-    if (!recording.ok()) return Fail(recording.message());
-    const int64_t snapshot = static_cast<int64_t>(recording->snapshots.size()) - 1;
+    const int64_t snapshot = loaded->snapshot_index;
     const std::string label = std::filesystem::path(args->positional()[0]).filename().string();
     auto id = profiler::AddProfile(target, profiler::ToProfile(*profile, snapshot, label));
     if (!id.ok()) return Fail(id.message());
