@@ -16,6 +16,8 @@
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
+#include "ir/module.h"
+#include "passes/cost_analysis.h"
 #include "profiler/measure.h"
 #include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
@@ -34,6 +36,36 @@ void SummaryJson(JsonWriter& json, const profiler::SampleSummary& s) {
   json.Key("mean").Double(s.mean);
   json.Key("outliers_high").Int(s.outliers_high);
   json.EndObject();
+}
+
+const ir::Instruction* FindById(const ir::Module& module, int64_t id) {
+  for (const auto& instruction : module.entry()->instructions()) {
+    if (instruction->id() == id) return instruction.get();
+  }
+  return nullptr;
+}
+
+// What bounds a kernel, as the bench reads it: "dot" (a dot or convolution, alone or as a
+// fusion's hero), "reduction", "elementwise" (a loop fusion or elementwise op without either)
+// or "other" (data movement, control flow, library calls).
+std::string KernelKind(const ir::Instruction& instruction) {
+  auto kind_of = [](ir::Opcode opcode) -> std::string {
+    if (opcode == ir::Opcode::kDot || opcode == ir::Opcode::kConvolution) return "dot";
+    if (opcode == ir::Opcode::kReduce || opcode == ir::Opcode::kReduceWindow) return "reduction";
+    if (ir::IsElementwiseOpcode(opcode)) return "elementwise";
+    return "";
+  };
+  if (const ir::Computation* fused = instruction.fused_computation()) {
+    std::string kind = "elementwise";
+    for (const auto& member : fused->instructions()) {
+      const std::string member_kind = kind_of(member->opcode());
+      if (member_kind == "dot") return "dot";
+      if (member_kind == "reduction") kind = "reduction";
+    }
+    return kind;
+  }
+  const std::string kind = kind_of(instruction.opcode());
+  return kind.empty() ? "other" : kind;
 }
 
 int RunProfile(const std::vector<std::string>& raw_args) {
@@ -110,6 +142,12 @@ int RunProfile(const std::vector<std::string>& raw_args) {
       json.Key("name").String(kernel.name);
       json.Key("instruction_id").Int(kernel.instruction_id);
       json.Key("share").Double(kernel.share);
+      // The work the IR says this kernel does, for rates against the machine's limits.
+      if (const ir::Instruction* instruction = FindById(*loaded->module, kernel.instruction_id)) {
+        json.Key("kind").String(KernelKind(*instruction));
+        json.Key("flops").Double(passes::KernelFlops(*instruction));
+        json.Key("bytes").Double(passes::KernelBytes(*instruction));
+      }
       json.Key("time_us");
       SummaryJson(json, kernel.Summary());
       json.EndObject();
