@@ -1,0 +1,140 @@
+// Lowering kernels to PTX (no GPU needed): the stages, the launch plan, and — where the CUDA
+// toolkit's ptxas is installed — that ptxas accepts the PTX for sm_90.
+
+#include <gtest/gtest.h>
+
+#ifdef FUSESCOPE_HAVE_MLIR
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "runtime/ptx_compiler.h"
+
+namespace fusescope::runtime {
+namespace {
+
+// A bias-add + exp kernel and a row sum of its result: two outputs, three launches.
+constexpr const char* kBiasExpRowSum = R"(
+func.func @kernel(%a: tensor<64x128xf32>, %b: tensor<128xf32>) -> (tensor<64x128xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<64x128xf32>, tensor<128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = math.exp %s : f32
+    linalg.yield %t : f32
+  } -> tensor<64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.reduce ins(%r : tensor<64x128xf32>) outs(%f : tensor<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %q = arith.addf %in, %acc : f32
+      linalg.yield %q : f32
+    }
+  return %r, %s : tensor<64x128xf32>, tensor<64xf32>
+}
+)";
+
+std::string Ptxas() {
+  for (const char* candidate : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"}) {
+    if (std::filesystem::exists(candidate)) return candidate;
+  }
+  return "";
+}
+
+TEST(PtxCompilerTest, LowersAKernelWithEveryStageAndAPlan) {
+  StatusOr<PtxKernel> kernel = CompileToPtx(kBiasExpRowSum, "kernel");
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  const recording::KernelRecord& record = kernel->record;
+  EXPECT_EQ(record.backend, "nvptx");
+  EXPECT_TRUE(record.failed_stage.empty());
+  ASSERT_GE(record.stages.size(), 10u);
+  EXPECT_EQ(record.stages.front().name, "input");
+  EXPECT_EQ(record.stages.back().name, "ptx");
+  EXPECT_NE(record.stages.back().text.find(".target sm_90"), std::string::npos);
+  EXPECT_NE(record.stages.back().text.find(".entry"), std::string::npos);
+
+  EXPECT_EQ(kernel->inputs, 2);
+  EXPECT_EQ(kernel->outputs, 2);
+  // The elementwise loop: 64 rows of 128 threads reading both inputs and writing output 0.
+  ASSERT_EQ(kernel->launches.size(), 3u) << kernel->PlanText();
+  const PtxLaunch& loop = kernel->launches[0];
+  EXPECT_EQ(loop.grid[0] * loop.grid[1] * loop.grid[2], 64) << kernel->PlanText();
+  EXPECT_EQ(loop.block[0] * loop.block[1] * loop.block[2], 128) << kernel->PlanText();
+  int buffers = 0;
+  for (const PtxArgument& argument : loop.arguments) {
+    if (argument.kind == PtxArgument::Kind::kBuffer) {
+      ++buffers;
+      EXPECT_GE(argument.buffer, 0);
+      EXPECT_EQ(argument.element_bytes, 4);
+    }
+  }
+  EXPECT_EQ(buffers, 3);
+  for (const PtxLaunch& launch : kernel->launches) {
+    bool found = false;
+    for (const auto& [module, ptx] : kernel->ptx) {
+      if (module == launch.module) found = ptx.find(".entry " + launch.kernel) != std::string::npos;
+    }
+    EXPECT_TRUE(found) << launch.module << "::" << launch.kernel;
+  }
+}
+
+TEST(PtxCompilerTest, PtxasAcceptsThePtx) {
+  const std::string ptxas = Ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
+  StatusOr<PtxKernel> kernel = CompileToPtx(kBiasExpRowSum, "kernel");
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("fusescope-ptx-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  for (const auto& [module, ptx] : kernel->ptx) {
+    const std::filesystem::path file = folder / (module + ".ptx");
+    std::ofstream(file) << ptx;
+    const std::string command = ptxas + " -arch=sm_90 " + file.string() + " -o " +
+                                (folder / (module + ".cubin")).string() + " 2>&1";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  std::filesystem::remove_all(folder);
+}
+
+TEST(PtxCompilerTest, AFailedStageKeepsTheStagesBeforeIt) {
+  recording::KernelRecord partial;
+  StatusOr<PtxKernel> kernel = CompileToPtx("func.func @kernel(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                            "  %b = arith.addf %a, %missing : tensor<4xf32>\n"
+                                            "  return %b : tensor<4xf32>\n}\n",
+                                            "kernel", {}, &partial);
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.message().find("failed at input"), std::string::npos) << kernel.message();
+  EXPECT_EQ(partial.failed_stage, "input");
+  ASSERT_EQ(partial.stages.size(), 1u);
+  EXPECT_EQ(partial.stages[0].name, "input");
+}
+
+TEST(PtxCompilerTest, AHostPartItCannotLaunchIsNamed) {
+  // Returning an input unchanged leaves a host-side copy into the output, which the launch
+  // plan does not run: refused at the plan, with the operation named, earlier stages kept.
+  recording::KernelRecord partial;
+  StatusOr<PtxKernel> kernel = CompileToPtx(
+      "func.func @kernel(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n",
+      "kernel", {}, &partial);
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(partial.failed_stage, "launch-plan");
+  EXPECT_NE(partial.error.find("memref.copy"), std::string::npos) << partial.error;
+  EXPECT_GT(partial.stages.size(), 5u);
+}
+
+TEST(PtxCompilerTest, RefusesAbsurdOptions) {
+  PtxOptions options;
+  options.threads_per_block = 4096;
+  StatusOr<PtxKernel> kernel = CompileToPtx(kBiasExpRowSum, "kernel", options);
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.message().find("threads per block"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_HAVE_MLIR
