@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/cuda_driver.h"
+
 #ifdef FUSESCOPE_HAVE_MLIR
 
 #include <cstdlib>
@@ -10,6 +12,11 @@
 #include <fstream>
 #include <unistd.h>
 
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "runtime/cuda_driver.h"
 #include "runtime/ptx_compiler.h"
 
 namespace fusescope::runtime {
@@ -134,7 +141,56 @@ TEST(PtxCompilerTest, RefusesAbsurdOptions) {
   EXPECT_NE(kernel.message().find("threads per block"), std::string::npos);
 }
 
+TEST(CudaDriverTest, RunsThePtxOnTheGpuAndMatchesTheHost) {
+  StatusOr<CudaDriver*> driver = CudaDriver::Get();
+  if (!driver.ok()) GTEST_SKIP() << driver.message();
+  StatusOr<PtxKernel> kernel = CompileToPtx(kBiasExpRowSum, "kernel");
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  std::vector<float> a(64 * 128), b(128), out(64 * 128), sums(64);
+  for (float& v : a) v = uniform(random);
+  for (float& v : b) v = uniform(random);
+  double seconds = 0;
+  Status run = (*driver)->Run(*kernel, {std::as_bytes(std::span(a)), std::as_bytes(std::span(b))},
+                              {std::as_writable_bytes(std::span(out)),
+                               std::as_writable_bytes(std::span(sums))},
+                              &seconds);
+  ASSERT_TRUE(run.ok()) << run.message();
+  for (int i = 0; i < 64; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 128; ++j) {
+      const double want = std::exp(double{a[i * 128 + j]} + b[j]);
+      sum += want;
+      ASSERT_NEAR(out[i * 128 + j], want, 1e-5 * want) << i << "," << j;
+    }
+    ASSERT_NEAR(sums[i], sum, 1e-5 * sum) << i;
+  }
+  EXPECT_GT(seconds, 0);
+}
+
 }  // namespace
 }  // namespace fusescope::runtime
 
 #endif  // FUSESCOPE_HAVE_MLIR
+
+namespace fusescope::runtime {
+namespace {
+
+// Without a driver the answer is one plain sentence; with one, the device is described.
+TEST(CudaDriverTest, SaysPlainlyWhetherAGpuIsThere) {
+  StatusOr<CudaDriver*> driver = CudaDriver::Get();
+  if (!driver.ok()) {
+    EXPECT_EQ(driver.message().rfind("no NVIDIA driver/GPU found: ", 0), 0u) << driver.message();
+    EXPECT_EQ(driver.message().find('\n'), std::string::npos);
+    // Asked again, the same answer (loaded once per process).
+    EXPECT_EQ(CudaDriver::Get().message(), driver.message());
+  } else {
+    EXPECT_FALSE((*driver)->device().name.empty());
+    EXPECT_GE((*driver)->device().compute_major, 3);
+    EXPECT_GT((*driver)->device().memory_bytes, 0);
+  }
+}
+
+}  // namespace
+}  // namespace fusescope::runtime
