@@ -9,6 +9,7 @@
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
 #include "profiler/cpu_counters.h"
+#include "runtime/cuda_driver.h"
 #include "profiler/machine.h"
 
 namespace fusescope::app {
@@ -41,6 +42,7 @@ int RunMachine(const std::vector<std::string>& raw_args) {
   }
   profiler::CpuCounters counters;
   const std::vector<profiler::CounterReading> readings = counters.Read();
+  StatusOr<runtime::CudaDriver*> gpu = runtime::CudaDriver::Get();
 
   if (args->Has("--json")) {
     JsonWriter json;
@@ -63,6 +65,19 @@ int RunMachine(const std::vector<std::string>& raw_args) {
       json.EndObject();
     }
     json.EndArray();
+    json.Key("gpu").BeginObject();
+    json.Key("available").Bool(gpu.ok());
+    if (gpu.ok()) {
+      const runtime::CudaDevice& device = (*gpu)->device();
+      json.Key("name").String(device.name);
+      json.Key("compute_capability").String(std::to_string(device.compute_major) + "." +
+                                            std::to_string(device.compute_minor));
+      json.Key("memory_bytes").Int(device.memory_bytes);
+      json.Key("driver_version").Int(device.driver_version);
+    } else {
+      json.Key("reason").String(gpu.message());
+    }
+    json.EndObject();
     json.EndObject();
     std::cout << json.str() << '\n';
     return 0;
@@ -82,12 +97,20 @@ int RunMachine(const std::vector<std::string>& raw_args) {
     std::printf("  %-13s %s\n", reading.name.c_str(),
                 reading.available ? "available" : reading.unavailable_reason.c_str());
   }
+  if (gpu.ok()) {
+    const runtime::CudaDevice& device = (*gpu)->device();
+    std::printf("gpu: %s, compute capability %d.%d, %.1f GiB, driver %d\n", device.name.c_str(),
+                device.compute_major, device.compute_minor,
+                static_cast<double>(device.memory_bytes) / (1 << 30), device.driver_version);
+  } else {
+    std::printf("gpu: %s\n", gpu.message().c_str());
+  }
   return 0;
 }
 
 const CommandRegistrar kRegistrar(
     {"machine", "machine [--recalibrate] [--probe-seconds S] [--json]",
-     "this machine's peak FLOP/s and memory bandwidth (measured once, cached) and counters",
+     "this machine's peak FLOP/s and memory bandwidth (measured once, cached), counters and GPU",
      RunMachine});
 
 }  // namespace
