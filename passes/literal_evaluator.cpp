@@ -5,153 +5,89 @@
 #include <cstdint>
 #include <limits>
 
+#include "passes/elementwise_semantics.h"
+
 namespace fusescope::passes {
 namespace {
 
 using ir::Opcode;
 using ir::PrimitiveType;
 
-bool IsUnsigned(PrimitiveType type) {
-  return ir::IsIntegralType(type) && !ir::IsSignedIntegralType(type);
+bool IsUnsigned(PrimitiveType type) { return IsUnsignedIntegral(type); }
+
+// Folding is limited to these opcodes; what they compute is the interpreter's
+// (passes/elementwise_semantics.h).
+bool FoldsFloatUnary(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kNegate: case Opcode::kAbs: case Opcode::kSign: case Opcode::kFloor:
+    case Opcode::kCeil: case Opcode::kRoundNearestEven: case Opcode::kSqrt: case Opcode::kExp:
+    case Opcode::kLog: case Opcode::kTanh: case Opcode::kSin: case Opcode::kCos:
+      return true;
+    default:
+      return false;
+  }
 }
 
-// Math functions computed at the element type's precision, as a compiled kernel would.
-std::optional<double> FloatUnary(Opcode opcode, double x, bool single) {
-  const auto at = [single](double value, float (*f)(float), double (*d)(double)) {
-    return single ? static_cast<double>(f(static_cast<float>(value))) : d(value);
-  };
+bool FoldsBinary(Opcode opcode, bool floating) {
   switch (opcode) {
-    case Opcode::kNegate:
-      return -x;
-    case Opcode::kAbs:
-      return std::fabs(x);
-    case Opcode::kSign:
-      return std::isnan(x) ? x : (x > 0 ? 1.0 : (x < 0 ? -1.0 : x));
-    case Opcode::kFloor:
-      return std::floor(x);
-    case Opcode::kCeil:
-      return std::ceil(x);
-    case Opcode::kRoundNearestEven:
-      return std::nearbyint(x);
-    case Opcode::kSqrt:
-      return std::sqrt(x);  // correctly rounded, so double then round is exact
-    case Opcode::kExp:
-      return at(x, std::exp, std::exp);
-    case Opcode::kLog:
-      return at(x, std::log, std::log);
-    case Opcode::kTanh:
-      return at(x, std::tanh, std::tanh);
-    case Opcode::kSin:
-      return at(x, std::sin, std::sin);
-    case Opcode::kCos:
-      return at(x, std::cos, std::cos);
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kRemainder: case Opcode::kMaximum: case Opcode::kMinimum:
+      return true;
+    case Opcode::kPower:
+      return floating;
+    case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
+      return !floating;
     default:
-      return std::nullopt;
+      return false;
   }
+}
+
+// Transcendental functions of an f32 are computed in single precision, as a compiled kernel
+// would; the rest is exact in double and rounded once.
+std::optional<double> FloatUnary(Opcode opcode, double x, bool single) {
+  if (!FoldsFloatUnary(opcode)) return std::nullopt;
+  if (single) {
+    const float f = static_cast<float>(x);
+    switch (opcode) {
+      case Opcode::kExp: return std::exp(f);
+      case Opcode::kLog: return std::log(f);
+      case Opcode::kTanh: return std::tanh(f);
+      case Opcode::kSin: return std::sin(f);
+      case Opcode::kCos: return std::cos(f);
+      default: break;
+    }
+  }
+  return FloatUnaryOp(opcode, x);
 }
 
 std::optional<int64_t> IntUnary(Opcode opcode, int64_t x, PrimitiveType type) {
-  const auto ux = static_cast<uint64_t>(x);
   switch (opcode) {
-    case Opcode::kNegate:
-      return static_cast<int64_t>(0 - ux);
-    case Opcode::kAbs:
-      return IsUnsigned(type) || x >= 0 ? x : static_cast<int64_t>(0 - ux);
-    case Opcode::kSign:
-      return x > 0 ? 1 : (x < 0 && !IsUnsigned(type) ? -1 : (x != 0 ? 1 : 0));
-    case Opcode::kNot:
-      return type == PrimitiveType::kPred ? (x == 0 ? 1 : 0) : static_cast<int64_t>(~ux);
+    case Opcode::kNegate: case Opcode::kAbs: case Opcode::kSign: case Opcode::kNot:
+      return IntUnaryOp(opcode, x, type);
     default:
       return std::nullopt;
   }
-}
-
-double MaxOrMin(bool max, double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
-  return max ? std::fmax(a, b) : std::fmin(a, b);
 }
 
 std::optional<double> FloatBinary(Opcode opcode, double a, double b, bool single) {
-  switch (opcode) {
-    case Opcode::kAdd:
-      return a + b;
-    case Opcode::kSubtract:
-      return a - b;
-    case Opcode::kMultiply:
-      return a * b;
-    case Opcode::kDivide:
-      return a / b;
-    case Opcode::kRemainder:
-      return std::fmod(a, b);
-    case Opcode::kMaximum:
-      return MaxOrMin(true, a, b);
-    case Opcode::kMinimum:
-      return MaxOrMin(false, a, b);
-    case Opcode::kPower:
-      return single ? static_cast<double>(std::pow(static_cast<float>(a), static_cast<float>(b)))
-                    : std::pow(a, b);
-    default:
-      return std::nullopt;
+  if (!FoldsBinary(opcode, /*floating=*/true)) return std::nullopt;
+  if (single && opcode == Opcode::kPower) {
+    return std::pow(static_cast<float>(a), static_cast<float>(b));
   }
-}
-
-// XLA's integer division: x / 0 is all ones, x % 0 is x, MIN / -1 wraps to MIN with
-// remainder 0.
-std::optional<int64_t> DivideOrRemainder(bool divide, int64_t a, int64_t b, PrimitiveType type) {
-  if (b == 0) return divide ? -1 : a;
-  if (IsUnsigned(type)) {
-    const auto ua = static_cast<uint64_t>(a);
-    const auto ub = static_cast<uint64_t>(b);
-    return static_cast<int64_t>(divide ? ua / ub : ua % ub);
-  }
-  if (a == std::numeric_limits<int64_t>::min() && b == -1) return divide ? a : 0;
-  return divide ? a / b : a % b;
+  return FloatBinaryOp(opcode, a, b);
 }
 
 std::optional<int64_t> IntBinary(Opcode opcode, int64_t a, int64_t b, PrimitiveType type) {
-  const auto ua = static_cast<uint64_t>(a);
-  const auto ub = static_cast<uint64_t>(b);
-  const bool is_unsigned = IsUnsigned(type);
-  switch (opcode) {
-    case Opcode::kAdd:
-      return static_cast<int64_t>(ua + ub);
-    case Opcode::kSubtract:
-      return static_cast<int64_t>(ua - ub);
-    case Opcode::kMultiply:
-      return static_cast<int64_t>(ua * ub);
-    case Opcode::kDivide:
-      return DivideOrRemainder(true, a, b, type);
-    case Opcode::kRemainder:
-      return DivideOrRemainder(false, a, b, type);
-    case Opcode::kMaximum:
-      return is_unsigned ? static_cast<int64_t>(std::max(ua, ub)) : std::max(a, b);
-    case Opcode::kMinimum:
-      return is_unsigned ? static_cast<int64_t>(std::min(ua, ub)) : std::min(a, b);
-    case Opcode::kAnd:
-      return static_cast<int64_t>(ua & ub);
-    case Opcode::kOr:
-      return static_cast<int64_t>(ua | ub);
-    case Opcode::kXor:
-      return static_cast<int64_t>(ua ^ ub);
-    default:
-      return std::nullopt;
-  }
+  if (!FoldsBinary(opcode, /*floating=*/false)) return std::nullopt;
+  return IntBinaryOp(opcode, a, b, type);
 }
 
 template <typename T>
 bool CompareValues(std::string_view direction, T a, T b) {
-  if (direction == "EQ") return a == b;
-  if (direction == "NE") return a != b;
-  if (direction == "LT") return a < b;
-  if (direction == "LE") return a <= b;
-  if (direction == "GT") return a > b;
-  return a >= b;
+  return CompareScalars(direction, a, b);
 }
 
-bool KnownDirection(std::string_view direction) {
-  return direction == "EQ" || direction == "NE" || direction == "LT" || direction == "LE" ||
-         direction == "GT" || direction == "GE";
-}
+bool KnownDirection(std::string_view direction) { return IsComparisonDirection(direction); }
 
 std::optional<LiteralValue> EvaluateUnary(const ir::Instruction& instruction, const LiteralValue& x,
                                           LiteralValue result) {

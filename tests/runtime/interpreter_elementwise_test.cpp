@@ -51,6 +51,24 @@ TEST(InterpreterElementwiseTest, MaximumPropagatesNan) {
   EXPECT_TRUE(std::isnan(out[1]));
 }
 
+// abs of an unsigned value is the value, also above 2^63 (held negative in an int64); +0 is
+// the larger of the two zeros.
+TEST(InterpreterElementwiseTest, AbsOfUnsignedAndMaximumOfZeros) {
+  const std::string abs_text =
+      "HloModule m\nENTRY e {\n  a = u64[2] parameter(0)\n  ROOT r = u64[2] abs(a)\n}\n";
+  Literal big = testing::Array(ir::PrimitiveType::kU64, {2}, {0, 7});
+  big.SetInt(0, std::numeric_limits<int64_t>::min() + 5);  // 2^63 + 5
+  const std::vector<double> out = RunValues(abs_text, {big});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], 9223372036854775813.0);
+  EXPECT_EQ(out[1], 7);
+  const std::vector<double> zeros =
+      RunValues(Binary("f32[2]", "maximum"), {F32({2}, {-0.0, 0.0}), F32({2}, {0.0, -0.0})});
+  ASSERT_EQ(zeros.size(), 2u);
+  EXPECT_FALSE(std::signbit(zeros[0]));
+  EXPECT_FALSE(std::signbit(zeros[1]));
+}
+
 // Float to integer saturates; NaN becomes 0; fractions truncate.
 TEST(InterpreterElementwiseTest, ConvertSaturates) {
   const std::string text =
