@@ -6,7 +6,8 @@
 // its first line. For a recording, the final snapshot (or the one after pass N) runs, and
 // --save stores the profile in the recording for `fusescope hot` and the workbench, in one
 // transaction: a profile killed before it commits leaves the recording as it was. --progress
-// reports each run on stderr ("progress: rep 3/12 timed", warm-up runs counted), then
+// reports each run as it ends on stderr ("progress: rep 3/12 timed": 3 of 12 done, warm-up
+// included, the next one timed), then
 // "progress: save 0/1 profile", for the workbench that runs this command as its worker.
 
 #include <cstdio>
@@ -83,7 +84,6 @@ int RunProfile(const std::vector<std::string>& raw_args) {
       // Named after the run that comes next: warm-up or timed.
       PrintProgress("rep", done, total, done < warmup ? "warm-up" : "timed");
     };
-    options.progress(0, options.warmup + options.reps);
   }
   auto measured = profiler::MeasureWithInterpreter(*loaded->module, *inputs, snapshot, options);
   if (!measured.ok()) return Fail("profile: " + measured.message());

@@ -226,7 +226,7 @@ contains "bisect progress fusion" "^progress: snapshot $(( ${first_fusion%% *} +
 only_progress "$tmp/err" "bisect progress"
 cp "$tmp/interp.fsdb" "$tmp/progress.fsdb"
 expect_ok "profile progress" "$fs" profile "$tmp/progress.fsdb" --reps 3 --warmup 2 --save --json --progress
-contains "profile progress first" '^progress: rep 0/5 warm-up$' "$tmp/err"
+contains "profile progress first" '^progress: rep 1/5 warm-up$' "$tmp/err"
 contains "profile progress timed" '^progress: rep 2/5 timed$' "$tmp/err"
 contains "profile progress last" '^progress: rep 5/5 timed$' "$tmp/err"
 contains "profile progress save" '^progress: save 0/1 profile$' "$tmp/err"
