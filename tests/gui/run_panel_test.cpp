@@ -91,6 +91,12 @@ bool WaitForAnswer(RunPanel& panel) {
   return !finished.isEmpty();
 }
 
+// With FUSESCOPE_SCREENSHOT_DIR set, saves the window there as NAME, to look at.
+void SaveScreenshot(QWidget& window, const char* name) {
+  const QString folder = qEnvironmentVariable("FUSESCOPE_SCREENSHOT_DIR");
+  if (!folder.isEmpty()) window.grab().save(QDir(folder).filePath(QString::fromLatin1(name)));
+}
+
 QString Cell(const QAbstractItemModel& model, int row, int column) {
   return model.index(row, column).data().toString();
 }
@@ -125,6 +131,7 @@ TEST(RunPanelTest, RunShowsEveryOutputOk) {
       QStringLiteral(" run %1 --pass %2 --json").arg(result.request.recording).arg(pass)))
       << panel->command_line()->text().toStdString();
   EXPECT_FALSE(panel->command_line()->text().contains("--progress"));
+  SaveScreenshot(*window, "run_outputs.png");
   EXPECT_FALSE(panel->error_label()->isVisible());
   // Progress came from the worker's own lines.
   ASSERT_FALSE(progressed.isEmpty());
@@ -181,9 +188,7 @@ TEST(RunPanelTest, BisectHighlightsTheBrokenFusionPass) {
     return args.at(0).toString() == fusion_progress;
   })) << fusion_progress.toStdString();
 
-  if (const QString shots = qEnvironmentVariable("FUSESCOPE_SCREENSHOT_DIR"); !shots.isEmpty()) {
-    window->grab().save(QDir(shots).filePath("run_bisect.png"));
-  }
+  SaveScreenshot(*window, "run_bisect.png");
 
   QTableView* table = panel->table();
   table->scrollToTop();
@@ -232,6 +237,7 @@ TEST(RunPanelTest, ProfileLandsInTheRecordingAndCancelStopsTheWorker) {
   const qint64 pid = panel->controller()->worker_pid();
   ASSERT_NE(pid, 0);
   EXPECT_TRUE(panel->cancel_action()->isEnabled());
+  SaveScreenshot(*window, "run_progress.png");
   QElapsedTimer stopping;
   stopping.start();
   panel->cancel_action()->trigger();
@@ -246,6 +252,39 @@ TEST(RunPanelTest, ProfileLandsInTheRecordingAndCancelStopsTheWorker) {
   ASSERT_TRUE(reread.ok()) << reread.message();
   EXPECT_EQ(reread->size(), 1u);
   EXPECT_TRUE(recording::LoadRecording(path.toStdString()).ok());
+}
+
+// A worker that dies of a signal mid-way is reported with the step it was in; the recording
+// gains nothing and the panel is ready for the next job.
+TEST(RunPanelTest, CrashedWorkerIsReportedWithItsStep) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString path = SaveSample(dir, QStringLiteral("crashed.fsdb"));
+  auto window = OpenFile(path);
+  RunPanel* panel = window->run_panel();
+  QSignalSpy progressed(panel, &RunPanel::progressed);
+  QSignalSpy failed(panel, &RunPanel::failed);
+  panel->StartProfile(100000, 0);
+  ASSERT_TRUE(WaitFor([&] {
+    return !progressed.isEmpty() && progressed.last().at(0).toString().startsWith("profile: rep ");
+  }));
+  const qint64 pid = panel->controller()->worker_pid();
+  ASSERT_NE(pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGSEGV), 0);
+  ASSERT_TRUE(WaitFor([&] { return !failed.isEmpty(); }));
+  const QString message = failed.at(0).at(0).toString();
+  EXPECT_TRUE(message.contains("crashed with SIGSEGV in rep ")) << message.toStdString();
+  EXPECT_TRUE(message.contains(" timed")) << message.toStdString();
+  EXPECT_EQ(panel->error_label()->text(), message);
+  EXPECT_FALSE(panel->busy());
+  auto reread = profiler::LoadProfiles(path.toStdString());
+  ASSERT_TRUE(reread.ok()) << reread.message();
+  EXPECT_TRUE(reread->empty());
+  panel->StartBisect();
+  ASSERT_TRUE(WaitForAnswer(*panel));
+  EXPECT_EQ(panel->bisect_model()->FirstBadRow(), -1);
+  EXPECT_TRUE(panel->summary()->text().startsWith("No pass changes"))
+      << panel->summary()->text().toStdString();
 }
 
 // A worker that refuses its arguments is one line naming the command's own error; nothing

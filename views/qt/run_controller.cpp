@@ -68,30 +68,30 @@ void RunController::Start(RunRequest request, std::shared_ptr<const recording::R
   job_ = std::make_shared<Job>();
   job_->request = std::move(request);
   std::shared_ptr<Job> job = job_;
-  emit started(job->request);
   job->folder = std::make_shared<QTemporaryDir>();
+  if (job->folder->isValid() && job->request.recording.isEmpty() && unsaved) {
+    job->temporary_copy = true;
+    job->request.recording = job->folder->filePath(QStringLiteral("recording.fsdb"));
+  }
+  emit started(job->request, CommandLine(*job));
   if (!job->folder->isValid()) {
     FailLater(
         job,
         tr("cannot create a folder for the worker's files (%1)").arg(job->folder->errorString()));
     return;
   }
-  if (!job->request.recording.isEmpty()) {
-    StartWorker(job);
-    return;
-  }
-  if (!unsaved) {
+  if (job->temporary_copy) {
+    SaveThenStart(job, std::move(unsaved));
+  } else if (job->request.recording.isEmpty()) {
     FailLater(job, tr("There is no recording to %1.").arg(job->request.Verb()));
-    return;
+  } else {
+    StartWorker(job);
   }
-  SaveThenStart(job, std::move(unsaved));
 }
 
 // Off the GUI thread: a large recording takes a while to write.
 void RunController::SaveThenStart(const std::shared_ptr<Job>& job,
                                   std::shared_ptr<const recording::Recording> recording) {
-  job->temporary_copy = true;
-  job->request.recording = job->folder->filePath(QStringLiteral("recording.fsdb"));
   QPointer<RunController> self(this);
   WorkerPool::Instance()->start(
       [self, job, recording = std::move(recording), file = job->request.recording.toStdString()] {

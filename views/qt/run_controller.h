@@ -7,7 +7,7 @@
 // exits with an error, crashes, hangs past its time limit or runs out of memory is reported
 // in one line with the step it was in and its last error line; Cancel() stops it for real
 // (SIGTERM, then SIGKILL after the grace period). A recording that lives in no file is first
-// saved into the job's temporary folder for the worker to read.
+// saved into the job's temporary folder for the worker to read, off the GUI thread.
 //
 // Lives on the GUI thread. After Start(), exactly one of finished(), failed() or canceled()
 // follows, always from the event loop; none for a job superseded by a newer one.
@@ -49,7 +49,9 @@ class RunController : public QObject {
   static QString Describe(const RunRequest& request, const WorkerStage& stage);
 
  signals:
-  void started(const fusescope::views::RunRequest& request);
+  // `command_line`: what the worker runs, without --progress (a temporary copy of an unsaved
+  // recording already named).
+  void started(const fusescope::views::RunRequest& request, const QString& command_line);
   void progress(const fusescope::views::WorkerStage& stage);
   void finished(const fusescope::views::RunResult& result);
   // One line: what the worker was doing, how it ended, where, and its last error line.

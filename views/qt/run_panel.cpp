@@ -162,6 +162,13 @@ void RunPanel::setupLayout() {
 }
 
 void RunPanel::setupController() {
+  connect(controller_, &RunController::started, this,
+          [this](const RunRequest&, const QString& command_line) {
+            command_line_->setText(command_line);
+            command_line_->setCursorPosition(0);
+            command_line_->setToolTip(tr("The command the running worker was given"));
+            copy_button_->setEnabled(true);
+          });
   connect(controller_, &RunController::progress, this, &RunPanel::ShowProgress);
   connect(controller_, &RunController::finished, this, [this](const RunResult& result) {
     SetBusy(false);
@@ -254,7 +261,8 @@ void RunPanel::ShowProfileDialog() {
 
 void RunPanel::Launch(const RunRequest& request) {
   running_ = request;
-  error_->hide();
+  // The table would otherwise show the last answer under the new job's command line.
+  ClearResult();
   SetBusy(true);
   progress_label_->setText(request.What());
   summary_->setText(tr("Started %1…").arg(request.What()));
