@@ -141,7 +141,8 @@ TEST(RunPanelTest, RunShowsEveryOutputOk) {
 }
 
 // Bisect Numbers on a recording whose fusions subtract where they should add: the first pass
-// that fused is highlighted and in view; clicking a row goes to that pass.
+// that fused is highlighted and in view; clicking a row goes to that pass, where Run Snapshot
+// shows the mismatch.
 TEST(RunPanelTest, BisectHighlightsTheBrokenFusionPass) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
@@ -200,6 +201,16 @@ TEST(RunPanelTest, BisectHighlightsTheBrokenFusionPass) {
                     table->visualRect(model->index(bad, BisectModel::kName)).center());
   EXPECT_EQ(window->context()->requested_pass(), fusion_pass);
   EXPECT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+
+  // Run Snapshot there: the worker exits 1 for the mismatch, with its answer.
+  panel->StartRun();
+  ASSERT_TRUE(WaitForAnswer(*panel));
+  ASSERT_EQ(panel->outputs_model()->rowCount(), 1);
+  EXPECT_EQ(Cell(*panel->outputs_model(), 0, RunOutputModel::kVerdict), "MISMATCH");
+  EXPECT_TRUE(panel->outputs_model()->index(0, 0).data(Qt::BackgroundRole).isValid());
+  EXPECT_TRUE(panel->summary()->text().contains("1 of 1 outputs DIFFER"))
+      << panel->summary()->text().toStdString();
+  EXPECT_FALSE(panel->error_label()->isVisible());
   EXPECT_TRUE(checker.problems().isEmpty()) << checker.problems().join('\n').toStdString();
 }
 

@@ -343,10 +343,10 @@ void RunPanel::ShowRun(const RunReport& report) {
                           .arg(snapshot, outputs, Seconds(report.seconds),
                                Seconds(report.original_seconds.value_or(0))));
   } else {
-    summary_->setText(tr("%1: %2 of %3 DIFFER from the original module")
+    summary_->setText(tr("%1: %2 of %3 outputs DIFFER from the original module")
                           .arg(snapshot)
                           .arg(differing)
-                          .arg(outputs));
+                          .arg(report.outputs.size()));
   }
 }
 
