@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QClipboard>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFont>
@@ -16,9 +17,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -131,6 +135,9 @@ TEST(RunPanelTest, RunShowsEveryOutputOk) {
       QStringLiteral(" run %1 --pass %2 --json").arg(result.request.recording).arg(pass)))
       << panel->command_line()->text().toStdString();
   EXPECT_FALSE(panel->command_line()->text().contains("--progress"));
+  QApplication::clipboard()->clear();
+  panel->findChild<QToolButton*>(QStringLiteral("copy_command"))->click();
+  EXPECT_EQ(QApplication::clipboard()->text(), panel->command_line()->text());
   SaveScreenshot(*window, "run_outputs.png");
   EXPECT_FALSE(panel->error_label()->isVisible());
   // Progress came from the worker's own lines.
@@ -227,7 +234,19 @@ TEST(RunPanelTest, ProfileLandsInTheRecordingAndCancelStopsTheWorker) {
   EXPECT_TRUE(profiles->profiles().empty());
 
   QSignalSpy loaded(profiles, &ProfilePanel::profilesLoaded);
-  panel->StartProfile(2, 1);
+  // Through the menu's dialog: 2 timed runs after 1 warm-up.
+  QTimer::singleShot(0, [] {
+    QWidget* dialog = QApplication::activeModalWidget();
+    ASSERT_NE(dialog, nullptr);
+    const QList<QSpinBox*> boxes = dialog->findChildren<QSpinBox*>();
+    ASSERT_EQ(boxes.size(), 2);
+    boxes[0]->setValue(2);
+    boxes[1]->setValue(1);
+    QMetaObject::invokeMethod(dialog, "accept");
+  });
+  ASSERT_TRUE(panel->profile_action()->isEnabled());
+  panel->profile_action()->trigger();
+  EXPECT_TRUE(panel->busy());
   ASSERT_TRUE(WaitForAnswer(*panel));
   EXPECT_EQ(panel->result()->profile.runs, 2);
   EXPECT_TRUE(panel->command_line()->text().contains("--reps 2 --warmup 1 --save"));

@@ -142,6 +142,7 @@ void RunPanel::setupLayout() {
   command->addWidget(copy_button_);
   command_line_->setReadOnly(true);
   command_line_->setPlaceholderText(tr("the command line of the last run, to rerun it headless"));
+  copy_button_->setObjectName(QStringLiteral("copy_command"));
   copy_button_->setText(tr("Copy"));
   copy_button_->setToolTip(tr("Copy the command line"));
   copy_button_->setEnabled(false);
