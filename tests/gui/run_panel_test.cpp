@@ -347,7 +347,7 @@ TEST(RunPanelTest, FailingWorkerIsOneClearError) {
 
   auto unsaved = OpenWindow();
   QSignalSpy refused(unsaved->run_panel(), &RunPanel::failed);
-  unsaved->run_panel()->StartProfile(2, 0);
+  unsaved->run_panel()->profile_action()->trigger();
   ASSERT_EQ(refused.count(), 1);
   EXPECT_TRUE(refused.at(0).at(0).toString().contains("not saved"));
   EXPECT_FALSE(unsaved->run_panel()->busy());

@@ -223,17 +223,19 @@ void RunPanel::StartBisect() {
   if (context_->recording()) Launch(Request(RunRequest::Kind::kBisect));
 }
 
+bool RunPanel::RefuseUnsavedProfile() {
+  if (!context_->file_path().isEmpty()) return false;
+  const QString message =
+      tr("A profile is saved into the recording's file, and %1 is not saved: save it (File ▸ "
+         "Save Recording As…) and open the saved file to profile it.")
+          .arg(context_->title());
+  ShowError(message);
+  emit failed(message);
+  return true;
+}
+
 void RunPanel::StartProfile(int reps, int warmup) {
-  if (!context_->recording()) return;
-  if (context_->file_path().isEmpty()) {
-    const QString message =
-        tr("A profile is saved into the recording's file, and %1 is not saved: save it (File ▸ "
-           "Save Recording As…) and open the saved file to profile it.")
-            .arg(context_->title());
-    ShowError(message);
-    emit failed(message);
-    return;
-  }
+  if (!context_->recording() || RefuseUnsavedProfile()) return;
   RunRequest request = Request(RunRequest::Kind::kProfile);
   request.reps = reps;
   request.warmup = warmup;
@@ -241,6 +243,7 @@ void RunPanel::StartProfile(int reps, int warmup) {
 }
 
 void RunPanel::ShowProfileDialog() {
+  if (!context_->recording() || RefuseUnsavedProfile()) return;
   QDialog dialog(this);
   dialog.setWindowTitle(tr("Profile"));
   auto* reps = new QSpinBox(&dialog);

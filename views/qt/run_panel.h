@@ -86,6 +86,9 @@ class RunPanel : public QWidget, public ContextObserver {
   void setupLayout();
   void setupController();
   RunRequest Request(RunRequest::Kind kind) const;
+  // A profile is saved into the recording's file: for a recording that lives in none, shows
+  // why not and returns true.
+  bool RefuseUnsavedProfile();
   void Launch(const RunRequest& request);
   void SetBusy(bool busy);
   void ShowProgress(const WorkerStage& stage);
