@@ -15,6 +15,8 @@
 #include "views/qt/main_window.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
+#include "views/qt/run_controller.h"
+#include "views/qt/run_panel.h"
 #include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
@@ -94,6 +96,7 @@ void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
   if (options.worker_timeout_s) limits.time_limit = std::chrono::seconds(*options.worker_timeout_s);
   if (options.worker_memory_mib) limits.memory_bytes = *options.worker_memory_mib << 20;
   window.loader()->set_worker_limits(limits);
+  window.run_panel()->controller()->set_worker_limits(limits);
 }
 
 void Open(views::MainWindow& window, const GuiOptions& options) {

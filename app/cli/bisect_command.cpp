@@ -1,9 +1,13 @@
-// `fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]`: the
-// first pass whose module computes different numbers. The module before the first pass and
-// after every pass run through the reference interpreter on the same inputs; each is compared
-// with the input module. Exit status 1 when a pass is found, 0 when every pass keeps the
-// outputs within tolerance.
+// `fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]
+// [--progress]`: the first pass whose module computes different numbers. The module before
+// the first pass and after every pass run through the reference interpreter on the same
+// inputs; each is compared with the input module. Exit status 1 when a pass is found, 0 when
+// every pass keeps the outputs within tolerance. --progress reports each snapshot as it starts
+// running on stderr ("progress: snapshot 7/18 priority-fusion", numbered as the recording's
+// snapshots: 0 is the input, K the module after pass K-1); snapshots a pass left unchanged
+// are not run again and not reported.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -81,12 +85,13 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
 }
 
 int RunBisect(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs"}, {"--json"});
+  auto args =
+      ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs"}, {"--json", "--progress"});
   if (!args.ok()) return Fail("bisect: " + args.message());
   if (args->positional().size() != 1) {
     return Fail(
         "usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] "
-        "[--json]");
+        "[--json] [--progress]");
   }
   const std::string& path = args->positional()[0];
   auto seed = args->IntValue("--seed");
@@ -106,18 +111,27 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   if (!inputs.ok()) return Fail("bisect: " + inputs.message());
   std::vector<runtime::BisectionStage> stages;
   const recording::Recording& rec = *recording;
-  for (size_t i = 0; i < rec.passes.size() && i + 1 < rec.snapshots.size(); ++i) {
+  const size_t stage_count =
+      rec.snapshots.empty() ? 0 : std::min(rec.passes.size(), rec.snapshots.size() - 1);
+  const auto snapshots = static_cast<int64_t>(stage_count + 1);
+  const bool progress = args->Has("--progress");
+  for (size_t i = 0; i < stage_count; ++i) {
     runtime::BisectionStage stage;
     stage.pass_index = rec.passes[i].index;
     stage.pass_name = rec.passes[i].name;
     const recording::Snapshot& snapshot = rec.snapshots[i + 1];
     stage.changed = snapshot.fingerprint() != rec.snapshots[i].fingerprint() || snapshot.broken();
-    stage.load = [&snapshot]() -> StatusOr<std::unique_ptr<ir::Module>> {
+    // Loading is the first step of running a stage: the place to say that it starts.
+    stage.load = [&snapshot, &rec, i, snapshots,
+                  progress]() -> StatusOr<std::unique_ptr<ir::Module>> {
+      if (progress)
+        PrintProgress("snapshot", static_cast<int64_t>(i) + 1, snapshots, rec.passes[i].name);
       if (snapshot.broken()) return Status::Error("the pass broke the module: " + snapshot.error());
       return snapshot.ToModule();
     };
     stages.push_back(std::move(stage));
   }
+  if (progress) PrintProgress("snapshot", 0, snapshots, "input");
   auto result = runtime::BisectOutputs(**input, stages, *inputs, *rtol, *atol);
   if (!result.ok()) return Fail("bisect: " + result.message());
   if (args->Has("--json")) {
@@ -129,7 +143,8 @@ int RunBisect(const std::vector<std::string>& raw_args) {
 }
 
 const CommandRegistrar kRegistrar(
-    {"bisect", "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]",
+    {"bisect",
+     "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json] [--progress]",
      "the first pass whose module computes different numbers (reference interpreter)", RunBisect});
 
 }  // namespace

@@ -38,8 +38,9 @@ StatusOr<std::vector<runtime::Literal>> ChooseInputs(const ir::Module& module,
   return inputs;
 }
 
-StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime::Literal> inputs) {
-  runtime::Interpreter interpreter;
+StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime::Literal> inputs,
+                                   const runtime::InterpreterOptions& options) {
+  runtime::Interpreter interpreter(options);
   const auto start = std::chrono::steady_clock::now();
   StatusOr<runtime::Literal> result = interpreter.Run(module, std::move(inputs));
   InterpretedRun run;
@@ -67,6 +68,22 @@ std::vector<runtime::LiteralDifference> CompareOutputs(
     differences.push_back(runtime::CompareLiterals(actual[i], expected[i], rtol, atol));
   }
   return differences;
+}
+
+void PrintProgress(std::string_view kind, int64_t index, int64_t total, std::string_view name) {
+  std::fprintf(stderr, "progress: %.*s %lld/%lld %.*s\n", static_cast<int>(kind.size()),
+               kind.data(), static_cast<long long>(index), static_cast<long long>(total),
+               static_cast<int>(name.size()), name.data());
+  std::fflush(stderr);
+}
+
+std::function<void(int64_t, int64_t)> InstructionProgress(std::string name) {
+  return [name = std::move(name), last_step = int64_t{-1}](int64_t done, int64_t total) mutable {
+    const int64_t step = total > 0 ? done * 100 / total : 0;
+    if (step == last_step && done != total) return;
+    last_step = step;
+    PrintProgress("instruction", done, total, name);
+  };
 }
 
 StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,

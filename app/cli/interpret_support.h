@@ -6,12 +6,15 @@
 // comparing two runs output by output.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/module.h"
 #include "ir/status.h"
+#include "runtime/interpreter.h"
 #include "runtime/literal.h"
 
 namespace fusescope::app {
@@ -26,7 +29,18 @@ struct InterpretedRun {
   std::vector<runtime::Literal> outputs;  // the root, or the root tuple's elements
   double seconds = 0;
 };
-StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime::Literal> inputs);
+StatusOr<InterpretedRun> Interpret(const ir::Module& module, std::vector<runtime::Literal> inputs,
+                                   const runtime::InterpreterOptions& options = {});
+
+// The progress protocol of workers (--progress; the workbench reads it, see
+// views/qt/worker_outcome.h): one line "progress: KIND INDEX/TOTAL NAME" on stderr, flushed
+// at once, as each step starts or ends: "progress: snapshot 7/18 priority-fusion".
+void PrintProgress(std::string_view kind, int64_t index, int64_t total, std::string_view name);
+
+// Interpreter progress (InterpreterOptions::progress) as "progress: instruction DONE/TOTAL
+// NAME" lines: the first, the last, and one per hundredth of the entry computation between,
+// so that a module of 100k instructions does not flood the pipe.
+std::function<void(int64_t, int64_t)> InstructionProgress(std::string name);
 
 // One difference per output of `expected`; an output missing from `actual` has same_shape
 // false.

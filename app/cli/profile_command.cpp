@@ -1,10 +1,14 @@
 // `fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR]
-// [--seed S] [--save] [--trace OUT.json] [--json]`: runs a module repeatedly and reports
-// whole-run latency p50/p95/p99 and throughput, each kernel's median/p95/p99 and share with
+// [--seed S] [--save] [--trace OUT.json] [--json] [--progress]`: runs a module repeatedly and
+// reports whole-run latency p50/p95/p99 and throughput, each kernel's median/p95/p99 and share with
 // its outliers counted, and the CPU counters this machine lets us read (or why not). The
 // device is the reference interpreter until compiled kernels exist: the output says so on
 // its first line. For a recording, the final snapshot (or the one after pass N) runs, and
-// --save stores the profile in the recording for `fusescope hot` and the workbench.
+// --save stores the profile in the recording for `fusescope hot` and the workbench, in one
+// transaction: a profile killed before it commits leaves the recording as it was. --progress
+// reports each run as it ends on stderr ("progress: rep 3/12 timed": 3 of 12 done, warm-up
+// included, the next one timed), then
+// "progress: save 0/1 profile", for the workbench that runs this command as its worker.
 
 #include <cstdio>
 #include <filesystem>
@@ -72,11 +76,12 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
                          "--device", "--top"},
-                        {"--json", "--save"});
+                        {"--json", "--save", "--progress"});
   if (!args.ok()) return Fail("profile: " + args.message());
   if (args->positional().size() != 1) {
     return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
-                "[--inputs DIR] [--seed S] [--save] [--trace OUT.json] [--top K] [--json]");
+                "[--inputs DIR] [--seed S] [--save] [--trace OUT.json] [--top K] [--json] "
+                "[--progress]");
   }
   if (auto device = args->Value("--device"); device && *device != "interpreter") {
     return Fail("profile: --device " + *device +
@@ -105,12 +110,20 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   profiler::MeasureOptions options;
   options.reps = reps->value_or(10);
   options.warmup = warmup->value_or(2);
+  const bool progress = args->Has("--progress");
+  if (progress) {
+    options.progress = [warmup = options.warmup](int64_t done, int64_t total) {
+      // Named after the run that comes next: warm-up or timed.
+      PrintProgress("rep", done, total, done < warmup ? "warm-up" : "timed");
+    };
+  }
   auto measured = profiler::MeasureWithInterpreter(*loaded->module, *inputs, snapshot, options);
   if (!measured.ok()) return Fail("profile: " + measured.message());
   const profiler::Profile& profile = measured->profile;
   const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
 
   if (args->Has("--save")) {
+    if (progress) PrintProgress("save", 0, 1, "profile");
     auto id = profiler::AddProfile(what, profile);
     if (!id.ok()) return Fail(id.message());
     std::fprintf(stderr, "saved as profile %lld of %s\n", static_cast<long long>(*id),
@@ -196,7 +209,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"profile",
      "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--save] [--trace OUT.json] [--top K] [--json]",
+     "[--save] [--trace OUT.json] [--top K] [--json] [--progress]",
      "run a module repeatedly: latency percentiles, per-kernel times, CPU counters",
      RunProfile});
 

@@ -1,8 +1,11 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
-// [--rtol X] [--atol Y] [--json]`: runs the module through the reference interpreter. For a
-// recording, the original module and the chosen snapshot (the final one by default) run on
-// the same inputs and each output of the snapshot is compared with the original's; for a
-// model file the module just runs. Exit status 1 when an output differs beyond tolerance.
+// [--rtol X] [--atol Y] [--json] [--progress]`: runs the module through the reference
+// interpreter. For a recording, the original module and the chosen snapshot (the final one by
+// default) run on the same inputs and each output of the snapshot is compared with the
+// original's; for a model file the module just runs. Exit status 1 when an output differs
+// beyond tolerance. --progress reports the instructions done of each module on stderr
+// ("progress: instruction 40/120 original module"), for the workbench that runs this command
+// as its worker.
 
 #include <cmath>
 #include <cstdio>
@@ -103,7 +106,7 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
 int RunRun(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(
       raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device"},
-      {"--json"});
+      {"--json", "--progress"});
   if (!args.ok()) return Fail("run: " + args.message());
   if (args->Has("--device")) {
     return Fail("run: --device is not available yet: only the reference interpreter exists so far");
@@ -111,7 +114,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (args->positional().size() != 1) {
     return Fail(
         "usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs "
-        "DIR] [--json]");
+        "DIR] [--json] [--progress]");
   }
   auto pass = args->IntValue("--pass");
   auto seed = args->IntValue("--seed");
@@ -140,12 +143,21 @@ int RunRun(const std::vector<std::string>& raw_args) {
   auto inputs =
       ChooseInputs(input_module, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
   if (!inputs.ok()) return Fail("run: " + inputs.message());
+  const bool progress = args->Has("--progress");
+  const auto options = [progress](std::string name) {
+    runtime::InterpreterOptions interpreter;
+    if (progress) interpreter.progress = InstructionProgress(std::move(name));
+    return interpreter;
+  };
   if (original) {
-    auto reference = Interpret(*original, *inputs);
+    auto reference = Interpret(*original, *inputs, options("original module"));
     if (!reference.ok()) return Fail("run: original module: " + reference.message());
     report.original = std::move(reference).value();
   }
-  auto result = Interpret(*snapshot->module, std::move(inputs).value());
+  const std::string snapshot_name =
+      !original ? "module"
+                : (*pass ? "snapshot after pass " + std::to_string(**pass) : "final snapshot");
+  auto result = Interpret(*snapshot->module, std::move(inputs).value(), options(snapshot_name));
   if (!result.ok())
     return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
   report.snapshot = std::move(result).value();
@@ -167,7 +179,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--json]",
+     "[--rtol X] [--atol Y] [--json] [--progress]",
      "interpret a module (a snapshot against the original) on seeded or given inputs", RunRun});
 
 }  // namespace

@@ -205,6 +205,32 @@ if [[ $? -eq 1 ]]; then ok; else bad "bisect of a broken recording should exit 1
 json_ok "bisect names the pass" "'%d %s' % (d['first_bad_pass']['index'], d['first_bad_pass']['name']) == '$first_fusion'"
 "$fs" bisect "$tmp/broken.fsdb" >"$tmp/out" 2>"$tmp/err"
 contains "bisect text" "^first pass whose outputs differ: #${first_fusion// /.*}" "$tmp/out"
+# --progress: the workbench's worker protocol on stderr ("progress: KIND INDEX/TOTAL NAME"),
+# stdout and exit codes unchanged.
+only_progress() {
+  if grep -vq '^progress: [a-z-]* [0-9]*/[0-9]* .' "$1"; then bad "$2: stderr holds more than progress lines"; else ok; fi
+}
+expect_ok "run progress" "$fs" run "$tmp/interp.fsdb" --json --progress
+json_ok "run progress json" "d['match']"
+contains "run progress original" '^progress: instruction 1/[0-9]+ original module$' "$tmp/err"
+contains "run progress snapshot done" '^progress: instruction ([0-9]+)/\1 final snapshot$' "$tmp/err"
+only_progress "$tmp/err" "run progress"
+expect_ok "run progress pass" "$fs" run "$tmp/interp.fsdb" --pass 2 --progress
+contains "run progress pass" '^progress: instruction [0-9]+/[0-9]+ snapshot after pass 2$' "$tmp/err"
+"$fs" bisect "$tmp/broken.fsdb" --json --progress >"$tmp/out" 2>"$tmp/err"
+if [[ $? -eq 1 ]]; then ok; else bad "bisect --progress of a broken recording should exit 1"; fi
+json_ok "bisect progress json" "'%d %s' % (d['first_bad_pass']['index'], d['first_bad_pass']['name']) == '$first_fusion'"
+snapshots=$(( $("$fs" passes "$tmp/interp.fsdb" --json | python3 -c "import json,sys; print(len(json.load(sys.stdin)['passes']))") + 1 ))
+contains "bisect progress input" "^progress: snapshot 0/$snapshots input$" "$tmp/err"
+contains "bisect progress fusion" "^progress: snapshot $(( ${first_fusion%% *} + 1 ))/$snapshots ${first_fusion#* }$" "$tmp/err"
+only_progress "$tmp/err" "bisect progress"
+cp "$tmp/interp.fsdb" "$tmp/progress.fsdb"
+expect_ok "profile progress" "$fs" profile "$tmp/progress.fsdb" --reps 3 --warmup 2 --save --json --progress
+contains "profile progress first" '^progress: rep 1/5 warm-up$' "$tmp/err"
+contains "profile progress timed" '^progress: rep 2/5 timed$' "$tmp/err"
+contains "profile progress last" '^progress: rep 5/5 timed$' "$tmp/err"
+contains "profile progress save" '^progress: save 0/1 profile$' "$tmp/err"
+expect_error "progress is a flag" "unknown option" "$fs" bisect "$tmp/interp.fsdb" --progress=yes
 expect_error "bisect model file" "not a recording" "$fs" bisect "$tmp/cc.hlo"
 expect_error "bisect bad rtol" "rtol" "$fs" bisect "$tmp/interp.fsdb" --rtol abc
 

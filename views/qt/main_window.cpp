@@ -33,6 +33,7 @@
 #include "views/qt/pass_timeline_panel.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
+#include "views/qt/run_panel.h"
 #include "views/qt/search_panel.h"
 #include "views/qt/workbench_context.h"
 #include "views/qt/worker_failure.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupWorkerReport();
   setupProfile();
   setupXlaComparison();
+  setupRun();
   setupDefaultLayout();
   RestoreSettings();
   context_->AddObserver(this, this);
@@ -87,6 +89,7 @@ void MainWindow::setupPanels() {
   search_panel_ = new SearchPanel(context_, this);
   profile_panel_ = new ProfilePanel(context_, this);
   xla_panel_ = new XlaComparisonPanel(context_, this);
+  run_panel_ = new RunPanel(context_, this);
   const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
       waiting_for_settle_ = false;
@@ -116,6 +119,29 @@ void MainWindow::setupProfile() {
 void MainWindow::setupXlaComparison() {
   connect(xla_panel_, &XlaComparisonPanel::availabilityChanged, this, [this](bool available) {
     if (available) RaiseDock(xla_panel_);
+  });
+}
+
+// Runs, bisections and profiles bring the Run dock to the front and speak in the status bar;
+// a saved profile is read into the Profile dock, which comes to the front once it has it.
+void MainWindow::setupRun() {
+  connect(run_panel_, &RunPanel::started, this, [this](const QString& what) {
+    RaiseDock(run_panel_);
+    statusBar()->showMessage(what);
+  });
+  connect(run_panel_, &RunPanel::progressed, this,
+          [this](const QString& text) { statusBar()->showMessage(text); });
+  connect(run_panel_, &RunPanel::finished, this,
+          [this](const QString& summary) { statusBar()->showMessage(summary, 10000); });
+  connect(run_panel_, &RunPanel::canceled, this,
+          [this] { statusBar()->showMessage(tr("Canceled"), 4000); });
+  connect(run_panel_, &RunPanel::failed, this, [this](const QString& message) {
+    RaiseDock(run_panel_);
+    statusBar()->showMessage(message);
+    if (!interactive_) std::cerr << message.toStdString() << '\n';
+  });
+  connect(run_panel_, &RunPanel::profileSaved, this, [this](const QString& path) {
+    if (path == context_->file_path()) profile_panel_->reload_action()->trigger();
   });
 }
 
@@ -158,6 +184,8 @@ void MainWindow::setupDefaultLayout() {
                              "counterpart");
   tabifyDockWidget(search, profile);
   tabifyDockWidget(profile, xla);
+  QDockWidget* run = AddDock(run_panel_, tr("Run"), "run", Qt::BottomDockWidgetArea, "run");
+  tabifyDockWidget(xla, run);
   text->raise();
   resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
@@ -170,6 +198,7 @@ void MainWindow::setupDefaultLayout() {
 void MainWindow::setupActions() {
   setupFileMenu();
   setupCompileMenu();
+  setupRunMenu();
   setupNavigateMenu();
   view_menu_ = menuBar()->addMenu(tr("&View"));
   setupHelpMenu();
@@ -200,6 +229,15 @@ void MainWindow::setupFileMenu() {
   menu->addSeparator();
   QAction* quit = menu->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::setupRunMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Run"));
+  menu->addAction(run_panel_->run_action());
+  menu->addAction(run_panel_->bisect_action());
+  menu->addAction(run_panel_->profile_action());
+  menu->addSeparator();
+  menu->addAction(run_panel_->cancel_action());
 }
 
 void MainWindow::setupCompileMenu() {
@@ -269,6 +307,9 @@ void MainWindow::setupToolBar() {
   for (QAction* action : targets_->actions()) bar->addAction(action);
   bar->addAction(recompile_);
   bar->addAction(cancel_);
+  bar->addSeparator();
+  bar->addAction(run_panel_->run_action());
+  bar->addAction(run_panel_->bisect_action());
   bar->addSeparator();
   bar->addAction(pass_actions_->previous());
   bar->addAction(pass_actions_->next());
@@ -600,6 +641,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     SaveSettings();
   }
   loader_->Cancel();
+  run_panel_->Cancel();
   event->accept();
 }
 
@@ -627,6 +669,8 @@ void MainWindow::ShowShortcuts() {
          "<tr><td><b>Ctrl+Home / Ctrl+End</b></td><td>first / last pass</td></tr>"
          "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find an instruction, next, previous</td></tr>"
          "<tr><td><b>Ctrl+R</b></td><td>run the pipeline again</td></tr>"
+         "<tr><td><b>F5</b></td><td>run the current pass against the original module</td></tr>"
+         "<tr><td><b>Shift+F5</b></td><td>bisect the numbers over every pass</td></tr>"
          "<tr><td><b>Esc</b></td><td>cancel a compile</td></tr>"
          "<tr><td><b>Wheel, drag</b></td><td>zoom and pan a graph; double-click a box to open "
          "it</td></tr>"

@@ -6,7 +6,8 @@
 // and XLA dump folders (menu, recent files, drag and drop, command line), compiles with the cpu or
 // gpu pipeline in a worker process with progress and cancel, and saves recordings. A worker that
 // crashes, hangs or runs out of memory is reported in a banner with a reproducer to save, while the
-// last good recording stays on display.
+// last good recording stays on display. The Run menu runs, bisects and profiles the recording in
+// worker processes too (the Run dock).
 
 #include <QMainWindow>
 #include <QStringList>
@@ -33,6 +34,7 @@ class PassActions;
 class PassTimelinePanel;
 class ProfilePanel;
 class RecordingLoader;
+class RunPanel;
 class SearchPanel;
 class WorkbenchContext;
 class WorkerFailure;
@@ -83,6 +85,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   SearchPanel* search_panel() const { return search_panel_; }
   ProfilePanel* profile_panel() const { return profile_panel_; }
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
+  RunPanel* run_panel() const { return run_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
@@ -111,6 +114,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupActions();
   void setupFileMenu();
   void setupCompileMenu();
+  void setupRunMenu();
   void setupNavigateMenu();
   void setupViewMenu();
   void setupHelpMenu();
@@ -120,6 +124,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupWorkerReport();
   void setupProfile();
   void setupXlaComparison();
+  void setupRun();
   void RaiseDock(QWidget* panel);
   void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
   void ShowReproducerDialog();
@@ -149,6 +154,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   SearchPanel* search_panel_ = nullptr;
   ProfilePanel* profile_panel_ = nullptr;
   XlaComparisonPanel* xla_panel_ = nullptr;
+  RunPanel* run_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;

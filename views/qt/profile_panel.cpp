@@ -288,8 +288,8 @@ void ProfilePanel::OnRecordingLoaded(const WorkbenchContext& context) {
   if (context.file_path().isEmpty()) {
     ShowPlaceholder(
         tr("No profiles: this recording was compiled in the workbench and is not saved. Save it "
-           "(File ▸ Save Recording As…), add a profile (fusescope xla-trace TRACE RUN.fsdb "
-           "--save) and open it again."));
+           "(File ▸ Save Recording As…), open the saved file and add a profile (Run ▸ Profile…, "
+           "or fusescope xla-trace TRACE RUN.fsdb --save)."));
     emit profilesLoaded(0);
     return;
   }
@@ -310,7 +310,8 @@ void ProfilePanel::LoadProfiles(const QString& path) {
       }
       profiles_ = std::make_shared<const std::vector<profiler::Profile>>(std::move(*loaded));
       if (profiles_->empty()) {
-        ShowPlaceholder(tr("No profiles in %1. Add one: fusescope xla-trace TRACE %2 --save")
+        ShowPlaceholder(tr("No profiles in %1. Add one: Run ▸ Profile…, or fusescope xla-trace "
+                           "TRACE %2 --save")
                             .arg(QFileInfo(path).fileName(), path));
         emit profilesLoaded(0);
         emit updated();

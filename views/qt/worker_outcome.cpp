@@ -23,12 +23,16 @@ QString Bytes(qint64 bytes) {
   return tr("%1 MiB").arg(static_cast<double>(bytes) / double(qint64{1} << 20), 0, 'g', 3);
 }
 
-// "in pass 12 scheduler (cpu pipeline)", "before the first pass (cpu pipeline)".
+// "in pass 12 scheduler (cpu pipeline)", "before the first pass (cpu pipeline)"; for a job
+// that runs no pipeline, with the count and the name apart: "in rep 3/12 (timed)".
 QString Where(const WorkerOutcome& outcome) {
   const WorkerStage& stage = outcome.stage;
   const bool pipeline = !outcome.job.pipeline.isEmpty();
   QString where;
-  if (stage.known()) {
+  if (stage.known() && !pipeline) {
+    where =
+        tr("in %1 %2/%3 (%4)").arg(stage.kind).arg(stage.index).arg(stage.total).arg(stage.name);
+  } else if (stage.known()) {
     where = tr("in %1 %2 %3").arg(stage.kind).arg(stage.index).arg(stage.name);
   } else {
     where = pipeline ? tr("before the first pass") : tr("before its first step");

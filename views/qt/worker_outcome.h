@@ -13,9 +13,10 @@
 
 namespace fusescope::views {
 
-// A step the worker reported starting: a pass of a pipeline (later: a kernel of a run).
+// A step the worker reported: a pass of a pipeline it starts, a snapshot a bisection starts
+// running, the instructions a run has done, the repetitions a profile has done.
 struct WorkerStage {
-  QString kind;    // "pass"
+  QString kind;    // "pass", "snapshot", "instruction", "rep", "save"
   int index = -1;  // numbered from 0, as `fusescope passes` lists passes; -1: none yet
   int total = 0;
   QString name;  // "priority-fusion"

@@ -51,7 +51,8 @@ WorkerProcess::~WorkerProcess() {
 
 void WorkerProcess::setupProcess() {
   process_->setStandardInputFile(QProcess::nullDevice());
-  process_->setStandardOutputFile(QProcess::nullDevice());
+  process_->setStandardOutputFile(outcome_.job.result_file.isEmpty() ? QProcess::nullDevice()
+                                                                     : outcome_.job.result_file);
   const auto address_space = static_cast<rlim_t>(std::max<qint64>(0, outcome_.limits.memory_bytes));
   process_->setChildProcessModifier([address_space] { LimitChild(address_space); });
   connect(process_, &QProcess::readyReadStandardError, this, &WorkerProcess::ReadErrors);

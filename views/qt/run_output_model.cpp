@@ -1,0 +1,96 @@
+#include "views/qt/run_output_model.h"
+
+#include <QColor>
+#include <cmath>
+
+#include "views/qt/diff_colors.h"
+
+namespace fusescope::views {
+namespace {
+
+QColor Tint(QColor color) {
+  color.setAlpha(48);
+  return color;
+}
+
+}  // namespace
+
+RunOutputModel::RunOutputModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunOutputModel::setData(RunReport report) {
+  beginResetModel();
+  report_ = std::move(report);
+  endResetModel();
+}
+
+int RunOutputModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(report_.outputs.size());
+}
+
+int RunOutputModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+QString RunOutputModel::FormatError(double error) {
+  if (std::isinf(error)) return QStringLiteral("inf");
+  if (std::isnan(error)) return QStringLiteral("nan");
+  if (error == 0) return QStringLiteral("0");
+  return QString::number(error, 'e', 2);
+}
+
+QString RunOutputModel::Verdict(const RunOutput& output) {
+  if (!output.compared) return QStringLiteral("—");
+  if (!output.same_shape) return tr("shape differs");
+  return output.ok ? tr("ok") : tr("MISMATCH");
+}
+
+QVariant RunOutputModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const RunOutput& output = report_.outputs[static_cast<size_t>(index.row())];
+  const bool differs = output.compared && !output.ok;
+  switch (role) {
+    case Qt::DisplayRole:
+      switch (index.column()) {
+        case kOutput:
+          return static_cast<qlonglong>(output.index);
+        case kShape:
+          return output.shape;
+        case kMaxAbsError:
+          return output.compared ? FormatError(output.max_abs_error) : QString();
+        case kMaxRelError:
+          return output.compared ? FormatError(output.max_rel_error) : QString();
+        case kVerdict:
+          return Verdict(output);
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      return index.column() == kShape || index.column() == kVerdict
+                 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+      return differs ? QVariant(Tint(DiffColors::Refused())) : QVariant();
+    case Qt::ForegroundRole:
+      if (index.column() != kVerdict || !output.compared) return {};
+      return differs ? DiffColors::Refused() : DiffColors::Accepted();
+  }
+  return {};
+}
+
+QVariant RunOutputModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case kOutput:
+      return tr("Output");
+    case kShape:
+      return tr("Shape");
+    case kMaxAbsError:
+      return tr("Max abs err");
+    case kMaxRelError:
+      return tr("Max rel err");
+    case kVerdict:
+      return tr("Verdict");
+  }
+  return {};
+}
+
+}  // namespace fusescope::views

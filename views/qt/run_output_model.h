@@ -1,0 +1,42 @@
+#ifndef FUSESCOPE_VIEWS_QT_RUN_OUTPUT_MODEL_H_
+#define FUSESCOPE_VIEWS_QT_RUN_OUTPUT_MODEL_H_
+
+// The outputs of one `fusescope run`, one row each: shape, the largest absolute and relative
+// error against the original module, and the verdict ("ok", "MISMATCH"). Rows that differ are
+// tinted red.
+
+#include <QAbstractTableModel>
+
+#include "views/qt/run_result.h"
+
+namespace fusescope::views {
+
+class RunOutputModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { kOutput, kShape, kMaxAbsError, kMaxRelError, kVerdict, kColumnCount };
+
+  explicit RunOutputModel(QObject* parent = nullptr);
+
+  void setData(RunReport report);
+  const RunReport& report() const { return report_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+  // "1.25e-06", "0", "inf": how the run and bisect tables write an error.
+  static QString FormatError(double error);
+  // "ok", "MISMATCH", "shape differs", "—" (not compared).
+  static QString Verdict(const RunOutput& output);
+
+ private:
+  RunReport report_;
+};
+
+}  // namespace fusescope::views
+
+#endif  // FUSESCOPE_VIEWS_QT_RUN_OUTPUT_MODEL_H_
