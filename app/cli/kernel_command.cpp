@@ -12,7 +12,7 @@
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
 #include "recording/kernel_store.h"
-#include "views/line_diff.h"
+#include "views/kernel_timeline.h"
 
 namespace fusescope::app {
 namespace {
@@ -38,27 +38,6 @@ std::string Where(int snapshot) {
 std::string NoKernels(const std::string& path) {
   return path + ": no kernels in this recording: compile them with `fusescope run " + path +
          " --device cpu` (or `fusescope compile MODEL -o " + path + " --kernels`)";
-}
-
-// A stage's lines and its change against the stage before (none for the first).
-struct StageRow {
-  std::string name;
-  int64_t lines = 0;
-  int64_t bytes = 0;
-  views::DiffCounts counts;
-};
-
-std::vector<StageRow> Timeline(const KernelRecord& kernel) {
-  std::vector<StageRow> rows;
-  for (size_t i = 0; i < kernel.stages.size(); ++i) {
-    StageRow row;
-    row.name = kernel.stages[i].name;
-    row.lines = static_cast<int64_t>(views::SplitLines(kernel.stages[i].text).size());
-    row.bytes = static_cast<int64_t>(kernel.stages[i].text.size());
-    if (i > 0) row.counts = views::CountChanges(views::DiffTexts(kernel.stages[i - 1].text, kernel.stages[i].text));
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 void PrintList(const std::vector<KernelSummary>& kernels, int snapshot, bool as_json) {
@@ -107,8 +86,9 @@ void PrintList(const std::vector<KernelSummary>& kernels, int snapshot, bool as_
   }
 }
 
-void PrintTimeline(const KernelRecord& kernel, bool as_json) {
-  const std::vector<StageRow> rows = Timeline(kernel);
+void PrintTimeline(const views::KernelTimeline& timeline, bool as_json) {
+  const KernelRecord& kernel = timeline.kernel();
+  const std::vector<views::KernelTimelineStage>& rows = timeline.stages();
   if (as_json) {
     JsonWriter json;
     json.BeginObject();
@@ -129,7 +109,7 @@ void PrintTimeline(const KernelRecord& kernel, bool as_json) {
       json.Key("bytes").Int(rows[i].bytes);
       json.Key("added").Int(rows[i].counts.added);
       json.Key("removed").Int(rows[i].counts.removed);
-      json.Key("changed").Bool(i == 0 || rows[i].counts.changed());
+      json.Key("changed").Bool(rows[i].changed);
       json.EndObject();
     }
     json.EndArray();
@@ -146,11 +126,11 @@ void PrintTimeline(const KernelRecord& kernel, bool as_json) {
   } else {
     std::printf("\n%3s  %-30s %6s %7s %7s\n", "#", "stage", "lines", "added", "removed");
     for (size_t i = 0; i < rows.size(); ++i) {
-      const StageRow& row = rows[i];
+      const views::KernelTimelineStage& row = rows[i];
       if (i == 0) {
         std::printf("%3zu  %-30s %6lld %7s %7s\n", i, row.name.c_str(),
                     static_cast<long long>(row.lines), "", "");
-      } else if (!row.counts.changed()) {
+      } else if (!row.changed) {
         std::printf("%3zu  %-30s %6lld %15s\n", i, row.name.c_str(),
                     static_cast<long long>(row.lines), "no change");
       } else {
@@ -164,26 +144,13 @@ void PrintTimeline(const KernelRecord& kernel, bool as_json) {
   }
 }
 
-// The stage `name` names: by name, else a number as its position.
-int FindStage(const KernelRecord& kernel, const std::string& name) {
-  for (size_t i = 0; i < kernel.stages.size(); ++i) {
-    if (kernel.stages[i].name == name) return static_cast<int>(i);
-  }
-  if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos &&
-      name.size() < 6 && std::stoi(name) < static_cast<int>(kernel.stages.size())) {
-    return std::stoi(name);
-  }
-  return -1;
-}
-
-std::string NoStage(const KernelRecord& kernel, const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& stage : kernel.stages) names.push_back(stage.name);
+std::string NoStage(const views::KernelTimeline& timeline, const std::string& name) {
+  const KernelRecord& kernel = timeline.kernel();
   std::string message = "kernel " + kernel.kernel + " has no stage '" + name + "'";
-  if (names.empty()) {
+  if (timeline.stages().empty()) {
     message += ": it has no lowering stages (a " + kernel.backend + " kernel)";
   } else {
-    message += " (stages: " + Join(names) + ")";
+    message += " (stages: " + timeline.StageNames() + ")";
   }
   if (!kernel.failed_stage.empty()) message += "; its lowering failed at " + kernel.failed_stage;
   return message;
@@ -206,14 +173,15 @@ int PrintStage(const KernelRecord& kernel, int index, bool as_json) {
   return 0;
 }
 
-int PrintDiff(const KernelRecord& kernel, int index, bool as_json) {
+int PrintDiff(const views::KernelTimeline& timeline, int index, bool as_json) {
+  const KernelRecord& kernel = timeline.kernel();
   if (index == 0) {
     return Fail("stage '" + kernel.stages[0].name + "' of kernel " + kernel.kernel +
                 " is the first: there is no stage before it to diff against");
   }
   const recording::KernelStage& before = kernel.stages[static_cast<size_t>(index - 1)];
   const recording::KernelStage& after = kernel.stages[static_cast<size_t>(index)];
-  const std::vector<views::DiffLine> lines = views::DiffTexts(before.text, after.text);
+  const std::vector<views::DiffLine>& lines = timeline.stages()[static_cast<size_t>(index)].diff;
   const std::string diff =
       views::UnifiedDiff(lines, kernel.kernel + "/" + before.name, kernel.kernel + "/" + after.name);
   if (as_json) {
@@ -249,25 +217,26 @@ int ShowKernel(const std::string& path, const std::vector<KernelSummary>& listed
     return Fail(path + ": no kernel '" + name + "' in " + Where(snapshot) + " (kernels: " +
                 Join(names) + ")");
   }
-  const KernelRecord& record = **kernel;
+  const auto timeline = views::KernelTimeline::Build(std::move(**kernel));
+  const KernelRecord& record = timeline->kernel();
   const bool as_json = args.Has("--json");
   std::optional<std::string> stage = args.Value("--stage");
   if (args.Has("--asm")) {
     // The assembly: "asm" on the CPU, "ptx" on the GPU.
-    stage = FindStage(record, "ptx") >= 0 && FindStage(record, "asm") < 0 ? "ptx" : "asm";
+    stage = timeline->FindStage("ptx") >= 0 && timeline->FindStage("asm") < 0 ? "ptx" : "asm";
   }
   if (args.Has("--llvm")) stage = "llvm-ir";
   if (stage) {
-    const int index = FindStage(record, *stage);
-    if (index < 0) return Fail(NoStage(record, *stage));
+    const int index = timeline->FindStage(*stage);
+    if (index < 0) return Fail(NoStage(*timeline, *stage));
     return PrintStage(record, index, as_json);
   }
   if (auto diff = args.Value("--diff")) {
-    const int index = FindStage(record, *diff);
-    if (index < 0) return Fail(NoStage(record, *diff));
-    return PrintDiff(record, index, as_json);
+    const int index = timeline->FindStage(*diff);
+    if (index < 0) return Fail(NoStage(*timeline, *diff));
+    return PrintDiff(*timeline, index, as_json);
   }
-  PrintTimeline(record, as_json);
+  PrintTimeline(*timeline, as_json);
   return 0;
 }
 

@@ -29,6 +29,7 @@ class FusionDecisionsPanel;
 class GraphDiffPanel;
 class InspectorPanel;
 class IrTextPanel;
+class KernelPanel;
 class PassActions;
 class PassTimelinePanel;
 class ProfilePanel;
@@ -72,6 +73,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void SetPipelineTarget(const QString& target);
   // True when nothing is loading, the pass's data is ready and the graphs are laid out.
   bool IsSettled() const;
+  // Brings the Kernel dock to the front on kernel `name` (KernelPanel::FocusKernel); false when
+  // the open recording has no such kernel.
+  bool FocusKernel(const QString& name, const QString& stage = {});
 
   WorkbenchContext* context() const { return context_; }
   PassActions* pass_actions() const { return pass_actions_; }
@@ -82,6 +86,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
   SearchPanel* search_panel() const { return search_panel_; }
   ProfilePanel* profile_panel() const { return profile_panel_; }
+  KernelPanel* kernel_panel() const { return kernel_panel_; }
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
@@ -148,6 +153,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel_ = nullptr;
   SearchPanel* search_panel_ = nullptr;
   ProfilePanel* profile_panel_ = nullptr;
+  KernelPanel* kernel_panel_ = nullptr;
   XlaComparisonPanel* xla_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
