@@ -223,10 +223,13 @@ int GuiMain(int argc, char** argv) {
   if (!options.screenshot.empty()) return RunScreenshot(app, window, options);
   window.show();
   if (!options.kernel.empty()) {
-    QObject::connect(&window, &views::MainWindow::settled, &window, [&] {
-      window.FocusKernel(QString::fromStdString(options.kernel),
-                         QString::fromStdString(options.kernel_stage));
-    }, Qt::SingleShotConnection);
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window,
+        [&] {
+          window.FocusKernel(QString::fromStdString(options.kernel),
+                             QString::fromStdString(options.kernel_stage));
+        },
+        Qt::SingleShotConnection);
   }
   Open(window, options);
   return app.exec();

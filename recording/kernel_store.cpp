@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -76,19 +77,30 @@ StatusOr<int64_t> KernelTableCount(SqliteDatabase& db) {
       "'kernels', 'kernel_stages')");
 }
 
+// As LoadRecording reads: immutable (no lock, no -shm/-wal files left beside the recording)
+// unless a write-ahead log says a writer is, or was, at work.
+StatusOr<std::unique_ptr<SqliteDatabase>> OpenForReading(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return Status::Error("no such file");
+  const bool has_log = std::filesystem::file_size(path + "-wal", error) > 0 && !error;
+  return SqliteDatabase::Open(
+      path, has_log ? SqliteDatabase::Mode::kReadOnly : SqliteDatabase::Mode::kImmutable);
+}
+
 Status Damaged(const std::string& path, const std::string& cause) {
   return Status::Error(path + ": damaged kernel tables (" + cause + ")");
 }
 
 // Reads the kernels `where` selects (an SQL condition over kernels k and kernel_sets s, with
 // `bind` setting its parameters), with their stages and, when `with_text`, their texts.
-StatusOr<std::vector<StoredKernel>> ReadKernels(
-    const std::string& path, const std::string& where,
-    const std::function<void(SqliteStatement&)>& bind, bool with_text, const char* order) {
-  auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);
+StatusOr<std::vector<StoredKernel>> ReadKernels(const std::string& path, const std::string& where,
+                                                const std::function<void(SqliteStatement&)>& bind,
+                                                bool with_text, const char* order) {
+  auto db = OpenForReading(path);
   if (!db.ok()) return Status::Error(path + ": " + db.message());
   auto tables = KernelTableCount(**db);
-  if (!tables.ok()) return Status::Error(path + ": not a Fusescope recording (" + tables.message() + ")");
+  if (!tables.ok())
+    return Status::Error(path + ": not a Fusescope recording (" + tables.message() + ")");
   std::vector<StoredKernel> kernels;
   if (*tables == 0) return kernels;
   if (*tables != 3) return Damaged(path, "some of kernel_sets, kernels, kernel_stages are missing");
@@ -97,7 +109,8 @@ StatusOr<std::vector<StoredKernel>> ReadKernels(
     auto rows = (*db)->Prepare(
         "SELECT k.kernel_id, s.snapshot_index, k.name, k.instruction_id, k.backend, k.options, "
         "k.failed_stage, k.error, k.note, k.compile_seconds FROM kernels k JOIN kernel_sets s "
-        "ON k.set_id = s.set_id WHERE " + where + " ORDER BY " + order);
+        "ON k.set_id = s.set_id WHERE " +
+        where + " ORDER BY " + order);
     if (!rows.ok()) return Damaged(path, rows.message());
     bind(*rows);
     for (;;) {
@@ -125,7 +138,8 @@ StatusOr<std::vector<StoredKernel>> ReadKernels(
       std::string("SELECT t.kernel_id, t.name, t.lines, t.bytes, t.encoding") +
       (with_text ? ", t.text" : "") +
       " FROM kernel_stages t JOIN kernels k ON t.kernel_id = k.kernel_id JOIN kernel_sets s ON "
-      "k.set_id = s.set_id WHERE " + where + " ORDER BY t.kernel_id, t.position");
+      "k.set_id = s.set_id WHERE " +
+      where + " ORDER BY t.kernel_id, t.position");
   if (!rows.ok()) return Damaged(path, rows.message());
   bind(*rows);
   for (;;) {
@@ -153,8 +167,8 @@ StatusOr<std::vector<StoredKernel>> ReadKernels(
       } else {
         text = std::string(rows->Blob(5));
         if (static_cast<int64_t>(text.size()) != stage.bytes) {
-          return Damaged(path, where_stage + ": " + std::to_string(text.size()) +
-                                   " bytes where " + std::to_string(stage.bytes) + " were stored");
+          return Damaged(path, where_stage + ": " + std::to_string(text.size()) + " bytes where " +
+                                   std::to_string(stage.bytes) + " were stored");
         }
       }
       kernel.texts.push_back(std::move(text));
@@ -214,8 +228,8 @@ Status WriteKernels(SqliteDatabase& out, int snapshot, const std::string& option
                     const std::vector<KernelRecord>& records) {
   FS_RETURN_IF_ERROR(out.Execute(kKernelSchema));
   {
-    auto old = out.Prepare(
-        "SELECT set_id FROM kernel_sets WHERE snapshot_index = ?1 AND options = ?2");
+    auto old =
+        out.Prepare("SELECT set_id FROM kernel_sets WHERE snapshot_index = ?1 AND options = ?2");
     if (!old.ok()) return old.status();
     old->Bind(1, static_cast<int64_t>(snapshot));
     old->Bind(2, std::string_view(options));
@@ -225,7 +239,8 @@ Status WriteKernels(SqliteDatabase& out, int snapshot, const std::string& option
       const std::string set = std::to_string(old->Int(0));
       FS_RETURN_IF_ERROR(out.Execute(
           "DELETE FROM kernel_stages WHERE kernel_id IN (SELECT kernel_id FROM kernels WHERE "
-          "set_id = " + set + "); DELETE FROM kernels WHERE set_id = " + set +
+          "set_id = " +
+          set + "); DELETE FROM kernels WHERE set_id = " + set +
           "; DELETE FROM kernel_sets WHERE set_id = " + set + ";"));
     }
   }
@@ -274,7 +289,8 @@ Status WriteKernels(SqliteDatabase& out, int snapshot, const std::string& option
       stage_row->Bind(4, CountLines(stage.text));
       stage_row->Bind(5, static_cast<int64_t>(stage.text.size()));
       stage_row->Bind(6, compress ? kZlib : kPlain);
-      stage_row->BindBlob(7, compress ? std::string_view(compressed) : std::string_view(stage.text));
+      stage_row->BindBlob(7,
+                          compress ? std::string_view(compressed) : std::string_view(stage.text));
       FS_RETURN_IF_ERROR(stage_row->Run());
     }
   }
@@ -287,7 +303,7 @@ Status AddKernels(const std::string& path, int snapshot, const std::string& opti
                   const std::vector<KernelRecord>& records) {
   const std::string refused = path + ": kernels not saved, the recording is unchanged (";
   {
-    auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);
+    auto db = OpenForReading(path);
     if (!db.ok()) return Status::Error(path + ": " + db.message());
     // Must be a recording with that snapshot: checked before anything is written.
     auto snapshots = (*db)->QueryInt("SELECT count(*) FROM snapshots");
@@ -326,8 +342,8 @@ Status AddKernels(const std::string& path, int snapshot, const std::string& opti
 
 StatusOr<std::vector<KernelRecord>> LoadKernels(const std::string& path,
                                                 std::optional<int> snapshot) {
-  auto stored = ReadKernels(path, SnapshotCondition(snapshot), SnapshotBinder(snapshot), true,
-                            kKernelOrder);
+  auto stored =
+      ReadKernels(path, SnapshotCondition(snapshot), SnapshotBinder(snapshot), true, kKernelOrder);
   if (!stored.ok()) return stored.status();
   std::vector<KernelRecord> records;
   records.reserve(stored->size());
@@ -337,8 +353,8 @@ StatusOr<std::vector<KernelRecord>> LoadKernels(const std::string& path,
 
 StatusOr<std::vector<KernelSummary>> ListKernels(const std::string& path,
                                                  std::optional<int> snapshot) {
-  auto stored = ReadKernels(path, SnapshotCondition(snapshot), SnapshotBinder(snapshot), false,
-                            kKernelOrder);
+  auto stored =
+      ReadKernels(path, SnapshotCondition(snapshot), SnapshotBinder(snapshot), false, kKernelOrder);
   if (!stored.ok()) return stored.status();
   std::vector<KernelSummary> summaries;
   summaries.reserve(stored->size());

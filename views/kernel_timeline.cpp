@@ -42,7 +42,8 @@ int KernelTimeline::FindStage(const std::string& name) const {
 
 std::string KernelTimeline::StageNames() const {
   std::string names;
-  for (const KernelTimelineStage& stage : stages_) names += (names.empty() ? "" : ", ") + stage.name;
+  for (const KernelTimelineStage& stage : stages_)
+    names += (names.empty() ? "" : ", ") + stage.name;
   return names;
 }
 

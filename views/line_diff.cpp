@@ -18,8 +18,7 @@ struct Step {
 // shortest edit script, then solve both halves. Linear space; O((N+M)D) time.
 class Differ {
  public:
-  Differ(const std::vector<int>& before, const std::vector<int>& after)
-      : a_(before), b_(after) {}
+  Differ(const std::vector<int>& before, const std::vector<int>& after) : a_(before), b_(after) {}
 
   std::vector<Step> Run() {
     Diff(0, static_cast<int>(a_.size()), 0, static_cast<int>(b_.size()));
@@ -28,7 +27,8 @@ class Differ {
 
  private:
   void Diff(int a0, int a1, int b0, int b1) {
-    while (a0 < a1 && b0 < b1 && a_[a0] == b_[b0]) steps_.push_back({LineChange::kSame, a0++, b0++});
+    while (a0 < a1 && b0 < b1 && a_[a0] == b_[b0])
+      steps_.push_back({LineChange::kSame, a0++, b0++});
     int suffix = 0;
     while (a1 - suffix > a0 && b1 - suffix > b0 && a_[a1 - 1 - suffix] == b_[b1 - 1 - suffix]) {
       ++suffix;

@@ -182,8 +182,8 @@ int PrintDiff(const views::KernelTimeline& timeline, int index, bool as_json) {
   const recording::KernelStage& before = kernel.stages[static_cast<size_t>(index - 1)];
   const recording::KernelStage& after = kernel.stages[static_cast<size_t>(index)];
   const std::vector<views::DiffLine>& lines = timeline.stages()[static_cast<size_t>(index)].diff;
-  const std::string diff =
-      views::UnifiedDiff(lines, kernel.kernel + "/" + before.name, kernel.kernel + "/" + after.name);
+  const std::string diff = views::UnifiedDiff(lines, kernel.kernel + "/" + before.name,
+                                              kernel.kernel + "/" + after.name);
   if (as_json) {
     const views::DiffCounts counts = views::CountChanges(lines);
     JsonWriter json;
@@ -214,8 +214,8 @@ int ShowKernel(const std::string& path, const std::vector<KernelSummary>& listed
   if (!kernel->has_value()) {
     std::vector<std::string> names;
     for (const KernelSummary& summary : listed) names.push_back(summary.kernel);
-    return Fail(path + ": no kernel '" + name + "' in " + Where(snapshot) + " (kernels: " +
-                Join(names) + ")");
+    return Fail(path + ": no kernel '" + name + "' in " + Where(snapshot) +
+                " (kernels: " + Join(names) + ")");
   }
   const auto timeline = views::KernelTimeline::Build(std::move(**kernel));
   const KernelRecord& record = timeline->kernel();
@@ -241,11 +241,12 @@ int ShowKernel(const std::string& path, const std::vector<KernelSummary>& listed
 }
 
 int RunKernel(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--stage", "--diff"}, {"--asm", "--llvm", "--list", "--json"});
+  auto args =
+      ParseArgs(raw_args, {"--pass", "--stage", "--diff"}, {"--asm", "--llvm", "--list", "--json"});
   if (!args.ok()) return Fail("kernel: " + args.message() + "; " + kUsage);
   if (args->positional().empty() || args->positional().size() > 2) return Fail(kUsage);
-  const int choices = args->Has("--stage") + args->Has("--asm") + args->Has("--llvm") +
-                      args->Has("--diff");
+  const int choices =
+      args->Has("--stage") + args->Has("--asm") + args->Has("--llvm") + args->Has("--diff");
   if (choices > 1) return Fail("kernel: choose one of --stage, --asm, --llvm, --diff");
   const bool list = args->Has("--list") || args->positional().size() == 1;
   if (choices > 0 && list) return Fail("kernel: --stage, --asm, --llvm and --diff need a FUSION");

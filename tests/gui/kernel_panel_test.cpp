@@ -64,9 +64,10 @@ KernelRun SaveRun(const std::string& name, bool with_kernels) {
   run.last_pass = static_cast<int64_t>(recording->passes.size()) - 1;
   const int last = static_cast<int>(recording->snapshots.size()) - 1;
   if (with_kernels) {
-    EXPECT_TRUE(recording::AddKernels(run.path, last, "tile=32 vector=8",
-                                      fusescope::testing::FixtureKernels(recording->snapshots.back(), last))
-                    .ok());
+    EXPECT_TRUE(
+        recording::AddKernels(run.path, last, "tile=32 vector=8",
+                              fusescope::testing::FixtureKernels(recording->snapshots.back(), last))
+            .ok());
   }
   run.recording = std::make_shared<const recording::Recording>(std::move(*recording));
   return run;
@@ -89,7 +90,8 @@ std::unique_ptr<MainWindow> OpenFile(const std::string& path, int64_t pass) {
 }
 
 int64_t IdOf(const KernelRun& run, const std::string& name) {
-  const recording::InstructionRecord* record = run.recording->snapshots.back().FindInstruction(name);
+  const recording::InstructionRecord* record =
+      run.recording->snapshots.back().FindInstruction(name);
   EXPECT_NE(record, nullptr) << name;
   return record ? record->id : -1;
 }
@@ -167,7 +169,8 @@ TEST(KernelPanelTest, StageShowsAsColouredDiffOrPlainText) {
   EXPECT_TRUE(saw_removed);
 
   panel->diff_toggle()->setChecked(false);
-  const std::string text = fusescope::testing::BroadcastMaximumStages()[static_cast<size_t>(loops)].text;
+  const std::string text =
+      fusescope::testing::BroadcastMaximumStages()[static_cast<size_t>(loops)].text;
   EXPECT_EQ(panel->text_view()->toPlainText().trimmed().toStdString(),
             QString::fromStdString(text).trimmed().toStdString());
   // The first stage has nothing before it: plain, toggle off.
@@ -217,8 +220,9 @@ TEST(KernelPanelTest, NodesWithoutStagesOrKernelsSaySo) {
 
   Select(*window, run, "reduce.36");
   EXPECT_TRUE(panel->placeholder()->isVisible());
-  EXPECT_TRUE(panel->placeholder()->text().startsWith("No kernel recorded for reduce.36: run "
-                                                      "`fusescope run "))
+  EXPECT_TRUE(
+      panel->placeholder()->text().startsWith("No kernel recorded for reduce.36: run "
+                                              "`fusescope run "))
       << panel->placeholder()->text().toStdString();
   EXPECT_TRUE(panel->placeholder()->text().contains("--device cpu"));
 }
@@ -275,9 +279,9 @@ TEST(KernelPanelTest, ScreenshotOnAKernel) {
   EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
   EXPECT_FALSE(QImage(out).isNull());
   const QString missing = QString::fromStdString((TestDirectory() / "missing.png").string());
-  process.start(QStringLiteral(FUSESCOPE_BINARY_DIR "/app/fusescope"),
-                {"gui", QString::fromStdString(run.path), "--kernel", "nope", "--screenshot",
-                 missing});
+  process.start(
+      QStringLiteral(FUSESCOPE_BINARY_DIR "/app/fusescope"),
+      {"gui", QString::fromStdString(run.path), "--kernel", "nope", "--screenshot", missing});
   ASSERT_TRUE(process.waitForFinished(120000));
   EXPECT_NE(process.exitCode(), 0);
   EXPECT_TRUE(process.readAllStandardError().contains("no kernel 'nope'"));

@@ -36,7 +36,8 @@ inline std::vector<recording::KernelStage> ParsePassLog(std::string_view log) {
     const size_t open = header.rfind('(');
     const size_t close = header.rfind(')');
     const size_t next = log.find(kMarker, line_end);
-    std::string_view body = log.substr(line_end + 1, (next == std::string_view::npos ? log.size() : next) - line_end - 1);
+    std::string_view body = log.substr(
+        line_end + 1, (next == std::string_view::npos ? log.size() : next) - line_end - 1);
     while (body.size() >= 2 && body.substr(body.size() - 2) == "\n\n") body.remove_suffix(1);
     stages.push_back({std::string(header.substr(open + 1, close - open - 1)), std::string(body)});
     at = next;
@@ -44,7 +45,9 @@ inline std::vector<recording::KernelStage> ParsePassLog(std::string_view log) {
   return stages;
 }
 
-inline std::string KernelDataDir() { return std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/kernels/"; }
+inline std::string KernelDataDir() {
+  return std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/kernels/";
+}
 
 // input, six MLIR passes (canonicalize changes nothing), llvm-ir, asm.
 inline std::vector<recording::KernelStage> BroadcastMaximumStages() {

@@ -33,8 +33,7 @@ int main(int argc, char** argv) {
   }
   const int last = static_cast<int>(recording->snapshots.size()) - 1;
   const Status added = recording::AddKernels(
-      path, last, "tile=32 vector=8",
-      testing::FixtureKernels(recording->snapshots.back(), last));
+      path, last, "tile=32 vector=8", testing::FixtureKernels(recording->snapshots.back(), last));
   if (!added.ok()) {
     std::fprintf(stderr, "%s\n", added.message().c_str());
     return 1;

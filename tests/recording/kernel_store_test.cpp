@@ -109,13 +109,15 @@ TEST(KernelStoreTest, LargeTextsAreCompressed) {
   big.stages = {{"input", text}, {"small", "func.func @f() {\n}\n"}};
   ASSERT_GT(text.size(), kKernelTextCompressBytes);
   ASSERT_TRUE(AddKernels(fixture.path, fixture.snapshot, "", {big}).ok());
-  EXPECT_EQ(QueryInt(fixture.path,
-                     "SELECT count(*) FROM kernel_stages WHERE encoding = 'zlib' AND name = 'input' "
-                     "AND length(text) < bytes / 4"),
-            1);
-  EXPECT_EQ(QueryInt(fixture.path,
-                     "SELECT count(*) FROM kernel_stages WHERE encoding = 'plain' AND name = 'small'"),
-            1);
+  EXPECT_EQ(
+      QueryInt(fixture.path,
+               "SELECT count(*) FROM kernel_stages WHERE encoding = 'zlib' AND name = 'input' "
+               "AND length(text) < bytes / 4"),
+      1);
+  EXPECT_EQ(
+      QueryInt(fixture.path,
+               "SELECT count(*) FROM kernel_stages WHERE encoding = 'plain' AND name = 'small'"),
+      1);
   auto loaded = LoadKernels(fixture.path, fixture.snapshot);
   ASSERT_TRUE(loaded.ok()) << loaded.message();
   ASSERT_EQ(loaded->size(), 1u);
@@ -245,8 +247,7 @@ TEST(KernelStoreTest, DamagedTablesGiveOneClearError) {
   {
     Fixture fixture = SavedRecording("bad_blob.fsdb");
     ASSERT_TRUE(AddKernels(fixture.path, fixture.snapshot, "a", fixture.kernels).ok());
-    Execute(fixture.path,
-            "UPDATE kernel_stages SET text = x'00112233' WHERE encoding = 'zlib'");
+    Execute(fixture.path, "UPDATE kernel_stages SET text = x'00112233' WHERE encoding = 'zlib'");
     expect_damaged(fixture.path, "does not inflate");
     // The listing reads no text, so it still works.
     EXPECT_TRUE(ListKernels(fixture.path).ok());

@@ -162,8 +162,8 @@ void KernelPanel::ShowPlaceholder(const QString& text) {
 }
 
 QString KernelPanel::CompileHint() const {
-  const QString file = context_->file_path().isEmpty() ? QStringLiteral("RUN.fsdb")
-                                                       : context_->file_path();
+  const QString file =
+      context_->file_path().isEmpty() ? QStringLiteral("RUN.fsdb") : context_->file_path();
   return tr("run `fusescope run %1 --device cpu` to compile").arg(file);
 }
 
@@ -182,9 +182,10 @@ void KernelPanel::OnRecordingLoaded(const WorkbenchContext& context) {
   }
   if (context.file_path().isEmpty()) {
     listed_ = true;
-    ShowPlaceholder(tr("No kernels: this recording was compiled in the workbench and is not "
-                       "saved. Save it (File ▸ Save Recording As…), then run `fusescope run "
-                       "RUN.fsdb --device cpu` to compile its kernels."));
+    ShowPlaceholder(
+        tr("No kernels: this recording was compiled in the workbench and is not "
+           "saved. Save it (File ▸ Save Recording As…), then run `fusescope run "
+           "RUN.fsdb --device cpu` to compile its kernels."));
     emit kernelsListed(0);
     return;
   }
@@ -362,17 +363,16 @@ void KernelPanel::RenderStage() {
   if (!timeline_ || row < 0) return;
   if (row == model_->failed_row()) {
     diff_toggle_->setEnabled(false);
-    text_->setPlainText(tr("Lowering failed at %1:\n%2\n\nThe stages before it are kept.")
-                            .arg(Text(timeline_->kernel().failed_stage),
-                                 Text(timeline_->kernel().error)));
+    text_->setPlainText(
+        tr("Lowering failed at %1:\n%2\n\nThe stages before it are kept.")
+            .arg(Text(timeline_->kernel().failed_stage), Text(timeline_->kernel().error)));
     return;
   }
   diff_toggle_->setEnabled(row > 0);
   const KernelTimelineStage& stage = timeline_->stages()[static_cast<size_t>(row)];
   const bool as_diff = diff_toggle_->isChecked() && row > 0;
   if (!as_diff) {
-    text_->setPlainText(
-        Text(timeline_->kernel().stages[static_cast<size_t>(row)].text));
+    text_->setPlainText(Text(timeline_->kernel().stages[static_cast<size_t>(row)].text));
     return;
   }
   QTextDocument* document = text_->document();
@@ -399,7 +399,9 @@ void KernelPanel::RenderStage() {
       cursor.insertBlock(format);
     }
     if (first_change < 0 && (is_added || is_removed)) first_change = cursor.blockNumber();
-    const QChar mark = is_added ? QLatin1Char('+') : is_removed ? QLatin1Char('-') : QLatin1Char(' ');
+    const QChar mark = is_added     ? QLatin1Char('+')
+                       : is_removed ? QLatin1Char('-')
+                                    : QLatin1Char(' ');
     cursor.insertText(QString(mark) + QLatin1Char(' ') + Text(line.text),
                       is_removed ? removed_text : normal_text);
   }

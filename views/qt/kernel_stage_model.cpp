@@ -68,7 +68,8 @@ QVariant KernelStageModel::ToolTip(int row) const {
         .arg(Text(kernel.failed_stage).toHtmlEscaped(), Text(kernel.error).toHtmlEscaped());
   }
   const KernelTimelineStage& stage = timeline_->stages()[static_cast<size_t>(row)];
-  if (row == 0) return tr("<b>%1</b>: %2 lines, as first emitted").arg(Text(stage.name)).arg(stage.lines);
+  if (row == 0)
+    return tr("<b>%1</b>: %2 lines, as first emitted").arg(Text(stage.name)).arg(stage.lines);
   const QString before = Text(timeline_->stages()[static_cast<size_t>(row) - 1].name);
   if (!stage.changed) return tr("<b>%1</b> changed nothing after %2").arg(Text(stage.name), before);
   return tr("<b>%1</b>: %2 lines; against %3, %4 added and %5 removed")
