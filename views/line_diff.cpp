@@ -162,12 +162,16 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }
 
 std::vector<DiffLine> DiffLines(const std::vector<std::string_view>& before,
-                                const std::vector<std::string_view>& after) {
+                                const std::vector<std::string_view>& after, DiffOptions options) {
   std::unordered_map<std::string_view, int> numbers;
-  auto number = [&numbers](const std::vector<std::string_view>& lines) {
+  auto number = [&numbers, options](const std::vector<std::string_view>& lines) {
     std::vector<int> result;
     result.reserve(lines.size());
     for (std::string_view line : lines) {
+      if (options.ignore_indentation) {
+        const size_t start = line.find_first_not_of(" \t");
+        line = start == std::string_view::npos ? std::string_view() : line.substr(start);
+      }
       result.push_back(numbers.emplace(line, static_cast<int>(numbers.size())).first->second);
     }
     return result;
@@ -181,8 +185,8 @@ std::vector<DiffLine> DiffLines(const std::vector<std::string_view>& before,
   for (const Step& step : steps) {
     DiffLine line;
     line.change = step.change;
-    line.text = step.before >= 0 ? before[static_cast<size_t>(step.before)]
-                                 : after[static_cast<size_t>(step.after)];
+    line.text = step.after >= 0 ? after[static_cast<size_t>(step.after)]
+                                : before[static_cast<size_t>(step.before)];
     line.before_line = step.before >= 0 ? step.before + 1 : -1;
     line.after_line = step.after >= 0 ? step.after + 1 : -1;
     lines.push_back(line);
@@ -190,8 +194,9 @@ std::vector<DiffLine> DiffLines(const std::vector<std::string_view>& before,
   return lines;
 }
 
-std::vector<DiffLine> DiffTexts(std::string_view before, std::string_view after) {
-  return DiffLines(SplitLines(before), SplitLines(after));
+std::vector<DiffLine> DiffTexts(std::string_view before, std::string_view after,
+                                DiffOptions options) {
+  return DiffLines(SplitLines(before), SplitLines(after), options);
 }
 
 DiffCounts CountChanges(const std::vector<DiffLine>& lines) {

@@ -15,7 +15,9 @@ enum class LineChange { kSame, kRemoved, kAdded };
 
 struct DiffLine {
   LineChange change = LineChange::kSame;
-  std::string_view text;  // a view into the text it came from, without the newline
+  // A view into the text it came from, without the newline: a kept line's is the after
+  // text's (they differ when indentation is ignored).
+  std::string_view text;
   int before_line = -1;   // 1-based line in the before text; -1 for an added line
   int after_line = -1;    // 1-based line in the after text; -1 for a removed line
 };
@@ -23,11 +25,19 @@ struct DiffLine {
 // The lines of `text`; a final newline ends the last line rather than starting an empty one.
 std::vector<std::string_view> SplitLines(std::string_view text);
 
+struct DiffOptions {
+  // Lines that differ only in leading whitespace are the same line: MLIR prints a function
+  // alone after a function pass and inside its module after a module pass, indented anew.
+  bool ignore_indentation = false;
+};
+
 // A shortest edit script from `before` to `after`, every line of both once, in order: within
 // a change, removed lines come before added ones. The views point into the inputs' texts.
 std::vector<DiffLine> DiffLines(const std::vector<std::string_view>& before,
-                                const std::vector<std::string_view>& after);
-std::vector<DiffLine> DiffTexts(std::string_view before, std::string_view after);
+                                const std::vector<std::string_view>& after,
+                                DiffOptions options = {});
+std::vector<DiffLine> DiffTexts(std::string_view before, std::string_view after,
+                                DiffOptions options = {});
 
 struct DiffCounts {
   int added = 0;

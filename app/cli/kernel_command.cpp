@@ -2,7 +2,8 @@
 // [--list] [--json]`: the kernel level of a recording (recording/kernel_store.h). Without
 // FUSION, the kernels of the compiled snapshot; with it, the kernel's lowering timeline (each
 // stage's lines and how many lines it changed against the stage before), one stage's text,
-// or one stage as a unified diff against the one before.
+// or one stage as a unified diff against the one before (--ignore-indentation: lines that
+// differ only in leading whitespace are kept, for reading; such a diff does not patch).
 
 #include <cstdio>
 #include <filesystem>
@@ -22,7 +23,7 @@ using recording::KernelSummary;
 
 constexpr const char* kUsage =
     "usage: fusescope kernel RUN.fsdb [FUSION] [--pass N] [--stage NAME | --asm | --llvm | "
-    "--diff STAGE] [--list] [--json]";
+    "--diff STAGE [--ignore-indentation]] [--list] [--json]";
 
 std::string Join(const std::vector<std::string>& items) {
   std::string text;
@@ -173,7 +174,8 @@ int PrintStage(const KernelRecord& kernel, int index, bool as_json) {
   return 0;
 }
 
-int PrintDiff(const views::KernelTimeline& timeline, int index, bool as_json) {
+int PrintDiff(const views::KernelTimeline& timeline, int index, bool ignore_indentation,
+              bool as_json) {
   const KernelRecord& kernel = timeline.kernel();
   if (index == 0) {
     return Fail("stage '" + kernel.stages[0].name + "' of kernel " + kernel.kernel +
@@ -181,7 +183,9 @@ int PrintDiff(const views::KernelTimeline& timeline, int index, bool as_json) {
   }
   const recording::KernelStage& before = kernel.stages[static_cast<size_t>(index - 1)];
   const recording::KernelStage& after = kernel.stages[static_cast<size_t>(index)];
-  const std::vector<views::DiffLine>& lines = timeline.stages()[static_cast<size_t>(index)].diff;
+  const std::vector<views::DiffLine> lines =
+      ignore_indentation ? views::DiffTexts(before.text, after.text, {.ignore_indentation = true})
+                         : timeline.stages()[static_cast<size_t>(index)].diff;
   const std::string diff = views::UnifiedDiff(lines, kernel.kernel + "/" + before.name,
                                               kernel.kernel + "/" + after.name);
   if (as_json) {
@@ -234,15 +238,15 @@ int ShowKernel(const std::string& path, const std::vector<KernelSummary>& listed
   if (auto diff = args.Value("--diff")) {
     const int index = timeline->FindStage(*diff);
     if (index < 0) return Fail(NoStage(*timeline, *diff));
-    return PrintDiff(*timeline, index, as_json);
+    return PrintDiff(*timeline, index, args.Has("--ignore-indentation"), as_json);
   }
   PrintTimeline(*timeline, as_json);
   return 0;
 }
 
 int RunKernel(const std::vector<std::string>& raw_args) {
-  auto args =
-      ParseArgs(raw_args, {"--pass", "--stage", "--diff"}, {"--asm", "--llvm", "--list", "--json"});
+  auto args = ParseArgs(raw_args, {"--pass", "--stage", "--diff"},
+                        {"--asm", "--llvm", "--list", "--json", "--ignore-indentation"});
   if (!args.ok()) return Fail("kernel: " + args.message() + "; " + kUsage);
   if (args->positional().empty() || args->positional().size() > 2) return Fail(kUsage);
   const int choices =
@@ -250,6 +254,9 @@ int RunKernel(const std::vector<std::string>& raw_args) {
   if (choices > 1) return Fail("kernel: choose one of --stage, --asm, --llvm, --diff");
   const bool list = args->Has("--list") || args->positional().size() == 1;
   if (choices > 0 && list) return Fail("kernel: --stage, --asm, --llvm and --diff need a FUSION");
+  if (args->Has("--ignore-indentation") && !args->Has("--diff")) {
+    return Fail("kernel: --ignore-indentation goes with --diff");
+  }
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
   const std::string& path = args->positional()[0];
@@ -283,8 +290,8 @@ int RunKernel(const std::vector<std::string>& raw_args) {
 
 const CommandRegistrar kRegistrar(
     {"kernel",
-     "kernel RUN.fsdb [FUSION] [--pass N] [--stage NAME | --asm | --llvm | --diff STAGE] [--list] "
-     "[--json]",
+     "kernel RUN.fsdb [FUSION] [--pass N] [--stage NAME | --asm | --llvm | --diff STAGE "
+     "[--ignore-indentation]] [--list] [--json]",
      "the kernels of a compiled snapshot; one kernel's lowering stages, texts and diffs",
      RunKernel});
 

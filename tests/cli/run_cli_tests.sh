@@ -317,6 +317,11 @@ if [[ -n $kernel_fixture ]]; then
   if patch -s -o "$tmp/patched.mlir" "$tmp/before.mlir" "$tmp/stage.diff" && cmp -s "$tmp/patched.mlir" "$tmp/after.mlir"; then ok; else bad "kernel --diff does not patch the stage before into the stage"; fi
   expect_ok "kernel diff json" "$fs" kernel "$kr" broadcast_maximum_fusion --diff llvm-ir --json
   json_ok "kernel diff json" "d['previous'] == 'reconcile-unrealized-casts' and d['stage'] == 'llvm-ir' and d['added'] > 0 and d['diff'].startswith('--- ')"
+  # Ignoring indentation, the function that one-shot-bufferize printed inside its module
+  # keeps the lines the loops stage prints re-indented, alone.
+  expect_ok "kernel diff ignoring indentation" "$fs" kernel "$kr" broadcast_maximum_fusion --diff convert-linalg-to-loops --ignore-indentation --json
+  json_ok "kernel diff ignoring indentation" "d['removed'] < 13 and d['added'] < 15 and '+  %c128 = arith.constant 128 : index' in d['diff'].splitlines()"
+  expect_error "kernel ignore indentation alone" "goes with --diff" "$fs" kernel "$kr" broadcast_maximum_fusion --ignore-indentation
   expect_ok "kernel diff unchanged" "$fs" kernel "$kr" broadcast_maximum_fusion --diff canonicalize
   contains "kernel diff unchanged" 'canonicalize changed nothing' "$tmp/out"
   expect_ok "kernel library call" "$fs" kernel "$kr" dot.28

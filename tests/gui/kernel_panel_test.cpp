@@ -173,6 +173,23 @@ TEST(KernelPanelTest, StageShowsAsColouredDiffOrPlainText) {
       fusescope::testing::BroadcastMaximumStages()[static_cast<size_t>(loops)].text;
   EXPECT_EQ(panel->text_view()->toPlainText().trimmed().toStdString(),
             QString::fromStdString(text).trimmed().toStdString());
+  // Ignoring indentation, the function re-indented out of its module keeps its lines.
+  panel->diff_toggle()->setChecked(true);
+  const auto count = [panel](QChar mark) {
+    int lines = 0;
+    for (const QString& line : panel->text_view()->toPlainText().split('\n')) {
+      lines += line.startsWith(mark);
+    }
+    return lines;
+  };
+  const int removed_exact = count('-');
+  ASSERT_GT(removed_exact, 0);
+  panel->indentation_toggle()->setChecked(true);
+  EXPECT_LT(count('-'), removed_exact);
+  EXPECT_TRUE(
+      panel->text_view()->toPlainText().contains("\n  func.func @broadcast_maximum_fusion"));
+  panel->indentation_toggle()->setChecked(false);
+  EXPECT_EQ(count('-'), removed_exact);
   // The first stage has nothing before it: plain, toggle off.
   panel->diff_toggle()->setChecked(true);
   panel->SelectStage(0);
@@ -225,6 +242,27 @@ TEST(KernelPanelTest, NodesWithoutStagesOrKernelsSaySo) {
                                               "`fusescope run "))
       << panel->placeholder()->text().toStdString();
   EXPECT_TRUE(panel->placeholder()->text().contains("--device cpu"));
+}
+
+// A fused instruction selected inside a fusion's box shows its fusion's kernel, and says so.
+TEST(KernelPanelTest, FusedInstructionShowsItsFusionsKernel) {
+  const KernelRun& run = WithKernels();
+  auto window = OpenFile(run.path, run.last_pass);
+  const recording::Snapshot& snapshot = run.recording->snapshots.back();
+  const recording::InstructionRecord* fusion = snapshot.FindInstruction("broadcast_maximum_fusion");
+  ASSERT_NE(fusion, nullptr);
+  const recording::ComputationSnapshot* fused = snapshot.FindComputation(fusion->fused_computation);
+  ASSERT_NE(fused, nullptr);
+  ASSERT_FALSE(fused->instructions.empty());
+  const recording::InstructionRecord& inner = *fused->instructions.back();
+  window->context()->SetSelection(Selection{inner.id, GraphSide::kAfter, -1});
+  EXPECT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  KernelPanel* panel = window->kernel_panel();
+  ASSERT_NE(panel->timeline(), nullptr);
+  EXPECT_EQ(panel->timeline()->kernel().kernel, "broadcast_maximum_fusion");
+  EXPECT_TRUE(panel->header()->text().contains(
+      QString::fromStdString("the kernel of the fusion that holds " + inner.name)))
+      << panel->header()->text().toStdString();
 }
 
 // A recording without kernel tables: the panel says there are none and how to make them.

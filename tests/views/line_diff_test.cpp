@@ -115,5 +115,23 @@ TEST(LineDiffTest, DisjointTextsAreReplacedWhole) {
   EXPECT_EQ(lines[4].text, "e");
 }
 
+// Ignoring indentation: a function printed alone and then inside a module, re-indented, keeps
+// its lines; the kept lines are the after text's. Without the option every line changes.
+TEST(LineDiffTest, IgnoringIndentationKeepsReindentedLines) {
+  const std::string before = "func.func @f() {\n  return\n}\n";
+  const std::string after = "module {\n  func.func @f() {\n    return\n  }\n}\n";
+  const auto exact = DiffTexts(before, after);
+  EXPECT_EQ(CountChanges(exact).removed, 2);  // only the closing brace is kept
+  const auto loose = DiffTexts(before, after, {.ignore_indentation = true});
+  const DiffCounts counts = CountChanges(loose);
+  EXPECT_EQ(counts.removed, 0);
+  EXPECT_EQ(counts.added, 2);
+  ASSERT_EQ(loose.size(), 5u);
+  EXPECT_EQ(loose[2].change, LineChange::kSame);
+  EXPECT_EQ(loose[2].text, "    return");
+  EXPECT_EQ(loose[2].before_line, 2);
+  EXPECT_EQ(loose[2].after_line, 3);
+}
+
 }  // namespace
 }  // namespace fusescope::views

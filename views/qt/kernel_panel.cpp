@@ -42,6 +42,7 @@ KernelPanel::KernelPanel(WorkbenchContext* context, QWidget* parent)
       stages_(new QTableView(this)),
       text_(new QPlainTextEdit(this)),
       diff_toggle_(new QCheckBox(tr("Diff against the stage before"), this)),
+      indentation_toggle_(new QCheckBox(tr("Ignore indentation"), this)),
       find_(new QLineEdit(this)),
       find_status_(new QLabel(this)),
       splitter_(new QSplitter(Qt::Horizontal, this)),
@@ -92,6 +93,11 @@ void KernelPanel::setupTextPane() {
       tr("Show the stage as a diff against the stage before (added lines green, removed red); "
          "off: the stage's text alone"));
   connect(diff_toggle_, &QCheckBox::toggled, this, [this] { RenderStage(); });
+  indentation_toggle_->setToolTip(
+      tr("Lines that differ only in leading whitespace are the same line (MLIR prints a "
+         "function alone after a function pass and indented inside its module after a module "
+         "pass)"));
+  connect(indentation_toggle_, &QCheckBox::toggled, this, [this] { RenderStage(); });
   find_->setPlaceholderText(tr("Find in text"));
   find_->setClearButtonEnabled(true);
   find_->setMaximumWidth(260);
@@ -122,6 +128,7 @@ void KernelPanel::setupLayout() {
   auto* tools = new QHBoxLayout();
   tools->setContentsMargins(4, 0, 4, 0);
   tools->addWidget(diff_toggle_);
+  tools->addWidget(indentation_toggle_);
   tools->addStretch(1);
   tools->addWidget(find_status_);
   tools->addWidget(find_);
@@ -230,6 +237,21 @@ const recording::KernelSummary* KernelPanel::KernelOf(int64_t instruction_id) co
   return found;
 }
 
+int64_t KernelPanel::EnclosingFusion(int64_t instruction_id) const {
+  const PassView* view = context_->pass_view();
+  if (!view) return -1;
+  for (GraphSide side : {GraphSide::kAfter, GraphSide::kBefore}) {
+    const ir::Instruction* instruction = view->Find(side, instruction_id);
+    // Fusions nest (a fusion inside a fused computation): the outermost is the kernel.
+    const ir::Instruction* fusion = nullptr;
+    while (instruction && instruction->parent() && instruction->parent()->fusion_instruction()) {
+      fusion = instruction = instruction->parent()->fusion_instruction();
+    }
+    if (fusion) return fusion->id();
+  }
+  return -1;
+}
+
 QString KernelPanel::NodeName(int64_t instruction_id) const {
   const PassView* view = context_->pass_view();
   if (!view) return QString::number(instruction_id);
@@ -256,6 +278,12 @@ void KernelPanel::Refresh() {
     return;
   }
   const recording::KernelSummary* kernel = KernelOf(id);
+  selected_inside_.clear();
+  if (!kernel) {
+    if (const int64_t fusion = EnclosingFusion(id); fusion >= 0 && (kernel = KernelOf(fusion))) {
+      selected_inside_ = NodeName(id);
+    }
+  }
   if (!kernel) {
     kernel_runner_->Cancel();
     shown_snapshot_ = -1;
@@ -336,6 +364,9 @@ void KernelPanel::UpdateHeader() {
                                  : tr("from the graph after pass %1").arg(kernel.snapshot - 1));
   QString text = parts.join(QStringLiteral(" · "));
   if (!this_pass) text += tr(" <i>(not this pass's graph)</i>");
+  if (!selected_inside_.isEmpty()) {
+    text += tr(" · the kernel of the fusion that holds %1").arg(selected_inside_.toHtmlEscaped());
+  }
   if (!kernel.note.empty()) text += QStringLiteral("<br>") + Text(kernel.note).toHtmlEscaped();
   if (timeline_->stages().empty() && kernel.failed_stage.empty()) {
     text += tr("<br>No lowering stages: a %1 kernel.").arg(Text(kernel.backend).toHtmlEscaped());
@@ -363,18 +394,27 @@ void KernelPanel::RenderStage() {
   if (!timeline_ || row < 0) return;
   if (row == model_->failed_row()) {
     diff_toggle_->setEnabled(false);
+    indentation_toggle_->setEnabled(false);
     text_->setPlainText(
         tr("Lowering failed at %1:\n%2\n\nThe stages before it are kept.")
             .arg(Text(timeline_->kernel().failed_stage), Text(timeline_->kernel().error)));
     return;
   }
   diff_toggle_->setEnabled(row > 0);
-  const KernelTimelineStage& stage = timeline_->stages()[static_cast<size_t>(row)];
   const bool as_diff = diff_toggle_->isChecked() && row > 0;
+  indentation_toggle_->setEnabled(as_diff);
   if (!as_diff) {
     text_->setPlainText(Text(timeline_->kernel().stages[static_cast<size_t>(row)].text));
     return;
   }
+  const std::vector<recording::KernelStage>& texts = timeline_->kernel().stages;
+  std::vector<DiffLine> loose;
+  if (indentation_toggle_->isChecked()) {
+    loose = DiffTexts(texts[static_cast<size_t>(row) - 1].text,
+                      texts[static_cast<size_t>(row)].text, {.ignore_indentation = true});
+  }
+  const std::vector<DiffLine>& diff =
+      indentation_toggle_->isChecked() ? loose : timeline_->stages()[static_cast<size_t>(row)].diff;
   QTextDocument* document = text_->document();
   QTextCursor cursor(document);
   cursor.beginEditBlock();
@@ -388,7 +428,7 @@ void KernelPanel::RenderStage() {
   QTextCharFormat normal_text;
   bool first = true;
   int first_change = -1;
-  for (const DiffLine& line : stage.diff) {
+  for (const DiffLine& line : diff) {
     const bool is_added = line.change == LineChange::kAdded;
     const bool is_removed = line.change == LineChange::kRemoved;
     const QTextBlockFormat& format = is_added ? added : is_removed ? removed : plain;

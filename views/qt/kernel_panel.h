@@ -46,6 +46,8 @@ class KernelPanel : public QWidget, public ContextObserver {
   QPlainTextEdit* text_view() const { return text_; }
   // Checked: the stage as a diff against the stage before; unchecked: its plain text.
   QCheckBox* diff_toggle() const { return diff_toggle_; }
+  // Checked: lines that differ only in indentation count as kept in the diff.
+  QCheckBox* indentation_toggle() const { return indentation_toggle_; }
   QLineEdit* find_box() const { return find_; }
   // The kernel on display, or null.
   const KernelTimeline* timeline() const { return timeline_.get(); }
@@ -82,6 +84,8 @@ class KernelPanel : public QWidget, public ContextObserver {
   void ListKernels(const QString& path);
   void Refresh();
   const recording::KernelSummary* KernelOf(int64_t instruction_id) const;
+  // The fusion holding `instruction_id` when it is a fused instruction, else -1.
+  int64_t EnclosingFusion(int64_t instruction_id) const;
   QString NodeName(int64_t instruction_id) const;
   void LoadKernel(const recording::KernelSummary& summary);
   void Show(std::shared_ptr<const KernelTimeline> timeline);
@@ -96,6 +100,7 @@ class KernelPanel : public QWidget, public ContextObserver {
   QTableView* stages_;
   QPlainTextEdit* text_;
   QCheckBox* diff_toggle_;
+  QCheckBox* indentation_toggle_;
   QLineEdit* find_;
   QLabel* find_status_;
   QSplitter* splitter_;
@@ -109,6 +114,8 @@ class KernelPanel : public QWidget, public ContextObserver {
   int shown_snapshot_ = -1;
   std::string shown_name_;
   QString pending_stage_;
+  // The fused instruction selected when the kernel shown is its fusion's; empty otherwise.
+  QString selected_inside_;
 };
 
 }  // namespace fusescope::views
