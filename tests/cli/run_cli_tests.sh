@@ -332,6 +332,11 @@ if [[ -n $kernel_fixture ]]; then
   expect_error "kernel diff of first stage" "is the first" "$fs" kernel "$kr" broadcast_maximum_fusion --diff input
   expect_error "kernel two choices" "choose one of" "$fs" kernel "$kr" broadcast_maximum_fusion --asm --llvm
   expect_error "kernel stage without fusion" "need a FUSION" "$fs" kernel "$kr" --asm
+  # Damaged kernel tables: one line naming the file and the tables; the graph level still loads.
+  cp "$kr" "$tmp/damaged_kernels.fsdb"
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE kernel_stages SET encoding='lz4'\"); c.commit()" "$tmp/damaged_kernels.fsdb"
+  expect_error "kernel damaged tables" "damaged_kernels.fsdb: damaged kernel tables \(stage .* unknown encoding 'lz4'\)" "$fs" kernel "$tmp/damaged_kernels.fsdb" broadcast_maximum_fusion
+  expect_ok "passes of recording with damaged kernels" "$fs" passes "$tmp/damaged_kernels.fsdb"
   expect_error "kernel other pass" "no kernels of the graph after pass 0 \(there are kernels after pass [0-9]+" "$fs" kernel "$kr" --pass 0
 fi
 

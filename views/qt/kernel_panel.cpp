@@ -31,6 +31,39 @@ QString Text(std::string_view text) {
 
 QString FormatMs(double seconds) { return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 2); }
 
+// Writes `diff` into the empty `document` as diff -u marks its lines ("+ ", "- ", "  "), added
+// lines on green, removed on red; returns the block of the first change, or -1.
+int WriteDiff(QTextDocument& document, const std::vector<DiffLine>& diff) {
+  QTextCursor cursor(&document);
+  cursor.beginEditBlock();
+  const QTextBlockFormat plain;
+  QTextBlockFormat added;
+  added.setBackground(DiffColors::Tint(ir::DiffStatus::kAdded));
+  QTextBlockFormat removed;
+  removed.setBackground(DiffColors::Tint(ir::DiffStatus::kRemoved));
+  QTextCharFormat removed_text;
+  removed_text.setForeground(DiffColors::Stroke(ir::DiffStatus::kRemoved));
+  const QTextCharFormat normal_text;
+  int first_change = -1;
+  for (size_t i = 0; i < diff.size(); ++i) {
+    const bool is_added = diff[i].change == LineChange::kAdded;
+    const bool is_removed = diff[i].change == LineChange::kRemoved;
+    const QTextBlockFormat& format = is_added ? added : is_removed ? removed : plain;
+    if (i == 0) {
+      cursor.setBlockFormat(format);
+    } else {
+      cursor.insertBlock(format);
+    }
+    if (first_change < 0 && (is_added || is_removed)) first_change = cursor.blockNumber();
+    const QString mark = is_added     ? QStringLiteral("+ ")
+                         : is_removed ? QStringLiteral("- ")
+                                      : QStringLiteral("  ");
+    cursor.insertText(mark + Text(diff[i].text), is_removed ? removed_text : normal_text);
+  }
+  cursor.endEditBlock();
+  return first_change;
+}
+
 }  // namespace
 
 KernelPanel::KernelPanel(WorkbenchContext* context, QWidget* parent)
@@ -415,43 +448,11 @@ void KernelPanel::RenderStage() {
   }
   const std::vector<DiffLine>& diff =
       indentation_toggle_->isChecked() ? loose : timeline_->stages()[static_cast<size_t>(row)].diff;
-  QTextDocument* document = text_->document();
-  QTextCursor cursor(document);
-  cursor.beginEditBlock();
-  QTextBlockFormat plain;
-  QTextBlockFormat added;
-  added.setBackground(DiffColors::Tint(ir::DiffStatus::kAdded));
-  QTextBlockFormat removed;
-  removed.setBackground(DiffColors::Tint(ir::DiffStatus::kRemoved));
-  QTextCharFormat removed_text;
-  removed_text.setForeground(DiffColors::Stroke(ir::DiffStatus::kRemoved));
-  QTextCharFormat normal_text;
-  bool first = true;
-  int first_change = -1;
-  for (const DiffLine& line : diff) {
-    const bool is_added = line.change == LineChange::kAdded;
-    const bool is_removed = line.change == LineChange::kRemoved;
-    const QTextBlockFormat& format = is_added ? added : is_removed ? removed : plain;
-    if (first) {
-      cursor.setBlockFormat(format);
-      first = false;
-    } else {
-      cursor.insertBlock(format);
-    }
-    if (first_change < 0 && (is_added || is_removed)) first_change = cursor.blockNumber();
-    const QChar mark = is_added     ? QLatin1Char('+')
-                       : is_removed ? QLatin1Char('-')
-                                    : QLatin1Char(' ');
-    cursor.insertText(QString(mark) + QLatin1Char(' ') + Text(line.text),
-                      is_removed ? removed_text : normal_text);
-  }
-  cursor.endEditBlock();
-  // Start at the first change, a few lines of context above it.
+  const int first_change = WriteDiff(*text_->document(), diff);
+  // Start at the first change.
   if (first_change >= 0) {
-    QTextCursor at(document->findBlockByNumber(std::max(0, first_change - 3)));
-    text_->setTextCursor(at);
+    text_->setTextCursor(QTextCursor(text_->document()->findBlockByNumber(first_change)));
     text_->centerCursor();
-    text_->setTextCursor(QTextCursor(document->findBlockByNumber(first_change)));
   }
 }
 
