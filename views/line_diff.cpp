@@ -1,6 +1,7 @@
 #include "views/line_diff.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 namespace fusescope::views {
@@ -60,7 +61,8 @@ class Differ {
     const bool front = delta % 2 != 0;
     int k1_start = 0, k1_end = 0, k2_start = 0, k2_end = 0;
     auto at = [](std::vector<int>& v, int index) -> int& { return v[static_cast<size_t>(index)]; };
-    for (int d = 0; d < max_d; ++d) {
+    for (int d = 0; d < max_d && work_ < kWorkBudget; ++d) {
+      work_ += 2 * static_cast<int64_t>(d) + 1;
       for (int k1 = -d + k1_start; k1 <= d - k1_end; k1 += 2) {
         const int k1_offset = offset + k1;
         int x1 = (k1 == -d || (k1 != d && at(forward, k1_offset - 1) < at(forward, k1_offset + 1)))
@@ -108,7 +110,7 @@ class Differ {
         }
       }
     }
-    // Nothing in common.
+    // Nothing in common, or no work left to find what is: replaced whole.
     for (int i = a0; i < a1; ++i) steps_.push_back({LineChange::kRemoved, i, -1});
     for (int j = b0; j < b1; ++j) steps_.push_back({LineChange::kAdded, -1, j});
   }
@@ -118,9 +120,16 @@ class Differ {
     Diff(a0 + x, a1, b0 + y, b1);
   }
 
+  // Diagonals visited, summed over all bisections: two unrelated texts of n lines cost about
+  // n^2 / 2. Past the budget each part left is replaced whole: still a correct script, no
+  // longer a shortest one, and the diff of two huge unrelated stages takes a moment, not
+  // minutes.
+  static constexpr int64_t kWorkBudget = 50'000'000;
+
   const std::vector<int>& a_;
   const std::vector<int>& b_;
   std::vector<Step> steps_;
+  int64_t work_ = 0;
 };
 
 // Within each run of changes, removed lines first: how diff tools show a replaced block.

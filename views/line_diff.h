@@ -33,6 +33,8 @@ struct DiffOptions {
 
 // A shortest edit script from `before` to `after`, every line of both once, in order: within
 // a change, removed lines come before added ones. The views point into the inputs' texts.
+// Bounded work: past some 10^7 steps (two unrelated texts of several thousand lines) what is
+// left is replaced whole, still a correct script but no longer a shortest one.
 std::vector<DiffLine> DiffLines(const std::vector<std::string_view>& before,
                                 const std::vector<std::string_view>& after,
                                 DiffOptions options = {});

@@ -115,6 +115,27 @@ TEST(LineDiffTest, DisjointTextsAreReplacedWhole) {
   EXPECT_EQ(lines[4].text, "e");
 }
 
+// Two large unrelated texts with a common line in the middle: past the work budget the
+// script stays correct (both texts rebuilt, the common prefix and suffix kept).
+TEST(LineDiffTest, LargeUnrelatedTextsStayCorrect) {
+  std::string before = "head\n", after = "head\n";
+  for (int i = 0; i < 12000; ++i) {
+    before += "a" + std::to_string(i) + "\n";
+    after += "b" + std::to_string(i) + "\n";
+    if (i == 6000) before += "middle\n", after += "middle\n";
+  }
+  before += "tail\n";
+  after += "tail\n";
+  const auto lines = DiffTexts(before, after);
+  EXPECT_EQ(Side(lines, LineChange::kAdded), before);
+  EXPECT_EQ(Side(lines, LineChange::kRemoved), after);
+  EXPECT_EQ(lines.front().change, LineChange::kSame);
+  EXPECT_EQ(lines.back().change, LineChange::kSame);
+  const DiffCounts counts = CountChanges(lines);
+  EXPECT_GE(counts.added, 12000);
+  EXPECT_GE(counts.removed, 12000);
+}
+
 // Ignoring indentation: a function printed alone and then inside a module, re-indented, keeps
 // its lines; the kept lines are the after text's. Without the option every line changes.
 TEST(LineDiffTest, IgnoringIndentationKeepsReindentedLines) {
