@@ -50,7 +50,10 @@ StatusOr<std::string> Compress(std::string_view text) {
 }
 
 StatusOr<std::string> Inflate(std::string_view data, int64_t bytes) {
-  if (bytes < 0) return Status::Error("negative text size");
+  // Deflate expands at most about 1032:1: a larger size is damage, not a reason to allocate.
+  if (bytes < 0 || static_cast<uint64_t>(bytes) > 1032 * static_cast<uint64_t>(data.size()) + 64) {
+    return Status::Error("compressed text cannot inflate to " + std::to_string(bytes) + " bytes");
+  }
   std::string out(static_cast<size_t>(bytes), '\0');
   uLongf size = static_cast<uLongf>(bytes);
   const int result =

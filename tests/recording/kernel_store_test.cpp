@@ -247,10 +247,18 @@ TEST(KernelStoreTest, DamagedTablesGiveOneClearError) {
   {
     Fixture fixture = SavedRecording("bad_blob.fsdb");
     ASSERT_TRUE(AddKernels(fixture.path, fixture.snapshot, "a", fixture.kernels).ok());
-    Execute(fixture.path, "UPDATE kernel_stages SET text = x'00112233' WHERE encoding = 'zlib'");
+    Execute(fixture.path,
+            "UPDATE kernel_stages SET text = randomblob(2000) WHERE encoding = 'zlib'");
     expect_damaged(fixture.path, "does not inflate");
     // The listing reads no text, so it still works.
     EXPECT_TRUE(ListKernels(fixture.path).ok());
+  }
+  {
+    Fixture fixture = SavedRecording("bad_size.fsdb");
+    ASSERT_TRUE(AddKernels(fixture.path, fixture.snapshot, "a", fixture.kernels).ok());
+    Execute(fixture.path,
+            "UPDATE kernel_stages SET bytes = 1000000000000000 WHERE encoding = 'zlib'");
+    expect_damaged(fixture.path, "cannot inflate to 1000000000000000 bytes");
   }
   {
     Fixture fixture = SavedRecording("bad_encoding.fsdb");
