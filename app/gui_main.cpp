@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QTimer>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -11,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "recording/kernel_store.h"
 #include "resources/samples.h"
+#include "views/qt/kernel_panel.h"
 #include "views/qt/main_window.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
@@ -33,6 +36,8 @@ struct GuiOptions {
   std::string pipeline = "cpu";
   std::string xla_pipeline;  // the XLA vs Ours panel's; empty: the dump's platform
   std::string screenshot;
+  std::string kernel;        // the Kernel view on this kernel
+  std::string kernel_stage;  // and this stage of it
   bool heat = false;
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
@@ -76,6 +81,10 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
         return arg + " needs a number (" + (arg == "--worker-timeout" ? "seconds" : "MiB") +
                ", 0 for no limit)";
       }
+    } else if (arg == "--kernel") {
+      if (!value(options.kernel)) return "--kernel needs a kernel name";
+    } else if (arg == "--kernel-stage") {
+      if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
     } else if (arg == "--heat") {
       options.heat = true;
     } else if (arg == "--screenshot") {
@@ -88,7 +97,22 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       return "more than one file given";
     }
   }
+  if (!options.kernel_stage.empty() && options.kernel.empty())
+    return "--kernel-stage needs --kernel";
   return {};
+}
+
+// With --kernel and no --pass, the window opens on the pass that made the kernel's snapshot,
+// so that the graphs show the node the kernel was compiled from.
+void StartOnKernelPass(views::MainWindow& window, const GuiOptions& options) {
+  if (options.kernel.empty() || options.pass || options.file.empty()) return;
+  auto kernels = recording::ListKernels(options.file);
+  if (!kernels.ok()) return;
+  int snapshot = -1;
+  for (const recording::KernelSummary& kernel : *kernels) {
+    if (kernel.kernel == options.kernel) snapshot = std::max(snapshot, kernel.snapshot);
+  }
+  if (snapshot > 0) window.set_initial_pass(snapshot - 1);
 }
 
 void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
@@ -103,6 +127,7 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   LimitWorkers(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
+  StartOnKernelPass(window, options);
   window.xla_panel()->set_preferred_pipeline(QString::fromStdString(options.xla_pipeline));
   // Takes effect once the recording's profiles are read; nothing without a profile.
   if (options.heat) window.profile_panel()->heat_action()->setChecked(true);
@@ -127,7 +152,10 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
   window.set_interactive(false);
   int code = kExitFailure;
   const QString out = QString::fromStdString(options.screenshot);
-  QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+  bool grabbing = false;
+  const auto grab = [&] {
+    if (grabbing) return;
+    grabbing = true;
     // One more turn of the event loop lets pending layouts and repaints land.
     QTimer::singleShot(50, &app, [&] {
       if (window.grab().save(out)) {
@@ -137,6 +165,28 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       }
       app.quit();
     });
+  };
+  QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+    if (options.kernel.empty()) {
+      grab();
+      return;
+    }
+    // The Kernel view reads the kernel's texts on a worker (and the graphs may move to the
+    // kernel's pass): taken once everything shows.
+    auto* poll = new QTimer(&app);
+    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
+      if (window.IsSettled()) {
+        poll->stop();
+        grab();
+      }
+    });
+    poll->start(100);
+    if (!window.FocusKernel(QString::fromStdString(options.kernel),
+                            QString::fromStdString(options.kernel_stage))) {
+      std::cerr << options.file << ": no kernel '" << options.kernel << "' (fusescope kernel "
+                << options.file << " lists them)\n";
+      app.quit();
+    }
   });
   QObject::connect(&window, &views::MainWindow::loadFailed, &app, [&] { app.quit(); });
   QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
@@ -161,7 +211,7 @@ int GuiMain(int argc, char** argv) {
         << error
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--screenshot OUT.png]\n";
+           "[--kernel NAME [--kernel-stage STAGE]] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {
@@ -175,6 +225,15 @@ int GuiMain(int argc, char** argv) {
   views::MainWindow window(options.screenshot.empty());
   if (!options.screenshot.empty()) return RunScreenshot(app, window, options);
   window.show();
+  if (!options.kernel.empty()) {
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window,
+        [&] {
+          window.FocusKernel(QString::fromStdString(options.kernel),
+                             QString::fromStdString(options.kernel_stage));
+        },
+        Qt::SingleShotConnection);
+  }
   Open(window, options);
   return app.exec();
 }

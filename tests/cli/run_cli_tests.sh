@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end checks of the `fusescope` executable: exit codes, one-line errors, JSON output,
-# and the headless commands over real files. Usage: run_cli_tests.sh FUSESCOPE SOURCE_DIR
+# and the headless commands over real files.
+# Usage: run_cli_tests.sh FUSESCOPE SOURCE_DIR [KERNEL_FIXTURE]
+# KERNEL_FIXTURE (tests/kernel_fixture) writes a recording with kernels for `fusescope kernel`.
 set -u
 fs=$1
 src=$2
+kernel_fixture=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -301,6 +304,67 @@ if python3 -c "import json; d=json.load(open('$tmp/prof_trace.json')); import sy
 expect_error "profile device" "not available yet" "$fs" profile sample:mlp --device cuda
 expect_error "profile reps" "repetitions must be" "$fs" profile sample:mlp --reps 0
 expect_error "profile save needs recording" "need a recording" "$fs" profile sample:mlp --save
+
+# --- the kernel level: kernels of the compiled snapshot, one kernel's stages, texts and diffs
+"$fs" compile sample:mlp -o "$tmp/no_kernels.fsdb" >/dev/null 2>&1
+expect_error "kernel without kernels" "no_kernels.fsdb: no kernels in this recording: .*fusescope run .*--device cpu" "$fs" kernel "$tmp/no_kernels.fsdb"
+expect_error "kernel missing file" "nowhere.fsdb: no such file" "$fs" kernel "$tmp/nowhere.fsdb"
+expect_error "kernel corrupt file" "corrupt.fsdb: not a Fusescope recording" "$fs" kernel "$tmp/corrupt.fsdb"
+if [[ -n $kernel_fixture ]]; then
+  kr="$tmp/kernels.fsdb"
+  if "$kernel_fixture" "$kr"; then ok; else bad "kernel fixture could not be written"; fi
+  expect_ok "kernel list" "$fs" kernel "$kr"
+  contains "kernel list names" '^broadcast_maximum_fusion +mlir-cpu +11 +- ' "$tmp/out"
+  contains "kernel list failed stage" '^add_reduce_fusion +mlir-cpu +7 +convert-to-llvm ' "$tmp/out"
+  contains "kernel list snapshot" 'kernel\(s\) of the graph after pass [0-9]+' "$tmp/out"
+  expect_ok "kernel list json" "$fs" kernel "$kr" --list --json
+  json_ok "kernel list json" "len(d['kernels']) >= 4 and {k['backend'] for k in d['kernels']} >= {'mlir-cpu', 'openblas', 'host'} and [s['name'] for s in next(k for k in d['kernels'] if k['name'] == 'broadcast_maximum_fusion')['stages']][-3:] == ['reconcile-unrealized-casts', 'llvm-ir', 'asm']"
+  expect_ok "kernel timeline" "$fs" kernel "$kr" broadcast_maximum_fusion
+  contains "kernel timeline unchanged stage" '^ +2 +canonicalize +11 +no change' "$tmp/out"
+  contains "kernel timeline changed stage" '^ +3 +one-shot-bufferize +16 +\+15 +-10' "$tmp/out"
+  expect_ok "kernel timeline json" "$fs" kernel "$kr" broadcast_maximum_fusion --json
+  json_ok "kernel timeline json" "d['backend'] == 'mlir-cpu' and d['stages'][0]['name'] == 'input' and d['stages'][-1]['name'] == 'asm' and not d['stages'][2]['changed'] and d['stages'][3]['added'] == 15 and d['stages'][3]['removed'] == 10"
+  expect_ok "kernel failed timeline" "$fs" kernel "$kr" add_reduce_fusion
+  contains "kernel failed line" "^FAILED at convert-to-llvm: failed to legalize" "$tmp/out"
+  expect_ok "kernel asm" "$fs" kernel "$kr" broadcast_maximum_fusion --asm
+  if cmp -s "$tmp/out" "$src/tests/data/kernels/broadcast_maximum_fusion.s"; then ok; else bad "kernel --asm is not the stored assembly"; fi
+  expect_ok "kernel llvm" "$fs" kernel "$kr" broadcast_maximum_fusion --llvm
+  if cmp -s "$tmp/out" "$src/tests/data/kernels/broadcast_maximum_fusion.ll"; then ok; else bad "kernel --llvm is not the stored LLVM IR"; fi
+  expect_ok "kernel stage" "$fs" kernel "$kr" broadcast_maximum_fusion --stage input
+  if cmp -s "$tmp/out" "$src/tests/data/kernels/broadcast_maximum_fusion.mlir"; then ok; else bad "kernel --stage input is not the input"; fi
+  expect_ok "kernel diff" "$fs" kernel "$kr" broadcast_maximum_fusion --diff convert-linalg-to-loops
+  contains "kernel diff header" '^\+\+\+ broadcast_maximum_fusion/convert-linalg-to-loops$' "$tmp/out"
+  contains "kernel diff added loop" '^\+ +scf\.for %arg2 = %c0 to %c32 step %c1 \{$' "$tmp/out"
+  contains "kernel diff removed generic" '^- +linalg\.generic' "$tmp/out"
+  # The unified diff applies: patch turns the stage before into the stage.
+  "$fs" kernel "$kr" broadcast_maximum_fusion --stage one-shot-bufferize >"$tmp/before.mlir"
+  "$fs" kernel "$kr" broadcast_maximum_fusion --stage convert-linalg-to-loops >"$tmp/after.mlir"
+  "$fs" kernel "$kr" broadcast_maximum_fusion --diff convert-linalg-to-loops >"$tmp/stage.diff"
+  if patch -s -o "$tmp/patched.mlir" "$tmp/before.mlir" "$tmp/stage.diff" && cmp -s "$tmp/patched.mlir" "$tmp/after.mlir"; then ok; else bad "kernel --diff does not patch the stage before into the stage"; fi
+  expect_ok "kernel diff json" "$fs" kernel "$kr" broadcast_maximum_fusion --diff llvm-ir --json
+  json_ok "kernel diff json" "d['previous'] == 'reconcile-unrealized-casts' and d['stage'] == 'llvm-ir' and d['added'] > 0 and d['diff'].startswith('--- ')"
+  # Ignoring indentation, the function that one-shot-bufferize printed inside its module
+  # keeps the lines the loops stage prints re-indented, alone.
+  expect_ok "kernel diff ignoring indentation" "$fs" kernel "$kr" broadcast_maximum_fusion --diff convert-linalg-to-loops --ignore-indentation --json
+  json_ok "kernel diff ignoring indentation" "d['removed'] < 13 and d['added'] < 15 and '+  %c128 = arith.constant 128 : index' in d['diff'].splitlines()"
+  expect_error "kernel ignore indentation alone" "goes with --diff" "$fs" kernel "$kr" broadcast_maximum_fusion --ignore-indentation
+  expect_ok "kernel diff unchanged" "$fs" kernel "$kr" broadcast_maximum_fusion --diff canonicalize
+  contains "kernel diff unchanged" 'canonicalize changed nothing' "$tmp/out"
+  expect_ok "kernel library call" "$fs" kernel "$kr" dot.28
+  contains "kernel library call" 'no lowering stages \(openblas kernel\)' "$tmp/out"
+  expect_error "kernel unknown fusion" "no kernel 'nope' in .*\(kernels: .*broadcast_maximum_fusion" "$fs" kernel "$kr" nope
+  expect_error "kernel unknown stage" "no stage 'nope' \(stages: input, .*asm\)" "$fs" kernel "$kr" broadcast_maximum_fusion --stage nope
+  expect_error "kernel asm of failed kernel" "no stage 'asm' .*lowering failed at convert-to-llvm" "$fs" kernel "$kr" add_reduce_fusion --asm
+  expect_error "kernel diff of first stage" "is the first" "$fs" kernel "$kr" broadcast_maximum_fusion --diff input
+  expect_error "kernel two choices" "choose one of" "$fs" kernel "$kr" broadcast_maximum_fusion --asm --llvm
+  expect_error "kernel stage without fusion" "need a FUSION" "$fs" kernel "$kr" --asm
+  # Damaged kernel tables: one line naming the file and the tables; the graph level still loads.
+  cp "$kr" "$tmp/damaged_kernels.fsdb"
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE kernel_stages SET encoding='lz4'\"); c.commit()" "$tmp/damaged_kernels.fsdb"
+  expect_error "kernel damaged tables" "damaged_kernels.fsdb: damaged kernel tables \(stage .* unknown encoding 'lz4'\)" "$fs" kernel "$tmp/damaged_kernels.fsdb" broadcast_maximum_fusion
+  expect_ok "passes of recording with damaged kernels" "$fs" passes "$tmp/damaged_kernels.fsdb"
+  expect_error "kernel other pass" "no kernels of the graph after pass 0 \(there are kernels after pass [0-9]+" "$fs" kernel "$kr" --pass 0
+fi
 
 # --- an ONNX model's hot spots named by its ONNX nodes (where the ONNX importer is built)
 if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then

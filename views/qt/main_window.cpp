@@ -29,6 +29,7 @@
 #include "views/qt/icons.h"
 #include "views/qt/inspector_panel.h"
 #include "views/qt/ir_text_panel.h"
+#include "views/qt/kernel_panel.h"
 #include "views/qt/pass_actions.h"
 #include "views/qt/pass_timeline_panel.h"
 #include "views/qt/profile_panel.h"
@@ -88,6 +89,7 @@ void MainWindow::setupPanels() {
   decisions_panel_ = new FusionDecisionsPanel(context_, this);
   search_panel_ = new SearchPanel(context_, this);
   profile_panel_ = new ProfilePanel(context_, this);
+  kernel_panel_ = new KernelPanel(context_, this);
   xla_panel_ = new XlaComparisonPanel(context_, this);
   run_panel_ = new RunPanel(context_, this);
   const auto settle = [this] {
@@ -100,6 +102,9 @@ void MainWindow::setupPanels() {
   connect(profile_panel_, &ProfilePanel::updated, this, settle);
   connect(profile_panel_, &ProfilePanel::profilesLoaded, this, settle);
   connect(xla_panel_, &XlaComparisonPanel::updated, this, settle);
+  connect(kernel_panel_, &KernelPanel::updated, this, settle);
+  connect(kernel_panel_, &KernelPanel::kernelsListed, this, settle);
+  connect(kernel_panel_, &KernelPanel::busyChanged, this, settle, Qt::QueuedConnection);
   // Queued: a comparison's end is announced before its result reaches the table. A superseded
   // one updates nothing, and only this tells that the window may have settled.
   connect(xla_panel_, &XlaComparisonPanel::busyChanged, this, settle, Qt::QueuedConnection);
@@ -186,6 +191,9 @@ void MainWindow::setupDefaultLayout() {
   tabifyDockWidget(profile, xla);
   QDockWidget* run = AddDock(run_panel_, tr("Run"), "run", Qt::BottomDockWidgetArea, "run");
   tabifyDockWidget(xla, run);
+  QDockWidget* kernel =
+      AddDock(kernel_panel_, tr("Kernel"), "kernel", Qt::BottomDockWidgetArea, "kernel");
+  tabifyDockWidget(run, kernel);
   text->raise();
   resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
@@ -476,7 +484,20 @@ void MainWindow::SetPipelineTarget(const QString& target) {
 
 bool MainWindow::IsSettled() const {
   return !loader_->busy() && !context_->busy() && context_->pass_view() &&
-         graph_panel_->settled() && !profile_panel_->busy() && !xla_panel_->busy();
+         graph_panel_->settled() && !profile_panel_->busy() && !xla_panel_->busy() &&
+         !kernel_panel_->busy();
+}
+
+bool MainWindow::FocusKernel(const QString& name, const QString& stage) {
+  RaiseDock(kernel_panel_);
+  // Stages beside a text pane: a short bottom dock shows a few lines of either.
+  for (QDockWidget* dock : docks_) {
+    const int wanted = height() * 2 / 5;
+    if (dock->widget() == kernel_panel_ && !dock->isFloating() && dock->height() < wanted) {
+      resizeDocks({dock}, {wanted}, Qt::Vertical);
+    }
+  }
+  return kernel_panel_->FocusKernel(name, stage);
 }
 
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {

@@ -30,6 +30,7 @@ class FusionDecisionsPanel;
 class GraphDiffPanel;
 class InspectorPanel;
 class IrTextPanel;
+class KernelPanel;
 class PassActions;
 class PassTimelinePanel;
 class ProfilePanel;
@@ -74,6 +75,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void SetPipelineTarget(const QString& target);
   // True when nothing is loading, the pass's data is ready and the graphs are laid out.
   bool IsSettled() const;
+  // Brings the Kernel dock to the front on kernel `name` (KernelPanel::FocusKernel); false when
+  // the open recording has no such kernel.
+  bool FocusKernel(const QString& name, const QString& stage = {});
 
   WorkbenchContext* context() const { return context_; }
   PassActions* pass_actions() const { return pass_actions_; }
@@ -84,6 +88,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel() const { return decisions_panel_; }
   SearchPanel* search_panel() const { return search_panel_; }
   ProfilePanel* profile_panel() const { return profile_panel_; }
+  KernelPanel* kernel_panel() const { return kernel_panel_; }
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
   RecordingLoader* loader() const { return loader_; }
@@ -153,6 +158,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   FusionDecisionsPanel* decisions_panel_ = nullptr;
   SearchPanel* search_panel_ = nullptr;
   ProfilePanel* profile_panel_ = nullptr;
+  KernelPanel* kernel_panel_ = nullptr;
   XlaComparisonPanel* xla_panel_ = nullptr;
   RunPanel* run_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
