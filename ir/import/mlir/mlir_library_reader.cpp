@@ -1,5 +1,6 @@
 #include "ir/import/mlir/mlir_library_reader.h"
 
+#include <cctype>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,7 @@
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/MLIRContext.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Interfaces/FunctionInterfaces.h>
 #include <mlir/Parser/Parser.h>
 
 #include "ir/import/mlir/mlir_text_scan.h"
@@ -79,7 +81,12 @@ class TreeBuilder {
     }
     operation.text = Text(op, operation);
     Locate(op.getLoc(), operation);
+    // A named linalg op (linalg.matmul, linalg.fill) prints no body: the log does not show
+    // one, so neither does the tree.
+    const bool hidden_body =
+        mlir::isa<mlir::linalg::LinalgOp>(op) && !mlir::isa<mlir::linalg::GenericOp>(op);
     for (mlir::Region& region : op.getRegions()) {
+      if (hidden_body) break;
       MlirRegion& converted = operation.regions.emplace_back();
       for (mlir::Block& block : region) {
         MlirBlock& target = converted.blocks.emplace_back();
@@ -87,13 +94,26 @@ class TreeBuilder {
           target.arguments.push_back(Name(argument));
           target.argument_types.push_back(Print(argument.getType()));
         }
-        for (mlir::Operation& nested : block) target.operations.push_back(Convert(nested));
+        for (mlir::Operation& nested : block) {
+          if (!IsElidedTerminator(nested)) target.operations.push_back(Convert(nested));
+        }
       }
     }
     return operation;
   }
 
  private:
+  // A terminator the printer leaves out (scf.if's and scf.for's empty scf.yield): one with
+  // nothing to show, in a single-block region of an op that is no function.
+  static bool IsElidedTerminator(mlir::Operation& op) {
+    mlir::Operation* parent = op.getParentOp();
+    return op.hasTrait<mlir::OpTrait::IsTerminator>() && op.getNumOperands() == 0 &&
+           op.getNumResults() == 0 && op.getNumSuccessors() == 0 && op.getAttrs().empty() &&
+           op.getNumRegions() == 0 && parent != nullptr && parent->isRegistered() &&
+           !mlir::isa<mlir::FunctionOpInterface>(parent) &&
+           op.getBlock()->getParent()->hasOneBlock();
+  }
+
   std::string Name(mlir::Value value) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -113,8 +133,17 @@ class TreeBuilder {
       const size_t equals = view.find(" = ");
       if (equals != std::string_view::npos) view.remove_prefix(equals + 3);
     }
-    const size_t name_end = view.find_first_of(" \n");
-    view = name_end == std::string_view::npos ? std::string_view() : view.substr(name_end);
+    size_t name_end = 0;
+    if (!view.empty() && view.front() == '"') {
+      name_end = SkipStringLiteral(view, 0);
+    } else {
+      while (name_end < view.size() &&
+             (std::isalnum(static_cast<unsigned char>(view[name_end])) || view[name_end] == '_' ||
+              view[name_end] == '.' || view[name_end] == '$')) {
+        ++name_end;
+      }
+    }
+    view = view.substr(name_end);
     std::string flat;
     for (char c : view) flat += c == '\n' ? ' ' : c;
     // Regions print as `{...}` when skipped.

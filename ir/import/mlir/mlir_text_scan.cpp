@@ -84,7 +84,18 @@ std::vector<std::string> ResultTypesOf(std::string_view text) {
   if (colon != std::string_view::npos) {
     types = text.substr(colon + 3);
     const size_t arrow = FindLastTopLevel(types, "->");
-    if (arrow != std::string_view::npos) types = types.substr(arrow + 2);
+    if (arrow != std::string_view::npos) {
+      types = types.substr(arrow + 2);
+    } else {
+      // `: tensor<4x8xf32> into tensor<32xf32>`, `: index to i32`: the result type is last.
+      for (std::string_view keyword : {" into ", " to "}) {
+        const size_t at = FindLastTopLevel(types, keyword);
+        if (at != std::string_view::npos) {
+          types = types.substr(at + keyword.size());
+          break;
+        }
+      }
+    }
   } else {
     const size_t arrow = FindLastTopLevel(text, "->");
     if (arrow == std::string_view::npos) return {};

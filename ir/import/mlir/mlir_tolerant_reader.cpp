@@ -1,5 +1,6 @@
 #include "ir/import/mlir/mlir_tolerant_reader.h"
 
+#include <initializer_list>
 #include <map>
 #include <unordered_set>
 #include <utility>
@@ -84,6 +85,28 @@ std::string_view StripComment(std::string_view text) {
     ++i;
   }
   return text;
+}
+
+bool EndsWith(std::string_view text, std::initializer_list<std::string_view> suffixes) {
+  for (std::string_view suffix : suffixes) {
+    if (text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix)
+      return true;
+  }
+  return false;
+}
+
+// `memref<1x4xf32, strided<...>>` -> `f32`; other types unchanged.
+std::string ElementTypeOf(const std::string& type) {
+  for (std::string_view kind : {"memref<", "tensor<"}) {
+    if (type.rfind(kind, 0) != 0 || type.back() != '>') continue;
+    std::vector<std::string_view> parts =
+        SplitTopLevel(std::string_view(type).substr(kind.size(), type.size() - kind.size() - 1));
+    if (parts.empty()) return type;
+    std::string_view shape = parts.front();
+    const size_t x = shape.rfind('x');
+    return std::string(x == std::string_view::npos ? shape : shape.substr(x + 1));
+  }
+  return type;
 }
 
 class Reader {
@@ -181,10 +204,40 @@ class Reader {
       return;
     }
     std::string_view value = TrimText(line.text.substr(equals + 3));
+    const std::string name(TrimText(line.text.substr(0, equals)));
     if (value.substr(0, 4) == "loc(" && value.back() == ')') {
-      location_aliases_[std::string(TrimText(line.text.substr(0, equals)))] =
-          std::string(value.substr(4, value.size() - 5));
+      location_aliases_[name] = std::string(value.substr(4, value.size() - 5));
+    } else {
+      aliases_[name] = ExpandAliases(value);
     }
+  }
+
+  // `#map1` and `!type` aliases replaced by what they stand for: alias names are numbered per
+  // dump, so two dumps of the same operation would otherwise differ.
+  std::string ExpandAliases(std::string_view text) const {
+    if (aliases_.empty()) return std::string(text);
+    std::string expanded;
+    expanded.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+      if (text[i] == '"') {
+        const size_t end = SkipStringLiteral(text, i);
+        expanded.append(text.substr(i, end - i));
+        i = end;
+        continue;
+      }
+      if ((text[i] == '#' || text[i] == '!') && (i == 0 || !IsValueNameChar(text[i - 1]))) {
+        size_t end = i + 1;
+        while (end < text.size() && IsValueNameChar(text[end])) ++end;
+        auto alias = aliases_.find(std::string(text.substr(i, end - i)));
+        if (alias != aliases_.end() && (end >= text.size() || text[end] != '<')) {
+          expanded += alias->second;
+          i = end;
+          continue;
+        }
+      }
+      expanded += text[i++];
+    }
+    return expanded;
   }
 
   void ReadBlockLabel(const Line& line, MlirRegion& region) {
@@ -207,7 +260,7 @@ class Reader {
       if (const size_t loc = type.find(" loc("); loc != std::string_view::npos)
         type = type.substr(0, loc);
       block->arguments.emplace_back(name);
-      block->argument_types.emplace_back(type);
+      block->argument_types.push_back(ExpandAliases(type));
       scopes_.back().insert(std::string(name));
     }
   }
@@ -307,7 +360,7 @@ class Reader {
             first = first.substr(0, loc);
           if (const size_t brace = first.find(" {"); brace != std::string_view::npos)
             first = first.substr(0, brace);
-          type = std::string(TrimText(first));
+          type = ExpandAliases(TrimText(first));
         }
         if (region_scope.insert(token.name).second) {
           entry.arguments.push_back(token.name);
@@ -458,7 +511,25 @@ class Reader {
       for (const ValueToken& token : ValueTokens(text.substr(scan_from)))
         operation.operands.push_back(token.name);
     }
+    const std::string expanded = ExpandAliases(text);
+    text = expanded;
     operation.result_types = ResultTypesOf(text);
+    // `memref.load %m[%i] : memref<4x8xf32>` writes the container's type: the result is one
+    // element of it.
+    if (operation.result_types.size() == 1 && EndsWith(operation.name, {".load", ".extract"})) {
+      operation.result_types.front() = ElementTypeOf(operation.result_types.front());
+    }
+    // Comparisons write their operands' type; the result holds i1s of that shape.
+    if (operation.result_types.size() == 1 &&
+        EndsWith(operation.name, {".cmpi", ".cmpf", ".icmp", ".fcmp"})) {
+      std::string& type = operation.result_types.front();
+      const std::string element = ElementTypeOf(type);
+      type = element == type ? "i1" : type.substr(0, type.find(element, type.find('<'))) + "i1>";
+    }
+    // `arith.constant true` writes no type: a boolean literal is an i1.
+    if (operation.result_types.empty() && (text == "true" || text == "false")) {
+      operation.result_types.emplace_back("i1");
+    }
     if (operation.result_types.size() != operation.results.size()) {
       if (operation.result_types.size() == 1 && !operation.results.empty()) {
         operation.result_types.assign(operation.results.size(), operation.result_types.front());
@@ -511,6 +582,7 @@ class Reader {
   int64_t line_number_ = 1;
   std::vector<std::unordered_set<std::string>> scopes_;
   std::map<std::string, std::string> location_aliases_;
+  std::map<std::string, std::string> aliases_;
   bool nesting_warned_ = false;
   TolerantReadResult result_;
 };
