@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ir/computation.h"
@@ -257,6 +258,7 @@ class Builder {
       }
     }
     Instruction* added = scope.computation->AddInstruction(std::move(instruction));
+    order_[added] = next_order_++;
     if (operation.results.size() == 1 ||
         (!operation.results.empty() && !added->shape().IsTuple())) {
       scope.values[operation.results.front()] = added;
@@ -265,8 +267,78 @@ class Builder {
         scope.values[result.substr(0, result.find('#'))] = added;
       }
     }
-    if (mapping) mapping_keys_[added] = mapping->region_key;
+    if (mapping) {
+      mapping_keys_[added] = mapping->region_key;
+      if (mapping->reduction) AddReducer(added, *mapping->reduction);
+      if (mapping->reshape_operand) operand_reshapes_[added] = *mapping->reshape_operand;
+      if (mapping->square) squares_.insert(added);
+    }
     return added;
+  }
+
+  // Operands are values defined before their user: a use of a later value (a graph region's
+  // cycle, or garbled text) would make a cycle, which our IR cannot hold.
+  void ResolveOperands(const std::vector<std::pair<const MlirOperation*, Instruction*>>& created,
+                       Scope& scope) {
+    for (const auto& [operation, instruction] : created) {
+      for (const std::string& operand : operation->operands) {
+        Instruction* value = Lookup(scope, operand);
+        if (value == nullptr) {
+          Warn(*operation,
+               "'" + operand + "' used by '" + operation->name + "' is defined nowhere");
+          continue;
+        }
+        if (Order(value) >= Order(instruction)) {
+          Warn(*operation, "'" + operand + "' used by '" + operation->name +
+                               "' is defined after it; the edge is left out");
+          continue;
+        }
+        if (auto reshape = operand_reshapes_.find(instruction);
+            reshape != operand_reshapes_.end()) {
+          value = scope.computation->AddInstruction(
+              Instruction::Create(Opcode::kReshape, reshape->second, {value},
+                                  result_.module->UniqueName(instruction->name() + ".reshape")));
+        }
+        instruction->AppendOperand(value);
+        if (squares_.count(instruction) > 0) instruction->AppendOperand(value);
+      }
+    }
+  }
+
+  // Creation order of operations' instructions; parameters come first, a get-tuple-element
+  // with its tuple.
+  int64_t Order(const Instruction* instruction) const {
+    if (instruction->opcode() == Opcode::kGetTupleElement && instruction->operand_count() == 1) {
+      instruction = instruction->operand(0);
+    }
+    auto found = order_.find(instruction);
+    return found == order_.end() ? -1 : found->second;
+  }
+
+  // `reduce ... applies stablehlo.add`: the reducer computation the text leaves implicit.
+  void AddReducer(Instruction* reduce, Opcode binary) {
+    const Shape scalar(
+        reduce->shape().IsArray() ? reduce->shape().element_type() : PrimitiveType::kF32, {});
+    Computation* reducer = NewComputation(reduce->name() + ".reducer");
+    std::vector<Instruction*> parameters;
+    for (std::string_view name : {"lhs", "rhs"}) {
+      auto parameter =
+          Instruction::Create(Opcode::kParameter, scalar, {}, result_.module->UniqueName(name));
+      parameter->set_parameter_number(static_cast<int64_t>(parameters.size()));
+      parameters.push_back(reducer->AddInstruction(std::move(parameter)));
+    }
+    Instruction* lhs = parameters[0];
+    Instruction* rhs = parameters[1];
+    const bool compares = binary == Opcode::kCompare;
+    Instruction* root = reducer->AddInstruction(
+        Instruction::Create(binary, compares ? Shape(PrimitiveType::kPred, {}) : scalar, {lhs, rhs},
+                            result_.module->UniqueName(std::string(OpcodeName(binary)))));
+    reducer->set_root(root);
+    reduce->AddCalledComputation("to_apply", reducer);
+  }
+
+  static bool IsReturn(const MlirOperation& operation) {
+    return operation.name == "stablehlo.return" || operation.name == "mhlo.return";
   }
 
   // Converts `region` into a new computation called by `owner`; nullptr for an empty region.
@@ -288,29 +360,30 @@ class Builder {
       }
     }
     std::vector<std::pair<const MlirOperation*, Instruction*>> created;
+    const MlirOperation* terminator = nullptr;
     for (const MlirBlock& block : region.blocks) {
       for (const MlirOperation& operation : block.operations) {
+        if (options_.map_stablehlo && IsReturn(operation)) {
+          terminator = &operation;
+          continue;
+        }
         Instruction* instruction = CreateInstruction(operation, scope);
         created.emplace_back(&operation, instruction);
         BuildNestedRegions(operation, instruction, scope);
       }
     }
-    for (auto& [operation, instruction] : created) {
-      for (const std::string& operand : operation->operands) {
-        Instruction* value = Lookup(scope, operand);
-        if (value == nullptr) {
-          Warn(*operation,
-               "'" + operand + "' used by '" + operation->name + "' is defined nowhere");
-          continue;
-        }
-        instruction->AppendOperand(value);
-      }
+    ResolveOperands(created, scope);
+    if (terminator != nullptr) {
+      SetReturnRoot(*terminator, terminator, scope);
+    } else {
+      scope.computation->set_root(created.empty() ? scope.computation->instructions().back().get()
+                                                  : created.back().second);
     }
-    Instruction* root =
-        created.empty() ? scope.computation->instructions().back().get() : created.back().second;
-    scope.computation->set_root(root);
     if (owner != nullptr) {
-      for (Instruction* outer : scope.captured) owner->AppendOperand(outer);
+      for (Instruction* outer : scope.captured) {
+        // A region cannot use what its own operation, or a later one, defines.
+        if (Order(outer) < Order(owner)) owner->AppendOperand(outer);
+      }
     }
     return scope.computation;
   }
@@ -385,17 +458,7 @@ class Builder {
         BuildNestedRegions(operation, instruction, scope);
       }
     }
-    for (auto& [operation, instruction] : created) {
-      for (const std::string& operand : operation->operands) {
-        Instruction* value = Lookup(scope, operand);
-        if (value == nullptr) {
-          Warn(*operation,
-               "'" + operand + "' used by '" + operation->name + "' is defined nowhere");
-          continue;
-        }
-        instruction->AppendOperand(value);
-      }
-    }
+    ResolveOperands(created, scope);
     SetReturnRoot(function, terminator, scope);
     return scope.computation;
   }
@@ -428,6 +491,10 @@ class Builder {
   std::vector<std::pair<std::unique_ptr<Computation>, bool>> pending_add_;
   std::vector<std::pair<Instruction*, std::string>> pending_calls_;
   std::unordered_map<Instruction*, std::string> mapping_keys_;
+  std::unordered_map<const Instruction*, int64_t> order_;
+  std::unordered_map<const Instruction*, Shape> operand_reshapes_;
+  std::unordered_set<const Instruction*> squares_;
+  int64_t next_order_ = 0;
 };
 
 }  // namespace

@@ -23,10 +23,17 @@ struct HloMapping {
   std::vector<std::pair<std::string, std::string>> attributes;  // key, value as HLO writes it
   std::string literal;                                          // constant(...) contents
   std::string region_key = "to_apply";                          // where the operation's region goes
+  // `stablehlo.reduce ... applies stablehlo.add`: the reducer is this binary opcode on
+  // scalars, written without a region.
+  std::optional<Opcode> reduction;
+  // broadcast_in_dim may stretch dimensions of size 1, HLO's broadcast may not: the operand
+  // is first reshaped to this shape (those dimensions dropped).
+  std::optional<Shape> reshape_operand;
+  bool square = false;  // chlo.square: multiply the operand by itself
 };
 
-// nullopt when the operation is not stablehlo/mhlo or has no HLO counterpart here (or its
-// attributes could not be read). `result` is the operation's (first) result shape.
+// nullopt when the operation is not stablehlo/mhlo (or func.call) or has no HLO counterpart
+// here (or its attributes could not be read). `result` is the operation's (first) result shape.
 std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
                                                 const std::vector<Shape>& operand_shapes,
                                                 const Shape& result);

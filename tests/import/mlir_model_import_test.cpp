@@ -1,0 +1,139 @@
+// .mlir files as models: StableHLO written by jax (tests/data/<model>/stablehlo.mlir, from
+// `jax.jit(f).lower(...).as_text()`) maps onto HLO and computes what the HLO jax wrote for
+// the same function computes; other dialects load as graphs that cannot be compiled.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ir/computation.h"
+#include "ir/hlo_parser.h"
+#include "ir/hlo_printer.h"
+#include "ir/import/mlir/mlir_log_importer.h"
+#include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/instruction.h"
+#include "ir/verifier.h"
+#include "recording/compile_and_record.h"
+#include "runtime/interpreter.h"
+#include "runtime/seeded_inputs.h"
+
+namespace fusescope::ir::mlir_import {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kData = std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/";
+
+std::unique_ptr<Module> ParseFile(const std::string& path) {
+  auto text = ReadTextFile(path, int64_t{1} << 30);
+  EXPECT_TRUE(text.ok()) << text.message();
+  if (!text.ok()) return nullptr;
+  auto module = ParseHloModule(*text, path);
+  EXPECT_TRUE(module.ok()) << module.message();
+  return module.ok() ? std::move(module).value() : nullptr;
+}
+
+class StablehloModelTest : public ::testing::TestWithParam<std::string> {};
+
+// The stablehlo jax wrote and the HLO jax wrote for the same function, run by the reference
+// interpreter on the same seeded inputs, give the same outputs.
+TEST_P(StablehloModelTest, ComputesWhatJaxsHloComputes) {
+  const std::string folder = kData + GetParam() + "/";
+  auto imported = ImportMlirModelFile(folder + "stablehlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_GT(imported->mapped, 20);
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  auto hlo = ParseFile(folder + "before_optimizations.nometa.hlo");
+  ASSERT_NE(hlo, nullptr);
+  auto inputs = runtime::SeededInputs(*hlo->entry(), 7);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  auto same_inputs = runtime::SeededInputs(*imported->module->entry(), 7);
+  ASSERT_TRUE(same_inputs.ok()) << same_inputs.message();
+  runtime::Interpreter interpreter;
+  auto expected = interpreter.Run(*hlo, std::move(inputs).value());
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto actual = interpreter.Run(*imported->module, std::move(same_inputs).value());
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  const runtime::LiteralDifference difference =
+      runtime::CompareLiterals(*actual, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << "max abs error " << difference.max_abs_error << ", "
+                               << difference.mismatches << " mismatches";
+}
+
+// Our CPU pipeline compiles the imported module.
+TEST_P(StablehloModelTest, CompilesThroughOurPipeline) {
+  auto imported = ImportMlirModelFile(kData + GetParam() + "/stablehlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  passes::PipelineOptions options;
+  options.target = "cpu";
+  auto recording =
+      recording::CompileAndRecord(PrintModule(*imported->module), options, "stablehlo");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  EXPECT_FALSE(recording->failed());
+  EXPECT_GT(recording->passes.size(), 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(JaxModels, StablehloModelTest, ::testing::Values("mlp", "attention"));
+
+TEST(MlirModelImportTest, StablehloOpsBecomeHloInstructions) {
+  auto imported = ImportMlirModelFile(kData + "mlp/stablehlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const Module& module = *imported->module;
+  EXPECT_EQ(module.entry()->name(), "main");
+  int64_t dots = 0;
+  int64_t reduces = 0;
+  int64_t calls = 0;
+  for (const auto& computation : module.computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() == Opcode::kDot) {
+        ++dots;
+        EXPECT_EQ(instruction->attribute("lhs_contracting_dims").value_or(""), "{1}");
+        EXPECT_EQ(instruction->attribute("rhs_contracting_dims").value_or(""), "{0}");
+      }
+      if (instruction->opcode() == Opcode::kReduce) {
+        ++reduces;
+        ASSERT_EQ(instruction->CalledComputations("to_apply").size(), 1u);
+      }
+      if (instruction->opcode() == Opcode::kCall) {
+        ++calls;
+        ASSERT_EQ(instruction->CalledComputations("to_apply").size(), 1u);
+      }
+      EXPECT_NE(instruction->opcode(), Opcode::kUnknown) << instruction->opcode_name();
+    }
+  }
+  EXPECT_EQ(dots, 3);
+  EXPECT_EQ(reduces, 6);
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(MlirModelImportTest, TosaLoadsAsAGraphThatDoesNotCompile) {
+  auto imported = ImportMlirModelFile(kData + "mlir/tosa_mlp.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_FALSE(imported->compilable());
+  EXPECT_EQ(imported->unmapped.at("tosa.reshape"), 2);
+  EXPECT_EQ(imported->unmapped.at("tosa.matmul"), 1);
+  EXPECT_THAT(imported->UnmappedSummary(), HasSubstr("6 operations have no HLO counterpart"));
+  const Instruction* matmul = imported->module->FindInstruction("1");
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_EQ(matmul->opcode_name(), "tosa.matmul");
+  EXPECT_EQ(matmul->shape().ToString(false), "f32[1,4,16]");
+  EXPECT_EQ(matmul->operand_count(), 2);
+}
+
+TEST(MlirModelImportTest, GenericFormAndUnknownOpsLoad) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = \"stablehlo.add\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %1 = \"my.op\"(%0) {k = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %1 : tensor<4xf32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "generic.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(imported->mapped, 1);
+  EXPECT_EQ(imported->unmapped.at("my.op"), 1);
+  EXPECT_EQ(imported->module->entry()->root()->opcode_name(), "my.op");
+  EXPECT_EQ(imported->module->entry()->root()->operand(0)->opcode(), Opcode::kAdd);
+}
+
+}  // namespace
+}  // namespace fusescope::ir::mlir_import
