@@ -6,7 +6,9 @@
 // (`--mlir-print-ir-after-all`, known by its section headers) becomes a recording of its
 // sections; how each section was read (libMLIR or the tolerant reader) is summarised.
 
+#include <filesystem>
 #include <iostream>
+#include <system_error>
 #include <map>
 
 #include "app/cli/command.h"
@@ -251,6 +253,11 @@ int RunImport(const std::vector<std::string>& raw_args) {
       return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
                   " is an MLIR pass log");
     return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"));
+  }
+  if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
+    return Fail(args->positional()[0] +
+                ": neither an XLA dump folder nor an MLIR pass log (no '// -----// IR Dump' "
+                "section header in its first 64 KiB)");
   }
   auto folder = ir::ScanXlaDumpFolder(args->positional()[0]);
   if (!folder.ok()) return Fail(folder.message());

@@ -86,11 +86,14 @@ StatusOr<LoadedModel> SnapshotOf(const recording::Recording& recording, const st
   return LoadedModel{std::move(module).value(), what, index};
 }
 
-StatusOr<ir::mlir_import::MlirModelImport> ImportMlirModel(const std::string& path) {
+// `warn_unmapped`: say which operations stay opaque (a caller that refuses the module says it
+// in its error instead).
+StatusOr<ir::mlir_import::MlirModelImport> ImportMlirModel(const std::string& path,
+                                                           bool warn_unmapped) {
   auto imported = ir::mlir_import::ImportMlirModelFile(path);
   if (!imported.ok()) return imported.status();
   PrintWarnings(imported->warnings);
-  if (!imported->compilable() && !imported->unmapped.empty()) {
+  if (warn_unmapped && !imported->compilable() && !imported->unmapped.empty()) {
     std::cerr << "fusescope: warning: " << path << ": " << imported->UnmappedSummary()
               << "; they are kept as opaque nodes\n";
   }
@@ -157,7 +160,7 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
     return ModelText{recording->input_text, what};
   }
   if (ir::mlir_import::IsMlirPath(what)) {
-    auto imported = ImportMlirModel(what);
+    auto imported = ImportMlirModel(what, /*warn_unmapped=*/false);
     if (!imported.ok()) return imported.status();
     if (!imported->compilable()) {
       return Status::Error(what + ": this MLIR module loads as a graph but cannot be compiled: " +
@@ -193,7 +196,7 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
     return SnapshotOf(*recording, what, pass);
   }
   if (ir::mlir_import::IsMlirPath(what)) {
-    auto imported = ImportMlirModel(what);
+    auto imported = ImportMlirModel(what, /*warn_unmapped=*/true);
     if (!imported.ok()) return imported.status();
     return LoadedModel{std::move(imported->module), what};
   }
