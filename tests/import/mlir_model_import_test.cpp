@@ -135,5 +135,35 @@ TEST(MlirModelImportTest, GenericFormAndUnknownOpsLoad) {
   EXPECT_EQ(imported->module->entry()->root()->operand(0)->opcode(), Opcode::kAdd);
 }
 
+// HLO has no recursion and no calls to nowhere: such calls stay opaque, with a warning.
+TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
+  const std::string text =
+      "func.func @f(%arg0: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = call @f(%arg0) : (tensor<f32>) -> tensor<f32>\n"
+      "  %1 = call @missing(%0) : (tensor<f32>) -> tensor<f32>\n"
+      "  return %1 : tensor<f32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "calls.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(imported->unmapped.at("func.call"), 2);
+  EXPECT_EQ(imported->mapped, 0);
+  ASSERT_EQ(imported->warnings.size(), 2u);
+  EXPECT_THAT(imported->warnings[0] + imported->warnings[1], HasSubstr("called recursively"));
+  const Instruction* root = imported->module->entry()->root();
+  EXPECT_EQ(root->opcode_name(), "func.call");
+  EXPECT_EQ(root->name(), "1");
+  EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
+}
+
+TEST(MlirModelImportTest, GraphOnlyRecordingHoldsTheModuleAndNoPass) {
+  auto imported = ImportMlirModelFile(kData + "mlir/tosa_mlp.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const int64_t instructions = imported->module->instruction_count();
+  recording::Recording recording = GraphOnlyRecording(*imported, "tosa_mlp.mlir");
+  EXPECT_TRUE(recording.passes.empty());
+  ASSERT_EQ(recording.snapshots.size(), 1u);
+  EXPECT_EQ(recording.input().instruction_count(), instructions);
+}
+
 }  // namespace
 }  // namespace fusescope::ir::mlir_import

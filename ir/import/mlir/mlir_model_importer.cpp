@@ -6,6 +6,7 @@
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_module_builder.h"
 #include "ir/import/mlir/mlir_tolerant_reader.h"
+#include "recording/recorder.h"
 
 namespace fusescope::ir::mlir_import {
 
@@ -54,6 +55,16 @@ StatusOr<MlirModelImport> ImportMlirModelText(std::string_view text, const std::
   result.unmapped = std::move(built.unmapped);
   result.mapped = built.mapped;
   return result;
+}
+
+recording::Recording GraphOnlyRecording(MlirModelImport& imported, const std::string& path) {
+  recording::Recorder recorder("mlir-graph", passes::PipelineOptions{});
+  recorder.set_model(imported.module->name(), path);
+  recorder.BeforePipeline(*imported.module);
+  recorder.AfterPipeline(*imported.module);
+  recording::Recording recording = recorder.TakeRecording();
+  recording.total_seconds = 0;
+  return recording;
 }
 
 StatusOr<MlirModelImport> ImportMlirModelFile(const std::string& path, int64_t max_file_bytes) {

@@ -15,6 +15,7 @@
 
 #include "ir/module.h"
 #include "ir/status.h"
+#include "recording/recording.h"
 
 namespace fusescope::ir::mlir_import {
 
@@ -34,6 +35,10 @@ struct MlirModelImport {
 StatusOr<MlirModelImport> ImportMlirModelText(std::string_view text, const std::string& path);
 StatusOr<MlirModelImport> ImportMlirModelFile(const std::string& path,
                                               int64_t max_file_bytes = int64_t{1} << 30);
+
+// A recording that holds the module as its input and no pass: how a module that cannot be
+// compiled (tosa, linalg) is shown. The module is moved out of `imported`.
+recording::Recording GraphOnlyRecording(MlirModelImport& imported, const std::string& path);
 
 // True for a path ending in `.mlir`.
 bool IsMlirPath(std::string_view path);

@@ -116,6 +116,7 @@ class Builder {
     std::unordered_map<std::string, Instruction*> values;
     std::vector<Instruction*> captured;  // outer values, in parameter order after block arguments
     int64_t next_parameter = 0;
+    Instruction* last_operation = nullptr;  // the last operation's instruction
   };
 
   void Warn(const MlirOperation& operation, const std::string& cause) {
@@ -259,6 +260,7 @@ class Builder {
     }
     Instruction* added = scope.computation->AddInstruction(std::move(instruction));
     order_[added] = next_order_++;
+    scope.last_operation = added;
     if (operation.results.size() == 1 ||
         (!operation.results.empty() && !added->shape().IsTuple())) {
       scope.values[operation.results.front()] = added;
@@ -420,13 +422,48 @@ class Builder {
       auto found = functions.find(callee);
       if (found == functions.end()) {
         result_.warnings.push_back(options_.file + ": call to @" + callee +
-                                   ", which the file does not define");
-        continue;
+                                   ", which the file does not define; kept opaque");
+        MakeOpaque(call, callee);
+      } else if (Reaches(found->second, call->parent())) {
+        result_.warnings.push_back(options_.file + ": @" + callee +
+                                   " is called recursively, which HLO cannot express; kept opaque");
+        MakeOpaque(call, callee);
+      } else {
+        call->AddCalledComputation("to_apply", found->second);
       }
-      call->AddCalledComputation("to_apply", found->second);
     }
     if (entry == nullptr) entry = EmptyComputation(result_.module->name());
     Add(entry, true);
+  }
+
+  // Whether `from` calls `target`, directly or through other computations.
+  static bool Reaches(const Computation* from, const Computation* target) {
+    std::vector<const Computation*> stack = {from};
+    std::unordered_set<const Computation*> seen;
+    while (!stack.empty()) {
+      const Computation* computation = stack.back();
+      stack.pop_back();
+      if (computation == target) return true;
+      if (!seen.insert(computation).second) continue;
+      for (const auto& instruction : computation->instructions()) {
+        for (const Computation* called : instruction->called_computations())
+          stack.push_back(called);
+      }
+    }
+    return false;
+  }
+
+  // A call that cannot be an HLO call stays the opaque func.call it was written as.
+  void MakeOpaque(Instruction* call, const std::string& callee) {
+    auto opaque = Instruction::CreateUnknown("func.call", call->shape(), call->operands(),
+                                             call->name() + ".opaque");
+    opaque->SetAttribute("callee", Quoted("@" + callee));
+    const std::string name = call->name();
+    Instruction* added = call->parent()->AddInstruction(std::move(opaque));
+    call->parent()->ReplaceInstruction(call, added);
+    added->set_name(name);
+    --result_.mapped;
+    ++result_.unmapped["func.call"];
   }
 
   Computation* BuildFunction(const MlirOperation& function) {
@@ -476,7 +513,9 @@ class Builder {
     }
     if (returned.empty() && scope.computation->instruction_count() > 0 && terminator == nullptr) {
       Warn(function, "@" + function.symbol + " has no return; its last operation is its result");
-      scope.computation->set_root(scope.computation->instructions().back().get());
+      scope.computation->set_root(scope.last_operation != nullptr
+                                      ? scope.last_operation
+                                      : scope.computation->instructions().back().get());
       return;
     }
     std::vector<Shape> shapes;
