@@ -4,6 +4,8 @@
 #   mlir_opt_failed.log        mlir-opt-19 with before/after dumps and a failing one-shot-bufferize
 #   iree_stablehlo_abi.log   iree-compile (pip iree-base-compiler) on a stablehlo matmul+tanh,
 #                              through input conversion to the ABI wrappers (pretty stablehlo, util.func)
+#   mlp_stablehlo_generic.mlir jax's mlp (tests/data/mlp/stablehlo.mlir) in generic form, as
+#                              iree-compile prints the module it refuses to compile to `start`
 # Usage: scripts/gen_mlir_logs.sh [IREE_COMPILE]   (default: .venv/bin/iree-compile)
 set -euo pipefail
 cd "$(dirname "$0")/../tests/data/mlir"
@@ -23,4 +25,7 @@ IREE_COMPILE=${1:-../../../.venv/bin/iree-compile}
   --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu \
   --compile-to=abi --mlir-print-ir-after-all --mlir-disable-threading -o /dev/null \
   2> iree_stablehlo_abi.log
+# iree-compile prints the module it was given in its error note; that note is the generic form.
+"$IREE_COMPILE" ../mlp/stablehlo.mlir --compile-to=start --mlir-print-op-generic -o /dev/null 2>&1 |
+  sed -n '/^"builtin.module"/,$p' > mlp_stablehlo_generic.mlir
 "$IREE_COMPILE" --version | head -2 | tail -1 > iree_version.txt
