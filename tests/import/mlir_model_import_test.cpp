@@ -174,6 +174,18 @@ TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
   EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
 }
 
+// Nesting that would overflow the stack of a recursive parser is read without crashing.
+TEST(MlirModelImportTest, DeepNestingDoesNotCrash) {
+  std::string text = "func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n  %0 = \"x.y\"() {a = ";
+  text += std::string(200000, '[') + std::string(200000, ']') + "} : () -> tensor<f32>\n";
+  for (int i = 0; i < 5000; ++i) text += "  \"x.r\"() ({\n";
+  text += "  return %0 : tensor<f32>\n}\n";
+  auto imported = ImportMlirModelText(text, "deep.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_THAT(imported->mlir_error, HasSubstr("nested deeper than"));
+  EXPECT_FALSE(imported->warnings.empty());
+}
+
 TEST(MlirModelImportTest, GraphOnlyRecordingHoldsTheModuleAndNoPass) {
   auto imported = ImportMlirModelFile(kData + "mlir/tosa_mlp.mlir");
   ASSERT_TRUE(imported.ok()) << imported.message();

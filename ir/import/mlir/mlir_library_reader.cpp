@@ -183,6 +183,14 @@ bool MlirLibraryAvailable() { return true; }
 
 StatusOr<MlirOperationTree> ReadMlirWithLibrary(std::string_view text, std::string_view file,
                                                 int64_t first_line) {
+  // MLIR's parser recurses per nesting level; a garbled or hostile text must not take the
+  // stack down with it.
+  constexpr int64_t kMaxDepth = 256;
+  if (MaxBracketDepth(text) > kMaxDepth) {
+    return Status::Error(std::string(file) + ":" + std::to_string(first_line) +
+                         ":1: brackets nested deeper than " + std::to_string(kMaxDepth) +
+                         " levels; not given to libMLIR");
+  }
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   context.allowUnregisteredDialects();
   RegisterDialects(context);

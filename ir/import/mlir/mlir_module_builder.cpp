@@ -1,5 +1,6 @@
 #include "ir/import/mlir/mlir_module_builder.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <unordered_map>
@@ -575,6 +576,13 @@ std::optional<Shape> ShapeFromMlirType(std::string_view type) {
   }
   auto element = ElementType(inner);
   if (!element) return std::nullopt;
+  // Our shapes hold at most 2^40 elements (as the HLO parser checks); a larger type stays
+  // text.
+  int64_t elements = 1;
+  for (int64_t dim : dims) {
+    if (dim > 0 && elements > (int64_t{1} << 40) / dim) return std::nullopt;
+    elements *= std::max<int64_t>(dim, 1);
+  }
   Shape shape(*element, dims);
   for (size_t i = 0; i < dynamic.size(); ++i) {
     if (dynamic[i]) shape.set_dynamic_dimension(static_cast<int64_t>(i), true);

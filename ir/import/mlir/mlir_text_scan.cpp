@@ -1,5 +1,6 @@
 #include "ir/import/mlir/mlir_text_scan.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace fusescope::ir::mlir_import {
@@ -76,6 +77,22 @@ size_t FindLastTopLevel(std::string_view text, std::string_view token) {
     if (depth == 0 && text.substr(i, token.size()) == token) found = i;
   });
   return found;
+}
+
+int64_t MaxBracketDepth(std::string_view text) {
+  int64_t depth = 0;
+  int64_t deepest = 0;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"') {
+      i = SkipStringLiteral(text, i);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') deepest = std::max(deepest, ++depth);
+    if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) --depth;
+    ++i;
+  }
+  return deepest;
 }
 
 std::vector<std::string> ResultTypesOf(std::string_view text) {

@@ -24,6 +24,10 @@ std::vector<std::string_view> SplitTopLevel(std::string_view text, char separato
 // The last occurrence of `token` outside brackets and strings, or npos.
 size_t FindLastTopLevel(std::string_view text, std::string_view token);
 
+// The deepest nesting of brackets of any kind (strings skipped): MLIR's parser recurses on
+// each level, so text nested deeper than a bound is kept from it.
+int64_t MaxBracketDepth(std::string_view text);
+
 // The result types of an operation's text (after its name): after the last top-level `->`
 // following the last top-level ` : `, or after that ` : `; `(a, b)` unwrapped.
 std::vector<std::string> ResultTypesOf(std::string_view text);
