@@ -86,13 +86,13 @@ TEST_P(StablehloModelTest, CompilesThroughOurPipeline) {
 
 // The generic form is jax's mlp module as iree-compile prints it with --mlir-print-op-generic;
 // libMLIR reads it (unregistered dialects allowed), the pretty form only the tolerant reader.
-INSTANTIATE_TEST_SUITE_P(JaxModels, StablehloModelTest,
-                         ::testing::Values(JaxModel{"mlp/stablehlo.mlir",
-                                                    "mlp/before_optimizations.nometa.hlo"},
-                                           JaxModel{"attention/stablehlo.mlir",
-                                                    "attention/before_optimizations.nometa.hlo"},
-                                           JaxModel{"mlir/mlp_stablehlo_generic.mlir",
-                                                    "mlp/before_optimizations.nometa.hlo"}));
+INSTANTIATE_TEST_SUITE_P(
+    JaxModels, StablehloModelTest,
+    ::testing::Values(
+        JaxModel{"mlp/stablehlo.mlir", "mlp/before_optimizations.nometa.hlo"},
+        JaxModel{"attention/stablehlo.mlir", "attention/before_optimizations.nometa.hlo"},
+        JaxModel{"convnet/stablehlo.mlir", "convnet/before_optimizations.nometa.hlo"},
+        JaxModel{"mlir/mlp_stablehlo_generic.mlir", "mlp/before_optimizations.nometa.hlo"}));
 
 TEST(MlirModelImportTest, StablehloOpsBecomeHloInstructions) {
   auto imported = ImportMlirModelFile(kData + "mlp/stablehlo.mlir");

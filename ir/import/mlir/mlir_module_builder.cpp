@@ -249,14 +249,23 @@ class Builder {
     }
     if (!operation.callee.empty() && !mapping)
       instruction->SetAttribute("callee", Quoted("@" + operation.callee));
-    if (!operation.location.empty()) {
+    if (!operation.location.empty() && operation.location != "unknown") {
       int64_t line = 0;
       std::string file = SourceMetadataFile(operation.location, line);
       if (!file.empty()) {
         instruction->mutable_metadata().Set("source_file", Quoted(file));
         instruction->mutable_metadata().Set("source_line", std::to_string(line));
-      } else {
-        instruction->mutable_metadata().Set("op_name", Quoted(operation.location));
+      }
+      // A name location `"jit(f)/add"(...)` names the op; other locations are kept whole.
+      std::string_view location = operation.location;
+      bool named = false;
+      if (!location.empty() && location.front() == '"') {
+        const size_t end = SkipStringLiteral(location, 0);
+        named = end == location.size() || location[end] == '(';
+        if (named) location = location.substr(1, end >= 2 ? end - 2 : 0);
+      }
+      if (file.empty() || named) {
+        instruction->mutable_metadata().Set("op_name", Quoted(location));
       }
     }
     Instruction* added = scope.computation->AddInstruction(std::move(instruction));

@@ -1,6 +1,7 @@
 #include "ir/import/mlir/stablehlo_mapping.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -391,6 +392,159 @@ std::optional<HloMapping> MapSlice(std::string_view text) {
   return mapping;
 }
 
+std::string Joined(const std::vector<int64_t>& values, std::string_view separator) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += separator;
+    text += std::to_string(values[i]);
+  }
+  return text;
+}
+
+// `window={size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=.. rhs_dilate=..}` with the defaults
+// left out, as XLA writes it.
+std::string WindowText(const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+                       const std::vector<std::pair<int64_t, int64_t>>& pad,
+                       const std::vector<int64_t>& lhs_dilate,
+                       const std::vector<int64_t>& rhs_dilate) {
+  auto all = [](const std::vector<int64_t>& values, int64_t value) {
+    return std::all_of(values.begin(), values.end(), [&](int64_t v) { return v == value; });
+  };
+  std::string text = "{size=" + Joined(size, "x");
+  if (!all(stride, 1)) text += " stride=" + Joined(stride, "x");
+  bool padded = false;
+  std::string pads;
+  for (size_t i = 0; i < pad.size(); ++i) {
+    padded = padded || pad[i].first != 0 || pad[i].second != 0;
+    pads += (i ? "x" : "") + std::to_string(pad[i].first) + "_" + std::to_string(pad[i].second);
+  }
+  if (padded) text += " pad=" + pads;
+  if (!all(lhs_dilate, 1)) text += " lhs_dilate=" + Joined(lhs_dilate, "x");
+  if (!all(rhs_dilate, 1)) text += " rhs_dilate=" + Joined(rhs_dilate, "x");
+  return text + "}";
+}
+
+// `[[1, 1], [0, 2]]` or `dense<0> : tensor<4x2xi64>` as (low, high) pairs, `count` of them.
+std::optional<std::vector<std::pair<int64_t, int64_t>>> Padding(std::string_view text,
+                                                                size_t count) {
+  std::vector<std::string_view> parts;
+  text = TrimText(text);
+  if (text.substr(0, 6) == "dense<") {
+    const size_t close = text.find('>');
+    if (close == std::string_view::npos) return std::nullopt;
+    FlattenDense(text.substr(6, close - 6), parts);
+  } else {
+    FlattenDense(text, parts);
+  }
+  std::vector<int64_t> values;
+  for (std::string_view part : parts) {
+    int64_t value = 0;
+    if (std::from_chars(part.data(), part.data() + part.size(), value).ec != std::errc())
+      return std::nullopt;
+    values.push_back(value);
+  }
+  if (values.size() == 1) values.assign(count * 2, values.front());
+  if (values.size() != count * 2) return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (size_t i = 0; i < count; ++i) pairs.emplace_back(values[2 * i], values[2 * i + 1]);
+  return pairs;
+}
+
+std::vector<int64_t> ListOr(std::string_view text, std::string_view key, size_t count,
+                            int64_t fallback) {
+  auto list = IntListOf(text, key);
+  if (list && list->size() == count) return *list;
+  return std::vector<int64_t>(count, fallback);
+}
+
+// Pretty convolution: `dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride
+// = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}`.
+std::optional<HloMapping> MapConvolution(std::string_view text,
+                                         const std::vector<Shape>& operand_shapes) {
+  if (operand_shapes.size() != 2 || !operand_shapes[1].IsArray()) return std::nullopt;
+  const size_t at = text.find("dim_numbers = ");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view numbers = text.substr(at + 14);
+  numbers = numbers.substr(0, numbers.find(", window"));
+  std::string labels;
+  std::vector<int64_t> kernel_spatial;  // kernel dimensions of the spatial labels, in order
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    const char c = numbers[i];
+    if (c == 'x' && i > 0 && numbers[i - 1] == ']') {
+      labels += '_';
+    } else if (c == '-' && numbers.substr(i, 2) == "->") {
+      labels += "->";
+      ++i;
+    } else if (std::isalnum(static_cast<unsigned char>(c))) {
+      labels += c;
+    }
+  }
+  const size_t first = labels.find('_');
+  const size_t arrow = labels.find("->");
+  if (first == std::string::npos || arrow == std::string::npos || arrow < first)
+    return std::nullopt;
+  const std::string kernel = labels.substr(first + 1, arrow - first - 1);
+  if (static_cast<int64_t>(kernel.size()) != operand_shapes[1].rank()) return std::nullopt;
+  for (char digit = '0'; digit <= '9'; ++digit) {
+    const size_t position = kernel.find(digit);
+    if (position == std::string::npos) break;
+    kernel_spatial.push_back(operand_shapes[1].dimension(static_cast<int64_t>(position)));
+  }
+  const size_t spatial = kernel_spatial.size();
+  std::string_view window;
+  if (const size_t open = text.find("window = {"); open != std::string_view::npos) {
+    window = text.substr(open + 10);
+    window = window.substr(0, window.find('}'));
+  }
+  std::vector<std::pair<int64_t, int64_t>> pad(spatial, {0, 0});
+  if (auto value = ValueOf(window, "pad")) {
+    auto read = Padding(*value, spatial);
+    if (!read) return std::nullopt;
+    pad = *read;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kConvolution;
+  mapping.attributes.emplace_back(
+      "window", WindowText(kernel_spatial, ListOr(window, "stride", spatial, 1), pad,
+                           ListOr(window, "lhs_dilate", spatial, 1),
+                           ListOr(window, "rhs_dilate", spatial, 1)));
+  mapping.attributes.emplace_back("dim_labels", labels);
+  for (std::string_view key : {"feature_group_count", "batch_group_count"}) {
+    if (auto value = ValueOf(text, key)) {
+      std::string_view number = TrimText(value->substr(0, value->find(':')));
+      int64_t count = 1;
+      if (std::from_chars(number.data(), number.data() + number.size(), count).ec != std::errc())
+        return std::nullopt;
+      if (count != 1) mapping.attributes.emplace_back(std::string(key), std::to_string(count));
+    }
+  }
+  return mapping;
+}
+
+// reduce_window with its body (generic attributes, as jax writes it).
+std::optional<HloMapping> MapReduceWindow(const MlirOperation& operation,
+                                          const std::vector<Shape>& operand_shapes) {
+  if (operand_shapes.size() != 2 || operation.regions.size() != 1 || !operand_shapes[0].IsArray())
+    return std::nullopt;
+  const std::string_view text = operation.text;
+  const size_t rank = static_cast<size_t>(operand_shapes[0].rank());
+  auto size = IntListOf(text, "window_dimensions");
+  if (!size || size->size() != rank) return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> pad(rank, {0, 0});
+  if (auto value = ValueOf(text, "padding")) {
+    auto read = Padding(*value, rank);
+    if (!read) return std::nullopt;
+    pad = *read;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kReduceWindow;
+  mapping.attributes.emplace_back("window",
+                                  WindowText(*size, ListOr(text, "window_strides", rank, 1), pad,
+                                             ListOr(text, "base_dilations", rank, 1),
+                                             ListOr(text, "window_dilations", rank, 1)));
+  return mapping;
+}
+
 std::optional<HloMapping> MapReduce(const MlirOperation& operation) {
   auto mapping = WithDimensions(Opcode::kReduce, operation.text, {"dimensions"});
   if (!mapping) return std::nullopt;
@@ -490,6 +644,8 @@ std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
     return std::nullopt;
   }
   if (name == "compare") return MapCompare(text);
+  if (name == "convolution") return MapConvolution(text, operand_shapes);
+  if (name == "reduce_window") return MapReduceWindow(operation, operand_shapes);
   if (name == "slice") return MapSlice(text);
   if (name == "reduce") {
     if (operand_shapes.size() != 2) return std::nullopt;  // variadic reductions: not yet
