@@ -250,6 +250,32 @@ TEST(MlirLogImportTest, FailedPassEndsTheRecordingWithItsError) {
   EXPECT_EQ(recording.passes.size(), 3u);
 }
 
+// With --mlir-print-ir-before-all alone, the change seen in the dump before B is A's.
+TEST(MlirLogImportTest, BeforeDumpsNameThePassThatMadeTheChange) {
+  const std::string log =
+      "// -----// IR Dump Before A (a) //----- //\n"
+      "func.func @f(%arg0: f32) -> f32 {\n"
+      "  %0 = arith.addf %arg0, %arg0 : f32\n"
+      "  return %0 : f32\n"
+      "}\n"
+      "// -----// IR Dump Before B (b) //----- //\n"
+      "func.func @f(%arg0: f32) -> f32 {\n"
+      "  %0 = arith.mulf %arg0, %arg0 : f32\n"
+      "  return %0 : f32\n"
+      "}\n"
+      "// -----// IR Dump Before C (c) //----- //\n"
+      "func.func @f(%arg0: f32) -> f32 {\n"
+      "  %0 = arith.mulf %arg0, %arg0 : f32\n"
+      "  return %0 : f32\n"
+      "}\n";
+  auto imported = ImportMlirLogText(log, "before.log");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_EQ(imported->recording.passes.size(), 1u);
+  EXPECT_EQ(imported->recording.passes[0].name, "A (a)");
+  EXPECT_TRUE(imported->recording.passes[0].changed);
+  EXPECT_TRUE(imported->sections[2].skipped);  // B changed nothing
+}
+
 TEST(MlirLogImportTest, LogCutOffMidSectionKeepsWhatWasRead) {
   const std::string log = ReadAll(kData + "mlir_opt_tosa_mlp.log");
   const MlirLog split = SplitMlirLog(log);

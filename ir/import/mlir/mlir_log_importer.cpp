@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -172,6 +173,15 @@ class LogImporter {
     const uint64_t fingerprint = Fingerprint(*current);
     passes::PassRunInfo info;
     info.name = section.DisplayName();
+    // Two Before dumps in a row (a log of --mlir-print-ir-before-all): what changed between
+    // them is the work of the pass the first one came before.
+    if (section.before && previous_before_) {
+      MlirLogSection ran = *previous_before_;
+      ran.before = false;
+      info.name = ran.DisplayName();
+    }
+    previous_before_.reset();
+    if (section.before) previous_before_ = section;
     info.stats = Stats(section, report);
     if (!previous_) {
       next_id_ = MaxInstructionId(*current) + 1;
@@ -266,6 +276,7 @@ class LogImporter {
   int64_t next_id_ = 1;
   int64_t pass_index_ = 0;
   size_t section_warnings_ = 0;
+  std::optional<MlirLogSection> previous_before_;
   bool failed_ = false;
 };
 
