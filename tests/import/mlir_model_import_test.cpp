@@ -154,6 +154,30 @@ TEST(MlirModelImportTest, GenericFormAndUnknownOpsLoad) {
   EXPECT_EQ(imported->module->entry()->root()->operand(0)->opcode(), Opcode::kAdd);
 }
 
+// jax's pretty control flow: a while whose `cond` and `do` regions both take the iteration
+// values its header defines, a reduce whose body follows on a `reducer(...)` line, argmax's
+// variadic reduce (kept opaque), multi-result values read as %0#1.
+TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
+  auto imported = ImportMlirModelFile(kData + "mlir/jax_while_argmax.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  EXPECT_EQ(imported->unmapped.at("stablehlo.while"), 1);
+  EXPECT_EQ(imported->unmapped.at("stablehlo.reduce"), 1);
+  const Instruction* loop = imported->module->FindInstruction("0");
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->shape().ToString(false), "(s32[], f32[4,8])");
+  ASSERT_EQ(loop->called_computations().size(), 2u);
+  for (const Computation* region : loop->called_computations()) {
+    EXPECT_EQ(region->parameter_count(), 2) << region->name();
+  }
+  const Instruction* reduce = imported->module->FindInstruction("2");
+  ASSERT_NE(reduce, nullptr);
+  EXPECT_EQ(reduce->opcode(), Opcode::kReduce);
+  EXPECT_EQ(reduce->operand(0)->opcode(), Opcode::kGetTupleElement);
+  ASSERT_EQ(reduce->CalledComputations("to_apply").size(), 1u);
+  EXPECT_EQ(reduce->CalledComputations("to_apply")[0]->root()->opcode(), Opcode::kAdd);
+}
+
 // HLO has no recursion and no calls to nowhere: such calls stay opaque, with a warning.
 TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
   const std::string text =

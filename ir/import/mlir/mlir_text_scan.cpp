@@ -119,14 +119,29 @@ std::vector<std::string> ResultTypesOf(std::string_view text) {
     types = text.substr(arrow + 2);
   }
   types = TrimText(types);
-  if (types.size() >= 2 && types.front() == '(' && types.back() == ')') {
-    types = types.substr(1, types.size() - 2);
+  if (!types.empty() && types.front() == '(') {
+    // `(tensor<f32>, tensor<i32>) reducer(...)`: the list up to its matching bracket.
+    size_t close = std::string_view::npos;
+    int depth = 0;
+    for (size_t i = 0; i < types.size() && close == std::string_view::npos; ++i) {
+      if (types[i] == '"') {
+        i = SkipStringLiteral(types, i) - 1;
+        continue;
+      }
+      if (types[i] == '(') ++depth;
+      if (types[i] == ')' && --depth == 0) close = i;
+    }
+    if (close != std::string_view::npos) types = types.substr(1, close - 1);
   }
   std::vector<std::string> result;
   for (std::string_view part : SplitTopLevel(types)) {
     // A result type may carry attributes (`tensor<4xf32> {jax.result_info = ""}`).
     const size_t brace = FindLastTopLevel(part, " {");
     if (brace != std::string_view::npos) part = TrimText(part.substr(0, brace));
+    // ... or be followed by the names of regions (`tensor<4xf32> reducer(...)`, `cond do`):
+    // a type has no space outside its brackets.
+    std::vector<std::string_view> words = SplitTopLevel(part, ' ');
+    if (!words.empty()) part = words.front();
     result.emplace_back(part);
   }
   return result;

@@ -109,6 +109,14 @@ std::string ElementTypeOf(const std::string& type) {
   return type;
 }
 
+// `reducer(...)  {` or `cond {`: a lower-case word followed by `(` or ` {`.
+bool NamesRegion(std::string_view line) {
+  size_t end = 0;
+  while (end < line.size() && ((line[end] >= 'a' && line[end] <= 'z') || line[end] == '_')) ++end;
+  if (end == 0 || end >= line.size()) return false;
+  return line[end] == '(' || line.substr(end) == " {";
+}
+
 class Reader {
  public:
   Reader(std::string_view text, std::string_view file, int64_t first_line)
@@ -151,9 +159,11 @@ class Reader {
                                std::to_string(line.column) + ": " + cause);
   }
 
+  // `%3#1` is defined when `%3` is.
   bool Defined(const std::string& name) const {
+    const std::string value = name.substr(0, name.find('#'));
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      if (it->count(name) > 0) return true;
+      if (it->count(value) > 0) return true;
     }
     return false;
   }
@@ -388,7 +398,8 @@ class Reader {
       }
     }
     std::string flat;
-    std::string storage;  // holds the text `piece` views once it is no longer the line's
+    std::string storage;         // holds the text `piece` views once it is no longer the line's
+    MlirBlock header_arguments;  // what the header defined for the regions
     size_t header_scanned = 0;
     Depths depths;
     std::string_view piece = text;
@@ -401,12 +412,16 @@ class Reader {
       if (!trimmed.empty() && trimmed.back() == '{' && depths.curly > 0) {
         flat.erase(flat.find_last_of('{'));
         --depths.curly;
-        if (!ReadRegion(operation, flat, header_scanned, depth, storage, piece))
+        if (!ReadRegion(operation, flat, header_scanned, depth, header_arguments, storage, piece))
           return Finish(std::move(operation), flat, header_scanned, block);
         continue;
       }
       // An operation also goes on after a line ending in `=` or `,` (IREE's dispatch regions).
-      const bool continues = !trimmed.empty() && (trimmed.back() == '=' || trimmed.back() == ',');
+      // It also goes on at a line that names a region (`reducer(%a: f32, %b: f32) {`, `cond {`
+      // of stablehlo's reduce and while): an op never starts with a bare word and `(` or `{`.
+      const bool continues =
+          (!trimmed.empty() && (trimmed.back() == '=' || trimmed.back() == ',')) ||
+          (depths.round == 0 && depths.curly == 0 && !AtEnd() && NamesRegion(Current().text));
       if ((depths.round > 0 || depths.curly > 0 || continues) && !AtEnd() &&
           continuation < kMaxContinuationLines) {
         const Line next = Current();
@@ -428,7 +443,7 @@ class Reader {
   // Reads one region of `operation`; `piece` becomes the text after its closing `}`.
   // Returns false when the text ended inside it.
   bool ReadRegion(MlirOperation& operation, std::string& flat, size_t& header_scanned, int depth,
-                  std::string& storage, std::string_view& piece) {
+                  MlirBlock& header_arguments, std::string& storage, std::string_view& piece) {
     MlirRegion& region = operation.regions.emplace_back();
     scopes_.emplace_back();
     std::string rest;
@@ -441,8 +456,13 @@ class Reader {
       }
       closed = SkipRegion(rest);
     } else {
-      MlirRegion header_region;
-      MlirBlock& entry = header_region.blocks.emplace_back();
+      MlirBlock entry;
+      if (operation.regions.size() > 1) {
+        // `stablehlo.while(%iterArg = %0) ... cond { } do { }`: a later region without a block
+        // label of its own takes the arguments the header defined, as the first one did.
+        entry = header_arguments;
+        for (const std::string& argument : entry.arguments) scopes_.back().insert(argument);
+      }
       if (operation.regions.size() == 1) {
         std::vector<std::string> operands_before = std::move(operation.operands);
         operation.operands.clear();
@@ -452,9 +472,11 @@ class Reader {
                                operation.operands.end());
         operation.operands = std::move(operands_before);
         header_scanned = flat.size();
+        header_arguments = entry;
       }
       closed = ReadBlocks(region, depth + 1, rest);
-      if (!entry.arguments.empty()) {
+      const bool labelled = !region.blocks.front().label.empty();
+      if (!entry.arguments.empty() && (operation.regions.size() == 1 || !labelled)) {
         MlirBlock& first_block = region.blocks.front();
         entry.arguments.insert(entry.arguments.end(), first_block.arguments.begin(),
                                first_block.arguments.end());
@@ -525,6 +547,12 @@ class Reader {
       std::string& type = operation.result_types.front();
       const std::string element = ElementTypeOf(type);
       type = element == type ? "i1" : type.substr(0, type.find(element, type.find('<'))) + "i1>";
+    }
+    // `stablehlo.select %p, %a, %b : tensor<i1>, tensor<f32>` lists operand types, the result's
+    // last.
+    if (operation.results.size() == 1 && operation.result_types.size() > 1 &&
+        FindLastTopLevel(text, "->") == std::string_view::npos) {
+      operation.result_types = {operation.result_types.back()};
     }
     // `arith.constant true` writes no type: a boolean literal is an i1.
     if (operation.result_types.empty() && (text == "true" || text == "false")) {
