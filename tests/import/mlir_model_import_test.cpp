@@ -178,6 +178,34 @@ TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
   EXPECT_EQ(reduce->CalledComputations("to_apply")[0]->root()->opcode(), Opcode::kAdd);
 }
 
+// MHLO in generic form with its older attribute spellings.
+TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = \"mhlo.broadcast_in_dim\"(%arg0) {broadcast_dimensions = dense<0> : tensor<1xi64>} : "
+      "(tensor<4xf32>) -> tensor<4x3xf32>\n"
+      "  %1 = \"mhlo.compare\"(%0, %arg1) {comparison_direction = #mhlo<comparison_direction GT>} "
+      ": "
+      "(tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xi1>\n"
+      "  %2 = \"mhlo.select\"(%1, %0, %arg1) : (tensor<4x3xi1>, tensor<4x3xf32>, tensor<4x3xf32>) "
+      "-> "
+      "tensor<4x3xf32>\n"
+      "  %3 = \"mhlo.transpose\"(%2) {permutation = dense<[1, 0]> : tensor<2xi64>} : "
+      "(tensor<4x3xf32>) -> tensor<3x4xf32>\n"
+      "  %4 = \"mhlo.transpose\"(%3) {permutation = dense<[1, 0]> : tensor<2xi64>} : "
+      "(tensor<3x4xf32>) -> tensor<4x3xf32>\n"
+      "  \"func.return\"(%4) : (tensor<4x3xf32>) -> ()\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "mhlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  const Instruction* compare = imported->module->FindInstruction("1");
+  ASSERT_NE(compare, nullptr);
+  EXPECT_EQ(compare->attribute("direction").value_or(""), "GT");
+  EXPECT_EQ(imported->module->FindInstruction("3")->attribute("dimensions").value_or(""), "{1,0}");
+}
+
 // HLO has no recursion and no calls to nowhere: such calls stay opaque, with a warning.
 TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
   const std::string text =

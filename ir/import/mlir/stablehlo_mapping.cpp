@@ -74,6 +74,11 @@ const std::unordered_map<std::string_view, Opcode>& PlainOperations() {
 // Integers of `[1, 2]` or `array<i64: 1, 2>` (empty lists allowed); nullopt when malformed.
 std::optional<std::vector<int64_t>> IntList(std::string_view text) {
   text = TrimText(text);
+  // MHLO writes `dense<[0, 1]> : tensor<2xi64>` where StableHLO writes `array<i64: 0, 1>`.
+  if (text.substr(0, 6) == "dense<" && text.back() == '>') {
+    text = TrimText(text.substr(6, text.size() - 7));
+    if (text.empty() || text.front() != '[') return IntList("[" + std::string(text) + "]");
+  }
   if (text.substr(0, 10) == "array<i64:") {
     text = text.substr(10, text.size() - 11);
   } else if (text.substr(0, 9) == "array<i64") {
