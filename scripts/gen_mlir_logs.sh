@@ -28,4 +28,5 @@ IREE_COMPILE=${1:-../../../.venv/bin/iree-compile}
 # iree-compile prints the module it was given in its error note; that note is the generic form.
 "$IREE_COMPILE" ../mlp/stablehlo.mlir --compile-to=start --mlir-print-op-generic -o /dev/null 2>&1 |
   sed -n '/^"builtin.module"/,$p' > mlp_stablehlo_generic.mlir
-"$IREE_COMPILE" --version | head -2 | tail -1 > iree_version.txt
+# The version goes into tests/data/README.md (a .txt here would be taken for an XLA dump file).
+"$IREE_COMPILE" --version | head -2 | tail -1
