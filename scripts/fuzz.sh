@@ -8,6 +8,8 @@
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
 #   xla_trace   bytes as a profiler trace (JSON or gzip) mapped onto a module; seeds in
 #               fuzz/corpus/xla_trace
+#   mlir_log    arbitrary bytes as an MLIR pass log: splitter, tolerant reader, IR built from
+#               it; seeds in fuzz/corpus/mlir_log (pieces of tests/data/mlir)
 #   xla_dump_file_name
 #               arbitrary bytes as a file name of an XLA dump folder; seeds (real names) in
 #               fuzz/corpus/xla_dump_file_name
@@ -37,12 +39,15 @@ case "$target" in
   xla_trace)
     flags=(-max_len=65536 -timeout=10)
     ;;
+  mlir_log)
+    flags=(-dict="$root/fuzz/mlir.dict" -max_len=16384 -timeout=10)
+    ;;
   xla_dump_file_name | dump_name)
     target=xla_dump_file_name
     flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
     ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name, mlir_log, onnx)" >&2
     exit 2
     ;;
 esac

@@ -2,12 +2,18 @@
 // `fusescope import DUMP_DIR --list [--json]`: an XLA dump folder (`--xla_dump_to` with
 // `--xla_dump_hlo_pass_re=.*`) becomes a recording whose passes are XLA's own. Files that are
 // no HLO snapshot are listed as skipped; a snapshot that does not read or parse is a warning
-// on stderr and left out.
+// on stderr and left out. `fusescope import LOG -o RUN.fsdb`: an MLIR pass log
+// (`--mlir-print-ir-after-all`, known by its section headers) becomes a recording of its
+// sections; how each section was read (libMLIR or the tolerant reader) is summarised.
 
+#include <filesystem>
 #include <iostream>
+#include <system_error>
 #include <map>
 
 #include "app/cli/command.h"
+#include "app/cli/model_loader.h"
+#include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "ir/json_writer.h"
@@ -18,7 +24,7 @@ namespace fusescope::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: fusescope import DUMP_DIR -o RUN.fsdb [--module NAME] [--json] | "
+    "usage: fusescope import DUMP_DIR|MLIR_LOG -o RUN.fsdb [--module NAME] [--json] | "
     "fusescope import DUMP_DIR --list [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
@@ -108,8 +114,7 @@ int PrintList(const ir::XlaDumpFolder& folder, bool json_output) {
             << " other entries\n";
   for (const ir::XlaDumpModule& module : folder.modules) {
     std::cout << "  " << module.Label() << "  " << module.snapshots.size() << " snapshots, "
-              << module.bytes << " bytes" << (&module == chosen ? "  (default)" : "")
-              << '\n';
+              << module.bytes << " bytes" << (&module == chosen ? "  (default)" : "") << '\n';
   }
   return 0;
 }
@@ -165,11 +170,95 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
   PrintSkipped(skipped);
 }
 
+void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std::string& output,
+                      bool json_output) {
+  const recording::Recording& recording = imported.recording;
+  int64_t changed = 0;
+  for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
+  int64_t by_mlir = 0;
+  int64_t tolerant = 0;
+  int64_t skipped = 0;
+  for (const auto& section : imported.sections) {
+    by_mlir += section.read_by_mlir ? 1 : 0;
+    tolerant += !section.read_by_mlir && section.operations > 0 ? 1 : 0;
+    skipped += section.skipped ? 1 : 0;
+  }
+  const recording::OperationCounts before = recording::CountOperations(recording.input());
+  const recording::OperationCounts after = recording::CountOperations(recording.snapshots.back());
+  if (json_output) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("recording").String(output);
+    json.Key("sections").Int(static_cast<int64_t>(imported.sections.size()));
+    json.Key("passes").Int(static_cast<int64_t>(recording.passes.size()));
+    json.Key("passes_changed").Int(changed);
+    json.Key("refused_by_mlir").Int(imported.refused_by_mlir);
+    json.Key("read_tolerantly").Int(tolerant);
+    json.Key("sections_left_out").Int(skipped);
+    json.Key("cut_off").Bool(imported.cut_off);
+    json.Key("failed").Bool(recording.failed());
+    json.Key("instructions_before").Int(before.instructions());
+    json.Key("instructions_after").Int(after.instructions());
+    json.Key("section_list").BeginArray();
+    for (const auto& section : imported.sections) {
+      json.BeginObject();
+      json.Key("line").Int(section.header_line);
+      json.Key("pass").String(section.pass);
+      json.Key("reader").String(section.read_by_mlir     ? "libMLIR"
+                                : section.operations > 0 ? "tolerant"
+                                                         : "none");
+      json.Key("left_out").Bool(section.skipped);
+      json.Key("operations").Int(section.operations);
+      json.Key("scoped").Bool(section.scoped);
+      if (!section.mlir_error.empty()) json.Key("mlir_error").String(section.mlir_error);
+      json.EndObject();
+    }
+    json.EndArray();
+    json.Key("warnings").BeginArray();
+    for (const std::string& warning : imported.warnings) json.String(warning);
+    json.EndArray();
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return;
+  }
+  std::cout << "imported MLIR pass log (" << imported.sections.size() << " sections) -> " << output
+            << '\n'
+            << "  passes:       " << recording.passes.size() << ", " << changed << " changed the IR"
+            << (recording.failed() ? ", the last one failed" : "") << '\n'
+            << "  read:         " << by_mlir << " by libMLIR, " << tolerant
+            << " by the tolerant reader (libMLIR refused " << imported.refused_by_mlir << "), "
+            << skipped << " left out (unreadable, or Before dumps of unchanged IR)\n"
+            << "  operations:   " << recording::DescribeCounts(before, after) << '\n';
+  if (imported.cut_off) std::cout << "  the log is cut off inside its last section\n";
+}
+
+int ImportMlirLog(const std::string& path, const std::string& output, bool json_output) {
+  auto imported = ir::mlir_import::ImportMlirLogFile(path);
+  if (!imported.ok()) return Fail(imported.message());
+  for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
+  if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {
+    return Fail(saved.message());
+  }
+  PrintMlirSummary(*imported, output, json_output);
+  return 0;
+}
+
 int RunImport(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"-o", "--module"}, {"--list", "--json"});
   if (!args.ok()) return Fail("import: " + args.message());
   const bool list = args->Has("--list");
   if (args->positional().size() != 1 || (!list && !args->Has("-o"))) return Fail(kUsage);
+  if (LooksLikeMlirLogFile(args->positional()[0])) {
+    if (list)
+      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+                  " is an MLIR pass log");
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"));
+  }
+  if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
+    return Fail(args->positional()[0] +
+                ": neither an XLA dump folder nor an MLIR pass log (no '// -----// IR Dump' "
+                "section header in its first 64 KiB)");
+  }
   auto folder = ir::ScanXlaDumpFolder(args->positional()[0]);
   if (!folder.ok()) return Fail(folder.message());
   if (list) return PrintList(*folder, args->Has("--json"));
@@ -191,12 +280,14 @@ int RunImport(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"import",
-                                   "import DUMP_DIR -o RUN.fsdb [--module NAME] [--json] | "
-                                   "import DUMP_DIR --list [--json]",
-                                   "an XLA dump folder (--xla_dump_to) as a recording of XLA's "
-                                   "own passes",
-                                   RunImport});
+const CommandRegistrar kRegistrar(
+    {"import",
+     "import DUMP_DIR|MLIR_LOG -o RUN.fsdb [--module NAME] [--json] | "
+     "import DUMP_DIR --list [--json]",
+     "an XLA dump folder (--xla_dump_to) or an MLIR pass log "
+     "(--mlir-print-ir-after-all) as a recording of the compiler's "
+     "own passes",
+     RunImport});
 
 }  // namespace
 }  // namespace fusescope::app

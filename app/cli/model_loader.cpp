@@ -1,6 +1,7 @@
 #include "app/cli/model_loader.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,6 +11,11 @@
 #ifdef FUSESCOPE_HAVE_ONNX
 #include "ir/import/onnx/onnx_importer.h"
 #endif
+#include "ir/import/mlir/mlir_log_importer.h"
+#include "ir/import/mlir/mlir_log_splitter.h"
+#include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/import/xla_dump_folder.h"
+#include "ir/import/xla_dump_importer.h"
 #include "recording/recording_store.h"
 #include "resources/samples.h"
 
@@ -33,11 +39,77 @@ StatusOr<std::unique_ptr<ir::Module>> ImportOnnx(const std::string& path,
   return std::move(imported->module);
 #else
   (void)options;
-  return Status::Error(path + ": this fusescope was built without libonnx and cannot read ONNX models");
+  return Status::Error(path +
+                       ": this fusescope was built without libonnx and cannot read ONNX models");
 #endif
 }
 
+void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings)
+    std::cerr << "fusescope: warning: " << warning << '\n';
+}
+
+bool IsFolder(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_directory(path, error);
+}
+
+// An MLIR pass log or an XLA dump folder (its default module) as a recording.
+StatusOr<recording::Recording> ImportRecording(const std::string& what) {
+  if (IsFolder(what)) {
+    auto folder = ir::ScanXlaDumpFolder(what);
+    if (!folder.ok()) return folder.status();
+    const ir::XlaDumpModule* module = folder->Default();
+    if (module == nullptr) return Status::Error(what + ": no HLO module in this folder");
+    auto imported = ir::ImportXlaDumpModule(*module, folder->path);
+    if (!imported.ok()) return imported.status();
+    PrintWarnings(imported->warnings);
+    return std::move(imported->recording);
+  }
+  auto imported = ir::mlir_import::ImportMlirLogFile(what);
+  if (!imported.ok()) return imported.status();
+  PrintWarnings(imported->warnings);
+  return std::move(imported->recording);
+}
+
+StatusOr<LoadedModel> SnapshotOf(const recording::Recording& recording, const std::string& what,
+                                 std::optional<int64_t> pass) {
+  const int64_t last = static_cast<int64_t>(recording.snapshots.size()) - 1;
+  const int64_t index = pass ? *pass + 1 : last;
+  if (index < 0 || index > last) {
+    return Status::Error(what + ": no pass " + std::to_string(*pass) + " (the recording has " +
+                         std::to_string(recording.passes.size()) + " passes, numbered 0.." +
+                         std::to_string(last - 1) + ")");
+  }
+  auto module = recording.snapshots[static_cast<size_t>(index)].ToModule();
+  if (!module.ok()) return module.status();
+  return LoadedModel{std::move(module).value(), what, index};
+}
+
+// `warn_unmapped`: say which operations stay opaque (a caller that refuses the module says it
+// in its error instead).
+StatusOr<ir::mlir_import::MlirModelImport> ImportMlirModel(const std::string& path,
+                                                           bool warn_unmapped) {
+  auto imported = ir::mlir_import::ImportMlirModelFile(path);
+  if (!imported.ok()) return imported.status();
+  PrintWarnings(imported->warnings);
+  if (warn_unmapped && !imported->compilable() && !imported->unmapped.empty()) {
+    std::cerr << "fusescope: warning: " << path << ": " << imported->UnmappedSummary()
+              << "; they are kept as opaque nodes\n";
+  }
+  return imported;
+}
+
 }  // namespace
+
+bool LooksLikeMlirLogFile(const std::string& path) {
+  if (IsFolder(path)) return false;
+  std::ifstream file(path, std::ios::binary);
+  std::string prefix(64 * 1024, '\0');
+  file.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+  prefix.resize(static_cast<size_t>(file.gcount()));
+  return ir::mlir_import::LooksLikeMlirLog(prefix);
+}
 
 StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::string>& dims) {
   ModelLoadOptions options;
@@ -75,6 +147,30 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
     if (!module.ok()) return module.status();
     return ModelText{ir::PrintModule(**module), what};
   }
+  if (LooksLikeMlirLogFile(what)) {
+    return Status::Error(what +
+                         ": an MLIR pass log records another compiler's passes; it is no "
+                         "model for our pipeline (view it with `fusescope import`, or compile the "
+                         ".mlir model it started from)");
+  }
+  if (IsFolder(what)) {
+    // A dump folder's model is its default module as XLA received it.
+    auto recording = ImportRecording(what);
+    if (!recording.ok()) return recording.status();
+    return ModelText{recording->input_text, what};
+  }
+  if (ir::mlir_import::IsMlirPath(what)) {
+    auto imported = ImportMlirModel(what, /*warn_unmapped=*/false);
+    if (!imported.ok()) return imported.status();
+    if (!imported->compilable()) {
+      return Status::Error(what + ": this MLIR module loads as a graph but cannot be compiled: " +
+                           (imported->unmapped.empty()
+                                ? std::string("it holds no StableHLO/MHLO operation")
+                                : imported->UnmappedSummary()) +
+                           " (only StableHLO/MHLO modules compile)");
+    }
+    return ModelText{ir::PrintModule(*imported->module), what};
+  }
   std::ifstream file(what, std::ios::binary);
   if (!file) return Status::Error(what + ": cannot open file");
   std::ostringstream text;
@@ -87,21 +183,22 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
   if (LooksLikeRecording(what)) {
     auto recording = recording::LoadRecording(what);
     if (!recording.ok()) return recording.status();
-    const int64_t last = static_cast<int64_t>(recording->snapshots.size()) - 1;
-    const int64_t index = pass ? *pass + 1 : last;
-    if (index < 0 || index > last) {
-      return Status::Error(what + ": no pass " + std::to_string(*pass) + " (the recording has " +
-                           std::to_string(recording->passes.size()) + " passes, numbered 0.." +
-                           std::to_string(last - 1) + ")");
-    }
-    auto module = recording->snapshots[static_cast<size_t>(index)].ToModule();
-    if (!module.ok()) return module.status();
-    return LoadedModel{std::move(module).value(), what, index};
+    return SnapshotOf(*recording, what, pass);
   }
   if (IsOnnxPath(what)) {
     auto module = ImportOnnx(what, options);
     if (!module.ok()) return module.status();
     return LoadedModel{std::move(module).value(), what};
+  }
+  if (IsFolder(what) || LooksLikeMlirLogFile(what)) {
+    auto recording = ImportRecording(what);
+    if (!recording.ok()) return recording.status();
+    return SnapshotOf(*recording, what, pass);
+  }
+  if (ir::mlir_import::IsMlirPath(what)) {
+    auto imported = ImportMlirModel(what, /*warn_unmapped=*/true);
+    if (!imported.ok()) return imported.status();
+    return LoadedModel{std::move(imported->module), what};
   }
   auto text = ReadModelText(what);
   if (!text.ok()) return text.status();

@@ -2,8 +2,10 @@
 #define FUSESCOPE_APP_CLI_MODEL_LOADER_H_
 
 // Resolves what the user named on the command line to a module: an HLO text file, an ONNX
-// model (.onnx), a built-in sample (`sample:NAME`), or a recording (.fsdb: its final
-// snapshot, or the one after pass N). Importer warnings (symbolic dimensions given a default
+// model (.onnx), a .mlir model (StableHLO/MHLO become HLO; other dialects a graph that can
+// be viewed, not compiled), a built-in sample (`sample:NAME`), or a recording (.fsdb), an
+// MLIR pass log or an XLA dump folder (its default module), these three as their final
+// snapshot or the one after pass N. Importer warnings (symbolic dimensions given a default
 // size, ops kept opaque) go to stderr, one line each.
 
 #include <cstdint>
@@ -20,7 +22,7 @@ namespace fusescope::app {
 
 struct LoadedModel {
   std::unique_ptr<ir::Module> module;
-  std::string display_name;  // file path or sample name
+  std::string display_name;     // file path or sample name
   int64_t snapshot_index = -1;  // for a recording: which snapshot `module` is; -1 otherwise
 };
 
@@ -47,6 +49,9 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
 
 // True when the file starts with SQLite's magic header.
 bool LooksLikeRecording(const std::string& path);
+
+// True when `path` is a file whose first 64 KiB hold an MLIR pass log section header.
+bool LooksLikeMlirLogFile(const std::string& path);
 
 }  // namespace fusescope::app
 

@@ -170,7 +170,7 @@ printf 'notes\n' >"$tmp/unrelated_dump/notes.txt"
 expect_error "import empty folder" "empty_dump: no XLA HLO dump files" "$fs" import "$tmp/empty_dump" -o "$tmp/x.fsdb"
 expect_error "import unrelated folder" "unrelated_dump: no XLA HLO dump files .*1 other" "$fs" import "$tmp/unrelated_dump" -o "$tmp/x.fsdb"
 expect_error "import missing folder" "nowhere: no such folder" "$fs" import "$tmp/nowhere" -o "$tmp/x.fsdb"
-expect_error "import a file" "not a folder" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
+expect_error "import a file" "notes.txt: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
 expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
 expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
 
@@ -291,6 +291,50 @@ json_ok "xla-vs-ours reasons" "any('reduction epilogues are not fused' in p['our
 expect_ok "xla-vs-ours text" "$fs" xla-vs-ours "$src/tests/data/xla_dump_mlp"
 contains "xla-vs-ours text" 'producer->consumer pairs: [0-9]+ fused by both' "$tmp/out"
 expect_error "xla-vs-ours not a dump" "no XLA HLO dump files" "$fs" xla-vs-ours "$src/tests/data/attention"
+
+# --- MLIR: pass logs of mlir-opt and iree-compile as recordings, .mlir files as models
+mlir="$src/tests/data/mlir"
+expect_ok "import mlir-opt log" "$fs" import "$mlir/mlir_opt_tosa_mlp.log" -o "$tmp/mlir_opt.fsdb" --json
+json_ok "import mlir-opt log" "d['sections'] == 32 and d['passes'] == 32 and d['sections_left_out'] == 0 and not d['cut_off'] and not d['failed'] and d['section_list'][5]['pass'] == 'CSE (cse)' and d['warnings'] == []"
+expect_ok "passes of mlir log" "$fs" passes "$tmp/mlir_opt.fsdb" --json
+json_ok "passes of mlir log" "d['pipeline'] == 'mlir' and d['passes'][0]['name'] == 'TosaToLinalgNamed (tosa-to-linalg-named)' and any(p['name'] == 'OneShotBufferize (one-shot-bufferize)' and p['changed'] for p in d['passes'])"
+expect_ok "diff of mlir log" "$fs" diff "$tmp/mlir_opt.fsdb" --pass 9 --text
+expect_ok "import iree log" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree.fsdb" --json
+json_ok "import iree log" "d['sections'] == 47 and d['read_tolerantly'] >= 40 and all(s['operations'] > 0 for s in d['section_list'])"
+expect_ok "import iree log text" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree2.fsdb"
+contains "import iree log text" 'by the tolerant reader \(libMLIR refused [0-9]+\)' "$tmp/out"
+expect_ok "import failed log" "$fs" import "$mlir/mlir_opt_failed.log" -o "$tmp/failed.fsdb" --json
+json_ok "import failed log" "d['failed'] and d['passes'] == 3"
+expect_ok "stats of mlir log" "$fs" stats "$mlir/mlir_opt_tosa_mlp.log" --json
+json_ok "stats of mlir log" "d['opcodes'].get('llvm.call', 0) + d['opcodes'].get('llvm.mlir.constant', 0) > 10"
+expect_ok "stats of mlir log pass 0" "$fs" stats "$mlir/mlir_opt_tosa_mlp.log" --pass 0 --json
+json_ok "stats of mlir log pass 0" "d['opcodes'].get('linalg.batch_matmul') == 1"
+expect_ok "print of xla dump folder" "$fs" print "$mlp_dump"
+contains "print of xla dump folder" '^HloModule' "$tmp/out"
+expect_ok "stats of stablehlo" "$fs" stats "$src/tests/data/mlp/stablehlo.mlir" --json
+json_ok "stats of stablehlo" "d['opcodes']['dot'] == 3 and d['opcodes']['reduce'] == 6"
+expect_ok "compile stablehlo" "$fs" compile "$src/tests/data/mlp/stablehlo.mlir" -o "$tmp/shlo.fsdb" --json
+json_ok "compile stablehlo" "d['fusions'] > 0"
+expect_ok "print tosa" "$fs" print "$mlir/tosa_mlp.mlir"
+contains "print tosa" 'tosa\.matmul' "$tmp/out"
+expect_error "compile tosa" "loads as a graph but cannot be compiled: 6 operations have no HLO counterpart" \
+  "$fs" compile "$mlir/tosa_mlp.mlir" -o "$tmp/tosa.fsdb"
+expect_error "compile mlir log" "an MLIR pass log records another compiler's passes" \
+  "$fs" compile "$mlir/mlir_opt_failed.log" -o "$tmp/log.fsdb"
+# Cut off mid-section, junk in a section, binary junk: a warning or one clear error each.
+head -c 60000 "$mlir/mlir_opt_tosa_mlp.log" >"$tmp/cut.log"
+expect_ok "import cut log" "$fs" import "$tmp/cut.log" -o "$tmp/cut.fsdb" --json
+json_ok "import cut log" "d['cut_off'] and d['passes'] > 5"
+contains "import cut log warns" 'cut\.log:[0-9]+:[0-9]+: text ends inside' "$tmp/err"
+{ head -14 "$mlir/mlir_opt_tosa_mlp.log"; echo '// -----// IR Dump After Garbage (garbage) //----- //'; printf '\x00\x01\xff ))) }}}\n'; } >"$tmp/junk.log"
+expect_ok "import junk section" "$fs" import "$tmp/junk.log" -o "$tmp/junk_mlir.fsdb"
+contains "import junk section warns" "junk\.log:15:1: section 'Garbage \(garbage\)' holds no readable IR" "$tmp/err"
+head -c 4096 /dev/urandom >"$tmp/random.bin"
+expect_error "import binary" "random.bin: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/random.bin" -o "$tmp/random.fsdb"
+truncate -s 2G "$tmp/huge.log"
+{ echo '// -----// IR Dump After CSE (cse) //----- //'; } | dd of="$tmp/huge.log" conv=notrunc status=none
+expect_error "import 2 GB log" "over the limit" "$fs" import "$tmp/huge.log" -o "$tmp/huge.fsdb"
+rm -f "$tmp/huge.log"
 
 # --- profile: repeated runs on the reference interpreter, saved and carried onto any pass
 expect_ok "profile compile" "$fs" compile sample:mlp -o "$tmp/prof.fsdb"

@@ -8,6 +8,9 @@
 #include <QTemporaryDir>
 #include <fstream>
 
+#include "ir/import/mlir/mlir_log_importer.h"
+#include "ir/import/mlir/mlir_log_splitter.h"
+#include "ir/import/mlir/mlir_model_importer.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "passes/pipeline_options.h"
@@ -115,7 +118,64 @@ void RecordingLoader::OpenFile(const QString& given, const QString& target) {
     StartLoad(Begin(tr("Opening %1").arg(title), title, path), path);
     return;
   }
+  if (ir::mlir_import::IsMlirPath(path.toStdString()) || LooksLikeMlirLog(path)) {
+    StartMlirImport(Begin(tr("Reading %1").arg(title), title, path), path, target);
+    return;
+  }
   StartCompile(Begin(tr("Compiling %1 (%2)").arg(title, target), title, path), path, path, target);
+}
+
+bool RecordingLoader::LooksLikeMlirLog(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return false;
+  const QByteArray prefix = file.read(64 * 1024);
+  return ir::mlir_import::LooksLikeMlirLog(
+      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
+}
+
+void RecordingLoader::StartMlirImport(const std::shared_ptr<Job>& job, const QString& path,
+                                      const QString& target) {
+  QPointer<RecordingLoader> self(this);
+  const bool log = LooksLikeMlirLog(path);
+  WorkerPool::Instance()->start([self, job, log, target, path_text = path.toStdString()] {
+    std::vector<std::string> warnings;
+    bool compile = false;
+    StatusOr<recording::Recording> result = Status::Error(path_text + ": not read");
+    if (log) {
+      auto imported = ir::mlir_import::ImportMlirLogFile(path_text);
+      if (imported.ok()) {
+        warnings = std::move(imported->warnings);
+        result = std::move(imported->recording);
+      } else {
+        result = imported.status();
+      }
+    } else {
+      auto imported = ir::mlir_import::ImportMlirModelFile(path_text);
+      if (!imported.ok()) {
+        result = imported.status();
+      } else if (imported->compilable()) {
+        compile = true;
+      } else {
+        warnings = std::move(imported->warnings);
+        warnings.push_back(path_text + ": shown as a graph, not compiled: " +
+                           (imported->unmapped.empty() ? std::string("no StableHLO/MHLO operation")
+                                                       : imported->UnmappedSummary()));
+        result = ir::mlir_import::GraphOnlyRecording(*imported, path_text);
+      }
+    }
+    if (job->abandoned) return;
+    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
+    if (result.ok()) WarmUp(*result);
+    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared, compile, target] {
+      if (!self) return;
+      if (compile) {
+        self->StartCompile(job, job->path, job->path, target);
+      } else {
+        self->Finish(job, std::move(*shared));
+      }
+    });
+  });
 }
 
 void RecordingLoader::CompileText(std::string text, const QString& title,

@@ -61,6 +61,8 @@ class RecordingLoader : public QObject {
 
   // Whether `path` is a recording file (SQLite), whatever its name.
   static bool IsRecordingFile(const QString& path);
+  // True when the file's first 64 KiB hold an MLIR pass log section header.
+  static bool LooksLikeMlirLog(const QString& path);
 
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
@@ -96,6 +98,9 @@ class RecordingLoader : public QObject {
   bool MakeFolder(const std::shared_ptr<Job>& job);
   void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
   void StartImport(const std::shared_ptr<Job>& job, const QString& folder);
+  // An MLIR pass log, or a .mlir model that cannot be compiled (shown as its graph alone),
+  // read on a pool thread; a compilable .mlir model goes to the compile worker.
+  void StartMlirImport(const std::shared_ptr<Job>& job, const QString& path, const QString& target);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
                     const QString& source_path, const QString& target);

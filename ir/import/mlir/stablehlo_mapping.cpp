@@ -1,0 +1,670 @@
+#include "ir/import/mlir/stablehlo_mapping.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <string_view>
+#include <unordered_map>
+
+#include "ir/import/mlir/mlir_text_scan.h"
+
+namespace fusescope::ir::mlir_import {
+namespace {
+
+// Operations whose HLO counterpart takes the same operands and no attributes.
+const std::unordered_map<std::string_view, Opcode>& PlainOperations() {
+  static const auto* table = new std::unordered_map<std::string_view, Opcode>{
+      {"abs", Opcode::kAbs},
+      {"add", Opcode::kAdd},
+      {"and", Opcode::kAnd},
+      {"atan2", Opcode::kAtan2},
+      {"cbrt", Opcode::kCbrt},
+      {"ceil", Opcode::kCeil},
+      {"clamp", Opcode::kClamp},
+      {"count_leading_zeros", Opcode::kClz},
+      {"cosine", Opcode::kCos},
+      {"divide", Opcode::kDivide},
+      {"exponential", Opcode::kExp},
+      {"exponential_minus_one", Opcode::kExpm1},
+      {"floor", Opcode::kFloor},
+      {"is_finite", Opcode::kIsFinite},
+      {"log", Opcode::kLog},
+      {"log_plus_one", Opcode::kLog1p},
+      {"logistic", Opcode::kLogistic},
+      {"maximum", Opcode::kMaximum},
+      {"minimum", Opcode::kMinimum},
+      {"multiply", Opcode::kMultiply},
+      {"negate", Opcode::kNegate},
+      {"not", Opcode::kNot},
+      {"or", Opcode::kOr},
+      {"popcnt", Opcode::kPopulationCount},
+      {"power", Opcode::kPower},
+      {"remainder", Opcode::kRemainder},
+      {"round_nearest_afz", Opcode::kRoundNearestAfz},
+      {"round_nearest_even", Opcode::kRoundNearestEven},
+      {"rsqrt", Opcode::kRsqrt},
+      {"select", Opcode::kSelect},
+      {"shift_left", Opcode::kShiftLeft},
+      {"shift_right_arithmetic", Opcode::kShiftRightArithmetic},
+      {"shift_right_logical", Opcode::kShiftRightLogical},
+      {"sign", Opcode::kSign},
+      {"sine", Opcode::kSin},
+      {"sqrt", Opcode::kSqrt},
+      {"subtract", Opcode::kSubtract},
+      {"tan", Opcode::kTan},
+      {"tanh", Opcode::kTanh},
+      {"xor", Opcode::kXor},
+      {"convert", Opcode::kConvert},
+      {"reshape", Opcode::kReshape},
+      {"bitcast_convert", Opcode::kBitcastConvert},
+      {"real", Opcode::kReal},
+      {"imag", Opcode::kImag},
+      {"complex", Opcode::kComplex},
+      {"tuple", Opcode::kTuple},
+      {"optimization_barrier", Opcode::kOptimizationBarrier},
+  };
+  return *table;
+}
+
+// Integers of `[1, 2]` or `array<i64: 1, 2>` (empty lists allowed); nullopt when malformed.
+std::optional<std::vector<int64_t>> IntList(std::string_view text) {
+  text = TrimText(text);
+  // MHLO writes `dense<[0, 1]> : tensor<2xi64>` where StableHLO writes `array<i64: 0, 1>`.
+  if (text.substr(0, 6) == "dense<" && text.back() == '>') {
+    text = TrimText(text.substr(6, text.size() - 7));
+    if (text.empty() || text.front() != '[') return IntList("[" + std::string(text) + "]");
+  }
+  if (text.substr(0, 10) == "array<i64:") {
+    text = text.substr(10, text.size() - 11);
+  } else if (text.substr(0, 9) == "array<i64") {
+    text = {};
+  } else if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+  } else {
+    return std::nullopt;
+  }
+  std::vector<int64_t> values;
+  for (std::string_view part : SplitTopLevel(text)) {
+    int64_t value = 0;
+    auto parsed = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (parsed.ec != std::errc() || parsed.ptr != part.data() + part.size()) return std::nullopt;
+    values.push_back(value);
+  }
+  return values;
+}
+
+// The text after `key = ` up to the next top-level comma or closing bracket.
+std::optional<std::string_view> ValueOf(std::string_view text, std::string_view key) {
+  size_t at = 0;
+  while ((at = text.find(key, at)) != std::string_view::npos) {
+    const bool starts = at == 0 || !IsValueNameChar(text[at - 1]);
+    size_t after = at + key.size();
+    while (after < text.size() && text[after] == ' ') ++after;
+    if (starts && after < text.size() && text[after] == '=') {
+      std::string_view rest = TrimText(text.substr(after + 1));
+      int depth = 0;
+      for (size_t i = 0; i < rest.size(); ++i) {
+        const char c = rest[i];
+        if (c == '"') {
+          i = SkipStringLiteral(rest, i) - 1;
+          continue;
+        }
+        if (c == '[' || c == '(' || c == '{' || (c == '<')) ++depth;
+        if (c == ']' || c == ')' || c == '}' || (c == '>' && (i == 0 || rest[i - 1] != '-'))) {
+          if (depth == 0) return TrimText(rest.substr(0, i));
+          --depth;
+        }
+        if (depth == 0 && (c == ',' || (c == ' ' && rest.substr(i, 3) == " : "))) {
+          return TrimText(rest.substr(0, i));
+        }
+      }
+      return rest;
+    }
+    at += key.size();
+  }
+  return std::nullopt;
+}
+
+std::string Braced(const std::vector<int64_t>& values) {
+  std::string text = "{";
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  return text + "}";
+}
+
+std::optional<std::vector<int64_t>> IntListOf(std::string_view text, std::string_view key) {
+  auto value = ValueOf(text, key);
+  if (!value) return std::nullopt;
+  return IntList(*value);
+}
+
+// `[0] x [1]` of the pretty dot_general.
+bool PairOfLists(std::string_view text, std::string_view key, std::vector<int64_t>& lhs,
+                 std::vector<int64_t>& rhs) {
+  const size_t at = text.find(key);
+  if (at == std::string_view::npos) return false;
+  std::string_view rest = text.substr(at + key.size());
+  const size_t open = rest.find('[');
+  const size_t cross = rest.find("] x [");
+  if (open == std::string_view::npos || cross == std::string_view::npos) return false;
+  const size_t close = rest.find(']', cross + 4);
+  auto left = IntList(rest.substr(open, cross + 1 - open));
+  auto right = IntList(rest.substr(cross + 4, close - cross - 3));
+  if (!left || !right) return false;
+  lhs = *left;
+  rhs = *right;
+  return true;
+}
+
+std::optional<HloMapping> MapDot(std::string_view text) {
+  std::vector<int64_t> lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
+  if (text.find("contracting_dims = ") != std::string_view::npos) {
+    if (!PairOfLists(text, "contracting_dims = ", lhs_contracting, rhs_contracting))
+      return std::nullopt;
+    PairOfLists(text, "batching_dims = ", lhs_batch, rhs_batch);
+  } else {
+    auto read = [&](std::string_view key, std::vector<int64_t>& out) {
+      if (auto list = IntListOf(text, key)) out = *list;
+    };
+    read("lhs_batching_dimensions", lhs_batch);
+    read("rhs_batching_dimensions", rhs_batch);
+    read("lhs_contracting_dimensions", lhs_contracting);
+    read("rhs_contracting_dimensions", rhs_contracting);
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kDot;
+  if (!lhs_batch.empty()) {
+    mapping.attributes.emplace_back("lhs_batch_dims", Braced(lhs_batch));
+    mapping.attributes.emplace_back("rhs_batch_dims", Braced(rhs_batch));
+  }
+  mapping.attributes.emplace_back("lhs_contracting_dims", Braced(lhs_contracting));
+  mapping.attributes.emplace_back("rhs_contracting_dims", Braced(rhs_contracting));
+  return mapping;
+}
+
+std::optional<HloMapping> WithDimensions(Opcode opcode, std::string_view text,
+                                         std::initializer_list<std::string_view> keys,
+                                         std::string_view attribute = "dimensions") {
+  for (std::string_view key : keys) {
+    if (auto list = IntListOf(text, key)) {
+      HloMapping mapping;
+      mapping.opcode = opcode;
+      mapping.attributes.emplace_back(std::string(attribute), Braced(*list));
+      return mapping;
+    }
+  }
+  return std::nullopt;
+}
+
+// One element of a dense literal as HLO writes it.
+std::optional<std::string> Element(std::string_view text, PrimitiveType type) {
+  text = TrimText(text);
+  if (type == PrimitiveType::kPred) {
+    if (text == "true" || text == "1") return "true";
+    if (text == "false" || text == "0") return "false";
+    return std::nullopt;
+  }
+  if (IsFloatingPointType(type)) {
+    double value = 0;
+    if (text.substr(0, 2) == "0x") {
+      uint64_t bits = 0;
+      auto parsed = std::from_chars(text.data() + 2, text.data() + text.size(), bits, 16);
+      if (parsed.ec != std::errc()) return std::nullopt;
+      if (type == PrimitiveType::kF32) {
+        float f;
+        const uint32_t narrow = static_cast<uint32_t>(bits);
+        std::memcpy(&f, &narrow, sizeof f);
+        value = f;
+      } else if (type == PrimitiveType::kF64) {
+        std::memcpy(&value, &bits, sizeof value);
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      char* end = nullptr;
+      const std::string copy(text);
+      value = std::strtod(copy.c_str(), &end);
+      if (end == copy.c_str() || *end != '\0') return std::nullopt;
+    }
+    if (std::isnan(value)) return std::string("nan");
+    if (std::isinf(value)) return std::string(value < 0 ? "-inf" : "inf");
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, type == PrimitiveType::kF64 ? "%.17g" : "%.9g", value);
+    return std::string(buffer);
+  }
+  int64_t value = 0;
+  auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size()) {
+    if (text == "true") return std::string("1");
+    if (text == "false") return std::string("0");
+    return std::nullopt;
+  }
+  return std::to_string(value);
+}
+
+void FlattenDense(std::string_view text, std::vector<std::string_view>& out) {
+  text = TrimText(text);
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    for (std::string_view part : SplitTopLevel(text.substr(1, text.size() - 2)))
+      FlattenDense(part, out);
+    return;
+  }
+  out.push_back(text);
+}
+
+void AppendNested(const std::vector<std::string>& elements, const std::vector<int64_t>& dims,
+                  size_t dim, size_t& next, std::string& out) {
+  if (dim == dims.size()) {
+    out += elements[next++];
+    return;
+  }
+  out += "{";
+  for (int64_t i = 0; i < dims[dim]; ++i) {
+    if (i > 0) out += ", ";
+    AppendNested(elements, dims, dim + 1, next, out);
+  }
+  out += "}";
+}
+
+// `dense<1.0>`, `dense<[[1, 2], [3, 4]]>`, `dense<0xFF800000>` as an HLO literal of `shape`.
+// Arrays larger than kMaxLiteralElements and hex blobs of several elements are refused.
+constexpr int64_t kMaxLiteralElements = 1 << 16;
+
+std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
+  const size_t dense = text.find("dense<");
+  if (dense == std::string_view::npos || !shape.IsArray()) return std::nullopt;
+  std::string_view rest = text.substr(dense + 6);
+  int depth = 1;
+  size_t end = 0;
+  for (; end < rest.size() && depth > 0; ++end) {
+    if (rest[end] == '"') {
+      end = SkipStringLiteral(rest, end) - 1;
+      continue;
+    }
+    if (rest[end] == '<') ++depth;
+    if (rest[end] == '>') --depth;
+  }
+  if (depth != 0) return std::nullopt;
+  std::string_view payload = rest.substr(0, end - 1);
+  if (!payload.empty() && payload.front() == '"') return std::nullopt;
+  std::vector<std::string_view> parts;
+  FlattenDense(payload, parts);
+  const int64_t count = shape.ElementCount();
+  if (count > kMaxLiteralElements ||
+      (parts.size() != 1 && static_cast<int64_t>(parts.size()) != count)) {
+    return std::nullopt;
+  }
+  std::vector<std::string> elements;
+  for (std::string_view part : parts) {
+    auto element = Element(part, shape.element_type());
+    if (!element) return std::nullopt;
+    elements.push_back(*element);
+  }
+  if (elements.size() == 1 && count != 1)
+    elements.assign(static_cast<size_t>(count), elements.front());
+  if (shape.rank() == 0) return elements.front();
+  std::string out;
+  size_t next = 0;
+  AppendNested(elements, shape.dimensions(), 0, next, out);
+  return out;
+}
+
+std::optional<HloMapping> MapBroadcast(std::string_view text,
+                                       const std::vector<Shape>& operand_shapes,
+                                       const Shape& result) {
+  std::optional<std::vector<int64_t>> dims = IntListOf(text, "dims");
+  if (!dims) dims = IntListOf(text, "broadcast_dimensions");
+  if (!dims || operand_shapes.size() != 1 || !operand_shapes[0].IsArray() || !result.IsArray() ||
+      static_cast<int64_t>(dims->size()) != operand_shapes[0].rank()) {
+    return std::nullopt;
+  }
+  const Shape& operand = operand_shapes[0];
+  std::vector<int64_t> kept_dims;
+  std::vector<int64_t> kept_sizes;
+  for (size_t i = 0; i < dims->size(); ++i) {
+    const int64_t target = (*dims)[i];
+    if (target < 0 || target >= result.rank()) return std::nullopt;
+    if (operand.dimension(static_cast<int64_t>(i)) == 1 && result.dimension(target) != 1) continue;
+    kept_dims.push_back(target);
+    kept_sizes.push_back(operand.dimension(static_cast<int64_t>(i)));
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kBroadcast;
+  mapping.attributes.emplace_back("dimensions", Braced(kept_dims));
+  if (kept_dims.size() != dims->size())
+    mapping.reshape_operand = Shape(operand.element_type(), kept_sizes);
+  return mapping;
+}
+
+std::optional<HloMapping> MapCompare(std::string_view text) {
+  std::string direction;
+  for (std::string_view candidate : {"EQ", "NE", "GE", "GT", "LE", "LT"}) {
+    const size_t at = text.find(candidate);
+    if (at != std::string_view::npos && (at == 0 || !IsValueNameChar(text[at - 1])) &&
+        (at + 2 >= text.size() || !IsValueNameChar(text[at + 2]))) {
+      direction = std::string(candidate);
+      break;
+    }
+  }
+  if (direction.empty()) return std::nullopt;
+  HloMapping mapping;
+  mapping.opcode = Opcode::kCompare;
+  mapping.attributes.emplace_back("direction", direction);
+  return mapping;
+}
+
+// `[1:3, 0:8:2]` of the pretty slice, or start_indices/limit_indices/strides.
+std::optional<HloMapping> MapSlice(std::string_view text) {
+  std::vector<int64_t> starts, limits, strides;
+  if (auto start = IntListOf(text, "start_indices")) {
+    auto limit = IntListOf(text, "limit_indices");
+    auto stride = IntListOf(text, "strides");
+    if (!limit || !stride || limit->size() != start->size() || stride->size() != start->size())
+      return std::nullopt;
+    starts = *start;
+    limits = *limit;
+    strides = *stride;
+  } else {
+    const size_t open = text.find(" [");
+    const size_t close = text.find(']', open == std::string_view::npos ? 0 : open);
+    if (open == std::string_view::npos || close == std::string_view::npos) return std::nullopt;
+    for (std::string_view range : SplitTopLevel(text.substr(open + 2, close - open - 2))) {
+      std::vector<int64_t> numbers;
+      for (std::string_view number : SplitTopLevel(range, ':')) {
+        int64_t value = 0;
+        if (std::from_chars(number.data(), number.data() + number.size(), value).ec != std::errc())
+          return std::nullopt;
+        numbers.push_back(value);
+      }
+      if (numbers.size() < 2 || numbers.size() > 3) return std::nullopt;
+      starts.push_back(numbers[0]);
+      limits.push_back(numbers[1]);
+      strides.push_back(numbers.size() == 3 ? numbers[2] : 1);
+    }
+  }
+  std::string slice = "{";
+  for (size_t i = 0; i < starts.size(); ++i) {
+    slice += (i ? ", [" : "[") + std::to_string(starts[i]) + ":" + std::to_string(limits[i]) + ":" +
+             std::to_string(strides[i]) + "]";
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kSlice;
+  mapping.attributes.emplace_back("slice", slice + "}");
+  return mapping;
+}
+
+std::string Joined(const std::vector<int64_t>& values, std::string_view separator) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += separator;
+    text += std::to_string(values[i]);
+  }
+  return text;
+}
+
+// `window={size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=.. rhs_dilate=..}` with the defaults
+// left out, as XLA writes it.
+std::string WindowText(const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+                       const std::vector<std::pair<int64_t, int64_t>>& pad,
+                       const std::vector<int64_t>& lhs_dilate,
+                       const std::vector<int64_t>& rhs_dilate) {
+  auto all = [](const std::vector<int64_t>& values, int64_t value) {
+    return std::all_of(values.begin(), values.end(), [&](int64_t v) { return v == value; });
+  };
+  std::string text = "{size=" + Joined(size, "x");
+  if (!all(stride, 1)) text += " stride=" + Joined(stride, "x");
+  bool padded = false;
+  std::string pads;
+  for (size_t i = 0; i < pad.size(); ++i) {
+    padded = padded || pad[i].first != 0 || pad[i].second != 0;
+    pads += (i ? "x" : "") + std::to_string(pad[i].first) + "_" + std::to_string(pad[i].second);
+  }
+  if (padded) text += " pad=" + pads;
+  if (!all(lhs_dilate, 1)) text += " lhs_dilate=" + Joined(lhs_dilate, "x");
+  if (!all(rhs_dilate, 1)) text += " rhs_dilate=" + Joined(rhs_dilate, "x");
+  return text + "}";
+}
+
+// `[[1, 1], [0, 2]]` or `dense<0> : tensor<4x2xi64>` as (low, high) pairs, `count` of them.
+std::optional<std::vector<std::pair<int64_t, int64_t>>> Padding(std::string_view text,
+                                                                size_t count) {
+  std::vector<std::string_view> parts;
+  text = TrimText(text);
+  if (text.substr(0, 6) == "dense<") {
+    const size_t close = text.find('>');
+    if (close == std::string_view::npos) return std::nullopt;
+    FlattenDense(text.substr(6, close - 6), parts);
+  } else {
+    FlattenDense(text, parts);
+  }
+  std::vector<int64_t> values;
+  for (std::string_view part : parts) {
+    int64_t value = 0;
+    if (std::from_chars(part.data(), part.data() + part.size(), value).ec != std::errc())
+      return std::nullopt;
+    values.push_back(value);
+  }
+  if (values.size() == 1) values.assign(count * 2, values.front());
+  if (values.size() != count * 2) return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (size_t i = 0; i < count; ++i) pairs.emplace_back(values[2 * i], values[2 * i + 1]);
+  return pairs;
+}
+
+std::vector<int64_t> ListOr(std::string_view text, std::string_view key, size_t count,
+                            int64_t fallback) {
+  auto list = IntListOf(text, key);
+  if (list && list->size() == count) return *list;
+  return std::vector<int64_t>(count, fallback);
+}
+
+// Pretty convolution: `dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride
+// = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}`.
+std::optional<HloMapping> MapConvolution(std::string_view text,
+                                         const std::vector<Shape>& operand_shapes) {
+  if (operand_shapes.size() != 2 || !operand_shapes[1].IsArray()) return std::nullopt;
+  const size_t at = text.find("dim_numbers = ");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view numbers = text.substr(at + 14);
+  numbers = numbers.substr(0, numbers.find(", window"));
+  std::string labels;
+  std::vector<int64_t> kernel_spatial;  // kernel dimensions of the spatial labels, in order
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    const char c = numbers[i];
+    if (c == 'x' && i > 0 && numbers[i - 1] == ']') {
+      labels += '_';
+    } else if (c == '-' && numbers.substr(i, 2) == "->") {
+      labels += "->";
+      ++i;
+    } else if (std::isalnum(static_cast<unsigned char>(c))) {
+      labels += c;
+    }
+  }
+  const size_t first = labels.find('_');
+  const size_t arrow = labels.find("->");
+  if (first == std::string::npos || arrow == std::string::npos || arrow < first)
+    return std::nullopt;
+  const std::string kernel = labels.substr(first + 1, arrow - first - 1);
+  if (static_cast<int64_t>(kernel.size()) != operand_shapes[1].rank()) return std::nullopt;
+  for (char digit = '0'; digit <= '9'; ++digit) {
+    const size_t position = kernel.find(digit);
+    if (position == std::string::npos) break;
+    kernel_spatial.push_back(operand_shapes[1].dimension(static_cast<int64_t>(position)));
+  }
+  const size_t spatial = kernel_spatial.size();
+  std::string_view window;
+  if (const size_t open = text.find("window = {"); open != std::string_view::npos) {
+    window = text.substr(open + 10);
+    window = window.substr(0, window.find('}'));
+  }
+  std::vector<std::pair<int64_t, int64_t>> pad(spatial, {0, 0});
+  if (auto value = ValueOf(window, "pad")) {
+    auto read = Padding(*value, spatial);
+    if (!read) return std::nullopt;
+    pad = *read;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kConvolution;
+  mapping.attributes.emplace_back(
+      "window", WindowText(kernel_spatial, ListOr(window, "stride", spatial, 1), pad,
+                           ListOr(window, "lhs_dilate", spatial, 1),
+                           ListOr(window, "rhs_dilate", spatial, 1)));
+  mapping.attributes.emplace_back("dim_labels", labels);
+  for (std::string_view key : {"feature_group_count", "batch_group_count"}) {
+    if (auto value = ValueOf(text, key)) {
+      std::string_view number = TrimText(value->substr(0, value->find(':')));
+      int64_t count = 1;
+      if (std::from_chars(number.data(), number.data() + number.size(), count).ec != std::errc())
+        return std::nullopt;
+      if (count != 1) mapping.attributes.emplace_back(std::string(key), std::to_string(count));
+    }
+  }
+  return mapping;
+}
+
+// reduce_window with its body (generic attributes, as jax writes it).
+std::optional<HloMapping> MapReduceWindow(const MlirOperation& operation,
+                                          const std::vector<Shape>& operand_shapes) {
+  if (operand_shapes.size() != 2 || operation.regions.size() != 1 || !operand_shapes[0].IsArray())
+    return std::nullopt;
+  const std::string_view text = operation.text;
+  const size_t rank = static_cast<size_t>(operand_shapes[0].rank());
+  auto size = IntListOf(text, "window_dimensions");
+  if (!size || size->size() != rank) return std::nullopt;
+  std::vector<std::pair<int64_t, int64_t>> pad(rank, {0, 0});
+  if (auto value = ValueOf(text, "padding")) {
+    auto read = Padding(*value, rank);
+    if (!read) return std::nullopt;
+    pad = *read;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kReduceWindow;
+  mapping.attributes.emplace_back("window",
+                                  WindowText(*size, ListOr(text, "window_strides", rank, 1), pad,
+                                             ListOr(text, "base_dilations", rank, 1),
+                                             ListOr(text, "window_dilations", rank, 1)));
+  return mapping;
+}
+
+std::optional<HloMapping> MapReduce(const MlirOperation& operation) {
+  auto mapping = WithDimensions(Opcode::kReduce, operation.text, {"dimensions"});
+  if (!mapping) return std::nullopt;
+  const size_t applies = operation.text.find("applies ");
+  if (applies != std::string::npos) {
+    std::string_view body = std::string_view(operation.text).substr(applies + 8);
+    body = body.substr(0, body.find(' '));
+    std::string op(body);
+    if (op.find('.') == std::string::npos) op = "stablehlo." + op;
+    MlirOperation binary;
+    binary.name = op;
+    auto inner = MapStablehloOperation(binary, {}, Shape());
+    if (!inner || inner->opcode == Opcode::kUnknown) return std::nullopt;
+    mapping->reduction = inner->opcode;
+  } else if (operation.regions.size() != 1) {
+    return std::nullopt;
+  }
+  return mapping;
+}
+
+}  // namespace
+
+std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
+                                                const std::vector<Shape>& operand_shapes,
+                                                const Shape& result) {
+  if (operation.name == "chlo.square") {
+    HloMapping mapping;
+    mapping.opcode = Opcode::kMultiply;
+    mapping.square = true;
+    return mapping;
+  }
+  if (operation.name == "func.call") {
+    HloMapping mapping;
+    mapping.opcode = Opcode::kCall;
+    return mapping;
+  }
+  std::string_view name = operation.name;
+  if (name.rfind("stablehlo.", 0) == 0) {
+    name.remove_prefix(10);
+  } else if (name.rfind("mhlo.", 0) == 0) {
+    name.remove_prefix(5);
+  } else {
+    return std::nullopt;
+  }
+  if (auto plain = PlainOperations().find(name); plain != PlainOperations().end()) {
+    HloMapping mapping;
+    mapping.opcode = plain->second;
+    return mapping;
+  }
+  const std::string_view text = operation.text;
+  if (name == "dot_general" || name == "dot") {
+    if (name == "dot") {
+      // stablehlo.dot: a matrix or vector product over the last and first dimensions.
+      if (operand_shapes.size() != 2) return std::nullopt;
+      HloMapping mapping;
+      mapping.opcode = Opcode::kDot;
+      mapping.attributes.emplace_back("lhs_contracting_dims",
+                                      Braced({std::max<int64_t>(operand_shapes[0].rank() - 1, 0)}));
+      mapping.attributes.emplace_back("rhs_contracting_dims", Braced({0}));
+      return mapping;
+    }
+    return MapDot(text);
+  }
+  if (name == "broadcast_in_dim") return MapBroadcast(text, operand_shapes, result);
+  if (name == "transpose") return WithDimensions(Opcode::kTranspose, text, {"dims", "permutation"});
+  if (name == "reverse") return WithDimensions(Opcode::kReverse, text, {"dims", "dimensions"});
+  if (name == "concatenate") {
+    for (std::string_view key : {"dim", "dimension"}) {
+      if (auto value = ValueOf(text, key)) {
+        std::string_view number = TrimText(value->substr(0, value->find(':')));
+        int64_t dimension = 0;
+        if (std::from_chars(number.data(), number.data() + number.size(), dimension).ec !=
+            std::errc())
+          break;
+        HloMapping mapping;
+        mapping.opcode = Opcode::kConcatenate;
+        mapping.attributes.emplace_back("dimensions", Braced({dimension}));
+        return mapping;
+      }
+    }
+    return std::nullopt;
+  }
+  if (name == "iota") {
+    for (std::string_view key : {"dim", "iota_dimension"}) {
+      if (auto value = ValueOf(text, key)) {
+        std::string_view number = TrimText(value->substr(0, value->find(':')));
+        int64_t dimension = 0;
+        if (std::from_chars(number.data(), number.data() + number.size(), dimension).ec !=
+            std::errc())
+          break;
+        HloMapping mapping;
+        mapping.opcode = Opcode::kIota;
+        mapping.attributes.emplace_back("iota_dimension", std::to_string(dimension));
+        return mapping;
+      }
+    }
+    return std::nullopt;
+  }
+  if (name == "compare") return MapCompare(text);
+  if (name == "convolution") return MapConvolution(text, operand_shapes);
+  if (name == "reduce_window") return MapReduceWindow(operation, operand_shapes);
+  if (name == "slice") return MapSlice(text);
+  if (name == "reduce") {
+    if (operand_shapes.size() != 2) return std::nullopt;  // variadic reductions: not yet
+    return MapReduce(operation);
+  }
+  if (name == "constant") {
+    auto literal = Literal(text, result);
+    if (!literal) return std::nullopt;
+    HloMapping mapping;
+    mapping.opcode = Opcode::kConstant;
+    mapping.literal = *literal;
+    return mapping;
+  }
+  return std::nullopt;
+}
+
+}  // namespace fusescope::ir::mlir_import

@@ -1,0 +1,43 @@
+#ifndef FUSESCOPE_IR_IMPORT_MLIR_STABLEHLO_MAPPING_H_
+#define FUSESCOPE_IR_IMPORT_MLIR_STABLEHLO_MAPPING_H_
+
+// StableHLO and MHLO operations as HLO instructions: the opcode XLA would use and the
+// attributes our passes and the interpreter read (dot dimension numbers, broadcast and
+// reduce dimensions, compare direction, constant literals, ...), read from the operation's
+// text in pretty or generic form. `stablehlo.add` -> add, `dot_general` -> dot,
+// `broadcast_in_dim` -> broadcast, `reduce` -> reduce with its body as to_apply.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/import/mlir/mlir_operation_tree.h"
+#include "ir/opcode.h"
+#include "ir/shape.h"
+
+namespace fusescope::ir::mlir_import {
+
+struct HloMapping {
+  Opcode opcode = Opcode::kUnknown;
+  std::vector<std::pair<std::string, std::string>> attributes;  // key, value as HLO writes it
+  std::string literal;                                          // constant(...) contents
+  std::string region_key = "to_apply";                          // where the operation's region goes
+  // `stablehlo.reduce ... applies stablehlo.add`: the reducer is this binary opcode on
+  // scalars, written without a region.
+  std::optional<Opcode> reduction;
+  // broadcast_in_dim may stretch dimensions of size 1, HLO's broadcast may not: the operand
+  // is first reshaped to this shape (those dimensions dropped).
+  std::optional<Shape> reshape_operand;
+  bool square = false;  // chlo.square: multiply the operand by itself
+};
+
+// nullopt when the operation is not stablehlo/mhlo (or func.call) or has no HLO counterpart
+// here (or its attributes could not be read). `result` is the operation's (first) result shape.
+std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
+                                                const std::vector<Shape>& operand_shapes,
+                                                const Shape& result);
+
+}  // namespace fusescope::ir::mlir_import
+
+#endif  // FUSESCOPE_IR_IMPORT_MLIR_STABLEHLO_MAPPING_H_

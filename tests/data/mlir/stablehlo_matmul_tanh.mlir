@@ -1,0 +1,6 @@
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = stablehlo.tanh %0 : tensor<4x16xf32>
+  %2 = stablehlo.add %1, %0 : tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}

@@ -1,0 +1,252 @@
+// .mlir files as models: StableHLO written by jax (tests/data/<model>/stablehlo.mlir, from
+// `jax.jit(f).lower(...).as_text()`) maps onto HLO and computes what the HLO jax wrote for
+// the same function computes; other dialects load as graphs that cannot be compiled.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ir/computation.h"
+#include "ir/hlo_parser.h"
+#include "ir/hlo_printer.h"
+#include "ir/import/mlir/mlir_library_reader.h"
+#include "ir/import/mlir/mlir_log_importer.h"
+#include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/instruction.h"
+#include "ir/verifier.h"
+#include "recording/compile_and_record.h"
+#include "runtime/interpreter.h"
+#include "runtime/seeded_inputs.h"
+
+namespace fusescope::ir::mlir_import {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kData = std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/";
+
+std::unique_ptr<Module> ParseFile(const std::string& path) {
+  auto text = ReadTextFile(path, int64_t{1} << 30);
+  EXPECT_TRUE(text.ok()) << text.message();
+  if (!text.ok()) return nullptr;
+  auto module = ParseHloModule(*text, path);
+  EXPECT_TRUE(module.ok()) << module.message();
+  return module.ok() ? std::move(module).value() : nullptr;
+}
+
+// A stablehlo file and the HLO jax wrote for the same function.
+struct JaxModel {
+  std::string mlir;
+  std::string hlo;
+};
+
+class StablehloModelTest : public ::testing::TestWithParam<JaxModel> {};
+
+// The stablehlo jax wrote and the HLO jax wrote for the same function, run by the reference
+// interpreter on the same seeded inputs, give the same outputs.
+TEST_P(StablehloModelTest, ComputesWhatJaxsHloComputes) {
+  auto imported = ImportMlirModelFile(kData + GetParam().mlir);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  if (MlirLibraryAvailable()) {
+    // MLIR 19 reads stablehlo in generic form only.
+    EXPECT_EQ(imported->read_by_mlir, GetParam().mlir.find("generic") != std::string::npos)
+        << imported->mlir_error;
+  }
+  EXPECT_GT(imported->mapped, 20);
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  auto hlo = ParseFile(kData + GetParam().hlo);
+  ASSERT_NE(hlo, nullptr);
+  auto inputs = runtime::SeededInputs(*hlo->entry(), 7);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  auto same_inputs = runtime::SeededInputs(*imported->module->entry(), 7);
+  ASSERT_TRUE(same_inputs.ok()) << same_inputs.message();
+  runtime::Interpreter interpreter;
+  auto expected = interpreter.Run(*hlo, std::move(inputs).value());
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto actual = interpreter.Run(*imported->module, std::move(same_inputs).value());
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  const runtime::LiteralDifference difference =
+      runtime::CompareLiterals(*actual, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << "max abs error " << difference.max_abs_error << ", "
+                               << difference.mismatches << " mismatches";
+}
+
+// Our CPU pipeline compiles the imported module.
+TEST_P(StablehloModelTest, CompilesThroughOurPipeline) {
+  auto imported = ImportMlirModelFile(kData + GetParam().mlir);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  passes::PipelineOptions options;
+  options.target = "cpu";
+  auto recording =
+      recording::CompileAndRecord(PrintModule(*imported->module), options, "stablehlo");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  EXPECT_FALSE(recording->failed());
+  EXPECT_GT(recording->passes.size(), 5u);
+}
+
+// The generic form is jax's mlp module as iree-compile prints it with --mlir-print-op-generic;
+// libMLIR reads it (unregistered dialects allowed), the pretty form only the tolerant reader.
+INSTANTIATE_TEST_SUITE_P(
+    JaxModels, StablehloModelTest,
+    ::testing::Values(
+        JaxModel{"mlp/stablehlo.mlir", "mlp/before_optimizations.nometa.hlo"},
+        JaxModel{"attention/stablehlo.mlir", "attention/before_optimizations.nometa.hlo"},
+        JaxModel{"convnet/stablehlo.mlir", "convnet/before_optimizations.nometa.hlo"},
+        JaxModel{"mlir/mlp_stablehlo_generic.mlir", "mlp/before_optimizations.nometa.hlo"}));
+
+TEST(MlirModelImportTest, StablehloOpsBecomeHloInstructions) {
+  auto imported = ImportMlirModelFile(kData + "mlp/stablehlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const Module& module = *imported->module;
+  EXPECT_EQ(module.entry()->name(), "main");
+  int64_t dots = 0;
+  int64_t reduces = 0;
+  int64_t calls = 0;
+  for (const auto& computation : module.computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() == Opcode::kDot) {
+        ++dots;
+        EXPECT_EQ(instruction->attribute("lhs_contracting_dims").value_or(""), "{1}");
+        EXPECT_EQ(instruction->attribute("rhs_contracting_dims").value_or(""), "{0}");
+      }
+      if (instruction->opcode() == Opcode::kReduce) {
+        ++reduces;
+        ASSERT_EQ(instruction->CalledComputations("to_apply").size(), 1u);
+      }
+      if (instruction->opcode() == Opcode::kCall) {
+        ++calls;
+        ASSERT_EQ(instruction->CalledComputations("to_apply").size(), 1u);
+      }
+      EXPECT_NE(instruction->opcode(), Opcode::kUnknown) << instruction->opcode_name();
+    }
+  }
+  EXPECT_EQ(dots, 3);
+  EXPECT_EQ(reduces, 6);
+  EXPECT_EQ(calls, 4);
+}
+
+TEST(MlirModelImportTest, TosaLoadsAsAGraphThatDoesNotCompile) {
+  auto imported = ImportMlirModelFile(kData + "mlir/tosa_mlp.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_FALSE(imported->compilable());
+  EXPECT_EQ(imported->unmapped.at("tosa.reshape"), 2);
+  EXPECT_EQ(imported->unmapped.at("tosa.matmul"), 1);
+  EXPECT_THAT(imported->UnmappedSummary(), HasSubstr("6 operations have no HLO counterpart"));
+  const Instruction* matmul = imported->module->FindInstruction("1");
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_EQ(matmul->opcode_name(), "tosa.matmul");
+  EXPECT_EQ(matmul->shape().ToString(false), "f32[1,4,16]");
+  EXPECT_EQ(matmul->operand_count(), 2);
+}
+
+TEST(MlirModelImportTest, GenericFormAndUnknownOpsLoad) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = \"stablehlo.add\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %1 = \"my.op\"(%0) {k = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %1 : tensor<4xf32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "generic.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(imported->mapped, 1);
+  EXPECT_EQ(imported->unmapped.at("my.op"), 1);
+  EXPECT_EQ(imported->module->entry()->root()->opcode_name(), "my.op");
+  EXPECT_EQ(imported->module->entry()->root()->operand(0)->opcode(), Opcode::kAdd);
+}
+
+// jax's pretty control flow: a while whose `cond` and `do` regions both take the iteration
+// values its header defines, a reduce whose body follows on a `reducer(...)` line, argmax's
+// variadic reduce (kept opaque), multi-result values read as %0#1.
+TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
+  auto imported = ImportMlirModelFile(kData + "mlir/jax_while_argmax.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  EXPECT_EQ(imported->unmapped.at("stablehlo.while"), 1);
+  EXPECT_EQ(imported->unmapped.at("stablehlo.reduce"), 1);
+  const Instruction* loop = imported->module->FindInstruction("0");
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->shape().ToString(false), "(s32[], f32[4,8])");
+  ASSERT_EQ(loop->called_computations().size(), 2u);
+  for (const Computation* region : loop->called_computations()) {
+    EXPECT_EQ(region->parameter_count(), 2) << region->name();
+  }
+  const Instruction* reduce = imported->module->FindInstruction("2");
+  ASSERT_NE(reduce, nullptr);
+  EXPECT_EQ(reduce->opcode(), Opcode::kReduce);
+  EXPECT_EQ(reduce->operand(0)->opcode(), Opcode::kGetTupleElement);
+  ASSERT_EQ(reduce->CalledComputations("to_apply").size(), 1u);
+  EXPECT_EQ(reduce->CalledComputations("to_apply")[0]->root()->opcode(), Opcode::kAdd);
+}
+
+// MHLO in generic form with its older attribute spellings.
+TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4x3xf32>) -> tensor<4x3xf32> {\n"
+      "  %0 = \"mhlo.broadcast_in_dim\"(%arg0) {broadcast_dimensions = dense<0> : tensor<1xi64>} : "
+      "(tensor<4xf32>) -> tensor<4x3xf32>\n"
+      "  %1 = \"mhlo.compare\"(%0, %arg1) {comparison_direction = #mhlo<comparison_direction GT>} "
+      ": "
+      "(tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xi1>\n"
+      "  %2 = \"mhlo.select\"(%1, %0, %arg1) : (tensor<4x3xi1>, tensor<4x3xf32>, tensor<4x3xf32>) "
+      "-> "
+      "tensor<4x3xf32>\n"
+      "  %3 = \"mhlo.transpose\"(%2) {permutation = dense<[1, 0]> : tensor<2xi64>} : "
+      "(tensor<4x3xf32>) -> tensor<3x4xf32>\n"
+      "  %4 = \"mhlo.transpose\"(%3) {permutation = dense<[1, 0]> : tensor<2xi64>} : "
+      "(tensor<3x4xf32>) -> tensor<4x3xf32>\n"
+      "  \"func.return\"(%4) : (tensor<4x3xf32>) -> ()\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "mhlo.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  const Instruction* compare = imported->module->FindInstruction("1");
+  ASSERT_NE(compare, nullptr);
+  EXPECT_EQ(compare->attribute("direction").value_or(""), "GT");
+  EXPECT_EQ(imported->module->FindInstruction("3")->attribute("dimensions").value_or(""), "{1,0}");
+}
+
+// HLO has no recursion and no calls to nowhere: such calls stay opaque, with a warning.
+TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
+  const std::string text =
+      "func.func @f(%arg0: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = call @f(%arg0) : (tensor<f32>) -> tensor<f32>\n"
+      "  %1 = call @missing(%0) : (tensor<f32>) -> tensor<f32>\n"
+      "  return %1 : tensor<f32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "calls.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(imported->unmapped.at("func.call"), 2);
+  EXPECT_EQ(imported->mapped, 0);
+  ASSERT_EQ(imported->warnings.size(), 2u);
+  EXPECT_THAT(imported->warnings[0] + imported->warnings[1], HasSubstr("called recursively"));
+  const Instruction* root = imported->module->entry()->root();
+  EXPECT_EQ(root->opcode_name(), "func.call");
+  EXPECT_EQ(root->name(), "1");
+  EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
+}
+
+// Nesting that would overflow the stack of a recursive parser is read without crashing.
+TEST(MlirModelImportTest, DeepNestingDoesNotCrash) {
+  std::string text = "func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n  %0 = \"x.y\"() {a = ";
+  text += std::string(200000, '[') + std::string(200000, ']') + "} : () -> tensor<f32>\n";
+  for (int i = 0; i < 5000; ++i) text += "  \"x.r\"() ({\n";
+  text += "  return %0 : tensor<f32>\n}\n";
+  auto imported = ImportMlirModelText(text, "deep.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_THAT(imported->mlir_error, HasSubstr("nested deeper than"));
+  EXPECT_FALSE(imported->warnings.empty());
+}
+
+TEST(MlirModelImportTest, GraphOnlyRecordingHoldsTheModuleAndNoPass) {
+  auto imported = ImportMlirModelFile(kData + "mlir/tosa_mlp.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const int64_t instructions = imported->module->instruction_count();
+  recording::Recording recording = GraphOnlyRecording(*imported, "tosa_mlp.mlir");
+  EXPECT_TRUE(recording.passes.empty());
+  ASSERT_EQ(recording.snapshots.size(), 1u);
+  EXPECT_EQ(recording.input().instruction_count(), instructions);
+}
+
+}  // namespace
+}  // namespace fusescope::ir::mlir_import
