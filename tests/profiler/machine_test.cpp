@@ -35,7 +35,9 @@ TEST(MachineTest, CalibrationMeasuresPlausibleLimits) {
   EXPECT_FALSE(machine->cpu_model.empty());
   EXPECT_GE(machine->logical_cores, 1);
   EXPECT_GT(machine->peak_flops_one_core, 1e8);
-  EXPECT_GE(machine->peak_flops, 0.5 * machine->peak_flops_one_core);
+  // All cores against one is not compared: measured at different moments, a loaded machine
+  // (other tests, a fuzzer) can make the all-core figure the smaller one.
+  EXPECT_GT(machine->peak_flops, 1e8);
   EXPECT_LT(machine->peak_flops, 1e15);
   EXPECT_GT(machine->memory_bandwidth, 1e8);
   EXPECT_LT(machine->memory_bandwidth, 1e13);
