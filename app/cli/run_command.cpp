@@ -1,9 +1,14 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
-// [--rtol X] [--atol Y] [--json]`: runs the module through the reference interpreter. For a
-// recording, the original module and the chosen snapshot (the final one by default) run on
-// the same inputs and each output of the snapshot is compared with the original's; for a
-// model file the module just runs. Exit status 1 when an output differs beyond tolerance.
+// [--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering OPTIONS] [--json]`: runs the
+// module through the reference interpreter. For a recording, the original module and the
+// chosen snapshot (the final one by default) run on the same inputs and each output of the
+// snapshot is compared with the original's; for a model file the module just runs.
+// With `--device cpu` the snapshot (for a model file: the final snapshot of our CPU pipeline)
+// is compiled into CPU kernels (runtime::CpuExecutable) and run, and its outputs are compared
+// with the interpreter's run of the original module. Exit status 1 when an output differs
+// beyond tolerance.
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +18,9 @@
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
+#include "passes/pipeline_options.h"
+#include "recording/compile_and_record.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/npy.h"
 
 namespace fusescope::app {
@@ -24,6 +32,12 @@ struct RunReport {
   InterpretedRun snapshot;
   std::optional<InterpretedRun> original;
   std::vector<runtime::LiteralDifference> differences;
+  // --device cpu: how the compiled snapshot ran.
+  bool on_cpu = false;
+  double compile_seconds = 0;
+  std::string kernel_summary;
+  std::vector<recording::KernelRecord> kernels;
+  std::vector<runtime::KernelTiming> timings;
 };
 
 bool AllMatch(const RunReport& report) {
@@ -34,8 +48,13 @@ bool AllMatch(const RunReport& report) {
 }
 
 void PrintText(const RunReport& report) {
-  std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
-              report.snapshot.outputs.size(), report.snapshot.seconds);
+  if (report.on_cpu) {
+    std::printf("%s: %zu outputs, compiled for the CPU in %.3f s, ran in %.3f s", report.model.c_str(),
+                report.snapshot.outputs.size(), report.compile_seconds, report.snapshot.seconds);
+  } else {
+    std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
+                report.snapshot.outputs.size(), report.snapshot.seconds);
+  }
   if (report.original) std::printf(" (original module %.3f s)", report.original->seconds);
   std::printf("\n");
   for (size_t i = 0; i < report.snapshot.outputs.size(); ++i) {
@@ -52,9 +71,18 @@ void PrintText(const RunReport& report) {
     }
     std::printf("\n");
   }
+  if (report.on_cpu) {
+    std::printf("%s\n", report.kernel_summary.c_str());
+    for (const recording::KernelRecord& kernel : report.kernels) {
+      if (kernel.backend == "host" || !kernel.failed_stage.empty())
+        std::printf("  %-32s %s: %s\n", kernel.kernel.c_str(), kernel.backend.c_str(), kernel.note.c_str());
+    }
+  }
   if (report.original) {
-    std::printf("%s\n", AllMatch(report) ? "snapshot matches the original module"
-                                         : "snapshot DIFFERS from the original module");
+    std::printf("%s\n", AllMatch(report) ? (report.on_cpu ? "compiled snapshot matches the original module"
+                                                           : "snapshot matches the original module")
+                                         : (report.on_cpu ? "compiled snapshot DIFFERS from the original module"
+                                                          : "snapshot DIFFERS from the original module"));
   }
 }
 
@@ -81,6 +109,31 @@ void PrintJson(const RunReport& report) {
   }
   json.EndArray();
   if (report.original) json.Key("match").Bool(AllMatch(report));
+  if (report.on_cpu) {
+    json.Key("device").String("cpu");
+    json.Key("compile_seconds").Double(report.compile_seconds);
+    json.Key("kernel_summary").String(report.kernel_summary);
+    std::vector<double> seconds(report.kernels.size(), 0);
+    for (const runtime::KernelTiming& timing : report.timings) seconds[timing.kernel] += timing.seconds;
+    json.Key("kernels").BeginArray();
+    for (size_t i = 0; i < report.kernels.size(); ++i) {
+      const recording::KernelRecord& kernel = report.kernels[i];
+      json.BeginObject();
+      json.Key("kernel").String(kernel.kernel);
+      json.Key("backend").String(kernel.backend);
+      json.Key("options").String(kernel.options);
+      json.Key("stages").Int(static_cast<int64_t>(kernel.stages.size()));
+      if (!kernel.failed_stage.empty()) {
+        json.Key("failed_stage").String(kernel.failed_stage);
+        json.Key("error").String(kernel.error);
+      }
+      json.Key("note").String(kernel.note);
+      json.Key("compile_seconds").Double(kernel.compile_seconds);
+      json.Key("run_seconds").Double(seconds[i]);
+      json.EndObject();
+    }
+    json.EndArray();
+  }
   json.EndObject();
   std::cout << json.str() << '\n';
 }
@@ -102,11 +155,20 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
 
 int RunRun(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(
-      raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device"},
+      raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device",
+                 "--lowering"},
       {"--json"});
   if (!args.ok()) return Fail("run: " + args.message());
-  if (args->Has("--device")) {
-    return Fail("run: --device is not available yet: only the reference interpreter exists so far");
+  const std::string device = args->Value("--device").value_or("interpreter");
+  if (device != "interpreter" && device != "cpu")
+    return Fail("run: unknown --device '" + device + "' (interpreter, cpu)");
+  const bool on_cpu = device == "cpu";
+  runtime::LoweringOptions lowering;
+  if (std::optional<std::string> text = args->Value("--lowering")) {
+    if (!on_cpu) return Fail("run: --lowering needs --device cpu");
+    auto parsed = runtime::LoweringOptions::Parse(*text);
+    if (!parsed.ok()) return Fail("run: " + parsed.message());
+    lowering = *parsed;
   }
   if (args->positional().size() != 1) {
     return Fail(
@@ -134,6 +196,19 @@ int RunRun(const std::vector<std::string>& raw_args) {
     auto loaded = LoadModel(what, -1);
     if (!loaded.ok()) return Fail("run: " + loaded.message());
     original = std::move(loaded->module);
+  } else if (on_cpu) {
+    // A model file: what runs is the final snapshot of our CPU pipeline.
+    passes::PipelineOptions pipeline;
+    pipeline.target = "cpu";
+    auto compiled = recording::CompileAndRecord(*snapshot->module, pipeline);
+    if (!compiled.ok()) return Fail("run: " + compiled.message());
+    if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
+      return Fail("run: the CPU pipeline did not produce a usable module");
+    auto final_module = compiled->snapshots.back().ToModule();
+    if (!final_module.ok()) return Fail("run: " + final_module.message());
+    original = std::move(snapshot->module);
+    snapshot->module = std::move(final_module).value();
+    snapshot->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
   }
   // Inputs follow the original module's parameters: passes keep the entry signature.
   const ir::Module& input_module = original ? *original : *snapshot->module;
@@ -145,10 +220,32 @@ int RunRun(const std::vector<std::string>& raw_args) {
     if (!reference.ok()) return Fail("run: original module: " + reference.message());
     report.original = std::move(reference).value();
   }
-  auto result = Interpret(*snapshot->module, std::move(inputs).value());
-  if (!result.ok())
-    return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
-  report.snapshot = std::move(result).value();
+  if (on_cpu) {
+    runtime::CpuExecutableOptions options;
+    options.lowering = lowering;
+    options.snapshot = static_cast<int>(snapshot->snapshot_index);
+    auto executable = runtime::CpuExecutable::Compile(*snapshot->module, options);
+    if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
+    const auto started = std::chrono::steady_clock::now();
+    auto result = (*executable)->Run(*inputs);
+    if (!result.ok()) return Fail("run: on the CPU: " + result.message());
+    report.snapshot.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (result->is_tuple())
+      report.snapshot.outputs = std::move(result->elements());
+    else
+      report.snapshot.outputs.push_back(std::move(result).value());
+    report.on_cpu = true;
+    report.compile_seconds = (*executable)->compile_seconds();
+    report.kernel_summary = (*executable)->KernelSummary();
+    report.kernels = (*executable)->kernels();
+    report.timings = (*executable)->last_timings();
+  } else {
+    auto result = Interpret(*snapshot->module, std::move(inputs).value());
+    if (!result.ok())
+      return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
+    report.snapshot = std::move(result).value();
+  }
   if (report.original)
     report.differences =
         CompareOutputs(report.snapshot.outputs, report.original->outputs, *rtol, *atol);
@@ -167,8 +264,8 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--json]",
-     "interpret a module (a snapshot against the original) on seeded or given inputs", RunRun});
+     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--json]",
+     "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on seeded or given inputs", RunRun});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -1,0 +1,1059 @@
+// Emitting one kernel as MLIR text. Every instruction becomes one tensor-level op (mostly a
+// linalg.generic whose body is arith/math on scalars); the lowering pipeline fuses the
+// elementwise chains afterwards, so the emitter stays one case per opcode.
+//
+// Numbers follow the reference interpreter: f32 add/multiply reductions accumulate in f64
+// and round once (the interpreter computes in double), integer division by zero and
+// overflowing conversions take XLA's defined values rather than LLVM's poison.
+
+#include "runtime/kernel_emitter.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+#include "ir/attribute_values.h"
+#include "ir/computation.h"
+#include "passes/literal_value.h"
+#include "runtime/interpreter_ops.h"
+#include "runtime/literal.h"
+
+namespace fusescope::runtime {
+namespace {
+
+using ir::Opcode;
+using ir::PrimitiveType;
+
+Status Refuse(const ir::Instruction& instruction, const std::string& why) {
+  return Status::Error(instruction.name() + ": " + why);
+}
+
+std::optional<std::string> ScalarType(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kPred:
+      return "i1";
+    case PrimitiveType::kS8:
+    case PrimitiveType::kU8:
+      return "i8";
+    case PrimitiveType::kS16:
+    case PrimitiveType::kU16:
+      return "i16";
+    case PrimitiveType::kS32:
+    case PrimitiveType::kU32:
+      return "i32";
+    case PrimitiveType::kS64:
+    case PrimitiveType::kU64:
+      return "i64";
+    case PrimitiveType::kF32:
+      return "f32";
+    case PrimitiveType::kF64:
+      return "f64";
+    default:
+      return std::nullopt;
+  }
+}
+
+bool IsFloat(PrimitiveType type) {
+  return type == PrimitiveType::kF32 || type == PrimitiveType::kF64;
+}
+bool IsUnsigned(PrimitiveType type) {
+  return ir::IsIntegralType(type) && !ir::IsSignedIntegralType(type);
+}
+int Bits(PrimitiveType type) { return type == PrimitiveType::kPred ? 1 : ir::PrimitiveTypeBitWidth(type); }
+
+std::string Join(const std::vector<std::string>& parts, const char* separator = ", ") {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+std::string JoinInts(const std::vector<int64_t>& values, const char* separator = ", ") {
+  std::vector<std::string> parts;
+  for (int64_t v : values) parts.push_back(std::to_string(v));
+  return Join(parts, separator);
+}
+
+std::string Dims(int64_t rank) {
+  std::vector<std::string> parts;
+  for (int64_t d = 0; d < rank; ++d) parts.push_back("d" + std::to_string(d));
+  return Join(parts);
+}
+
+// affine_map<(d0, ..., d{rank-1}) -> (results)>
+std::string Map(int64_t rank, const std::vector<std::string>& results) {
+  return "affine_map<(" + Dims(rank) + ") -> (" + Join(results) + ")>";
+}
+std::string IdentityMap(int64_t rank) {
+  std::vector<std::string> results;
+  for (int64_t d = 0; d < rank; ++d) results.push_back("d" + std::to_string(d));
+  return Map(rank, results);
+}
+
+// A value in the body of a linalg.generic: its SSA name and scalar type.
+struct Scalar {
+  std::string name;
+  std::string type;
+};
+
+class KernelWriter {
+ public:
+  StatusOr<EmittedKernel> Write(const std::vector<const ir::Instruction*>& inputs,
+                                const std::vector<const ir::Instruction*>& body,
+                                const std::vector<const ir::Instruction*>& outputs);
+
+ private:
+  // Types.
+  StatusOr<std::string> TensorType(const ir::Instruction& at, const ir::Shape& shape);
+  StatusOr<std::string> MemrefType(const ir::Instruction& at, const ir::Shape& shape);
+  std::string Fresh(const char* prefix = "v") { return "%" + std::string(prefix) + std::to_string(next_++); }
+  std::string Value(const ir::Instruction* instruction) { return values_.at(instruction); }
+
+  Status Emit(const ir::Instruction& instruction);
+  Status EmitElementwise(const ir::Instruction& instruction);
+  Status EmitBroadcast(const ir::Instruction& instruction);
+  Status EmitTranspose(const ir::Instruction& instruction);
+  Status EmitReshape(const ir::Instruction& instruction);
+  Status EmitSlice(const ir::Instruction& instruction);
+  Status EmitConcatenate(const ir::Instruction& instruction);
+  Status EmitPad(const ir::Instruction& instruction);
+  Status EmitIota(const ir::Instruction& instruction);
+  Status EmitReduce(const ir::Instruction& instruction);
+  Status EmitConstant(const ir::Instruction& instruction);
+
+  // One linalg.generic producing a tensor of `out_shape` with element `out_scalar`. `maps`
+  // are the inputs' indexing maps; `body` emits the scalar computation (lines into `code`)
+  // from the block arguments and returns the yielded value.
+  using BodyFn = std::function<StatusOr<std::string>(const std::vector<Scalar>& args,
+                                                     std::string& code)>;
+  StatusOr<std::string> Generic(const ir::Instruction& at, const std::vector<int64_t>& out_dims,
+                                const std::string& out_scalar, const std::string& init,
+                                const std::vector<std::string>& operands,
+                                const std::vector<std::string>& operand_types,
+                                const std::vector<std::string>& operand_scalars,
+                                const std::vector<std::string>& maps, const std::string& out_map,
+                                const std::vector<std::string>& iterators, const BodyFn& body);
+  std::string Empty(const std::string& tensor_type) {
+    const std::string name = Fresh("e");
+    code_ << "    " << name << " = tensor.empty() : " << tensor_type << "\n";
+    return name;
+  }
+  // The element of a rank-0 tensor as a scalar.
+  std::string ExtractScalar(const std::string& tensor, const std::string& tensor_type) {
+    const std::string name = Fresh("s");
+    code_ << "    " << name << " = tensor.extract " << tensor << "[] : " << tensor_type << "\n";
+    return name;
+  }
+
+  std::ostringstream code_;
+  std::unordered_map<const ir::Instruction*, std::string> values_;
+  int next_ = 0;
+};
+
+StatusOr<std::string> KernelWriter::TensorType(const ir::Instruction& at, const ir::Shape& shape) {
+  if (!shape.IsArray()) return Refuse(at, "only arrays are lowered (got " + shape.ToString(false) + ")");
+  std::optional<std::string> scalar = ScalarType(shape.element_type());
+  if (!scalar) {
+    return Refuse(at, "element type " + std::string(ir::PrimitiveTypeName(shape.element_type())) +
+                          " is not lowered to MLIR");
+  }
+  std::string type = "tensor<";
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (shape.is_dynamic_dimension(d)) return Refuse(at, "dynamic dimensions are not lowered");
+    type += std::to_string(shape.dimension(d)) + "x";
+  }
+  return type + *scalar + ">";
+}
+
+StatusOr<std::string> KernelWriter::MemrefType(const ir::Instruction& at, const ir::Shape& shape) {
+  StatusOr<std::string> tensor = TensorType(at, shape);
+  if (!tensor.ok()) return tensor.status();
+  return "memref" + tensor->substr(std::strlen("tensor"));
+}
+
+StatusOr<std::string> KernelWriter::Generic(
+    const ir::Instruction& at, const std::vector<int64_t>& out_dims, const std::string& out_scalar,
+    const std::string& init, const std::vector<std::string>& operands,
+    const std::vector<std::string>& operand_types, const std::vector<std::string>& operand_scalars,
+    const std::vector<std::string>& maps, const std::string& out_map,
+    const std::vector<std::string>& iterators, const BodyFn& body) {
+  std::string out_type = "tensor<";
+  for (int64_t d : out_dims) out_type += std::to_string(d) + "x";
+  out_type += out_scalar + ">";
+  const std::string destination = init.empty() ? Empty(out_type) : init;
+  std::vector<Scalar> args;
+  std::string block_args;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    args.push_back({"%in" + std::to_string(i), operand_scalars[i]});
+    block_args += args.back().name + ": " + operand_scalars[i] + ", ";
+  }
+  args.push_back({"%out", out_scalar});
+  block_args += "%out: " + out_scalar;
+  std::string lines;
+  StatusOr<std::string> yielded = body(args, lines);
+  if (!yielded.ok()) return Refuse(at, yielded.message());
+  std::vector<std::string> all_maps = maps;
+  all_maps.push_back(out_map);
+  std::vector<std::string> quoted;
+  for (const std::string& it : iterators) quoted.push_back("\"" + it + "\"");
+  const std::string name = Fresh();
+  code_ << "    " << name << " = linalg.generic {indexing_maps = [" << Join(all_maps)
+        << "], iterator_types = [" << Join(quoted) << "]}";
+  if (!operands.empty())
+    code_ << " ins(" << Join(operands) << " : " << Join(operand_types) << ")";
+  code_ << " outs(" << destination << " : " << out_type << ") {\n    ^bb0(" << block_args
+        << "):\n"
+        << lines << "      linalg.yield " << *yielded << " : " << out_scalar << "\n    } -> "
+        << out_type << "\n";
+  return name;
+}
+
+// Emits scalar code into a generic's body.
+class ScalarCode {
+ public:
+  explicit ScalarCode(std::string& code) : code_(code) {}
+  std::string Op(const std::string& text, const std::string& type_suffix) {
+    const std::string name = "%t" + std::to_string(next_++);
+    code_ += "      " + name + " = " + text + " : " + type_suffix + "\n";
+    return name;
+  }
+  std::string Const(const std::string& value, const std::string& type) {
+    return Op("arith.constant " + value, type);
+  }
+  std::string Bin(const std::string& op, const std::string& a, const std::string& b,
+                  const std::string& type) {
+    return Op(op + " " + a + ", " + b, type);
+  }
+  std::string Un(const std::string& op, const std::string& a, const std::string& type) {
+    return Op(op + " " + a, type);
+  }
+  std::string Cmp(const std::string& op, const std::string& predicate, const std::string& a,
+                  const std::string& b, const std::string& type) {
+    return Op(op + " " + predicate + ", " + a + ", " + b, type);
+  }
+  std::string Select(const std::string& c, const std::string& a, const std::string& b,
+                     const std::string& type) {
+    return Op("arith.select " + c + ", " + a + ", " + b, type);
+  }
+  std::string Cast(const std::string& op, const std::string& a, const std::string& from,
+                   const std::string& to) {
+    const std::string name = "%t" + std::to_string(next_++);
+    code_ += "      " + name + " = " + op + " " + a + " : " + from + " to " + to + "\n";
+    return name;
+  }
+
+ private:
+  std::string& code_;
+  int next_ = 0;
+};
+
+// An MLIR float literal for `value` in `type` (exact: hexadecimal bits).
+std::string FloatConst(double value, PrimitiveType type) {
+  char text[40];
+  if (type == PrimitiveType::kF32) {
+    const float f = static_cast<float>(value);
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    std::snprintf(text, sizeof text, "0x%08X", bits);
+  } else {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    std::snprintf(text, sizeof text, "0x%016llX", static_cast<unsigned long long>(bits));
+  }
+  return text;
+}
+
+// The largest or smallest signed integer of `bits` bits, as text.
+std::string SignedLimit(int bits, bool largest) {
+  if (bits == 64) return largest ? "9223372036854775807" : "-9223372036854775808";
+  const int64_t magnitude = int64_t{1} << (bits - 1);
+  return std::to_string(largest ? magnitude - 1 : -magnitude);
+}
+
+// XLA's convert: floats to integers saturate and NaN becomes 0; pred is "nonzero".
+StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, PrimitiveType from,
+                                  PrimitiveType to) {
+  const std::string ft = *ScalarType(from);
+  const std::string tt = *ScalarType(to);
+  if (from == to) return x;
+  if (to == PrimitiveType::kPred) {
+    if (IsFloat(from)) return c.Cmp("arith.cmpf", "une", x, c.Const("0.0", ft), "i1");
+    return c.Cmp("arith.cmpi", "ne", x, c.Const("0", ft), "i1");
+  }
+  if (IsFloat(from) && IsFloat(to)) {
+    return Bits(from) < Bits(to) ? c.Cast("arith.extf", x, ft, tt) : c.Cast("arith.truncf", x, ft, tt);
+  }
+  if (!IsFloat(from) && IsFloat(to)) {
+    const bool is_unsigned = IsUnsigned(from) || from == PrimitiveType::kPred;
+    return c.Cast(is_unsigned ? "arith.uitofp" : "arith.sitofp", x, ft, tt);
+  }
+  if (!IsFloat(from) && !IsFloat(to)) {
+    const int fb = Bits(from);
+    const int tb = Bits(to);
+    if (fb == tb) return x;
+    if (fb > tb) return c.Cast("arith.trunci", x, ft, tt);
+    const bool zero_extend = IsUnsigned(from) || from == PrimitiveType::kPred;
+    return c.Cast(zero_extend ? "arith.extui" : "arith.extsi", x, ft, tt);
+  }
+  // Float to integer: clamp to the target's range in the float domain, NaN to 0.
+  const bool is_unsigned = IsUnsigned(to);
+  const int tb = Bits(to);
+  const double low = is_unsigned ? 0.0 : -std::ldexp(1.0, tb - 1);
+  const double high = is_unsigned ? std::ldexp(1.0, tb) : std::ldexp(1.0, tb - 1);
+  const std::string raw = c.Cast(is_unsigned ? "arith.fptoui" : "arith.fptosi", x, ft, tt);
+  const std::string max_int = c.Const(is_unsigned ? "-1" : SignedLimit(tb, true), tt);
+  const std::string min_int = c.Const(is_unsigned ? "0" : SignedLimit(tb, false), tt);
+  const std::string too_high = c.Cmp("arith.cmpf", "oge", x, c.Const(FloatConst(high, from), ft), "i1");
+  const std::string too_low = c.Cmp("arith.cmpf", "ole", x, c.Const(FloatConst(low, from), ft), "i1");
+  const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, "i1");
+  std::string r = c.Select(too_high, max_int, raw, tt);
+  r = c.Select(too_low, min_int, r, tt);
+  return c.Select(is_nan, c.Const("0", tt), r, tt);
+}
+
+// The scalar computation of an elementwise opcode on already-converted operands.
+StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruction,
+                                   const std::vector<Scalar>& a) {
+  const Opcode opcode = instruction.opcode();
+  const PrimitiveType in_type = instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)
+                                    ->shape()
+                                    .element_type();
+  const PrimitiveType out_type = instruction.shape().element_type();
+  const std::string t = *ScalarType(in_type);
+  const bool is_float = IsFloat(in_type);
+  const bool is_unsigned = IsUnsigned(in_type) || in_type == PrimitiveType::kPred;
+  const std::string op_name(instruction.opcode_name());
+  auto refuse = [&]() -> StatusOr<std::string> {
+    return Status::Error("opcode " + op_name + " on " +
+                         std::string(ir::PrimitiveTypeName(in_type)) + " is not lowered to MLIR");
+  };
+  auto fbin = [&](const char* op) { return c.Bin(op, a[0].name, a[1].name, t); };
+  auto fun = [&](const char* op) { return c.Un(op, a[0].name, t); };
+  switch (opcode) {
+    case Opcode::kAdd:
+      return is_float ? fbin("arith.addf") : fbin("arith.addi");
+    case Opcode::kSubtract:
+      return is_float ? fbin("arith.subf") : fbin("arith.subi");
+    case Opcode::kMultiply:
+      return is_float ? fbin("arith.mulf") : fbin("arith.muli");
+    case Opcode::kMaximum:
+      return is_float ? fbin("arith.maximumf") : fbin(is_unsigned ? "arith.maxui" : "arith.maxsi");
+    case Opcode::kMinimum:
+      return is_float ? fbin("arith.minimumf") : fbin(is_unsigned ? "arith.minui" : "arith.minsi");
+    case Opcode::kDivide:
+    case Opcode::kRemainder: {
+      const bool divide = opcode == Opcode::kDivide;
+      if (is_float) return fbin(divide ? "arith.divf" : "arith.remf");
+      if (in_type == PrimitiveType::kPred) return refuse();
+      // XLA: x / 0 = -1 (all ones), x % 0 = x; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0.
+      const std::string zero = c.Const("0", t);
+      const std::string one = c.Const("1", t);
+      const std::string minus_one = c.Const("-1", t);
+      const std::string by_zero = c.Cmp("arith.cmpi", "eq", a[1].name, zero, "i1");
+      std::string divisor = c.Select(by_zero, one, a[1].name, t);
+      std::string guard = by_zero;
+      if (!is_unsigned) {
+        const int bits = Bits(in_type);
+        const std::string int_min = c.Const(SignedLimit(bits, false), t);
+        const std::string overflow = c.Bin(
+            "arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, "i1"),
+            c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, "i1"), "i1");
+        divisor = c.Select(overflow, one, divisor, t);
+        // INT_MIN / 1 = INT_MIN and INT_MIN % 1 = 0: what XLA defines for the overflow.
+      }
+      const char* op = divide ? (is_unsigned ? "arith.divui" : "arith.divsi")
+                              : (is_unsigned ? "arith.remui" : "arith.remsi");
+      const std::string q = c.Bin(op, a[0].name, divisor, t);
+      return c.Select(guard, divide ? minus_one : a[0].name, q, t);
+    }
+    case Opcode::kPower:
+      return is_float ? fbin("math.powf") : refuse();
+    case Opcode::kAtan2:
+      return is_float ? fbin("math.atan2") : refuse();
+    case Opcode::kAnd:
+      return is_float ? refuse() : fbin("arith.andi");
+    case Opcode::kOr:
+      return is_float ? refuse() : fbin("arith.ori");
+    case Opcode::kXor:
+      return is_float ? refuse() : fbin("arith.xori");
+    case Opcode::kNot:
+      if (is_float) return refuse();
+      return c.Bin("arith.xori", a[0].name, c.Const(in_type == PrimitiveType::kPred ? "true" : "-1", t), t);
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kShiftRightArithmetic: {
+      if (is_float || in_type == PrimitiveType::kPred) return refuse();
+      const int bits = Bits(in_type);
+      const std::string width = c.Const(std::to_string(bits), t);
+      const std::string in_range = c.Cmp("arith.cmpi", "ult", a[1].name, width, "i1");
+      const std::string zero = c.Const("0", t);
+      const std::string safe = c.Select(in_range, a[1].name, zero, t);
+      if (opcode == Opcode::kShiftLeft)
+        return c.Select(in_range, c.Bin("arith.shli", a[0].name, safe, t), zero, t);
+      if (opcode == Opcode::kShiftRightLogical)
+        return c.Select(in_range, c.Bin("arith.shrui", a[0].name, safe, t), zero, t);
+      const std::string all = c.Const(std::to_string(bits - 1), t);
+      return c.Bin("arith.shrsi", a[0].name, c.Select(in_range, safe, all, t), t);
+    }
+    case Opcode::kAbs:
+      if (is_float) return fun("math.absf");
+      if (is_unsigned) return a[0].name;
+      return fun("math.absi");
+    case Opcode::kNegate:
+      if (is_float) return fun("arith.negf");
+      return c.Bin("arith.subi", c.Const("0", t), a[0].name, t);
+    case Opcode::kSign: {
+      if (in_type == PrimitiveType::kPred) return refuse();
+      if (is_float) {
+        const std::string zero = c.Const("0.0", t);
+        const std::string gt = c.Cmp("arith.cmpf", "ogt", a[0].name, zero, "i1");
+        const std::string lt = c.Cmp("arith.cmpf", "olt", a[0].name, zero, "i1");
+        return c.Select(gt, c.Const("1.0", t), c.Select(lt, c.Const("-1.0", t), a[0].name, t), t);
+      }
+      const std::string zero = c.Const("0", t);
+      const std::string gt = c.Cmp("arith.cmpi", is_unsigned ? "ugt" : "sgt", a[0].name, zero, "i1");
+      const std::string lt = c.Cmp("arith.cmpi", "slt", a[0].name, zero, "i1");
+      if (is_unsigned) return c.Select(gt, c.Const("1", t), zero, t);
+      return c.Select(gt, c.Const("1", t), c.Select(lt, c.Const("-1", t), zero, t), t);
+    }
+    case Opcode::kPopulationCount:
+      return is_float || in_type == PrimitiveType::kPred ? refuse() : fun("math.ctpop");
+    case Opcode::kClz:
+      return is_float || in_type == PrimitiveType::kPred ? refuse() : fun("math.ctlz");
+    case Opcode::kIsFinite: {
+      if (!is_float) return refuse();
+      const std::string magnitude = fun("math.absf");
+      return c.Cmp("arith.cmpf", "one", magnitude, c.Const(FloatConst(HUGE_VAL, in_type), t), "i1");
+    }
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSqrt:
+    case Opcode::kCbrt:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kErf:
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven: {
+      if (!is_float) return refuse();
+      static const std::unordered_map<Opcode, const char*> kMath = {
+          {Opcode::kExp, "math.exp"},         {Opcode::kExpm1, "math.expm1"},
+          {Opcode::kLog, "math.log"},         {Opcode::kLog1p, "math.log1p"},
+          {Opcode::kSqrt, "math.sqrt"},
+          {Opcode::kCbrt, "math.cbrt"},       {Opcode::kSin, "math.sin"},
+          {Opcode::kCos, "math.cos"},         {Opcode::kTan, "math.tan"},
+          {Opcode::kTanh, "math.tanh"},       {Opcode::kErf, "math.erf"},
+          {Opcode::kFloor, "math.floor"},     {Opcode::kCeil, "math.ceil"},
+          {Opcode::kRoundNearestAfz, "math.round"}, {Opcode::kRoundNearestEven, "math.roundeven"}};
+      return fun(kMath.at(opcode));
+    }
+    case Opcode::kRsqrt: {
+      // 1 / sqrt: math.rsqrt has no LLVM or libm lowering in MLIR 19.
+      if (!is_float) return refuse();
+      return c.Bin("arith.divf", c.Const("1.0", t), fun("math.sqrt"), t);
+    }
+    case Opcode::kLogistic: {
+      if (!is_float) return refuse();
+      const std::string one = c.Const("1.0", t);
+      const std::string e = c.Un("math.exp", c.Un("arith.negf", a[0].name, t), t);
+      return c.Bin("arith.divf", one, c.Bin("arith.addf", one, e, t), t);
+    }
+    case Opcode::kCompare: {
+      const std::string direction(instruction.attribute("direction").value_or(""));
+      const std::string order(instruction.attribute("type").value_or(""));
+      if (order == "TOTALORDER") return Status::Error("compare type=TOTALORDER is not lowered to MLIR");
+      static const std::unordered_map<std::string, std::pair<const char*, const char*>> kFloat = {
+          {"EQ", {"oeq", "eq"}}, {"NE", {"une", "ne"}}, {"LT", {"olt", "slt"}},
+          {"LE", {"ole", "sle"}}, {"GT", {"ogt", "sgt"}}, {"GE", {"oge", "sge"}}};
+      auto it = kFloat.find(direction);
+      if (it == kFloat.end()) return Status::Error("compare has no valid direction");
+      if (is_float) return c.Cmp("arith.cmpf", it->second.first, a[0].name, a[1].name, t);
+      std::string predicate = it->second.second;
+      if (is_unsigned && predicate[0] == 's') predicate[0] = 'u';
+      return c.Cmp("arith.cmpi", predicate, a[0].name, a[1].name, t);
+    }
+    case Opcode::kSelect:
+      return c.Select(a[0].name, a[1].name, a[2].name, t);
+    case Opcode::kClamp: {
+      const std::string clamp_t = *ScalarType(out_type);
+      if (IsFloat(out_type)) {
+        return c.Bin("arith.minimumf", c.Bin("arith.maximumf", a[1].name, a[0].name, clamp_t),
+                     a[2].name, clamp_t);
+      }
+      const bool u = IsUnsigned(out_type) || out_type == PrimitiveType::kPred;
+      return c.Bin(u ? "arith.minui" : "arith.minsi",
+                   c.Bin(u ? "arith.maxui" : "arith.maxsi", a[1].name, a[0].name, clamp_t),
+                   a[2].name, clamp_t);
+    }
+    case Opcode::kConvert:
+      return EmitConvert(c, a[0].name, in_type, out_type);
+    case Opcode::kBitcastConvert: {
+      if (Bits(in_type) != Bits(out_type) || in_type == PrimitiveType::kPred) return refuse();
+      if (*ScalarType(in_type) == *ScalarType(out_type)) return a[0].name;
+      return c.Cast("arith.bitcast", a[0].name, t, *ScalarType(out_type));
+    }
+    case Opcode::kCopy:
+      return a[0].name;
+    default:
+      return refuse();
+  }
+}
+
+bool IsLoweredElementwise(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kRemainder: case Opcode::kPower: case Opcode::kAtan2: case Opcode::kMaximum:
+    case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
+    case Opcode::kNot: case Opcode::kShiftLeft: case Opcode::kShiftRightLogical:
+    case Opcode::kShiftRightArithmetic: case Opcode::kAbs: case Opcode::kNegate:
+    case Opcode::kSign: case Opcode::kPopulationCount: case Opcode::kClz:
+    case Opcode::kIsFinite: case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog:
+    case Opcode::kLog1p: case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kCbrt:
+    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
+    case Opcode::kErf: case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven: case Opcode::kLogistic: case Opcode::kCompare:
+    case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
+    case Opcode::kBitcastConvert: case Opcode::kCopy:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status KernelWriter::EmitElementwise(const ir::Instruction& instruction) {
+  const ir::Shape& shape = instruction.shape();
+  std::vector<std::string> operands, types, scalars, maps;
+  for (const ir::Instruction* operand : instruction.operands()) {
+    StatusOr<std::string> type = TensorType(instruction, operand->shape());
+    if (!type.ok()) return type.status();
+    operands.push_back(Value(operand));
+    types.push_back(*type);
+    scalars.push_back(*ScalarType(operand->shape().element_type()));
+    if (operand->shape().rank() == shape.rank()) {
+      maps.push_back(IdentityMap(shape.rank()));
+    } else if (operand->shape().rank() == 0) {
+      maps.push_back(Map(shape.rank(), {}));
+    } else {
+      return Refuse(instruction, "operand " + operand->name() + " has a shape of another rank");
+    }
+  }
+  StatusOr<std::string> out = TensorType(instruction, shape);
+  if (!out.ok()) return out.status();
+  StatusOr<std::string> name = Generic(
+      instruction, shape.dimensions(), *ScalarType(shape.element_type()), "", operands, types,
+      scalars, maps, IdentityMap(shape.rank()),
+      std::vector<std::string>(static_cast<size_t>(shape.rank()), "parallel"),
+      [&](const std::vector<Scalar>& args, std::string& code) {
+        ScalarCode c(code);
+        return EmitScalarOp(c, instruction, args);
+      });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitBroadcast(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
+  if (static_cast<int64_t>(dims.size()) != operand->shape().rank())
+    return Refuse(instruction, "broadcast needs one dimension per operand dimension");
+  std::vector<std::string> results;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= instruction.shape().rank()) return Refuse(instruction, "broadcast dimension out of range");
+    results.push_back("d" + std::to_string(d));
+  }
+  StatusOr<std::string> type = TensorType(instruction, operand->shape());
+  if (!type.ok()) return type.status();
+  const int64_t rank = instruction.shape().rank();
+  const std::string scalar = *ScalarType(operand->shape().element_type());
+  StatusOr<std::string> name = Generic(
+      instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
+      {scalar}, {Map(rank, results)}, IdentityMap(rank),
+      std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+      [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> { return args[0].name; });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitTranspose(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  std::vector<int64_t> perm = instruction.dimensions().value_or(std::vector<int64_t>{});
+  const int64_t rank = instruction.shape().rank();
+  if (static_cast<int64_t>(perm.size()) != rank) return Refuse(instruction, "transpose needs a permutation");
+  // Output dimension i is operand dimension perm[i]: the operand's dimension j is indexed by
+  // the output dimension that names it.
+  std::vector<std::string> results(static_cast<size_t>(rank));
+  for (int64_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || perm[i] >= rank) return Refuse(instruction, "transpose permutation out of range");
+    results[static_cast<size_t>(perm[i])] = "d" + std::to_string(i);
+  }
+  StatusOr<std::string> type = TensorType(instruction, operand->shape());
+  if (!type.ok()) return type.status();
+  const std::string scalar = *ScalarType(operand->shape().element_type());
+  StatusOr<std::string> name = Generic(
+      instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
+      {scalar}, {Map(rank, results)}, IdentityMap(rank),
+      std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+      [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> { return args[0].name; });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
+bool IsRowMajor(const ir::Shape& shape) {
+  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
+  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
+Status KernelWriter::EmitReshape(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  if (instruction.opcode() == Opcode::kBitcast &&
+      (!IsRowMajor(operand->shape()) || !IsRowMajor(instruction.shape()))) {
+    return Refuse(instruction, "a bitcast between layouts other than row-major is not lowered");
+  }
+  if (operand->shape().element_type() != instruction.shape().element_type() ||
+      operand->shape().ElementCount() != instruction.shape().ElementCount()) {
+    return Refuse(instruction, "reshape changes the element type or count");
+  }
+  StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!out_type.ok()) return out_type.status();
+  std::string current = Value(operand);
+  std::string current_type = *in_type;
+  const int64_t in_rank = operand->shape().rank();
+  const int64_t out_rank = instruction.shape().rank();
+  const int64_t count = instruction.shape().ElementCount();
+  const std::string scalar = *ScalarType(instruction.shape().element_type());
+  const std::string flat_type = "tensor<" + std::to_string(count) + "x" + scalar + ">";
+  if (*in_type == *out_type) {
+    values_[&instruction] = current;
+    return Status::Ok();
+  }
+  // Through one dimension: collapse everything, then expand to the result.
+  if (in_rank == 0) {
+    std::vector<int64_t> ones(static_cast<size_t>(out_rank), 1);
+    const std::string name = Fresh();
+    code_ << "    " << name << " = tensor.expand_shape " << current << " [] output_shape ["
+          << JoinInts(ones) << "] : " << current_type << " into " << *out_type << "\n";
+    values_[&instruction] = name;
+    return Status::Ok();
+  }
+  if (out_rank == 0) {
+    const std::string name = Fresh();
+    code_ << "    " << name << " = tensor.collapse_shape " << current << " [] : " << current_type
+          << " into " << *out_type << "\n";
+    values_[&instruction] = name;
+    return Status::Ok();
+  }
+  if (in_rank > 1) {
+    const std::string name = Fresh();
+    std::vector<int64_t> all;
+    for (int64_t d = 0; d < in_rank; ++d) all.push_back(d);
+    code_ << "    " << name << " = tensor.collapse_shape " << current << " [[" << JoinInts(all)
+          << "]] : " << current_type << " into " << flat_type << "\n";
+    current = name;
+    current_type = flat_type;
+  }
+  if (out_rank > 1) {
+    const std::string name = Fresh();
+    std::vector<int64_t> all;
+    for (int64_t d = 0; d < out_rank; ++d) all.push_back(d);
+    code_ << "    " << name << " = tensor.expand_shape " << current << " [[" << JoinInts(all)
+          << "]] output_shape [" << JoinInts(instruction.shape().dimensions()) << "] : "
+          << current_type << " into " << *out_type << "\n";
+    current = name;
+  }
+  values_[&instruction] = current;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitSlice(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  auto bounds = ir::ParseSliceBounds(instruction.attribute("slice").value_or(""));
+  if (!bounds.ok() || static_cast<int64_t>(bounds->size()) != operand->shape().rank())
+    return Refuse(instruction, "slice needs slice= with one entry per dimension");
+  std::vector<int64_t> offsets, sizes, strides;
+  for (size_t d = 0; d < bounds->size(); ++d) {
+    const ir::SliceBounds& b = (*bounds)[d];
+    if (b.stride <= 0 || b.start < 0 || b.limit > operand->shape().dimension(static_cast<int64_t>(d)) ||
+        b.start > b.limit)
+      return Refuse(instruction, "slice reaches outside the operand");
+    offsets.push_back(b.start);
+    sizes.push_back((b.limit - b.start + b.stride - 1) / b.stride);
+    strides.push_back(b.stride);
+  }
+  if (sizes != instruction.shape().dimensions()) return Refuse(instruction, "slice bounds disagree with the shape");
+  StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!out_type.ok()) return out_type.status();
+  const std::string name = Fresh();
+  code_ << "    " << name << " = tensor.extract_slice " << Value(operand) << "[" << JoinInts(offsets)
+        << "] [" << JoinInts(sizes) << "] [" << JoinInts(strides) << "] : " << *in_type << " to "
+        << *out_type << "\n";
+  values_[&instruction] = name;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitConcatenate(const ir::Instruction& instruction) {
+  std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
+  const int64_t rank = instruction.shape().rank();
+  if (dims.size() != 1 || dims[0] < 0 || dims[0] >= rank)
+    return Refuse(instruction, "concatenate needs one dimension");
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!out_type.ok()) return out_type.status();
+  std::string current = Empty(*out_type);
+  int64_t offset = 0;
+  for (const ir::Instruction* operand : instruction.operands()) {
+    StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
+    if (!in_type.ok()) return in_type.status();
+    std::vector<int64_t> offsets(static_cast<size_t>(rank), 0);
+    offsets[static_cast<size_t>(dims[0])] = offset;
+    const std::string name = Fresh();
+    code_ << "    " << name << " = tensor.insert_slice " << Value(operand) << " into " << current
+          << "[" << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions()) << "] ["
+          << JoinInts(std::vector<int64_t>(static_cast<size_t>(rank), 1)) << "] : " << *in_type
+          << " into " << *out_type << "\n";
+    current = name;
+    offset += operand->shape().dimension(dims[0]);
+  }
+  if (offset != instruction.shape().dimension(dims[0]))
+    return Refuse(instruction, "concatenated sizes disagree with the shape");
+  values_[&instruction] = current;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitPad(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  auto padding = ir::ParsePadding(instruction.attribute("padding").value_or(""));
+  if (!padding.ok() || static_cast<int64_t>(padding->size()) != operand->shape().rank())
+    return Refuse(instruction, "pad needs padding= with one entry per dimension");
+  std::vector<int64_t> offsets, strides;
+  for (const ir::PaddingDimension& p : *padding) {
+    if (p.low < 0 || p.high < 0 || p.interior < 0)
+      return Refuse(instruction, "negative padding is not lowered");
+    offsets.push_back(p.low);
+    strides.push_back(p.interior + 1);
+  }
+  StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
+  StatusOr<std::string> value_type = TensorType(instruction, instruction.operand(1)->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!value_type.ok()) return value_type.status();
+  if (!out_type.ok()) return out_type.status();
+  const std::string scalar = *ScalarType(instruction.shape().element_type());
+  const std::string fill_value = ExtractScalar(Value(instruction.operand(1)), *value_type);
+  const std::string empty = Empty(*out_type);
+  const std::string filled = Fresh();
+  code_ << "    " << filled << " = linalg.fill ins(" << fill_value << " : " << scalar << ") outs("
+        << empty << " : " << *out_type << ") -> " << *out_type << "\n";
+  if (operand->shape().ElementCount() == 0) {
+    values_[&instruction] = filled;
+    return Status::Ok();
+  }
+  const std::string name = Fresh();
+  code_ << "    " << name << " = tensor.insert_slice " << Value(operand) << " into " << filled << "["
+        << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions()) << "] ["
+        << JoinInts(strides) << "] : " << *in_type << " into " << *out_type << "\n";
+  values_[&instruction] = name;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitIota(const ir::Instruction& instruction) {
+  std::optional<int64_t> dimension = instruction.IntAttribute("iota_dimension");
+  const ir::Shape& shape = instruction.shape();
+  if (!dimension || *dimension < 0 || *dimension >= shape.rank())
+    return Refuse(instruction, "iota needs iota_dimension=");
+  const PrimitiveType type = shape.element_type();
+  if (!ScalarType(type) || type == PrimitiveType::kPred)
+    return Refuse(instruction, "iota of this element type is not lowered");
+  const std::string scalar = *ScalarType(type);
+  StatusOr<std::string> name = Generic(
+      instruction, shape.dimensions(), scalar, "", {}, {}, {}, {}, IdentityMap(shape.rank()),
+      std::vector<std::string>(static_cast<size_t>(shape.rank()), "parallel"),
+      [&](const std::vector<Scalar>&, std::string& code) -> StatusOr<std::string> {
+        ScalarCode c(code);
+        const std::string index = c.Op("linalg.index " + std::to_string(*dimension), "index");
+        const std::string wide = c.Cast("arith.index_cast", index, "index", "i64");
+        return EmitConvert(c, wide, PrimitiveType::kS64, type);
+      });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
+  if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
+    return Refuse(instruction, "a reduce of several operands is not lowered");
+  std::vector<ir::Computation*> reducer = instruction.CalledComputations("to_apply");
+  if (reducer.size() != 1) return Refuse(instruction, "reduce needs to_apply=");
+  const internal::ScalarBinaryOp op = internal::RecogniseScalarBinaryOp(*reducer[0]);
+  if (!op.valid())
+    return Refuse(instruction, "the reducer " + reducer[0]->name() +
+                                   " is not one add/multiply/maximum/minimum/and/or");
+  const ir::Instruction* input = instruction.operand(0);
+  const ir::Instruction* init = instruction.operand(1);
+  std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
+  const int64_t in_rank = input->shape().rank();
+  std::vector<bool> reduced(static_cast<size_t>(in_rank), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= in_rank) return Refuse(instruction, "reduce dimension out of range");
+    reduced[static_cast<size_t>(d)] = true;
+  }
+  const PrimitiveType type = instruction.shape().element_type();
+  StatusOr<std::string> in_type = TensorType(instruction, input->shape());
+  StatusOr<std::string> init_type = TensorType(instruction, init->shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!init_type.ok()) return init_type.status();
+  const std::string scalar = *ScalarType(type);
+  const bool is_float = IsFloat(type);
+  // f32 sums and products accumulate in f64, as the interpreter does.
+  const bool widen = type == PrimitiveType::kF32 &&
+                     (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
+  const std::string acc = widen ? "f64" : scalar;
+  const bool is_unsigned = IsUnsigned(type) || type == PrimitiveType::kPred;
+  std::string combine;
+  switch (op.opcode) {
+    case Opcode::kAdd: combine = is_float ? "arith.addf" : (type == PrimitiveType::kPred ? "arith.ori" : "arith.addi"); break;
+    case Opcode::kMultiply: combine = is_float ? "arith.mulf" : (type == PrimitiveType::kPred ? "arith.andi" : "arith.muli"); break;
+    case Opcode::kMaximum: combine = is_float ? "arith.maximumf" : (is_unsigned ? "arith.maxui" : "arith.maxsi"); break;
+    case Opcode::kMinimum: combine = is_float ? "arith.minimumf" : (is_unsigned ? "arith.minui" : "arith.minsi"); break;
+    case Opcode::kAnd: combine = is_float ? "" : "arith.andi"; break;
+    case Opcode::kOr: combine = is_float ? "" : "arith.ori"; break;
+    default: break;
+  }
+  if (combine.empty()) return Refuse(instruction, "the reducer's op is not lowered on this type");
+  std::string init_value = ExtractScalar(Value(init), *init_type);
+  if (widen) {
+    const std::string wide = Fresh("s");
+    code_ << "    " << wide << " = arith.extf " << init_value << " : f32 to f64\n";
+    init_value = wide;
+  }
+  std::vector<int64_t> out_dims;
+  std::vector<std::string> out_results, iterators;
+  for (int64_t d = 0; d < in_rank; ++d) {
+    iterators.push_back(reduced[static_cast<size_t>(d)] ? "reduction" : "parallel");
+    if (!reduced[static_cast<size_t>(d)]) {
+      out_dims.push_back(input->shape().dimension(d));
+      out_results.push_back("d" + std::to_string(d));
+    }
+  }
+  if (out_dims != instruction.shape().dimensions()) return Refuse(instruction, "reduce shape disagrees with its dimensions");
+  std::string acc_type = "tensor<";
+  for (int64_t d : out_dims) acc_type += std::to_string(d) + "x";
+  acc_type += acc + ">";
+  const std::string empty = Empty(acc_type);
+  const std::string filled = Fresh();
+  code_ << "    " << filled << " = linalg.fill ins(" << init_value << " : " << acc << ") outs("
+        << empty << " : " << acc_type << ") -> " << acc_type << "\n";
+  StatusOr<std::string> reduced_value = Generic(
+      instruction, out_dims, acc, filled, {Value(input)}, {*in_type}, {scalar},
+      {IdentityMap(in_rank)}, Map(in_rank, out_results), iterators,
+      [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+        ScalarCode c(code);
+        std::string x = args[0].name;
+        if (widen) x = c.Cast("arith.extf", x, "f32", "f64");
+        return c.Bin(combine, x, args[1].name, acc);
+      });
+  if (!reduced_value.ok()) return reduced_value.status();
+  std::string result = *reduced_value;
+  if (widen) {
+    const int64_t out_rank = static_cast<int64_t>(out_dims.size());
+    StatusOr<std::string> narrowed = Generic(
+        instruction, out_dims, "f32", "", {result}, {acc_type}, {"f64"}, {IdentityMap(out_rank)},
+        IdentityMap(out_rank), std::vector<std::string>(out_dims.size(), "parallel"),
+        [](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+          ScalarCode c(code);
+          return c.Cast("arith.truncf", args[0].name, "f64", "f32");
+        });
+    if (!narrowed.ok()) return narrowed.status();
+    result = *narrowed;
+  }
+  values_[&instruction] = result;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
+  const ir::Shape& shape = instruction.shape();
+  StatusOr<std::string> type = TensorType(instruction, shape);
+  if (!type.ok()) return type.status();
+  std::optional<passes::LiteralValue> value = passes::LiteralValue::Parse(instruction.literal(), shape);
+  if (!value) {
+    return Refuse(instruction, instruction.literal().find("...") != std::string::npos
+                                   ? "the constant's value was elided from the text"
+                                   : "the constant's literal is not readable");
+  }
+  const PrimitiveType element = shape.element_type();
+  std::string dense;
+  if (element == PrimitiveType::kPred) {
+    std::vector<std::string> parts;
+    for (int64_t i = 0; i < value->element_count(); ++i) parts.push_back(value->GetInt(i) ? "true" : "false");
+    dense = shape.rank() == 0 ? parts.at(0) : "[" + Join(parts) + "]";
+    if (shape.rank() > 1) {
+      // A nested list would be needed; a flat one plus a reshape is simpler.
+      const std::string flat_type = "tensor<" + std::to_string(value->element_count()) + "xi1>";
+      const std::string flat = Fresh("c");
+      code_ << "    " << flat << " = arith.constant dense<" << dense << "> : " << flat_type << "\n";
+      std::vector<int64_t> all;
+      for (int64_t d = 0; d < shape.rank(); ++d) all.push_back(d);
+      const std::string name = Fresh();
+      code_ << "    " << name << " = tensor.expand_shape " << flat << " [[" << JoinInts(all)
+            << "]] output_shape [" << JoinInts(shape.dimensions()) << "] : " << flat_type
+            << " into " << *type << "\n";
+      values_[&instruction] = name;
+      return Status::Ok();
+    }
+  } else {
+    // The raw little-endian bytes, as MLIR reads a hexadecimal dense literal.
+    StatusOr<Literal> literal = Literal::Create(shape);
+    if (!literal.ok()) return Refuse(instruction, literal.message());
+    for (int64_t i = 0; i < literal->element_count(); ++i) {
+      if (literal->is_floating())
+        literal->SetDouble(i, value->GetDouble(i));
+      else
+        literal->SetInt(i, value->GetInt(i));
+    }
+    dense = "\"0x";
+    static const char kHex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < literal->byte_size(); ++i) {
+      dense += kHex[literal->data()[i] >> 4];
+      dense += kHex[literal->data()[i] & 15];
+    }
+    dense += "\"";
+    if (literal->byte_size() == 0) dense = "[]";
+  }
+  const std::string name = Fresh("c");
+  code_ << "    " << name << " = arith.constant dense<" << dense << "> : " << *type << "\n";
+  values_[&instruction] = name;
+  return Status::Ok();
+}
+
+Status KernelWriter::Emit(const ir::Instruction& instruction) {
+  for (const ir::Instruction* operand : instruction.operands()) {
+    if (!values_.count(operand))
+      return Refuse(instruction, "operand " + operand->name() + " is computed outside the kernel");
+  }
+  const Opcode opcode = instruction.opcode();
+  if (IsLoweredElementwise(opcode)) return EmitElementwise(instruction);
+  switch (opcode) {
+    case Opcode::kBroadcast: return EmitBroadcast(instruction);
+    case Opcode::kTranspose: return EmitTranspose(instruction);
+    case Opcode::kReshape:
+    case Opcode::kBitcast: return EmitReshape(instruction);
+    case Opcode::kSlice: return EmitSlice(instruction);
+    case Opcode::kConcatenate: return EmitConcatenate(instruction);
+    case Opcode::kPad: return EmitPad(instruction);
+    case Opcode::kIota: return EmitIota(instruction);
+    case Opcode::kReduce: return EmitReduce(instruction);
+    case Opcode::kConstant: return EmitConstant(instruction);
+    default:
+      return Refuse(instruction, "opcode " + std::string(instruction.opcode_name()) +
+                                     " is not lowered to MLIR");
+  }
+}
+
+StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruction*>& inputs,
+                                            const std::vector<const ir::Instruction*>& body,
+                                            const std::vector<const ir::Instruction*>& outputs) {
+  EmittedKernel kernel;
+  kernel.function_name = "kernel";
+  std::vector<std::string> arguments;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    StatusOr<std::string> memref = MemrefType(*inputs[i], inputs[i]->shape());
+    if (!memref.ok()) return memref.status();
+    const std::string arg = "%arg" + std::to_string(i);
+    arguments.push_back(arg + ": " + *memref);
+    kernel.input_shapes.push_back(inputs[i]->shape());
+    if (values_.count(inputs[i])) continue;  // passed twice: the first argument is read
+    const std::string name = Fresh("p");
+    code_ << "    " << name << " = bufferization.to_tensor " << arg << " restrict : " << *memref << "\n";
+    values_[inputs[i]] = name;
+  }
+  for (const ir::Instruction* instruction : body) {
+    if (values_.count(instruction)) continue;
+    Status emitted = Emit(*instruction);
+    if (!emitted.ok()) return emitted;
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    StatusOr<std::string> memref = MemrefType(*outputs[i], outputs[i]->shape());
+    StatusOr<std::string> tensor = TensorType(*outputs[i], outputs[i]->shape());
+    if (!memref.ok()) return memref.status();
+    if (!values_.count(outputs[i])) return Refuse(*outputs[i], "the kernel's output is never computed");
+    const std::string arg = "%out" + std::to_string(i);
+    arguments.push_back(arg + ": " + *memref);
+    kernel.output_shapes.push_back(outputs[i]->shape());
+    code_ << "    bufferization.materialize_in_destination " << Value(outputs[i])
+          << " in restrict writable " << arg << " : (" << *tensor << ", " << *memref << ") -> ()\n";
+  }
+  kernel.text = "module {\n  func.func @kernel(" + Join(arguments) +
+                ") attributes {llvm.emit_c_interface} {\n" + code_.str() + "    return\n  }\n}\n";
+  return kernel;
+}
+
+}  // namespace
+
+bool IsEmittableOpcode(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReshape:
+    case Opcode::kBitcast: case Opcode::kSlice: case Opcode::kConcatenate: case Opcode::kPad:
+    case Opcode::kIota: case Opcode::kReduce: case Opcode::kConstant:
+      return true;
+    default:
+      return IsLoweredElementwise(opcode);
+  }
+}
+
+StatusOr<EmittedKernel> EmitKernel(const std::vector<const ir::Instruction*>& inputs,
+                                   const std::vector<const ir::Instruction*>& body,
+                                   const std::vector<const ir::Instruction*>& outputs) {
+  KernelWriter writer;
+  return writer.Write(inputs, body, outputs);
+}
+
+StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion) {
+  const ir::Computation* fused = fusion.fused_computation();
+  if (fused == nullptr || fused->root() == nullptr)
+    return Refuse(fusion, "the fusion has no fused computation");
+  std::vector<const ir::Instruction*> inputs;
+  for (int64_t i = 0; i < fused->parameter_count(); ++i) {
+    if (fused->parameter(i) == nullptr) return Refuse(fusion, "a fused parameter is missing");
+    inputs.push_back(fused->parameter(i));
+  }
+  std::vector<const ir::Instruction*> body;
+  for (const ir::Instruction* instruction : fused->MakePostOrder()) {
+    if (instruction->opcode() == Opcode::kParameter) continue;
+    if (instruction == fused->root() && instruction->opcode() == Opcode::kTuple) continue;
+    body.push_back(instruction);
+  }
+  std::vector<const ir::Instruction*> outputs;
+  if (fused->root()->opcode() == Opcode::kTuple) {
+    for (const ir::Instruction* element : fused->root()->operands()) outputs.push_back(element);
+  } else {
+    outputs.push_back(fused->root());
+  }
+  return EmitKernel(inputs, body, outputs);
+}
+
+StatusOr<EmittedKernel> EmitInstructionKernel(const ir::Instruction& instruction) {
+  std::vector<const ir::Instruction*> inputs(instruction.operands().begin(),
+                                             instruction.operands().end());
+  return EmitKernel(inputs, {&instruction}, {&instruction});
+}
+
+}  // namespace fusescope::runtime
