@@ -138,6 +138,24 @@ void RunTyped(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Liter
   }
 }
 
+// f32 operands widened to f64, one cblas_dgemm, the result rounded once: the numbers of the
+// interpreter, which computes in double.
+void RunWidened(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Literal& result) {
+  const std::vector<float> a32 = Permuted<float>(lhs, plan.lhs_order);
+  const std::vector<float> b32 = Permuted<float>(rhs, plan.rhs_order);
+  const std::vector<double> a(a32.begin(), a32.end());
+  const std::vector<double> b(b32.begin(), b32.end());
+  std::vector<double> c(static_cast<size_t>(plan.batch * plan.m * plan.n), 0.0);
+  for (int64_t i = 0; i < plan.batch && plan.k > 0; ++i) {
+#ifdef FUSESCOPE_HAVE_OPENBLAS
+    Gemm(a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n, c.data() + i * plan.m * plan.n,
+         static_cast<int>(plan.m), static_cast<int>(plan.n), static_cast<int>(plan.k));
+#endif
+  }
+  float* out = reinterpret_cast<float*>(result.data());
+  for (size_t i = 0; i < c.size(); ++i) out[i] = static_cast<float>(c[i]);
+}
+
 }  // namespace
 
 bool BlasAvailable() {
@@ -166,25 +184,30 @@ Status CheckBlasDot(const ir::Instruction& dot) {
   return Status::Ok();
 }
 
-StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs) {
+StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                             BlasPrecision precision) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
   StatusOr<Literal> result = Literal::Create(dot.shape());
   if (!result.ok()) return result.status();
-  if (dot.shape().element_type() == ir::PrimitiveType::kF32)
+  if (dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened)
+    RunWidened(*plan, lhs, rhs, *result);
+  else if (dot.shape().element_type() == ir::PrimitiveType::kF32)
     RunTyped<float>(*plan, lhs, rhs, *result);
   else
     RunTyped<double>(*plan, lhs, rhs, *result);
   return result;
 }
 
-std::string BlasCallDescription(const ir::Instruction& dot) {
+std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return "no BLAS call";
-  const bool f32 = dot.shape().element_type() == ir::PrimitiveType::kF32;
+  const bool f32 = dot.shape().element_type() == ir::PrimitiveType::kF32 &&
+                   precision == BlasPrecision::kNative;
   std::string text = std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + std::to_string(plan->m) +
                      "x" + std::to_string(plan->n) + "x" + std::to_string(plan->k);
   if (plan->batch != 1) text += " (batch " + std::to_string(plan->batch) + ")";
+  if (!f32 && dot.shape().element_type() == ir::PrimitiveType::kF32) text += " on f32 widened to f64";
   if (!IsIdentity(plan->lhs_order) || !IsIdentity(plan->rhs_order)) text += ", operands reordered";
   return text;
 }

@@ -21,11 +21,19 @@ bool BlasAvailable();
 // dimension numbers); otherwise the reason.
 Status CheckBlasDot(const ir::Instruction& dot);
 
-// Precondition: CheckBlasDot(dot) is ok and the operands have the dot's operand shapes.
-StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs);
+// How an f32 dot is computed: cblas_sgemm (kNative), or cblas_dgemm on operands widened to
+// f64 and rounded once (kWidened), which gives the interpreter's numbers: a sum of many f32
+// products that nearly cancel can differ from the double-precision result by far more than
+// 1e-5 relative in single precision.
+enum class BlasPrecision { kNative, kWidened };
 
-// "cblas_sgemm 64x512x256 (batch 1)": the library call `dot` makes.
-std::string BlasCallDescription(const ir::Instruction& dot);
+// Precondition: CheckBlasDot(dot) is ok and the operands have the dot's operand shapes.
+StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                             BlasPrecision precision = BlasPrecision::kNative);
+
+// "cblas_sgemm 64x512x256 (batch 2)": the library call `dot` makes.
+std::string BlasCallDescription(const ir::Instruction& dot,
+                                BlasPrecision precision = BlasPrecision::kNative);
 
 }  // namespace fusescope::runtime
 

@@ -203,7 +203,7 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   step.dot_lhs = dot->operand(0)->parameter_number();
   step.dot_rhs = dot->operand(1)->parameter_number();
   return PlanKernel(step, std::move(epilogue), "openblas",
-                    BlasCallDescription(*dot) + ", then the epilogue as a compiled kernel");
+                    BlasCallDescription(*dot, options_.f32_dot_precision) + ", then the epilogue as a compiled kernel");
 }
 
 Status CpuExecutable::Impl::PlanStep(Step& step) {
@@ -222,7 +222,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     step.kind = StepKind::kBlas;
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = "openblas";
-    record.note = BlasCallDescription(instruction);
+    record.note = BlasCallDescription(instruction, options_.f32_dot_precision);
     step.record = static_cast<int64_t>(records_.size());
     records_.push_back(std::move(record));
     return Status::Ok();
@@ -311,10 +311,11 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
     case StepKind::kMlir:
       return RunKernel(step, operands);
     case StepKind::kBlas:
-      return RunBlasDot(*step.instruction, *operands[0], *operands[1]);
+      return RunBlasDot(*step.instruction, *operands[0], *operands[1], options_.f32_dot_precision);
     case StepKind::kOutput: {
       StatusOr<Literal> product = RunBlasDot(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
-                                             *operands[static_cast<size_t>(step.dot_rhs)]);
+                                             *operands[static_cast<size_t>(step.dot_rhs)],
+                                             options_.f32_dot_precision);
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;
       inputs.push_back(&*product);

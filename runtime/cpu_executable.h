@@ -24,6 +24,7 @@
 #include "ir/module.h"
 #include "ir/status.h"
 #include "recording/kernel_record.h"
+#include "runtime/blas_dot.h"
 #include "runtime/kernel_compiler.h"
 #include "runtime/literal.h"
 
@@ -38,6 +39,10 @@ struct CpuExecutableOptions {
   // When a kernel fails to compile: run it on the host (its record keeps the failure), or
   // make Compile() fail with the kernel's failing stage.
   bool host_fallback_on_compile_failure = true;
+  // f32 dots: cblas_dgemm on widened operands by default (the interpreter's numbers, so that
+  // comparing with it checks the kernels rather than rounding), or cblas_sgemm (kNative:
+  // single-precision speed, differences of about 1e-5 where products cancel).
+  BlasPrecision f32_dot_precision = BlasPrecision::kWidened;
 };
 
 // Wall time of one kernel in the last run.

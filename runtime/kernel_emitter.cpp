@@ -282,8 +282,8 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
   const std::string tt = *ScalarType(to);
   if (from == to) return x;
   if (to == PrimitiveType::kPred) {
-    if (IsFloat(from)) return c.Cmp("arith.cmpf", "une", x, c.Const("0.0", ft), "i1");
-    return c.Cmp("arith.cmpi", "ne", x, c.Const("0", ft), "i1");
+    if (IsFloat(from)) return c.Cmp("arith.cmpf", "une", x, c.Const("0.0", ft), ft);
+    return c.Cmp("arith.cmpi", "ne", x, c.Const("0", ft), ft);
   }
   if (IsFloat(from) && IsFloat(to)) {
     return Bits(from) < Bits(to) ? c.Cast("arith.extf", x, ft, tt) : c.Cast("arith.truncf", x, ft, tt);
@@ -308,9 +308,9 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
   const std::string raw = c.Cast(is_unsigned ? "arith.fptoui" : "arith.fptosi", x, ft, tt);
   const std::string max_int = c.Const(is_unsigned ? "-1" : SignedLimit(tb, true), tt);
   const std::string min_int = c.Const(is_unsigned ? "0" : SignedLimit(tb, false), tt);
-  const std::string too_high = c.Cmp("arith.cmpf", "oge", x, c.Const(FloatConst(high, from), ft), "i1");
-  const std::string too_low = c.Cmp("arith.cmpf", "ole", x, c.Const(FloatConst(low, from), ft), "i1");
-  const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, "i1");
+  const std::string too_high = c.Cmp("arith.cmpf", "oge", x, c.Const(FloatConst(high, from), ft), ft);
+  const std::string too_low = c.Cmp("arith.cmpf", "ole", x, c.Const(FloatConst(low, from), ft), ft);
+  const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, ft);
   std::string r = c.Select(too_high, max_int, raw, tt);
   r = c.Select(too_low, min_int, r, tt);
   return c.Select(is_nan, c.Const("0", tt), r, tt);
@@ -354,15 +354,15 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
       const std::string zero = c.Const("0", t);
       const std::string one = c.Const("1", t);
       const std::string minus_one = c.Const("-1", t);
-      const std::string by_zero = c.Cmp("arith.cmpi", "eq", a[1].name, zero, "i1");
+      const std::string by_zero = c.Cmp("arith.cmpi", "eq", a[1].name, zero, t);
       std::string divisor = c.Select(by_zero, one, a[1].name, t);
       std::string guard = by_zero;
       if (!is_unsigned) {
         const int bits = Bits(in_type);
         const std::string int_min = c.Const(SignedLimit(bits, false), t);
         const std::string overflow = c.Bin(
-            "arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, "i1"),
-            c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, "i1"), "i1");
+            "arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, t),
+            c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, t), "i1");
         divisor = c.Select(overflow, one, divisor, t);
         // INT_MIN / 1 = INT_MIN and INT_MIN % 1 = 0: what XLA defines for the overflow.
       }
@@ -390,7 +390,7 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
       if (is_float || in_type == PrimitiveType::kPred) return refuse();
       const int bits = Bits(in_type);
       const std::string width = c.Const(std::to_string(bits), t);
-      const std::string in_range = c.Cmp("arith.cmpi", "ult", a[1].name, width, "i1");
+      const std::string in_range = c.Cmp("arith.cmpi", "ult", a[1].name, width, t);
       const std::string zero = c.Const("0", t);
       const std::string safe = c.Select(in_range, a[1].name, zero, t);
       if (opcode == Opcode::kShiftLeft)
@@ -411,13 +411,13 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
       if (in_type == PrimitiveType::kPred) return refuse();
       if (is_float) {
         const std::string zero = c.Const("0.0", t);
-        const std::string gt = c.Cmp("arith.cmpf", "ogt", a[0].name, zero, "i1");
-        const std::string lt = c.Cmp("arith.cmpf", "olt", a[0].name, zero, "i1");
+        const std::string gt = c.Cmp("arith.cmpf", "ogt", a[0].name, zero, t);
+        const std::string lt = c.Cmp("arith.cmpf", "olt", a[0].name, zero, t);
         return c.Select(gt, c.Const("1.0", t), c.Select(lt, c.Const("-1.0", t), a[0].name, t), t);
       }
       const std::string zero = c.Const("0", t);
-      const std::string gt = c.Cmp("arith.cmpi", is_unsigned ? "ugt" : "sgt", a[0].name, zero, "i1");
-      const std::string lt = c.Cmp("arith.cmpi", "slt", a[0].name, zero, "i1");
+      const std::string gt = c.Cmp("arith.cmpi", is_unsigned ? "ugt" : "sgt", a[0].name, zero, t);
+      const std::string lt = c.Cmp("arith.cmpi", "slt", a[0].name, zero, t);
       if (is_unsigned) return c.Select(gt, c.Const("1", t), zero, t);
       return c.Select(gt, c.Const("1", t), c.Select(lt, c.Const("-1", t), zero, t), t);
     }
@@ -428,7 +428,7 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
     case Opcode::kIsFinite: {
       if (!is_float) return refuse();
       const std::string magnitude = fun("math.absf");
-      return c.Cmp("arith.cmpf", "one", magnitude, c.Const(FloatConst(HUGE_VAL, in_type), t), "i1");
+      return c.Cmp("arith.cmpf", "one", magnitude, c.Const(FloatConst(HUGE_VAL, in_type), t), t);
     }
     case Opcode::kExp:
     case Opcode::kExpm1:

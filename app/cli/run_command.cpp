@@ -1,5 +1,7 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
-// [--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering OPTIONS] [--json]`: runs the
+// [--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering OPTIONS] [--sgemm]
+// [--kernels-dir DIR] [--json]`:
+// runs the
 // module through the reference interpreter. For a recording, the original module and the
 // chosen snapshot (the final one by default) run on the same inputs and each output of the
 // snapshot is compared with the original's; for a model file the module just runs.
@@ -9,6 +11,7 @@
 // beyond tolerance.
 
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -138,6 +141,44 @@ void PrintJson(const RunReport& report) {
   std::cout << json.str() << '\n';
 }
 
+// DIR/NNN_KERNEL/MM_STAGE.txt: every stage of every kernel's lowering, and error.txt where
+// one failed.
+Status SaveKernels(const std::vector<recording::KernelRecord>& kernels, const std::string& dir) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const recording::KernelRecord& kernel = kernels[i];
+    if (kernel.stages.empty()) continue;
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "%03zu_", i);
+    std::string name = prefix + kernel.kernel;
+    for (char& c : name) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+    }
+    const std::filesystem::path folder = std::filesystem::path(dir) / name;
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) return Status::Error("cannot create " + folder.string() + ": " + error.message());
+    auto write = [&](const std::string& file, const std::string& text) -> Status {
+      std::FILE* out = std::fopen((folder / file).c_str(), "wb");
+      if (out == nullptr) return Status::Error("cannot write " + (folder / file).string());
+      const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+      const bool closed = std::fclose(out) == 0;
+      if (!written || !closed) return Status::Error("cannot write " + (folder / file).string());
+      return Status::Ok();
+    };
+    for (size_t s = 0; s < kernel.stages.size(); ++s) {
+      char file[128];
+      std::snprintf(file, sizeof file, "%02zu_%s.txt", s, kernel.stages[s].name.c_str());
+      Status saved = write(file, kernel.stages[s].text);
+      if (!saved.ok()) return saved;
+    }
+    if (!kernel.failed_stage.empty()) {
+      Status saved = write("error.txt", kernel.failed_stage + ": " + kernel.error + "\n");
+      if (!saved.ok()) return saved;
+    }
+  }
+  return Status::Ok();
+}
+
 Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::string& dir) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
@@ -156,13 +197,14 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
 int RunRun(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(
       raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device",
-                 "--lowering"},
-      {"--json"});
+                 "--lowering", "--kernels-dir"},
+      {"--json", "--sgemm"});
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
   if (device != "interpreter" && device != "cpu")
     return Fail("run: unknown --device '" + device + "' (interpreter, cpu)");
   const bool on_cpu = device == "cpu";
+  if (!on_cpu && args->Has("--kernels-dir")) return Fail("run: --kernels-dir needs --device cpu");
   runtime::LoweringOptions lowering;
   if (std::optional<std::string> text = args->Value("--lowering")) {
     if (!on_cpu) return Fail("run: --lowering needs --device cpu");
@@ -223,6 +265,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (on_cpu) {
     runtime::CpuExecutableOptions options;
     options.lowering = lowering;
+    if (args->Has("--sgemm")) options.f32_dot_precision = runtime::BlasPrecision::kNative;
     options.snapshot = static_cast<int>(snapshot->snapshot_index);
     auto executable = runtime::CpuExecutable::Compile(*snapshot->module, options);
     if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
@@ -240,6 +283,10 @@ int RunRun(const std::vector<std::string>& raw_args) {
     report.kernel_summary = (*executable)->KernelSummary();
     report.kernels = (*executable)->kernels();
     report.timings = (*executable)->last_timings();
+    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
+      Status saved = SaveKernels(report.kernels, *dir);
+      if (!saved.ok()) return Fail("run: " + saved.message());
+    }
   } else {
     auto result = Interpret(*snapshot->module, std::move(inputs).value());
     if (!result.ok())
@@ -264,7 +311,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--json]",
+     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--sgemm] [--kernels-dir DIR] [--json]",
      "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on seeded or given inputs", RunRun});
 
 }  // namespace

@@ -200,6 +200,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   mlir::ExecutionEngineOptions engine_options;
   engine_options.transformer = mlir::makeOptimizingTransformer(3, 0, nullptr);
   engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+#ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
+  // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
+  const llvm::StringRef runtime_libraries[] = {FUSESCOPE_MLIR_C_RUNNER_UTILS};
+  engine_options.sharedLibPaths = runtime_libraries;
+#endif
   auto engine = mlir::ExecutionEngine::create(*module, engine_options);
   if (!engine) {
     std::string error = llvm::toString(engine.takeError());
