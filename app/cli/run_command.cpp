@@ -202,7 +202,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
   if (device != "interpreter" && device != "cpu")
-    return Fail("run: unknown --device '" + device + "' (interpreter, cpu)");
+    return Fail("run: --device " + device + " is not available: use interpreter or cpu");
   const bool on_cpu = device == "cpu";
   if (!on_cpu && args->Has("--kernels-dir")) return Fail("run: --kernels-dir needs --device cpu");
   runtime::LoweringOptions lowering;
