@@ -6,6 +6,7 @@
 
 #include "ir/computation.h"
 #include "ir/verifier.h"
+#include "runtime/blas_convolution.h"
 #include "runtime/blas_dot.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernel_emitter.h"
@@ -66,8 +67,6 @@ std::string HostReason(const ir::Instruction& instruction) {
     case Opcode::kConditional:
     case Opcode::kCall:
       return "control flow runs through the interpreter";
-    case Opcode::kConvolution:
-      return "convolution has no CPU kernel yet (no im2col lowering)";
     case Opcode::kCustomCall:
       return "a custom-call runs through the interpreter";
     default:
@@ -109,6 +108,15 @@ class CpuExecutable::Impl {
                     const std::string& note);
   Status PlanOutputFusion(Step& step);
   StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
+  // A dot or convolution through BLAS, and the call it makes.
+  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs, const Literal& rhs) {
+    if (instruction.opcode() == Opcode::kDot) return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision);
+    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision);
+  }
+  std::string LibraryCall(const ir::Instruction& instruction) const {
+    if (instruction.opcode() == Opcode::kDot) return BlasCallDescription(instruction, options_.f32_dot_precision);
+    return BlasConvolutionDescription(instruction, options_.f32_dot_precision);
+  }
   StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
 
   const ir::Module& module_;
@@ -173,8 +181,7 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
     }
   }
   if (dot == nullptr) return Status::Error("the output fusion holds no dot");
-  if (dot->opcode() != Opcode::kDot) return Status::Error(HostReason(*dot));
-  Status blas = CheckBlasDot(*dot);
+  Status blas = dot->opcode() == Opcode::kDot ? CheckBlasDot(*dot) : CheckBlasConvolution(*dot);
   if (!blas.ok()) return blas;
   for (const ir::Instruction* operand : dot->operands()) {
     if (operand->opcode() != Opcode::kParameter)
@@ -203,7 +210,7 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   step.dot_lhs = dot->operand(0)->parameter_number();
   step.dot_rhs = dot->operand(1)->parameter_number();
   return PlanKernel(step, std::move(epilogue), "openblas",
-                    BlasCallDescription(*dot, options_.f32_dot_precision) + ", then the epilogue as a compiled kernel");
+                    LibraryCall(*dot) + ", then the epilogue as a compiled kernel");
 }
 
 Status CpuExecutable::Impl::PlanStep(Step& step) {
@@ -213,16 +220,17 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     step.kind = StepKind::kValue;
     return Status::Ok();
   }
-  if (opcode == Opcode::kDot) {
-    Status blas = CheckBlasDot(instruction);
+  if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
+    Status blas = opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
     if (!blas.ok()) {
-      AddHost(step, "dot runs through the interpreter: " + blas.message(), NewRecord(instruction));
+      AddHost(step, std::string(instruction.opcode_name()) + " runs through the interpreter: " + blas.message(),
+              NewRecord(instruction));
       return Status::Ok();
     }
     step.kind = StepKind::kBlas;
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = "openblas";
-    record.note = BlasCallDescription(instruction, options_.f32_dot_precision);
+    record.note = LibraryCall(instruction);
     step.record = static_cast<int64_t>(records_.size());
     records_.push_back(std::move(record));
     return Status::Ok();
@@ -253,7 +261,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     if (step.kind == StepKind::kHost) step.tuple_result = false;
     return planned;
   }
-  if (IsEmittableOpcode(opcode) && instruction.shape().IsArray()) {
+  if (IsEmittableOpcode(opcode)) {
     step.kind = StepKind::kMlir;
     return PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
   }
@@ -311,11 +319,10 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
     case StepKind::kMlir:
       return RunKernel(step, operands);
     case StepKind::kBlas:
-      return RunBlasDot(*step.instruction, *operands[0], *operands[1], options_.f32_dot_precision);
+      return RunLibrary(*step.instruction, *operands[0], *operands[1]);
     case StepKind::kOutput: {
-      StatusOr<Literal> product = RunBlasDot(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
-                                             *operands[static_cast<size_t>(step.dot_rhs)],
-                                             options_.f32_dot_precision);
+      StatusOr<Literal> product = RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
+                                             *operands[static_cast<size_t>(step.dot_rhs)]);
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;
       inputs.push_back(&*product);

@@ -5,11 +5,12 @@
 // decides how each instruction runs:
 //   - loop/input fusions and lone elementwise-like instructions: a kernel emitted as MLIR
 //     (runtime/kernel_emitter.h) and JIT-compiled (runtime/kernel_compiler.h), "mlir-cpu";
-//   - f32/f64 dots, and output fusions of such a dot with an elementwise epilogue: OpenBLAS
-//     GEMM, the epilogue as a compiled kernel reading the GEMM's result, "openblas";
+//   - f32/f64 dots and convolutions (im2col), and output fusions of one with an elementwise
+//     epilogue: OpenBLAS GEMM, the epilogue as a compiled kernel reading the GEMM's result,
+//     "openblas";
 //   - parameters, constants, tuples, get-tuple-element and bitcasts: values on the host, no
 //     kernel;
-//   - everything else (control flow, sort, gather/scatter, custom-calls, convolutions, and
+//   - everything else (control flow, sort, gather/scatter, custom-calls, and
 //     what the emitter refuses or the compiler fails on): the reference interpreter on the
 //     host, "host", with a note saying why.
 // Run() then executes the steps in order with one buffer per value, releasing each after its
@@ -39,7 +40,7 @@ struct CpuExecutableOptions {
   // When a kernel fails to compile: run it on the host (its record keeps the failure), or
   // make Compile() fail with the kernel's failing stage.
   bool host_fallback_on_compile_failure = true;
-  // f32 dots: cblas_dgemm on widened operands by default (the interpreter's numbers, so that
+  // f32 dots and convolutions: cblas_dgemm on widened operands by default (the interpreter's numbers, so that
   // comparing with it checks the kernels rather than rounding), or cblas_sgemm (kNative:
   // single-precision speed, differences of about 1e-5 where products cancel).
   BlasPrecision f32_dot_precision = BlasPrecision::kWidened;

@@ -127,7 +127,8 @@ TEST_F(CpuExecutableTest, JaxFixturesMatchTheInterpreter) {
 TEST_F(CpuExecutableTest, InterpreterCasesMatchTheInterpreter) {
   const std::filesystem::path cases =
       std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "tests" / "runtime" / "xla_cases";
-  for (const char* name : {"elementwise.hlo", "integers.hlo", "data_movement.hlo", "dots_and_norms.hlo"}) {
+  for (const char* name : {"elementwise.hlo", "integers.hlo", "data_movement.hlo", "dots_and_norms.hlo",
+                           "convolution.hlo"}) {
     const std::string text = ReadFile(cases / name);
     // These hold many separate ops: run them as they are, not fused, so each op is a kernel.
     auto module = ir::ParseHloModule(text);
@@ -144,6 +145,26 @@ TEST_F(CpuExecutableTest, InterpreterCasesMatchTheInterpreter) {
     const LiteralDifference difference = CompareLiterals(*actual, *expected, kRtol, kAtol);
     EXPECT_TRUE(difference.ok()) << name << ": max abs " << difference.max_abs_error;
   }
+}
+
+TEST_F(CpuExecutableTest, ConvolutionsRunThroughIm2colGemm) {
+  const std::string text(resources::FindSample("resnet_block").text);
+  CompileRunAndCompare(text, "resnet_block");
+  passes::PipelineOptions pipeline;
+  auto recording = recording::CompileAndRecord(text, pipeline, "resnet_block");
+  ASSERT_TRUE(recording.ok());
+  auto module = recording->snapshots.back().ToModule();
+  ASSERT_TRUE(module.ok());
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok());
+  int convolutions = 0;
+  for (const recording::KernelRecord& kernel : (*executable)->kernels()) {
+    if (kernel.note.find("im2col") != std::string::npos) {
+      EXPECT_EQ(kernel.backend, "openblas");
+      ++convolutions;
+    }
+  }
+  EXPECT_EQ(convolutions, 2) << (*executable)->KernelSummary();
 }
 
 TEST_F(CpuExecutableTest, LoweringOptionsKeepTheNumbers) {
