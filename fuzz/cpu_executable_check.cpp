@@ -21,12 +21,13 @@ Status CompareOutputs(const runtime::Literal& actual, const runtime::Literal& ex
     const runtime::Literal& e = tuple ? expected.elements()[i] : expected;
     const runtime::LiteralDifference d = runtime::CompareLiterals(a, e, 1e-5, 1e-6);
     if (!d.ok()) {
-      return Status::Error("output " + std::to_string(i) + " differs: " +
-                           (d.same_shape ? std::to_string(d.mismatches) + " elements, max abs error " +
-                                               std::to_string(d.max_abs_error)
-                                         : "shape " + a.shape().ToString(false) + " vs " +
-                                               e.shape().ToString(false)) +
-                           "\ncompiled: " + a.ToString(16) + "\nexpected: " + e.ToString(16));
+      return Status::Error(
+          "output " + std::to_string(i) + " differs: " +
+          (d.same_shape
+               ? std::to_string(d.mismatches) + " elements, max abs error " +
+                     std::to_string(d.max_abs_error)
+               : "shape " + a.shape().ToString(false) + " vs " + e.shape().ToString(false)) +
+          "\ncompiled: " + a.ToString(16) + "\nexpected: " + e.ToString(16));
     }
   }
   return Status::Ok();
@@ -58,11 +59,13 @@ StatusOr<CpuExecutableCheck> CheckCpuExecutable(const ir::Module& module, uint64
     return check;
   }
   auto compiled = recording->snapshots.back().ToModule();
-  if (!compiled.ok()) return Status::Error("the final snapshot does not rebuild: " + compiled.message());
+  if (!compiled.ok())
+    return Status::Error("the final snapshot does not rebuild: " + compiled.message());
   runtime::CpuExecutableOptions options;
   options.max_live_bytes = kMaxLiveBytes;
   auto executable = runtime::CpuExecutable::Compile(**compiled, options);
-  if (!executable.ok()) return Status::Error("compiling for the CPU failed: " + executable.message());
+  if (!executable.ok())
+    return Status::Error("compiling for the CPU failed: " + executable.message());
   check.kernel_summary = (*executable)->KernelSummary();
   for (const recording::KernelRecord& kernel : (*executable)->kernels()) {
     if (kernel.backend == "mlir-cpu" || kernel.backend == "openblas") ++check.compiled_kernels;

@@ -22,25 +22,29 @@ struct ConvolutionPlan {
   std::vector<int64_t> out_dims;     // spatial, in label order
   int64_t groups = 1;
   int64_t batch = 1;
-  int64_t rows = 1;       // batch x output positions
-  int64_t positions = 1;  // kernel positions
+  int64_t rows = 1;          // batch x output positions
+  int64_t positions = 1;     // kernel positions
   int64_t in_features = 1;   // per group
   int64_t out_features = 1;  // per group
 };
 
 StatusOr<ConvolutionPlan> Plan(const ir::Instruction& convolution) {
   const std::string& name = convolution.name();
-  if (convolution.operand_count() != 2) return Status::Error(name + ": convolution needs two operands");
+  if (convolution.operand_count() != 2)
+    return Status::Error(name + ": convolution needs two operands");
   const ir::Shape& lhs = convolution.operand(0)->shape();
   const ir::Shape& rhs = convolution.operand(1)->shape();
   const ir::Shape& out = convolution.shape();
   ConvolutionPlan plan;
-  auto labels = ir::ParseConvolutionDimensionLabels(convolution.attribute("dim_labels").value_or(""));
+  auto labels =
+      ir::ParseConvolutionDimensionLabels(convolution.attribute("dim_labels").value_or(""));
   if (!labels.ok()) return Status::Error(name + ": " + labels.message());
   plan.labels = *labels;
   const size_t spatial = plan.labels.input_spatial.size();
-  if (plan.labels.kernel_spatial.size() != spatial || plan.labels.output_spatial.size() != spatial ||
-      lhs.rank() != static_cast<int64_t>(spatial + 2) || rhs.rank() != static_cast<int64_t>(spatial + 2) ||
+  if (plan.labels.kernel_spatial.size() != spatial ||
+      plan.labels.output_spatial.size() != spatial ||
+      lhs.rank() != static_cast<int64_t>(spatial + 2) ||
+      rhs.rank() != static_cast<int64_t>(spatial + 2) ||
       out.rank() != static_cast<int64_t>(spatial + 2))
     return Status::Error(name + ": dim_labels do not fit the operands");
   plan.window.assign(spatial, ir::WindowDimension{});
@@ -49,9 +53,11 @@ StatusOr<ConvolutionPlan> Plan(const ir::Instruction& convolution) {
     if (!parsed.ok()) return Status::Error(name + ": " + parsed.message());
     plan.window = *parsed;
   } else {
-    for (size_t i = 0; i < spatial; ++i) plan.window[i].size = rhs.dimension(plan.labels.kernel_spatial[i]);
+    for (size_t i = 0; i < spatial; ++i)
+      plan.window[i].size = rhs.dimension(plan.labels.kernel_spatial[i]);
   }
-  if (plan.window.size() != spatial) return Status::Error(name + ": window does not fit the operands");
+  if (plan.window.size() != spatial)
+    return Status::Error(name + ": window does not fit the operands");
   plan.groups = convolution.IntAttribute("feature_group_count").value_or(1);
   if (convolution.IntAttribute("batch_group_count").value_or(1) != 1)
     return Status::Error("batch_group_count > 1 has no im2col lowering");
@@ -68,7 +74,8 @@ StatusOr<ConvolutionPlan> Plan(const ir::Instruction& convolution) {
   for (size_t i = 0; i < spatial; ++i) {
     plan.kernel_dims.push_back(rhs.dimension(plan.labels.kernel_spatial[i]));
     plan.out_dims.push_back(out.dimension(plan.labels.output_spatial[i]));
-    if (plan.window[i].stride < 1 || plan.window[i].base_dilation < 1 || plan.window[i].window_dilation < 1)
+    if (plan.window[i].stride < 1 || plan.window[i].base_dilation < 1 ||
+        plan.window[i].window_dilation < 1)
       return Status::Error(name + ": window strides and dilations must be positive");
     plan.positions *= plan.kernel_dims.back();
     plan.rows *= plan.out_dims.back();
@@ -77,9 +84,11 @@ StatusOr<ConvolutionPlan> Plan(const ir::Instruction& convolution) {
   if (__builtin_mul_overflow(bytes, plan.rows, &bytes) ||
       __builtin_mul_overflow(bytes, plan.positions, &bytes) ||
       __builtin_mul_overflow(bytes, plan.in_features, &bytes) || bytes > kMaxPatchBytes)
-    return Status::Error("its im2col matrix would exceed " + std::to_string(kMaxPatchBytes >> 20) + " MiB");
+    return Status::Error("its im2col matrix would exceed " + std::to_string(kMaxPatchBytes >> 20) +
+                         " MiB");
   const int64_t limit = int64_t{1} << 31;
-  if (plan.rows >= limit || plan.positions * plan.in_features >= limit || plan.out_features >= limit)
+  if (plan.rows >= limit || plan.positions * plan.in_features >= limit ||
+      plan.out_features >= limit)
     return Status::Error("a GEMM dimension exceeds BLAS's int range");
   return plan;
 }
@@ -108,7 +117,8 @@ void Gemm(const double* a, const double* b, double* c, int m, int n, int k) {
 #endif
 
 template <typename Stored, typename T>
-void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel, Literal& result) {
+void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
+              Literal& result) {
   const ir::ConvolutionDimensionLabels& l = plan.labels;
   const size_t spatial = plan.kernel_dims.size();
   const std::vector<int64_t> is = Strides(input.shape().dimensions());
@@ -134,9 +144,11 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
         bool inside = true;
         for (size_t i = 0; i < spatial; ++i) {
           const ir::WindowDimension& wd = plan.window[i];
-          const int64_t position = row[i + 1] * wd.stride - wd.padding_low + k[i] * wd.window_dilation;
+          const int64_t position =
+              row[i + 1] * wd.stride - wd.padding_low + k[i] * wd.window_dilation;
           const int64_t size = input.shape().dimension(l.input_spatial[i]);
-          if (position < 0 || position % wd.base_dilation != 0 || position / wd.base_dilation >= size) {
+          if (position < 0 || position % wd.base_dilation != 0 ||
+              position / wd.base_dilation >= size) {
             inside = false;
             break;
           }
@@ -162,7 +174,8 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
         for (int64_t f = 0; f < plan.out_features; ++f) {
           weights[static_cast<size_t>((p * plan.in_features + c) * plan.out_features + f)] =
               static_cast<T>(w[base + c * ks[static_cast<size_t>(l.kernel_input_feature)] +
-                               (g * plan.out_features + f) * ks[static_cast<size_t>(l.kernel_output_feature)]]);
+                               (g * plan.out_features + f) *
+                                   ks[static_cast<size_t>(l.kernel_output_feature)]]);
         }
       }
     }
@@ -178,7 +191,8 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
     std::fill(row.begin(), row.end(), 0);
     for (int64_t r = 0; r < plan.rows; ++r, Next(row, row_dims)) {
       int64_t base = row[0] * os[static_cast<size_t>(l.output_batch)];
-      for (size_t i = 0; i < spatial; ++i) base += row[i + 1] * os[static_cast<size_t>(l.output_spatial[i])];
+      for (size_t i = 0; i < spatial; ++i)
+        base += row[i + 1] * os[static_cast<size_t>(l.output_spatial[i])];
       for (int64_t f = 0; f < plan.out_features; ++f) {
         out[base + (g * plan.out_features + f) * os[static_cast<size_t>(l.output_feature)]] =
             static_cast<Stored>(product[static_cast<size_t>(r * plan.out_features + f)]);
@@ -193,7 +207,8 @@ Status CheckBlasConvolution(const ir::Instruction& convolution) {
   if (!BlasAvailable()) return Status::Error("this build has no OpenBLAS");
   const ir::PrimitiveType type = convolution.shape().element_type();
   if (type != ir::PrimitiveType::kF32 && type != ir::PrimitiveType::kF64)
-    return Status::Error("a convolution on " + std::string(ir::PrimitiveTypeName(type)) + " has no BLAS call");
+    return Status::Error("a convolution on " + std::string(ir::PrimitiveTypeName(type)) +
+                         " has no BLAS call");
   for (const ir::Instruction* operand : convolution.operands()) {
     if (operand->shape().element_type() != type)
       return Status::Error("a convolution mixing element types has no BLAS call");
@@ -218,7 +233,8 @@ StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const L
   return result;
 }
 
-std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision) {
+std::string BlasConvolutionDescription(const ir::Instruction& convolution,
+                                       BlasPrecision precision) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return "no BLAS call";
   const bool single = convolution.shape().element_type() == ir::PrimitiveType::kF32 &&
@@ -227,7 +243,8 @@ std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasP
                      std::to_string(plan->rows) + "x" + std::to_string(plan->out_features) + "x" +
                      std::to_string(plan->positions * plan->in_features);
   if (plan->groups > 1) text += " (" + std::to_string(plan->groups) + " groups)";
-  if (!single && convolution.shape().element_type() == ir::PrimitiveType::kF32) text += " on f32 widened to f64";
+  if (!single && convolution.shape().element_type() == ir::PrimitiveType::kF32)
+    text += " on f32 widened to f64";
   return text;
 }
 

@@ -36,17 +36,20 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
   std::vector<bool> lhs_used(static_cast<size_t>(lhs.rank()), false);
   std::vector<bool> rhs_used(static_cast<size_t>(rhs.rank()), false);
   auto use = [](std::vector<bool>& used, int64_t d) {
-    if (d < 0 || d >= static_cast<int64_t>(used.size()) || used[static_cast<size_t>(d)]) return false;
+    if (d < 0 || d >= static_cast<int64_t>(used.size()) || used[static_cast<size_t>(d)])
+      return false;
     used[static_cast<size_t>(d)] = true;
     return true;
   };
   for (size_t i = 0; i < lb.size(); ++i) {
-    if (!use(lhs_used, lb[i]) || !use(rhs_used, rb[i]) || lhs.dimension(lb[i]) != rhs.dimension(rb[i]))
+    if (!use(lhs_used, lb[i]) || !use(rhs_used, rb[i]) ||
+        lhs.dimension(lb[i]) != rhs.dimension(rb[i]))
       return Status::Error(dot.name() + ": bad batch dimensions");
     plan.batch *= lhs.dimension(lb[i]);
   }
   for (size_t i = 0; i < lc.size(); ++i) {
-    if (!use(lhs_used, lc[i]) || !use(rhs_used, rc[i]) || lhs.dimension(lc[i]) != rhs.dimension(rc[i]))
+    if (!use(lhs_used, lc[i]) || !use(rhs_used, rc[i]) ||
+        lhs.dimension(lc[i]) != rhs.dimension(rc[i]))
       return Status::Error(dot.name() + ": bad contracting dimensions");
     plan.k *= lhs.dimension(lc[i]);
   }
@@ -148,8 +151,9 @@ void RunWidened(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Lit
   std::vector<double> c(static_cast<size_t>(plan.batch * plan.m * plan.n), 0.0);
   for (int64_t i = 0; i < plan.batch && plan.k > 0; ++i) {
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n, c.data() + i * plan.m * plan.n,
-         static_cast<int>(plan.m), static_cast<int>(plan.n), static_cast<int>(plan.k));
+    Gemm(a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n,
+         c.data() + i * plan.m * plan.n, static_cast<int>(plan.m), static_cast<int>(plan.n),
+         static_cast<int>(plan.k));
 #endif
   }
   float* out = reinterpret_cast<float*>(result.data());
@@ -171,7 +175,8 @@ Status CheckBlasDot(const ir::Instruction& dot) {
   if (dot.opcode() != ir::Opcode::kDot) return Status::Error(dot.name() + " is not a dot");
   const ir::PrimitiveType type = dot.shape().element_type();
   if (type != ir::PrimitiveType::kF32 && type != ir::PrimitiveType::kF64)
-    return Status::Error("a dot on " + std::string(ir::PrimitiveTypeName(type)) + " has no BLAS call");
+    return Status::Error("a dot on " + std::string(ir::PrimitiveTypeName(type)) +
+                         " has no BLAS call");
   for (const ir::Instruction* operand : dot.operands()) {
     if (operand->shape().element_type() != type)
       return Status::Error("a dot mixing element types has no BLAS call");
@@ -202,12 +207,13 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
 std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return "no BLAS call";
-  const bool f32 = dot.shape().element_type() == ir::PrimitiveType::kF32 &&
-                   precision == BlasPrecision::kNative;
+  const bool f32 =
+      dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kNative;
   std::string text = std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + std::to_string(plan->m) +
                      "x" + std::to_string(plan->n) + "x" + std::to_string(plan->k);
   if (plan->batch != 1) text += " (batch " + std::to_string(plan->batch) + ")";
-  if (!f32 && dot.shape().element_type() == ir::PrimitiveType::kF32) text += " on f32 widened to f64";
+  if (!f32 && dot.shape().element_type() == ir::PrimitiveType::kF32)
+    text += " on f32 widened to f64";
   if (!IsIdentity(plan->lhs_order) || !IsIdentity(plan->rhs_order)) text += ", operands reordered";
   return text;
 }

@@ -32,7 +32,7 @@ struct Step {
   // kOutput: the dot inside the fusion and the fusion operands that are its lhs/rhs.
   const ir::Instruction* dot = nullptr;
   int64_t dot_lhs = -1, dot_rhs = -1;
-  std::vector<size_t> operands;  // value slots of the instruction's operands
+  std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
 };
@@ -55,9 +55,8 @@ int64_t ShapeBytes(const ir::Shape& shape) {
 }
 
 bool IsValueOpcode(Opcode opcode) {
-  return opcode == Opcode::kParameter || opcode == Opcode::kConstant ||
-         opcode == Opcode::kTuple || opcode == Opcode::kGetTupleElement ||
-         opcode == Opcode::kBitcast;
+  return opcode == Opcode::kParameter || opcode == Opcode::kConstant || opcode == Opcode::kTuple ||
+         opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast;
 }
 
 // Why an instruction runs on the host when nothing was tried for it.
@@ -79,7 +78,10 @@ std::string HostReason(const ir::Instruction& instruction) {
 class CpuExecutable::Impl {
  public:
   Impl(const ir::Module& module, CpuExecutableOptions options)
-      : module_(module), options_(options), compiler_(options.lowering), host_(HostOptions(options)) {}
+      : module_(module),
+        options_(options),
+        compiler_(options.lowering),
+        host_(HostOptions(options)) {}
 
   Status Compile();
   StatusOr<Literal> Run(const std::vector<Literal>& arguments);
@@ -109,12 +111,15 @@ class CpuExecutable::Impl {
   Status PlanOutputFusion(Step& step);
   StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
   // A dot or convolution through BLAS, and the call it makes.
-  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs, const Literal& rhs) {
-    if (instruction.opcode() == Opcode::kDot) return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision);
+  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs,
+                               const Literal& rhs) {
+    if (instruction.opcode() == Opcode::kDot)
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision);
     return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision);
   }
   std::string LibraryCall(const ir::Instruction& instruction) const {
-    if (instruction.opcode() == Opcode::kDot) return BlasCallDescription(instruction, options_.f32_dot_precision);
+    if (instruction.opcode() == Opcode::kDot)
+      return BlasCallDescription(instruction, options_.f32_dot_precision);
     return BlasConvolutionDescription(instruction, options_.f32_dot_precision);
   }
   StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
@@ -162,7 +167,8 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
   }
   record.backend = backend;
   if (!note.empty()) record.note = note;
-  if (compiled.cached) record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
+  if (compiled.cached)
+    record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
   step.kernel = compiled.kernel;
   step.output_shapes = emitted->output_shapes;
   step.record = static_cast<int64_t>(records_.size());
@@ -185,7 +191,8 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   if (!blas.ok()) return blas;
   for (const ir::Instruction* operand : dot->operands()) {
     if (operand->opcode() != Opcode::kParameter)
-      return Status::Error("the dot's operand " + operand->name() + " is computed inside the fusion");
+      return Status::Error("the dot's operand " + operand->name() +
+                           " is computed inside the fusion");
   }
   std::vector<const ir::Instruction*> inputs;
   for (int64_t i = 0; i < fused->parameter_count(); ++i) inputs.push_back(fused->parameter(i));
@@ -221,9 +228,12 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     return Status::Ok();
   }
   if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
-    Status blas = opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
+    Status blas =
+        opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
     if (!blas.ok()) {
-      AddHost(step, std::string(instruction.opcode_name()) + " runs through the interpreter: " + blas.message(),
+      AddHost(step,
+              std::string(instruction.opcode_name()) +
+                  " runs through the interpreter: " + blas.message(),
               NewRecord(instruction));
       return Status::Ok();
     }
@@ -279,13 +289,15 @@ Status CpuExecutable::Impl::Compile() {
   for (const ir::Instruction* instruction : entry->MakePostOrder()) {
     Step step;
     step.instruction = instruction;
-    for (const ir::Instruction* operand : instruction->operands()) step.operands.push_back(slot_.at(operand));
+    for (const ir::Instruction* operand : instruction->operands())
+      step.operands.push_back(slot_.at(operand));
     Status planned = PlanStep(step);
     if (!planned.ok()) return planned;
     slot_[instruction] = steps_.size();
     steps_.push_back(std::move(step));
   }
-  compile_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  compile_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return Status::Ok();
 }
 
@@ -321,8 +333,9 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
     case StepKind::kBlas:
       return RunLibrary(*step.instruction, *operands[0], *operands[1]);
     case StepKind::kOutput: {
-      StatusOr<Literal> product = RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
-                                             *operands[static_cast<size_t>(step.dot_rhs)]);
+      StatusOr<Literal> product =
+          RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
+                     *operands[static_cast<size_t>(step.dot_rhs)]);
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;
       inputs.push_back(&*product);
@@ -374,8 +387,9 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
     }
     if (!result.ok()) return result.status();
     if (step.record >= 0) {
-      timings_.push_back({static_cast<size_t>(step.record),
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+      timings_.push_back(
+          {static_cast<size_t>(step.record),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
     }
     if (!result->shape().Compatible(instruction.shape())) {
       return Status::Error(instruction.name() + ": computed " + result->shape().ToString(false) +
@@ -410,7 +424,9 @@ StatusOr<Literal> CpuExecutable::Run(const std::vector<Literal>& arguments) {
   return impl_->Run(arguments);
 }
 
-const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const { return impl_->records_; }
+const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const {
+  return impl_->records_;
+}
 const std::vector<KernelTiming>& CpuExecutable::last_timings() const { return impl_->timings_; }
 double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
 

@@ -40,9 +40,9 @@ struct CpuExecutableOptions {
   // When a kernel fails to compile: run it on the host (its record keeps the failure), or
   // make Compile() fail with the kernel's failing stage.
   bool host_fallback_on_compile_failure = true;
-  // f32 dots and convolutions: cblas_dgemm on widened operands by default (the interpreter's numbers, so that
-  // comparing with it checks the kernels rather than rounding), or cblas_sgemm (kNative:
-  // single-precision speed, differences of about 1e-5 where products cancel).
+  // f32 dots and convolutions: cblas_dgemm on widened operands by default (the interpreter's
+  // numbers, so that comparing with it checks the kernels rather than rounding), or cblas_sgemm
+  // (kNative: single-precision speed, differences of about 1e-5 where products cancel).
   BlasPrecision f32_dot_precision = BlasPrecision::kWidened;
 };
 

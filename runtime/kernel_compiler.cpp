@@ -17,13 +17,15 @@ StatusOr<LoweringOptions> LoweringOptions::Parse(std::string_view text) {
   std::string word;
   while (words >> word) {
     const size_t equals = word.find('=');
-    if (equals == std::string::npos) return Status::Error("lowering option '" + word + "' is not KEY=VALUE");
+    if (equals == std::string::npos)
+      return Status::Error("lowering option '" + word + "' is not KEY=VALUE");
     const std::string key = word.substr(0, equals);
     const std::string value = word.substr(equals + 1);
     int number = 0;
     auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (error != std::errc() || end != value.data() + value.size() || number < 0 || number > 4096)
-      return Status::Error("lowering option " + key + " needs a number from 0 to 4096, got '" + value + "'");
+      return Status::Error("lowering option " + key + " needs a number from 0 to 4096, got '" +
+                           value + "'");
     if (key == "tile") {
       options.tile = number;
     } else if (key == "vector") {
@@ -75,7 +77,8 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   return passes;
 }
 
-KernelCompilation KernelCompiler::Compile(const std::string& mlir_text, const std::string& function) {
+KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
+                                          const std::string& function) {
   const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -63,7 +63,9 @@ bool IsFloat(PrimitiveType type) {
 bool IsUnsigned(PrimitiveType type) {
   return ir::IsIntegralType(type) && !ir::IsSignedIntegralType(type);
 }
-int Bits(PrimitiveType type) { return type == PrimitiveType::kPred ? 1 : ir::PrimitiveTypeBitWidth(type); }
+int Bits(PrimitiveType type) {
+  return type == PrimitiveType::kPred ? 1 : ir::PrimitiveTypeBitWidth(type);
+}
 
 std::string Join(const std::vector<std::string>& parts, const char* separator = ", ") {
   std::string out;
@@ -111,7 +113,9 @@ class KernelWriter {
   // Types.
   StatusOr<std::string> TensorType(const ir::Instruction& at, const ir::Shape& shape);
   StatusOr<std::string> MemrefType(const ir::Instruction& at, const ir::Shape& shape);
-  std::string Fresh(const char* prefix = "v") { return "%" + std::string(prefix) + std::to_string(next_++); }
+  std::string Fresh(const char* prefix = "v") {
+    return "%" + std::string(prefix) + std::to_string(next_++);
+  }
   std::string Value(const ir::Instruction* instruction) { return values_.at(instruction); }
 
   Status Emit(const ir::Instruction& instruction);
@@ -129,8 +133,8 @@ class KernelWriter {
   // One linalg.generic producing a tensor of `out_shape` with element `out_scalar`. `maps`
   // are the inputs' indexing maps; `body` emits the scalar computation (lines into `code`)
   // from the block arguments and returns the yielded value.
-  using BodyFn = std::function<StatusOr<std::string>(const std::vector<Scalar>& args,
-                                                     std::string& code)>;
+  using BodyFn =
+      std::function<StatusOr<std::string>(const std::vector<Scalar>& args, std::string& code)>;
   StatusOr<std::string> Generic(const ir::Instruction& at, const std::vector<int64_t>& out_dims,
                                 const std::string& out_scalar, const std::string& init,
                                 const std::vector<std::string>& operands,
@@ -156,7 +160,8 @@ class KernelWriter {
 };
 
 StatusOr<std::string> KernelWriter::TensorType(const ir::Instruction& at, const ir::Shape& shape) {
-  if (!shape.IsArray()) return Refuse(at, "only arrays are lowered (got " + shape.ToString(false) + ")");
+  if (!shape.IsArray())
+    return Refuse(at, "only arrays are lowered (got " + shape.ToString(false) + ")");
   std::optional<std::string> scalar = ScalarType(shape.element_type());
   if (!scalar) {
     return Refuse(at, "element type " + std::string(ir::PrimitiveTypeName(shape.element_type())) +
@@ -204,10 +209,8 @@ StatusOr<std::string> KernelWriter::Generic(
   const std::string name = Fresh();
   code_ << "    " << name << " = linalg.generic {indexing_maps = [" << Join(all_maps)
         << "], iterator_types = [" << Join(quoted) << "]}";
-  if (!operands.empty())
-    code_ << " ins(" << Join(operands) << " : " << Join(operand_types) << ")";
-  code_ << " outs(" << destination << " : " << out_type << ") {\n    ^bb0(" << block_args
-        << "):\n"
+  if (!operands.empty()) code_ << " ins(" << Join(operands) << " : " << Join(operand_types) << ")";
+  code_ << " outs(" << destination << " : " << out_type << ") {\n    ^bb0(" << block_args << "):\n"
         << lines << "      linalg.yield " << *yielded << " : " << out_scalar << "\n    } -> "
         << out_type << "\n";
   return name;
@@ -286,7 +289,8 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
     return c.Cmp("arith.cmpi", "ne", x, c.Const("0", ft), ft);
   }
   if (IsFloat(from) && IsFloat(to)) {
-    return Bits(from) < Bits(to) ? c.Cast("arith.extf", x, ft, tt) : c.Cast("arith.truncf", x, ft, tt);
+    return Bits(from) < Bits(to) ? c.Cast("arith.extf", x, ft, tt)
+                                 : c.Cast("arith.truncf", x, ft, tt);
   }
   if (!IsFloat(from) && IsFloat(to)) {
     const bool is_unsigned = IsUnsigned(from) || from == PrimitiveType::kPred;
@@ -308,7 +312,8 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
   const std::string raw = c.Cast(is_unsigned ? "arith.fptoui" : "arith.fptosi", x, ft, tt);
   const std::string max_int = c.Const(is_unsigned ? "-1" : SignedLimit(tb, true), tt);
   const std::string min_int = c.Const(is_unsigned ? "0" : SignedLimit(tb, false), tt);
-  const std::string too_high = c.Cmp("arith.cmpf", "oge", x, c.Const(FloatConst(high, from), ft), ft);
+  const std::string too_high =
+      c.Cmp("arith.cmpf", "oge", x, c.Const(FloatConst(high, from), ft), ft);
   const std::string too_low = c.Cmp("arith.cmpf", "ole", x, c.Const(FloatConst(low, from), ft), ft);
   const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, ft);
   std::string r = c.Select(too_high, max_int, raw, tt);
@@ -320,9 +325,8 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
 StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruction,
                                    const std::vector<Scalar>& a) {
   const Opcode opcode = instruction.opcode();
-  const PrimitiveType in_type = instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)
-                                    ->shape()
-                                    .element_type();
+  const PrimitiveType in_type =
+      instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)->shape().element_type();
   const PrimitiveType out_type = instruction.shape().element_type();
   const std::string t = *ScalarType(in_type);
   const bool is_float = IsFloat(in_type);
@@ -360,9 +364,9 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
       if (!is_unsigned) {
         const int bits = Bits(in_type);
         const std::string int_min = c.Const(SignedLimit(bits, false), t);
-        const std::string overflow = c.Bin(
-            "arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, t),
-            c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, t), "i1");
+        const std::string overflow =
+            c.Bin("arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, t),
+                  c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, t), "i1");
         divisor = c.Select(overflow, one, divisor, t);
         // INT_MIN / 1 = INT_MIN and INT_MIN % 1 = 0: what XLA defines for the overflow.
       }
@@ -383,7 +387,8 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
       return is_float ? refuse() : fbin("arith.xori");
     case Opcode::kNot:
       if (is_float) return refuse();
-      return c.Bin("arith.xori", a[0].name, c.Const(in_type == PrimitiveType::kPred ? "true" : "-1", t), t);
+      return c.Bin("arith.xori", a[0].name,
+                   c.Const(in_type == PrimitiveType::kPred ? "true" : "-1", t), t);
     case Opcode::kShiftLeft:
     case Opcode::kShiftRightLogical:
     case Opcode::kShiftRightArithmetic: {
@@ -447,14 +452,21 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
     case Opcode::kRoundNearestEven: {
       if (!is_float) return refuse();
       static const std::unordered_map<Opcode, const char*> kMath = {
-          {Opcode::kExp, "math.exp"},         {Opcode::kExpm1, "math.expm1"},
-          {Opcode::kLog, "math.log"},         {Opcode::kLog1p, "math.log1p"},
+          {Opcode::kExp, "math.exp"},
+          {Opcode::kExpm1, "math.expm1"},
+          {Opcode::kLog, "math.log"},
+          {Opcode::kLog1p, "math.log1p"},
           {Opcode::kSqrt, "math.sqrt"},
-          {Opcode::kCbrt, "math.cbrt"},       {Opcode::kSin, "math.sin"},
-          {Opcode::kCos, "math.cos"},         {Opcode::kTan, "math.tan"},
-          {Opcode::kTanh, "math.tanh"},       {Opcode::kErf, "math.erf"},
-          {Opcode::kFloor, "math.floor"},     {Opcode::kCeil, "math.ceil"},
-          {Opcode::kRoundNearestAfz, "math.round"}, {Opcode::kRoundNearestEven, "math.roundeven"}};
+          {Opcode::kCbrt, "math.cbrt"},
+          {Opcode::kSin, "math.sin"},
+          {Opcode::kCos, "math.cos"},
+          {Opcode::kTan, "math.tan"},
+          {Opcode::kTanh, "math.tanh"},
+          {Opcode::kErf, "math.erf"},
+          {Opcode::kFloor, "math.floor"},
+          {Opcode::kCeil, "math.ceil"},
+          {Opcode::kRoundNearestAfz, "math.round"},
+          {Opcode::kRoundNearestEven, "math.roundeven"}};
       return fun(kMath.at(opcode));
     }
     case Opcode::kRsqrt: {
@@ -471,9 +483,10 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
     case Opcode::kCompare: {
       const std::string direction(instruction.attribute("direction").value_or(""));
       const std::string order(instruction.attribute("type").value_or(""));
-      if (order == "TOTALORDER") return Status::Error("compare type=TOTALORDER is not lowered to MLIR");
+      if (order == "TOTALORDER")
+        return Status::Error("compare type=TOTALORDER is not lowered to MLIR");
       static const std::unordered_map<std::string, std::pair<const char*, const char*>> kFloat = {
-          {"EQ", {"oeq", "eq"}}, {"NE", {"une", "ne"}}, {"LT", {"olt", "slt"}},
+          {"EQ", {"oeq", "eq"}},  {"NE", {"une", "ne"}},  {"LT", {"olt", "slt"}},
           {"LE", {"ole", "sle"}}, {"GT", {"ogt", "sgt"}}, {"GE", {"oge", "sge"}}};
       auto it = kFloat.find(direction);
       if (it == kFloat.end()) return Status::Error("compare has no valid direction");
@@ -511,19 +524,51 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
 
 bool IsLoweredElementwise(Opcode opcode) {
   switch (opcode) {
-    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
-    case Opcode::kRemainder: case Opcode::kPower: case Opcode::kAtan2: case Opcode::kMaximum:
-    case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
-    case Opcode::kNot: case Opcode::kShiftLeft: case Opcode::kShiftRightLogical:
-    case Opcode::kShiftRightArithmetic: case Opcode::kAbs: case Opcode::kNegate:
-    case Opcode::kSign: case Opcode::kPopulationCount: case Opcode::kClz:
-    case Opcode::kIsFinite: case Opcode::kExp: case Opcode::kExpm1: case Opcode::kLog:
-    case Opcode::kLog1p: case Opcode::kSqrt: case Opcode::kRsqrt: case Opcode::kCbrt:
-    case Opcode::kSin: case Opcode::kCos: case Opcode::kTan: case Opcode::kTanh:
-    case Opcode::kErf: case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven: case Opcode::kLogistic: case Opcode::kCompare:
-    case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
-    case Opcode::kBitcastConvert: case Opcode::kCopy:
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kPower:
+    case Opcode::kAtan2:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kNot:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kAbs:
+    case Opcode::kNegate:
+    case Opcode::kSign:
+    case Opcode::kPopulationCount:
+    case Opcode::kClz:
+    case Opcode::kIsFinite:
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSqrt:
+    case Opcode::kRsqrt:
+    case Opcode::kCbrt:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kErf:
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kLogistic:
+    case Opcode::kCompare:
+    case Opcode::kSelect:
+    case Opcode::kClamp:
+    case Opcode::kConvert:
+    case Opcode::kBitcastConvert:
+    case Opcode::kCopy:
       return true;
     default:
       return false;
@@ -549,14 +594,14 @@ Status KernelWriter::EmitElementwise(const ir::Instruction& instruction) {
   }
   StatusOr<std::string> out = TensorType(instruction, shape);
   if (!out.ok()) return out.status();
-  StatusOr<std::string> name = Generic(
-      instruction, shape.dimensions(), *ScalarType(shape.element_type()), "", operands, types,
-      scalars, maps, IdentityMap(shape.rank()),
-      std::vector<std::string>(static_cast<size_t>(shape.rank()), "parallel"),
-      [&](const std::vector<Scalar>& args, std::string& code) {
-        ScalarCode c(code);
-        return EmitScalarOp(c, instruction, args);
-      });
+  StatusOr<std::string> name =
+      Generic(instruction, shape.dimensions(), *ScalarType(shape.element_type()), "", operands,
+              types, scalars, maps, IdentityMap(shape.rank()),
+              std::vector<std::string>(static_cast<size_t>(shape.rank()), "parallel"),
+              [&](const std::vector<Scalar>& args, std::string& code) {
+                ScalarCode c(code);
+                return EmitScalarOp(c, instruction, args);
+              });
   if (!name.ok()) return name.status();
   values_[&instruction] = *name;
   return Status::Ok();
@@ -569,18 +614,21 @@ Status KernelWriter::EmitBroadcast(const ir::Instruction& instruction) {
     return Refuse(instruction, "broadcast needs one dimension per operand dimension");
   std::vector<std::string> results;
   for (int64_t d : dims) {
-    if (d < 0 || d >= instruction.shape().rank()) return Refuse(instruction, "broadcast dimension out of range");
+    if (d < 0 || d >= instruction.shape().rank())
+      return Refuse(instruction, "broadcast dimension out of range");
     results.push_back("d" + std::to_string(d));
   }
   StatusOr<std::string> type = TensorType(instruction, operand->shape());
   if (!type.ok()) return type.status();
   const int64_t rank = instruction.shape().rank();
   const std::string scalar = *ScalarType(operand->shape().element_type());
-  StatusOr<std::string> name = Generic(
-      instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
-      {scalar}, {Map(rank, results)}, IdentityMap(rank),
-      std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
-      [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> { return args[0].name; });
+  StatusOr<std::string> name =
+      Generic(instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
+              {scalar}, {Map(rank, results)}, IdentityMap(rank),
+              std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+              [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> {
+                return args[0].name;
+              });
   if (!name.ok()) return name.status();
   values_[&instruction] = *name;
   return Status::Ok();
@@ -590,22 +638,26 @@ Status KernelWriter::EmitTranspose(const ir::Instruction& instruction) {
   const ir::Instruction* operand = instruction.operand(0);
   std::vector<int64_t> perm = instruction.dimensions().value_or(std::vector<int64_t>{});
   const int64_t rank = instruction.shape().rank();
-  if (static_cast<int64_t>(perm.size()) != rank) return Refuse(instruction, "transpose needs a permutation");
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return Refuse(instruction, "transpose needs a permutation");
   // Output dimension i is operand dimension perm[i]: the operand's dimension j is indexed by
   // the output dimension that names it.
   std::vector<std::string> results(static_cast<size_t>(rank));
   for (int64_t i = 0; i < rank; ++i) {
-    if (perm[i] < 0 || perm[i] >= rank) return Refuse(instruction, "transpose permutation out of range");
+    if (perm[i] < 0 || perm[i] >= rank)
+      return Refuse(instruction, "transpose permutation out of range");
     results[static_cast<size_t>(perm[i])] = "d" + std::to_string(i);
   }
   StatusOr<std::string> type = TensorType(instruction, operand->shape());
   if (!type.ok()) return type.status();
   const std::string scalar = *ScalarType(operand->shape().element_type());
-  StatusOr<std::string> name = Generic(
-      instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
-      {scalar}, {Map(rank, results)}, IdentityMap(rank),
-      std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
-      [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> { return args[0].name; });
+  StatusOr<std::string> name =
+      Generic(instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
+              {scalar}, {Map(rank, results)}, IdentityMap(rank),
+              std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+              [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> {
+                return args[0].name;
+              });
   if (!name.ok()) return name.status();
   values_[&instruction] = *name;
   return Status::Ok();
@@ -675,8 +727,8 @@ Status KernelWriter::EmitReshape(const ir::Instruction& instruction) {
     std::vector<int64_t> all;
     for (int64_t d = 0; d < out_rank; ++d) all.push_back(d);
     code_ << "    " << name << " = tensor.expand_shape " << current << " [[" << JoinInts(all)
-          << "]] output_shape [" << JoinInts(instruction.shape().dimensions()) << "] : "
-          << current_type << " into " << *out_type << "\n";
+          << "]] output_shape [" << JoinInts(instruction.shape().dimensions())
+          << "] : " << current_type << " into " << *out_type << "\n";
     current = name;
   }
   values_[&instruction] = current;
@@ -691,22 +743,23 @@ Status KernelWriter::EmitSlice(const ir::Instruction& instruction) {
   std::vector<int64_t> offsets, sizes, strides;
   for (size_t d = 0; d < bounds->size(); ++d) {
     const ir::SliceBounds& b = (*bounds)[d];
-    if (b.stride <= 0 || b.start < 0 || b.limit > operand->shape().dimension(static_cast<int64_t>(d)) ||
-        b.start > b.limit)
+    if (b.stride <= 0 || b.start < 0 ||
+        b.limit > operand->shape().dimension(static_cast<int64_t>(d)) || b.start > b.limit)
       return Refuse(instruction, "slice reaches outside the operand");
     offsets.push_back(b.start);
     sizes.push_back((b.limit - b.start + b.stride - 1) / b.stride);
     strides.push_back(b.stride);
   }
-  if (sizes != instruction.shape().dimensions()) return Refuse(instruction, "slice bounds disagree with the shape");
+  if (sizes != instruction.shape().dimensions())
+    return Refuse(instruction, "slice bounds disagree with the shape");
   StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
   StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
   if (!in_type.ok()) return in_type.status();
   if (!out_type.ok()) return out_type.status();
   const std::string name = Fresh();
-  code_ << "    " << name << " = tensor.extract_slice " << Value(operand) << "[" << JoinInts(offsets)
-        << "] [" << JoinInts(sizes) << "] [" << JoinInts(strides) << "] : " << *in_type << " to "
-        << *out_type << "\n";
+  code_ << "    " << name << " = tensor.extract_slice " << Value(operand) << "["
+        << JoinInts(offsets) << "] [" << JoinInts(sizes) << "] [" << JoinInts(strides)
+        << "] : " << *in_type << " to " << *out_type << "\n";
   values_[&instruction] = name;
   return Status::Ok();
 }
@@ -768,8 +821,8 @@ Status KernelWriter::EmitPad(const ir::Instruction& instruction) {
     return Status::Ok();
   }
   const std::string name = Fresh();
-  code_ << "    " << name << " = tensor.insert_slice " << Value(operand) << " into " << filled << "["
-        << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions()) << "] ["
+  code_ << "    " << name << " = tensor.insert_slice " << Value(operand) << " into " << filled
+        << "[" << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions()) << "] ["
         << JoinInts(strides) << "] : " << *in_type << " into " << *out_type << "\n";
   values_[&instruction] = name;
   return Status::Ok();
@@ -824,19 +877,34 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   const std::string scalar = *ScalarType(type);
   const bool is_float = IsFloat(type);
   // f32 sums and products accumulate in f64, as the interpreter does.
-  const bool widen = type == PrimitiveType::kF32 &&
-                     (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
+  const bool widen =
+      type == PrimitiveType::kF32 && (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
   const std::string acc = widen ? "f64" : scalar;
   const bool is_unsigned = IsUnsigned(type) || type == PrimitiveType::kPred;
   std::string combine;
   switch (op.opcode) {
-    case Opcode::kAdd: combine = is_float ? "arith.addf" : (type == PrimitiveType::kPred ? "arith.ori" : "arith.addi"); break;
-    case Opcode::kMultiply: combine = is_float ? "arith.mulf" : (type == PrimitiveType::kPred ? "arith.andi" : "arith.muli"); break;
-    case Opcode::kMaximum: combine = is_float ? "arith.maximumf" : (is_unsigned ? "arith.maxui" : "arith.maxsi"); break;
-    case Opcode::kMinimum: combine = is_float ? "arith.minimumf" : (is_unsigned ? "arith.minui" : "arith.minsi"); break;
-    case Opcode::kAnd: combine = is_float ? "" : "arith.andi"; break;
-    case Opcode::kOr: combine = is_float ? "" : "arith.ori"; break;
-    default: break;
+    case Opcode::kAdd:
+      combine =
+          is_float ? "arith.addf" : (type == PrimitiveType::kPred ? "arith.ori" : "arith.addi");
+      break;
+    case Opcode::kMultiply:
+      combine =
+          is_float ? "arith.mulf" : (type == PrimitiveType::kPred ? "arith.andi" : "arith.muli");
+      break;
+    case Opcode::kMaximum:
+      combine = is_float ? "arith.maximumf" : (is_unsigned ? "arith.maxui" : "arith.maxsi");
+      break;
+    case Opcode::kMinimum:
+      combine = is_float ? "arith.minimumf" : (is_unsigned ? "arith.minui" : "arith.minsi");
+      break;
+    case Opcode::kAnd:
+      combine = is_float ? "" : "arith.andi";
+      break;
+    case Opcode::kOr:
+      combine = is_float ? "" : "arith.ori";
+      break;
+    default:
+      break;
   }
   if (combine.empty()) return Refuse(instruction, "the reducer's op is not lowered on this type");
   std::string init_value = ExtractScalar(Value(init), *init_type);
@@ -854,7 +922,8 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
       out_results.push_back("d" + std::to_string(d));
     }
   }
-  if (out_dims != instruction.shape().dimensions()) return Refuse(instruction, "reduce shape disagrees with its dimensions");
+  if (out_dims != instruction.shape().dimensions())
+    return Refuse(instruction, "reduce shape disagrees with its dimensions");
   std::string acc_type = "tensor<";
   for (int64_t d : out_dims) acc_type += std::to_string(d) + "x";
   acc_type += acc + ">";
@@ -862,15 +931,15 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   const std::string filled = Fresh();
   code_ << "    " << filled << " = linalg.fill ins(" << init_value << " : " << acc << ") outs("
         << empty << " : " << acc_type << ") -> " << acc_type << "\n";
-  StatusOr<std::string> reduced_value = Generic(
-      instruction, out_dims, acc, filled, {Value(input)}, {*in_type}, {scalar},
-      {IdentityMap(in_rank)}, Map(in_rank, out_results), iterators,
-      [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
-        ScalarCode c(code);
-        std::string x = args[0].name;
-        if (widen) x = c.Cast("arith.extf", x, "f32", "f64");
-        return c.Bin(combine, x, args[1].name, acc);
-      });
+  StatusOr<std::string> reduced_value =
+      Generic(instruction, out_dims, acc, filled, {Value(input)}, {*in_type}, {scalar},
+              {IdentityMap(in_rank)}, Map(in_rank, out_results), iterators,
+              [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+                ScalarCode c(code);
+                std::string x = args[0].name;
+                if (widen) x = c.Cast("arith.extf", x, "f32", "f64");
+                return c.Bin(combine, x, args[1].name, acc);
+              });
   if (!reduced_value.ok()) return reduced_value.status();
   std::string result = *reduced_value;
   if (widen) {
@@ -893,7 +962,8 @@ Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
   const ir::Shape& shape = instruction.shape();
   StatusOr<std::string> type = TensorType(instruction, shape);
   if (!type.ok()) return type.status();
-  std::optional<passes::LiteralValue> value = passes::LiteralValue::Parse(instruction.literal(), shape);
+  std::optional<passes::LiteralValue> value =
+      passes::LiteralValue::Parse(instruction.literal(), shape);
   if (!value) {
     return Refuse(instruction, instruction.literal().find("...") != std::string::npos
                                    ? "the constant's value was elided from the text"
@@ -903,7 +973,8 @@ Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
   std::string dense;
   if (element == PrimitiveType::kPred) {
     std::vector<std::string> parts;
-    for (int64_t i = 0; i < value->element_count(); ++i) parts.push_back(value->GetInt(i) ? "true" : "false");
+    for (int64_t i = 0; i < value->element_count(); ++i)
+      parts.push_back(value->GetInt(i) ? "true" : "false");
     dense = shape.rank() == 0 ? parts.at(0) : "[" + Join(parts) + "]";
     if (shape.rank() > 1) {
       // A nested list would be needed; a flat one plus a reshape is simpler.
@@ -952,19 +1023,28 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
   const Opcode opcode = instruction.opcode();
   if (IsLoweredElementwise(opcode)) return EmitElementwise(instruction);
   switch (opcode) {
-    case Opcode::kBroadcast: return EmitBroadcast(instruction);
-    case Opcode::kTranspose: return EmitTranspose(instruction);
+    case Opcode::kBroadcast:
+      return EmitBroadcast(instruction);
+    case Opcode::kTranspose:
+      return EmitTranspose(instruction);
     case Opcode::kReshape:
-    case Opcode::kBitcast: return EmitReshape(instruction);
-    case Opcode::kSlice: return EmitSlice(instruction);
-    case Opcode::kConcatenate: return EmitConcatenate(instruction);
-    case Opcode::kPad: return EmitPad(instruction);
-    case Opcode::kIota: return EmitIota(instruction);
-    case Opcode::kReduce: return EmitReduce(instruction);
-    case Opcode::kConstant: return EmitConstant(instruction);
+    case Opcode::kBitcast:
+      return EmitReshape(instruction);
+    case Opcode::kSlice:
+      return EmitSlice(instruction);
+    case Opcode::kConcatenate:
+      return EmitConcatenate(instruction);
+    case Opcode::kPad:
+      return EmitPad(instruction);
+    case Opcode::kIota:
+      return EmitIota(instruction);
+    case Opcode::kReduce:
+      return EmitReduce(instruction);
+    case Opcode::kConstant:
+      return EmitConstant(instruction);
     default:
-      return Refuse(instruction, "opcode " + std::string(instruction.opcode_name()) +
-                                     " is not lowered to MLIR");
+      return Refuse(instruction,
+                    "opcode " + std::string(instruction.opcode_name()) + " is not lowered to MLIR");
   }
 }
 
@@ -982,7 +1062,8 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     kernel.input_shapes.push_back(inputs[i]->shape());
     if (values_.count(inputs[i])) continue;  // passed twice: the first argument is read
     const std::string name = Fresh("p");
-    code_ << "    " << name << " = bufferization.to_tensor " << arg << " restrict : " << *memref << "\n";
+    code_ << "    " << name << " = bufferization.to_tensor " << arg << " restrict : " << *memref
+          << "\n";
     values_[inputs[i]] = name;
   }
   for (const ir::Instruction* instruction : body) {
@@ -994,7 +1075,8 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     StatusOr<std::string> memref = MemrefType(*outputs[i], outputs[i]->shape());
     StatusOr<std::string> tensor = TensorType(*outputs[i], outputs[i]->shape());
     if (!memref.ok()) return memref.status();
-    if (!values_.count(outputs[i])) return Refuse(*outputs[i], "the kernel's output is never computed");
+    if (!values_.count(outputs[i]))
+      return Refuse(*outputs[i], "the kernel's output is never computed");
     const std::string arg = "%out" + std::to_string(i);
     arguments.push_back(arg + ": " + *memref);
     kernel.output_shapes.push_back(outputs[i]->shape());
@@ -1010,9 +1092,16 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
 
 bool IsEmittableOpcode(Opcode opcode) {
   switch (opcode) {
-    case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kReshape:
-    case Opcode::kBitcast: case Opcode::kSlice: case Opcode::kConcatenate: case Opcode::kPad:
-    case Opcode::kIota: case Opcode::kReduce: case Opcode::kConstant:
+    case Opcode::kBroadcast:
+    case Opcode::kTranspose:
+    case Opcode::kReshape:
+    case Opcode::kBitcast:
+    case Opcode::kSlice:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kIota:
+    case Opcode::kReduce:
+    case Opcode::kConstant:
       return true;
     default:
       return IsLoweredElementwise(opcode);

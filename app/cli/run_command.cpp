@@ -10,8 +10,8 @@
 // with the interpreter's run of the original module. Exit status 1 when an output differs
 // beyond tolerance.
 
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -52,8 +52,9 @@ bool AllMatch(const RunReport& report) {
 
 void PrintText(const RunReport& report) {
   if (report.on_cpu) {
-    std::printf("%s: %zu outputs, compiled for the CPU in %.3f s, ran in %.3f s", report.model.c_str(),
-                report.snapshot.outputs.size(), report.compile_seconds, report.snapshot.seconds);
+    std::printf("%s: %zu outputs, compiled for the CPU in %.3f s, ran in %.3f s",
+                report.model.c_str(), report.snapshot.outputs.size(), report.compile_seconds,
+                report.snapshot.seconds);
   } else {
     std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
                 report.snapshot.outputs.size(), report.snapshot.seconds);
@@ -78,14 +79,16 @@ void PrintText(const RunReport& report) {
     std::printf("%s\n", report.kernel_summary.c_str());
     for (const recording::KernelRecord& kernel : report.kernels) {
       if (kernel.backend == "host" || !kernel.failed_stage.empty())
-        std::printf("  %-32s %s: %s\n", kernel.kernel.c_str(), kernel.backend.c_str(), kernel.note.c_str());
+        std::printf("  %-32s %s: %s\n", kernel.kernel.c_str(), kernel.backend.c_str(),
+                    kernel.note.c_str());
     }
   }
   if (report.original) {
-    std::printf("%s\n", AllMatch(report) ? (report.on_cpu ? "compiled snapshot matches the original module"
-                                                           : "snapshot matches the original module")
-                                         : (report.on_cpu ? "compiled snapshot DIFFERS from the original module"
-                                                          : "snapshot DIFFERS from the original module"));
+    std::printf("%s\n", AllMatch(report)
+                            ? (report.on_cpu ? "compiled snapshot matches the original module"
+                                             : "snapshot matches the original module")
+                            : (report.on_cpu ? "compiled snapshot DIFFERS from the original module"
+                                             : "snapshot DIFFERS from the original module"));
   }
 }
 
@@ -117,7 +120,8 @@ void PrintJson(const RunReport& report) {
     json.Key("compile_seconds").Double(report.compile_seconds);
     json.Key("kernel_summary").String(report.kernel_summary);
     std::vector<double> seconds(report.kernels.size(), 0);
-    for (const runtime::KernelTiming& timing : report.timings) seconds[timing.kernel] += timing.seconds;
+    for (const runtime::KernelTiming& timing : report.timings)
+      seconds[timing.kernel] += timing.seconds;
     json.Key("kernels").BeginArray();
     for (size_t i = 0; i < report.kernels.size(); ++i) {
       const recording::KernelRecord& kernel = report.kernels[i];
@@ -195,10 +199,10 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
 }
 
 int RunRun(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(
-      raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device",
-                 "--lowering", "--kernels-dir"},
-      {"--json", "--sgemm"});
+  auto args = ParseArgs(raw_args,
+                        {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
+                         "--device", "--lowering", "--kernels-dir"},
+                        {"--json", "--sgemm"});
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
   if (device != "interpreter" && device != "cpu")
@@ -311,8 +315,11 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--sgemm] [--kernels-dir DIR] [--json]",
-     "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on seeded or given inputs", RunRun});
+     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--sgemm] "
+     "[--kernels-dir DIR] [--json]",
+     "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on "
+     "seeded or given inputs",
+     RunRun});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -71,11 +71,12 @@ void InitializeOnce() {
 }
 
 void RegisterDialects(mlir::DialectRegistry& registry) {
-  registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
-                  mlir::bufferization::BufferizationDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
-                  mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
+  registry
+      .insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+              mlir::bufferization::BufferizationDialect, mlir::cf::ControlFlowDialect,
+              mlir::func::FuncDialect, mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
+              mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
+              mlir::scf::SCFDialect, mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);
@@ -190,7 +191,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     llvm::raw_svector_ostream stream(assembly);
     llvm::legacy::PassManager codegen;
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
-    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                        llvm::CodeGenFileType::AssemblyFile))
       return fail("asm", "the target cannot emit assembly");
     codegen.run(*copy);
     record.stages.push_back({"asm", std::string(assembly.str())});

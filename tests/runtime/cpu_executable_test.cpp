@@ -127,8 +127,8 @@ TEST_F(CpuExecutableTest, JaxFixturesMatchTheInterpreter) {
 TEST_F(CpuExecutableTest, InterpreterCasesMatchTheInterpreter) {
   const std::filesystem::path cases =
       std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "tests" / "runtime" / "xla_cases";
-  for (const char* name : {"elementwise.hlo", "integers.hlo", "data_movement.hlo", "dots_and_norms.hlo",
-                           "convolution.hlo"}) {
+  for (const char* name : {"elementwise.hlo", "integers.hlo", "data_movement.hlo",
+                           "dots_and_norms.hlo", "convolution.hlo"}) {
     const std::string text = ReadFile(cases / name);
     // These hold many separate ops: run them as they are, not fused, so each op is a kernel.
     auto module = ir::ParseHloModule(text);
@@ -231,8 +231,9 @@ ENTRY e {
   EXPECT_EQ(kernels[1].stages.size(), kernels[0].stages.size());
   EXPECT_NE(kernels[1].note.find("same kernel"), std::string::npos);
   EXPECT_EQ(kernels[1].compile_seconds, 0);
-  auto result = (*executable)->Run({testing::F32({16}, std::vector<double>(16, 3)),
-                                    testing::F32({16}, std::vector<double>(16, 2))});
+  auto result = (*executable)
+                    ->Run({testing::F32({16}, std::vector<double>(16, 3)),
+                           testing::F32({16}, std::vector<double>(16, 2))});
   ASSERT_TRUE(result.ok()) << result.message();
   EXPECT_EQ(testing::Values(result->elements()[1]), std::vector<double>(16, 12));
 }
@@ -294,7 +295,8 @@ ENTRY e {
 }
 
 TEST_F(CpuExecutableTest, WrongArgumentsAreOneClearError) {
-  auto module = ir::ParseHloModule("HloModule m\nENTRY e {\n p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p)\n}\n");
+  auto module = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p)\n}\n");
   ASSERT_TRUE(module.ok());
   auto executable = CpuExecutable::Compile(**module);
   ASSERT_TRUE(executable.ok());
@@ -318,7 +320,8 @@ ENTRY e {
   auto kernel = EmitInstructionKernel(Root(**module));
   ASSERT_FALSE(kernel.ok());
   EXPECT_NE(kernel.message().find("reverse"), std::string::npos) << kernel.message();
-  auto narrow = ir::ParseHloModule("HloModule m\nENTRY e {\n p = f16[4] parameter(0)\n ROOT n = f16[4] negate(p)\n}\n");
+  auto narrow = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n p = f16[4] parameter(0)\n ROOT n = f16[4] negate(p)\n}\n");
   ASSERT_TRUE(narrow.ok());
   auto refused = EmitInstructionKernel(Root(**narrow));
   ASSERT_FALSE(refused.ok());
@@ -376,7 +379,8 @@ TEST_F(CpuKernelCompilerTest, RecordsEveryStageInOrder) {
   ASSERT_TRUE(kernel.ok()) << kernel.message();
   const LoweringOptions options = LoweringOptions::Parse("tile=4 vector=8").value();
   KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, options);
-  ASSERT_NE(compiled.kernel, nullptr) << compiled.record.failed_stage << ": " << compiled.record.error;
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
   std::vector<std::string> names;
   for (const recording::KernelStage& stage : compiled.record.stages) names.push_back(stage.name);
   std::vector<std::string> expected = {"input"};
@@ -388,7 +392,8 @@ TEST_F(CpuKernelCompilerTest, RecordsEveryStageInOrder) {
   EXPECT_EQ(compiled.record.options, "tile=4 vector=8");
   EXPECT_EQ(compiled.record.backend, "mlir-cpu");
   EXPECT_NE(compiled.record.stages.back().text.find("kernel"), std::string::npos);
-  EXPECT_NE(compiled.record.stages[compiled.record.stages.size() - 2].text.find("define"), std::string::npos);
+  EXPECT_NE(compiled.record.stages[compiled.record.stages.size() - 2].text.find("define"),
+            std::string::npos);
 }
 
 TEST_F(CpuKernelCompilerTest, AFailingStageKeepsTheStagesBeforeIt) {

@@ -29,7 +29,8 @@ TEST(CpuGeneratedModulesTest, CompiledModulesMatchTheInterpreter) {
     ++compared;
     compiled_kernels += check->compiled_kernels;
   }
-  std::printf("%d modules compared, %ld compiled kernels\n", compared, static_cast<long>(compiled_kernels));
+  std::printf("%d modules compared, %ld compiled kernels\n", compared,
+              static_cast<long>(compiled_kernels));
   // Most generated modules run in the interpreter, and most of their work compiles.
   EXPECT_GT(compared, 30);
   EXPECT_GT(compiled_kernels, compared);
