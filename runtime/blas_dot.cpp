@@ -93,12 +93,16 @@ std::vector<T> Permuted(const Literal& source, const std::vector<int64_t>& order
     std::memcpy(out.data(), in, out.size() * sizeof(T));
     return out;
   }
-  std::vector<int64_t> strides(rank, 1);
-  for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * dims[d];
-  std::vector<int64_t> out_dims(rank), out_strides(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    out_dims[i] = dims[static_cast<size_t>(order[i])];
-    out_strides[i] = strides[static_cast<size_t>(order[i])];
+  std::vector<int64_t> strides(rank);
+  int64_t stride = 1;
+  for (size_t d = rank; d > 0; --d) {
+    strides[d - 1] = stride;
+    stride *= dims[d - 1];
+  }
+  std::vector<int64_t> out_dims, out_strides;
+  for (int64_t d : order) {
+    out_dims.push_back(dims[static_cast<size_t>(d)]);
+    out_strides.push_back(strides[static_cast<size_t>(d)]);
   }
   std::vector<int64_t> index(rank, 0);
   int64_t offset = 0;

@@ -160,9 +160,9 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
       return Status::Error(instruction.name() + ": compiling its kernel failed at " +
                            record.failed_stage + ": " + record.error);
     }
-    const std::string note = "compiling its kernel failed at " + record.failed_stage + " (" +
+    const std::string host_note = "compiling its kernel failed at " + record.failed_stage + " (" +
                              record.error + "); it runs on the host";
-    AddHost(step, note, std::move(record));
+    AddHost(step, host_note, std::move(record));
     return Status::Ok();
   }
   record.backend = backend;

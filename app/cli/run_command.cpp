@@ -151,7 +151,7 @@ Status SaveKernels(const std::vector<recording::KernelRecord>& kernels, const st
   for (size_t i = 0; i < kernels.size(); ++i) {
     const recording::KernelRecord& kernel = kernels[i];
     if (kernel.stages.empty()) continue;
-    char prefix[16];
+    char prefix[32];
     std::snprintf(prefix, sizeof prefix, "%03zu_", i);
     std::string name = prefix + kernel.kernel;
     for (char& c : name) {
