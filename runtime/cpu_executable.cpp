@@ -81,6 +81,7 @@ class CpuExecutable::Impl {
       : module_(module),
         options_(options),
         compiler_(options.lowering),
+        scalar_compiler_(LoweringOptions{options.lowering.tile, 0}),
         host_(HostOptions(options)) {}
 
   Status Compile();
@@ -127,6 +128,7 @@ class CpuExecutable::Impl {
   const ir::Module& module_;
   CpuExecutableOptions options_;
   KernelCompiler compiler_;
+  KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
   Interpreter host_;
   std::vector<Step> steps_;
   std::unordered_map<const ir::Instruction*, size_t> slot_;
@@ -151,7 +153,16 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
     return Status::Ok();
   }
   KernelCompilation compiled = compiler_.Compile(emitted->text, emitted->function_name);
+  std::string retry_note;
+  if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
+    // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's
+    // strided window accesses): those kernels are compiled as scalar loops instead.
+    retry_note = "affine-super-vectorize failed (" + compiled.record.error +
+                 "); compiled without vectorization";
+    compiled = scalar_compiler_.Compile(emitted->text, emitted->function_name);
+  }
   recording::KernelRecord record = compiled.record;
+  if (!retry_note.empty()) record.note = retry_note;
   record.kernel = instruction.name();
   record.instruction_id = instruction.id();
   record.snapshot = options_.snapshot;
@@ -161,12 +172,12 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
                            record.failed_stage + ": " + record.error);
     }
     const std::string host_note = "compiling its kernel failed at " + record.failed_stage + " (" +
-                             record.error + "); it runs on the host";
+                                  record.error + "); it runs on the host";
     AddHost(step, host_note, std::move(record));
     return Status::Ok();
   }
   record.backend = backend;
-  if (!note.empty()) record.note = note;
+  if (!note.empty()) record.note += std::string(record.note.empty() ? "" : "; ") + note;
   if (compiled.cached)
     record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
   step.kernel = compiled.kernel;

@@ -128,6 +128,7 @@ class KernelWriter {
   Status EmitPad(const ir::Instruction& instruction);
   Status EmitIota(const ir::Instruction& instruction);
   Status EmitReduce(const ir::Instruction& instruction);
+  Status EmitReduceWindow(const ir::Instruction& instruction);
   Status EmitConstant(const ir::Instruction& instruction);
 
   // One linalg.generic producing a tensor of `out_shape` with element `out_scalar`. `maps`
@@ -851,15 +852,65 @@ Status KernelWriter::EmitIota(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
-Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
-  if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
-    return Refuse(instruction, "a reduce of several operands is not lowered");
+// How a reduce or reduce-window combines elements: the arith op, and whether f32 values
+// accumulate in f64 (sums and products, as the interpreter computes them in double).
+struct Reduction {
+  std::string combine;
+  bool widen = false;
+  std::string scalar;  // the element type
+  std::string acc;     // the accumulator's type
+};
+
+StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
   std::vector<ir::Computation*> reducer = instruction.CalledComputations("to_apply");
-  if (reducer.size() != 1) return Refuse(instruction, "reduce needs to_apply=");
+  if (reducer.size() != 1) return Refuse(instruction, "needs to_apply=");
   const internal::ScalarBinaryOp op = internal::RecogniseScalarBinaryOp(*reducer[0]);
   if (!op.valid())
     return Refuse(instruction, "the reducer " + reducer[0]->name() +
                                    " is not one add/multiply/maximum/minimum/and/or");
+  const PrimitiveType type = instruction.shape().element_type();
+  std::optional<std::string> scalar = ScalarType(type);
+  if (!scalar) {
+    return Refuse(instruction, "element type " + std::string(ir::PrimitiveTypeName(type)) +
+                                   " is not lowered to MLIR");
+  }
+  const bool is_float = IsFloat(type);
+  const bool is_pred = type == PrimitiveType::kPred;
+  const bool is_unsigned = IsUnsigned(type) || is_pred;
+  Reduction r;
+  r.scalar = *scalar;
+  r.widen =
+      type == PrimitiveType::kF32 && (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
+  r.acc = r.widen ? "f64" : r.scalar;
+  switch (op.opcode) {
+    case Opcode::kAdd:
+      r.combine = is_float ? "arith.addf" : (is_pred ? "arith.ori" : "arith.addi");
+      break;
+    case Opcode::kMultiply:
+      r.combine = is_float ? "arith.mulf" : (is_pred ? "arith.andi" : "arith.muli");
+      break;
+    case Opcode::kMaximum:
+      r.combine = is_float ? "arith.maximumf" : (is_unsigned ? "arith.maxui" : "arith.maxsi");
+      break;
+    case Opcode::kMinimum:
+      r.combine = is_float ? "arith.minimumf" : (is_unsigned ? "arith.minui" : "arith.minsi");
+      break;
+    case Opcode::kAnd:
+      r.combine = is_float ? "" : "arith.andi";
+      break;
+    case Opcode::kOr:
+      r.combine = is_float ? "" : "arith.ori";
+      break;
+    default:
+      break;
+  }
+  if (r.combine.empty()) return Refuse(instruction, "the reducer's op is not lowered on this type");
+  return r;
+}
+
+Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
+  if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
+    return Refuse(instruction, "a reduce of several operands is not lowered");
   const ir::Instruction* input = instruction.operand(0);
   const ir::Instruction* init = instruction.operand(1);
   std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
@@ -869,44 +920,16 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
     if (d < 0 || d >= in_rank) return Refuse(instruction, "reduce dimension out of range");
     reduced[static_cast<size_t>(d)] = true;
   }
-  const PrimitiveType type = instruction.shape().element_type();
+  StatusOr<Reduction> reduction = ReductionFor(instruction);
+  if (!reduction.ok()) return reduction.status();
   StatusOr<std::string> in_type = TensorType(instruction, input->shape());
   StatusOr<std::string> init_type = TensorType(instruction, init->shape());
   if (!in_type.ok()) return in_type.status();
   if (!init_type.ok()) return init_type.status();
-  const std::string scalar = *ScalarType(type);
-  const bool is_float = IsFloat(type);
-  // f32 sums and products accumulate in f64, as the interpreter does.
-  const bool widen =
-      type == PrimitiveType::kF32 && (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
-  const std::string acc = widen ? "f64" : scalar;
-  const bool is_unsigned = IsUnsigned(type) || type == PrimitiveType::kPred;
-  std::string combine;
-  switch (op.opcode) {
-    case Opcode::kAdd:
-      combine =
-          is_float ? "arith.addf" : (type == PrimitiveType::kPred ? "arith.ori" : "arith.addi");
-      break;
-    case Opcode::kMultiply:
-      combine =
-          is_float ? "arith.mulf" : (type == PrimitiveType::kPred ? "arith.andi" : "arith.muli");
-      break;
-    case Opcode::kMaximum:
-      combine = is_float ? "arith.maximumf" : (is_unsigned ? "arith.maxui" : "arith.maxsi");
-      break;
-    case Opcode::kMinimum:
-      combine = is_float ? "arith.minimumf" : (is_unsigned ? "arith.minui" : "arith.minsi");
-      break;
-    case Opcode::kAnd:
-      combine = is_float ? "" : "arith.andi";
-      break;
-    case Opcode::kOr:
-      combine = is_float ? "" : "arith.ori";
-      break;
-    default:
-      break;
-  }
-  if (combine.empty()) return Refuse(instruction, "the reducer's op is not lowered on this type");
+  const std::string scalar = reduction->scalar;
+  const bool widen = reduction->widen;
+  const std::string acc = reduction->acc;
+  const std::string combine = reduction->combine;
   std::string init_value = ExtractScalar(Value(init), *init_type);
   if (widen) {
     const std::string wide = Fresh("s");
@@ -951,6 +974,123 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
           ScalarCode c(code);
           return c.Cast("arith.truncf", args[0].name, "f64", "f32");
         });
+    if (!narrowed.ok()) return narrowed.status();
+    result = *narrowed;
+  }
+  values_[&instruction] = result;
+  return Status::Ok();
+}
+
+// The window's positions become reduction dimensions of one generic; a window tensor of
+// their sizes (never read) gives linalg their bounds, as its pooling ops do. Padding and base
+// dilation first place the input in a tensor filled with the init value.
+Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
+  if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
+    return Refuse(instruction, "a reduce-window of several operands is not lowered");
+  const ir::Instruction* input = instruction.operand(0);
+  const ir::Instruction* init = instruction.operand(1);
+  const int64_t rank = input->shape().rank();
+  auto window = ir::ParseWindow(instruction.attribute("window").value_or(""));
+  if (!window.ok() || static_cast<int64_t>(window->size()) != rank || rank == 0)
+    return Refuse(instruction, "reduce-window needs window= with one entry per dimension");
+  StatusOr<Reduction> reduction = ReductionFor(instruction);
+  if (!reduction.ok()) return reduction.status();
+  StatusOr<std::string> in_type = TensorType(instruction, input->shape());
+  StatusOr<std::string> init_type = TensorType(instruction, init->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!init_type.ok()) return init_type.status();
+  if (!out_type.ok()) return out_type.status();
+  const std::string& scalar = reduction->scalar;
+  const std::string init_value = ExtractScalar(Value(init), *init_type);
+  std::string source = Value(input);
+  std::string source_type = *in_type;
+  bool placed = false;
+  std::vector<int64_t> padded_dims, offsets, strides;
+  std::vector<std::string> input_results, window_results, out_results, iterators;
+  std::vector<int64_t> window_dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    const ir::WindowDimension& w = (*window)[static_cast<size_t>(d)];
+    if (w.padding_low < 0 || w.padding_high < 0 || w.stride < 1 || w.base_dilation < 1 ||
+        w.window_dilation < 1 || w.size < 1 || w.reversal)
+      return Refuse(instruction, "negative padding or a reversed window is not lowered");
+    const int64_t size = input->shape().dimension(d);
+    const int64_t dilated = size == 0 ? 0 : (size - 1) * w.base_dilation + 1;
+    padded_dims.push_back(dilated + w.padding_low + w.padding_high);
+    offsets.push_back(w.padding_low);
+    strides.push_back(w.base_dilation);
+    placed = placed || w.padding_low > 0 || w.padding_high > 0 || w.base_dilation > 1;
+    const std::string o = "d" + std::to_string(d);
+    const std::string k = "d" + std::to_string(rank + d);
+    input_results.push_back(o + " * " + std::to_string(w.stride) + " + " + k + " * " +
+                            std::to_string(w.window_dilation));
+    window_results.push_back(k);
+    out_results.push_back(o);
+    window_dims.push_back(w.size);
+    const int64_t reach = (w.size - 1) * w.window_dilation + 1;
+    const int64_t expected =
+        padded_dims.back() < reach ? 0 : (padded_dims.back() - reach) / w.stride + 1;
+    if (expected != instruction.shape().dimension(d))
+      return Refuse(instruction, "reduce-window shape disagrees with its window");
+  }
+  if (instruction.shape().ElementCount() == 0 || input->shape().ElementCount() == 0)
+    return Refuse(instruction, "an empty reduce-window is not lowered");
+  if (placed) {
+    std::string padded_type = "tensor<";
+    for (int64_t d : padded_dims) padded_type += std::to_string(d) + "x";
+    padded_type += scalar + ">";
+    const std::string empty = Empty(padded_type);
+    const std::string filled = Fresh();
+    code_ << "    " << filled << " = linalg.fill ins(" << init_value << " : " << scalar << ") outs("
+          << empty << " : " << padded_type << ") -> " << padded_type << "\n";
+    const std::string inserted = Fresh();
+    code_ << "    " << inserted << " = tensor.insert_slice " << source << " into " << filled << "["
+          << JoinInts(offsets) << "] [" << JoinInts(input->shape().dimensions()) << "] ["
+          << JoinInts(strides) << "] : " << source_type << " into " << padded_type << "\n";
+    source = inserted;
+    source_type = padded_type;
+  }
+  std::string window_type = "tensor<";
+  for (int64_t d : window_dims) window_type += std::to_string(d) + "x";
+  window_type += scalar + ">";
+  const std::string window_tensor = Empty(window_type);
+  std::string acc_init = init_value;
+  if (reduction->widen) {
+    acc_init = Fresh("s");
+    code_ << "    " << acc_init << " = arith.extf " << init_value << " : f32 to f64\n";
+  }
+  std::string acc_type = "tensor<";
+  for (int64_t d : instruction.shape().dimensions()) acc_type += std::to_string(d) + "x";
+  acc_type += reduction->acc + ">";
+  const std::string acc_empty = Empty(acc_type);
+  const std::string acc_filled = Fresh();
+  code_ << "    " << acc_filled << " = linalg.fill ins(" << acc_init << " : " << reduction->acc
+        << ") outs(" << acc_empty << " : " << acc_type << ") -> " << acc_type << "\n";
+  for (int64_t d = 0; d < rank; ++d) iterators.push_back("parallel");
+  for (int64_t d = 0; d < rank; ++d) iterators.push_back("reduction");
+  const Reduction r = *reduction;
+  StatusOr<std::string> reduced = Generic(
+      instruction, instruction.shape().dimensions(), r.acc, acc_filled, {source, window_tensor},
+      {source_type, window_type}, {scalar, scalar},
+      {Map(2 * rank, input_results), Map(2 * rank, window_results)}, Map(2 * rank, out_results),
+      iterators, [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+        ScalarCode c(code);
+        std::string x = args[0].name;
+        if (r.widen) x = c.Cast("arith.extf", x, "f32", "f64");
+        return c.Bin(r.combine, x, args[2].name, r.acc);
+      });
+  if (!reduced.ok()) return reduced.status();
+  std::string result = *reduced;
+  if (r.widen) {
+    const int64_t out_rank = instruction.shape().rank();
+    StatusOr<std::string> narrowed =
+        Generic(instruction, instruction.shape().dimensions(), "f32", "", {result}, {acc_type},
+                {"f64"}, {IdentityMap(out_rank)}, IdentityMap(out_rank),
+                std::vector<std::string>(static_cast<size_t>(out_rank), "parallel"),
+                [](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+                  ScalarCode c(code);
+                  return c.Cast("arith.truncf", args[0].name, "f64", "f32");
+                });
     if (!narrowed.ok()) return narrowed.status();
     result = *narrowed;
   }
@@ -1040,6 +1180,8 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
       return EmitIota(instruction);
     case Opcode::kReduce:
       return EmitReduce(instruction);
+    case Opcode::kReduceWindow:
+      return EmitReduceWindow(instruction);
     case Opcode::kConstant:
       return EmitConstant(instruction);
     default:
@@ -1101,6 +1243,7 @@ bool IsEmittableOpcode(Opcode opcode) {
     case Opcode::kPad:
     case Opcode::kIota:
     case Opcode::kReduce:
+    case Opcode::kReduceWindow:
     case Opcode::kConstant:
       return true;
     default:

@@ -167,6 +167,36 @@ TEST_F(CpuExecutableTest, ConvolutionsRunThroughIm2colGemm) {
   EXPECT_EQ(convolutions, 2) << (*executable)->KernelSummary();
 }
 
+TEST_F(CpuExecutableTest, ReduceWindowCompilesAsScalarLoopsWhenTheVectorizerFails) {
+  auto module = ir::ParseHloModule(R"(HloModule pool
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  x = f32[1,6,6,2] parameter(0)
+  init = f32[] constant(-inf)
+  ROOT p = f32[1,3,3,2] reduce-window(x, init), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, to_apply=max
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  ASSERT_EQ((*executable)->kernels().size(), 1u);
+  const recording::KernelRecord& kernel = (*executable)->kernels()[0];
+  EXPECT_EQ(kernel.backend, "mlir-cpu") << kernel.note;
+  EXPECT_EQ(kernel.options, "tile=0 vector=0");
+  EXPECT_NE(kernel.note.find("affine-super-vectorize failed"), std::string::npos) << kernel.note;
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(CompareLiterals(*actual, *expected, kRtol, kAtol).ok());
+}
+
 TEST_F(CpuExecutableTest, LoweringOptionsKeepTheNumbers) {
   const std::string text(resources::FindSample("bert_encoder").text);
   for (const char* options : {"tile=0 vector=0", "tile=16 vector=0", "tile=32 vector=8"}) {
