@@ -152,8 +152,11 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
     AddHost(step, "the MLIR emitter refused it: " + emitted.message(), NewRecord(instruction));
     return Status::Ok();
   }
-  KernelCompilation compiled = compiler_.Compile(emitted->text, emitted->function_name);
+  KernelCompiler& compiler = emitted->vectorizable ? compiler_ : scalar_compiler_;
+  KernelCompilation compiled = compiler.Compile(emitted->text, emitted->function_name);
   std::string retry_note;
+  if (!emitted->vectorizable && options_.lowering.vector > 0)
+    retry_note = "a reversed dimension: compiled without vectorization";
   if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
     // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's
     // strided window accesses): those kernels are compiled as scalar loops instead.

@@ -65,10 +65,10 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   if (options.tile > 0)
     passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
   for (const char* pass :
-       {// Vector transfers lower to scf with affine.apply in their indices: lower-affine
-        // after them.
-        "convert-vector-to-scf", "lower-affine", "convert-scf-to-cf", "convert-math-to-llvm",
-        "convert-math-to-libm", "convert-vector-to-llvm", "expand-strided-metadata",
+       {// Vector transfers lower to scf, and subviews to strided metadata, both with
+        // affine.apply in their indices: lower-affine after them.
+        "convert-vector-to-scf", "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
+        "convert-math-to-llvm", "convert-math-to-libm", "convert-vector-to-llvm",
         "finalize-memref-to-llvm", "convert-arith-to-llvm",
         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}", "convert-cf-to-llvm",
         "convert-index-to-llvm", "reconcile-unrealized-casts"}) {

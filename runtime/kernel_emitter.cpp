@@ -8,6 +8,7 @@
 
 #include "runtime/kernel_emitter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -129,6 +130,13 @@ class KernelWriter {
   Status EmitIota(const ir::Instruction& instruction);
   Status EmitReduce(const ir::Instruction& instruction);
   Status EmitReduceWindow(const ir::Instruction& instruction);
+  Status EmitReverse(const ir::Instruction& instruction);
+  Status EmitDynamicSlice(const ir::Instruction& instruction);
+  // Start indices from operands [first, first + rank), clamped so that a window of `sizes`
+  // stays inside `dims` (as XLA clamps them), as index values.
+  StatusOr<std::vector<std::string>> ClampedStarts(const ir::Instruction& instruction,
+                                                   int64_t first, const std::vector<int64_t>& dims,
+                                                   const std::vector<int64_t>& sizes);
   Status EmitConstant(const ir::Instruction& instruction);
 
   // One linalg.generic producing a tensor of `out_shape` with element `out_scalar`. `maps`
@@ -157,6 +165,7 @@ class KernelWriter {
 
   std::ostringstream code_;
   std::unordered_map<const ir::Instruction*, std::string> values_;
+  bool vectorizable_ = true;
   int next_ = 0;
 };
 
@@ -793,17 +802,28 @@ Status KernelWriter::EmitConcatenate(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
+// Negative low/high padding removes elements: the input is padded by the positive parts
+// into a wider tensor, and the result sliced out of it.
 Status KernelWriter::EmitPad(const ir::Instruction& instruction) {
   const ir::Instruction* operand = instruction.operand(0);
   auto padding = ir::ParsePadding(instruction.attribute("padding").value_or(""));
   if (!padding.ok() || static_cast<int64_t>(padding->size()) != operand->shape().rank())
     return Refuse(instruction, "pad needs padding= with one entry per dimension");
-  std::vector<int64_t> offsets, strides;
-  for (const ir::PaddingDimension& p : *padding) {
-    if (p.low < 0 || p.high < 0 || p.interior < 0)
-      return Refuse(instruction, "negative padding is not lowered");
-    offsets.push_back(p.low);
+  std::vector<int64_t> offsets, strides, wide_dims, crop;
+  bool cropped = false;
+  for (size_t d = 0; d < padding->size(); ++d) {
+    const ir::PaddingDimension& p = (*padding)[d];
+    if (p.interior < 0) return Refuse(instruction, "negative interior padding");
+    const int64_t size = operand->shape().dimension(static_cast<int64_t>(d));
+    const int64_t spread = size == 0 ? 0 : (size - 1) * (p.interior + 1) + 1;
+    offsets.push_back(std::max<int64_t>(p.low, 0));
     strides.push_back(p.interior + 1);
+    wide_dims.push_back(spread + std::max<int64_t>(p.low, 0) + std::max<int64_t>(p.high, 0));
+    crop.push_back(std::max<int64_t>(-p.low, 0));
+    cropped = cropped || p.low < 0 || p.high < 0;
+    if (wide_dims.back() - crop.back() - std::max<int64_t>(-p.high, 0) !=
+        instruction.shape().dimension(static_cast<int64_t>(d)))
+      return Refuse(instruction, "pad shape disagrees with its padding");
   }
   StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
   StatusOr<std::string> value_type = TensorType(instruction, instruction.operand(1)->shape());
@@ -812,20 +832,30 @@ Status KernelWriter::EmitPad(const ir::Instruction& instruction) {
   if (!value_type.ok()) return value_type.status();
   if (!out_type.ok()) return out_type.status();
   const std::string scalar = *ScalarType(instruction.shape().element_type());
+  std::string wide_type = "tensor<";
+  for (int64_t d : wide_dims) wide_type += std::to_string(d) + "x";
+  wide_type += scalar + ">";
   const std::string fill_value = ExtractScalar(Value(instruction.operand(1)), *value_type);
-  const std::string empty = Empty(*out_type);
-  const std::string filled = Fresh();
-  code_ << "    " << filled << " = linalg.fill ins(" << fill_value << " : " << scalar << ") outs("
-        << empty << " : " << *out_type << ") -> " << *out_type << "\n";
-  if (operand->shape().ElementCount() == 0) {
-    values_[&instruction] = filled;
-    return Status::Ok();
+  const std::string empty = Empty(wide_type);
+  std::string current = Fresh();
+  code_ << "    " << current << " = linalg.fill ins(" << fill_value << " : " << scalar << ") outs("
+        << empty << " : " << wide_type << ") -> " << wide_type << "\n";
+  if (operand->shape().ElementCount() > 0) {
+    const std::string inserted = Fresh();
+    code_ << "    " << inserted << " = tensor.insert_slice " << Value(operand) << " into "
+          << current << "[" << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions())
+          << "] [" << JoinInts(strides) << "] : " << *in_type << " into " << wide_type << "\n";
+    current = inserted;
   }
-  const std::string name = Fresh();
-  code_ << "    " << name << " = tensor.insert_slice " << Value(operand) << " into " << filled
-        << "[" << JoinInts(offsets) << "] [" << JoinInts(operand->shape().dimensions()) << "] ["
-        << JoinInts(strides) << "] : " << *in_type << " into " << *out_type << "\n";
-  values_[&instruction] = name;
+  if (cropped) {
+    const std::string sliced = Fresh();
+    code_ << "    " << sliced << " = tensor.extract_slice " << current << "[" << JoinInts(crop)
+          << "] [" << JoinInts(instruction.shape().dimensions()) << "] ["
+          << JoinInts(std::vector<int64_t>(crop.size(), 1)) << "] : " << wide_type << " to "
+          << *out_type << "\n";
+    current = sliced;
+  }
+  values_[&instruction] = current;
   return Status::Ok();
 }
 
@@ -1098,6 +1128,104 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
+Status KernelWriter::EmitReverse(const ir::Instruction& instruction) {
+  vectorizable_ = false;
+  const ir::Instruction* operand = instruction.operand(0);
+  const int64_t rank = instruction.shape().rank();
+  std::vector<std::string> results;
+  for (int64_t d = 0; d < rank; ++d) results.push_back("d" + std::to_string(d));
+  for (int64_t d : instruction.dimensions().value_or(std::vector<int64_t>{})) {
+    if (d < 0 || d >= rank) return Refuse(instruction, "reverse dimension out of range");
+    results[static_cast<size_t>(d)] =
+        "-d" + std::to_string(d) + " + " + std::to_string(instruction.shape().dimension(d) - 1);
+  }
+  StatusOr<std::string> type = TensorType(instruction, operand->shape());
+  if (!type.ok()) return type.status();
+  const std::string scalar = *ScalarType(operand->shape().element_type());
+  StatusOr<std::string> name =
+      Generic(instruction, instruction.shape().dimensions(), scalar, "", {Value(operand)}, {*type},
+              {scalar}, {Map(rank, results)}, IdentityMap(rank),
+              std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+              [](const std::vector<Scalar>& args, std::string&) -> StatusOr<std::string> {
+                return args[0].name;
+              });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
+StatusOr<std::vector<std::string>> KernelWriter::ClampedStarts(const ir::Instruction& instruction,
+                                                               int64_t first,
+                                                               const std::vector<int64_t>& dims,
+                                                               const std::vector<int64_t>& sizes) {
+  if (instruction.operand_count() != first + static_cast<int64_t>(dims.size()))
+    return Refuse(instruction, "needs one scalar start index per dimension");
+  std::vector<std::string> starts;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const ir::Instruction* start = instruction.operand(first + static_cast<int64_t>(d));
+    const PrimitiveType type = start->shape().element_type();
+    if (start->shape().rank() != 0 || !ir::IsIntegralType(type))
+      return Refuse(instruction, "start indices must be integer scalars");
+    if (sizes[d] > dims[d]) return Refuse(instruction, "the slice is larger than its operand");
+    StatusOr<std::string> start_type = TensorType(instruction, start->shape());
+    if (!start_type.ok()) return start_type.status();
+    const std::string t = *ScalarType(type);
+    const std::string value = ExtractScalar(Value(start), *start_type);
+    const std::string zero = Fresh("s");
+    const std::string high = Fresh("s");
+    code_ << "    " << zero << " = arith.constant 0 : " << t << "\n";
+    code_ << "    " << high << " = arith.constant " << dims[d] - sizes[d] << " : " << t << "\n";
+    const bool is_unsigned = IsUnsigned(type);
+    std::string clamped = value;
+    if (!is_unsigned) {
+      const std::string low_clamped = Fresh("s");
+      code_ << "    " << low_clamped << " = arith.maxsi " << value << ", " << zero << " : " << t
+            << "\n";
+      clamped = low_clamped;
+    }
+    const std::string both = Fresh("s");
+    code_ << "    " << both << " = " << (is_unsigned ? "arith.minui " : "arith.minsi ") << clamped
+          << ", " << high << " : " << t << "\n";
+    const std::string index = Fresh("s");
+    code_ << "    " << index << " = " << (is_unsigned ? "arith.index_castui " : "arith.index_cast ")
+          << both << " : " << t << " to index\n";
+    starts.push_back(index);
+  }
+  return starts;
+}
+
+Status KernelWriter::EmitDynamicSlice(const ir::Instruction& instruction) {
+  const ir::Instruction* operand = instruction.operand(0);
+  const bool update = instruction.opcode() == Opcode::kDynamicUpdateSlice;
+  const std::vector<int64_t>& dims = operand->shape().dimensions();
+  const ir::Instruction* source = update ? instruction.operand(1) : nullptr;
+  const std::vector<int64_t> sizes =
+      update ? source->shape().dimensions() : instruction.shape().dimensions();
+  if (sizes.size() != dims.size()) return Refuse(instruction, "slice rank differs from operand's");
+  StatusOr<std::vector<std::string>> starts =
+      ClampedStarts(instruction, update ? 2 : 1, dims, sizes);
+  if (!starts.ok()) return starts.status();
+  StatusOr<std::string> in_type = TensorType(instruction, operand->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, instruction.shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!out_type.ok()) return out_type.status();
+  const std::string ones = JoinInts(std::vector<int64_t>(dims.size(), 1));
+  const std::string name = Fresh();
+  if (update) {
+    StatusOr<std::string> source_type = TensorType(instruction, source->shape());
+    if (!source_type.ok()) return source_type.status();
+    code_ << "    " << name << " = tensor.insert_slice " << Value(source) << " into "
+          << Value(operand) << "[" << Join(*starts) << "] [" << JoinInts(sizes) << "] [" << ones
+          << "] : " << *source_type << " into " << *out_type << "\n";
+  } else {
+    code_ << "    " << name << " = tensor.extract_slice " << Value(operand) << "[" << Join(*starts)
+          << "] [" << JoinInts(sizes) << "] [" << ones << "] : " << *in_type << " to " << *out_type
+          << "\n";
+  }
+  values_[&instruction] = name;
+  return Status::Ok();
+}
+
 Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
   const ir::Shape& shape = instruction.shape();
   StatusOr<std::string> type = TensorType(instruction, shape);
@@ -1182,6 +1310,11 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
       return EmitReduce(instruction);
     case Opcode::kReduceWindow:
       return EmitReduceWindow(instruction);
+    case Opcode::kReverse:
+      return EmitReverse(instruction);
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+      return EmitDynamicSlice(instruction);
     case Opcode::kConstant:
       return EmitConstant(instruction);
     default:
@@ -1225,6 +1358,7 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     code_ << "    bufferization.materialize_in_destination " << Value(outputs[i])
           << " in restrict writable " << arg << " : (" << *tensor << ", " << *memref << ") -> ()\n";
   }
+  kernel.vectorizable = vectorizable_;
   kernel.text = "module {\n  func.func @kernel(" + Join(arguments) +
                 ") attributes {llvm.emit_c_interface} {\n" + code_.str() + "    return\n  }\n}\n";
   return kernel;
@@ -1244,6 +1378,9 @@ bool IsEmittableOpcode(Opcode opcode) {
     case Opcode::kIota:
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
+    case Opcode::kReverse:
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
     case Opcode::kConstant:
       return true;
     default:

@@ -25,6 +25,10 @@ struct EmittedKernel {
   std::string text;           // a whole MLIR module
   std::vector<ir::Shape> input_shapes;
   std::vector<ir::Shape> output_shapes;
+  // False when the kernel holds an access the affine super-vectorizer of MLIR 19 gets wrong
+  // (a reversed dimension: it reads a forward vector from the reversed start); such kernels
+  // must be lowered without it.
+  bool vectorizable = true;
 };
 
 // A kernel computing `outputs` from `inputs`: each input is read from an argument; `body`
