@@ -97,20 +97,21 @@ std::string Print(mlir::Operation* op) {
 
 class JitKernel final : public CompiledKernel {
  public:
-  JitKernel(std::unique_ptr<mlir::ExecutionEngine> engine, std::string function)
-      : engine_(std::move(engine)), function_(std::move(function)) {}
+  using Packed = void (*)(void**);
+  JitKernel(std::unique_ptr<mlir::ExecutionEngine> engine, Packed entry)
+      : engine_(std::move(engine)), entry_(entry) {}
   Status Run(const std::vector<void*>& buffers) const override {
     std::vector<void*> pointers = buffers;
-    llvm::SmallVector<void*> arguments;
+    std::vector<void*> arguments;
+    arguments.reserve(pointers.size());
     for (void*& pointer : pointers) arguments.push_back(&pointer);
-    llvm::Error error = engine_->invokePacked(function_, arguments);
-    if (error) return Status::Error("kernel call failed: " + llvm::toString(std::move(error)));
+    entry_(arguments.data());
     return Status::Ok();
   }
 
  private:
-  std::unique_ptr<mlir::ExecutionEngine> engine_;
-  std::string function_;
+  std::unique_ptr<mlir::ExecutionEngine> engine_;  // owns the code entry_ points into
+  Packed entry_;
 };
 
 }  // namespace
@@ -213,7 +214,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     if (!diagnostics.empty()) error += ": " + diagnostics;
     return fail("jit", error);
   }
-  result.kernel = std::make_shared<JitKernel>(std::move(*engine), function);
+  // Looking the entry up materializes the machine code now, so that compile time holds it
+  // and the first run does not.
+  auto entry = (*engine)->lookupPacked(function);
+  if (!entry) return fail("jit", llvm::toString(entry.takeError()));
+  result.kernel = std::make_shared<JitKernel>(std::move(*engine), *entry);
   return finish();
 }
 
