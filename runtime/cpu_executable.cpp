@@ -266,18 +266,26 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       return Status::Ok();
     }
     step.tuple_result = fused->root()->opcode() == Opcode::kTuple;
-    if (instruction.fusion_kind() == "Output") {
+    // Output fusions, and custom ones (XLA's library fusions around a dot), run as a BLAS call
+    // plus an epilogue kernel when they hold a dot or convolution; a custom fusion without
+    // one is compiled like a loop fusion.
+    const std::string kind = instruction.fusion_kind();
+    bool holds_contraction = false;
+    for (const auto& inner : fused->instructions()) {
+      holds_contraction = holds_contraction || inner->opcode() == Opcode::kDot ||
+                          inner->opcode() == Opcode::kConvolution;
+    }
+    if (kind == "Output" || (kind == "Custom" && holds_contraction)) {
       Status planned = PlanOutputFusion(step);
       if (!planned.ok()) {
         step.tuple_result = false;
-        AddHost(step, "output fusion on the host: " + planned.message(), NewRecord(instruction));
+        AddHost(step, kind + " fusion on the host: " + planned.message(), NewRecord(instruction));
       }
       return Status::Ok();
     }
-    if (instruction.fusion_kind() != "Loop" && instruction.fusion_kind() != "Input") {
+    if (kind != "Loop" && kind != "Input" && kind != "Custom") {
       step.tuple_result = false;
-      AddHost(step, instruction.fusion_kind() + " fusion runs through the interpreter",
-              NewRecord(instruction));
+      AddHost(step, kind + " fusion runs through the interpreter", NewRecord(instruction));
       return Status::Ok();
     }
     step.kind = StepKind::kMlir;
