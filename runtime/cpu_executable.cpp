@@ -265,7 +265,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       AddHost(step, "the fusion has no fused computation", NewRecord(instruction));
       return Status::Ok();
     }
-    step.tuple_result = fused->root()->opcode() == Opcode::kTuple;
+    step.tuple_result = fused->root()->shape().IsTuple();
     // Output fusions, and custom ones (XLA's library fusions around a dot), run as a BLAS call
     // plus an epilogue kernel when they hold a dot or convolution; a custom fusion without
     // one is compiled like a loop fusion.
@@ -295,7 +295,10 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
   }
   if (IsEmittableOpcode(opcode)) {
     step.kind = StepKind::kMlir;
-    return PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
+    step.tuple_result = instruction.shape().IsTuple();
+    Status planned = PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
+    if (step.kind == StepKind::kHost) step.tuple_result = false;
+    return planned;
   }
   AddHost(step, HostReason(instruction), NewRecord(instruction));
   return Status::Ok();

@@ -130,6 +130,9 @@ class KernelWriter {
   Status EmitIota(const ir::Instruction& instruction);
   Status EmitReduce(const ir::Instruction& instruction);
   Status EmitReduceWindow(const ir::Instruction& instruction);
+  // Any reduce whose reducer is scalar elementwise code (argmax's compare/select pairs):
+  // the reducer's body inlined into one generic with an output per reduced operand.
+  Status EmitGeneralReduce(const ir::Instruction& instruction);
   Status EmitReverse(const ir::Instruction& instruction);
   Status EmitDynamicSlice(const ir::Instruction& instruction);
   // Start indices from operands [first, first + rank), clamped so that a window of `sizes`
@@ -166,6 +169,8 @@ class KernelWriter {
   std::ostringstream code_;
   std::unordered_map<const ir::Instruction*, std::string> values_;
   bool vectorizable_ = true;
+  // Values of tuple-shaped instructions (a reduce of several operands): one per element.
+  std::unordered_map<const ir::Instruction*, std::vector<std::string>> tuple_values_;
   int next_ = 0;
 };
 
@@ -940,7 +945,12 @@ StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
 
 Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
-    return Refuse(instruction, "a reduce of several operands is not lowered");
+    return EmitGeneralReduce(instruction);
+  {
+    std::vector<ir::Computation*> reducer = instruction.CalledComputations("to_apply");
+    if (reducer.size() == 1 && !internal::RecogniseScalarBinaryOp(*reducer[0]).valid())
+      return EmitGeneralReduce(instruction);
+  }
   const ir::Instruction* input = instruction.operand(0);
   const ir::Instruction* init = instruction.operand(1);
   std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
@@ -1008,6 +1018,133 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
     result = *narrowed;
   }
   values_[&instruction] = result;
+  return Status::Ok();
+}
+
+Status KernelWriter::EmitGeneralReduce(const ir::Instruction& instruction) {
+  const int64_t n = instruction.operand_count() / 2;
+  std::vector<ir::Computation*> reducers = instruction.CalledComputations("to_apply");
+  if (n < 1 || instruction.operand_count() != 2 * n || reducers.size() != 1)
+    return Refuse(instruction, "reduce needs pairs of operands and inits and to_apply=");
+  const ir::Computation& reducer = *reducers[0];
+  if (reducer.parameter_count() != 2 * n || reducer.root() == nullptr)
+    return Refuse(instruction, "the reducer takes another number of parameters");
+  std::vector<int64_t> dims = instruction.dimensions().value_or(std::vector<int64_t>{});
+  const ir::Shape& in_shape = instruction.operand(0)->shape();
+  const int64_t in_rank = in_shape.rank();
+  std::vector<bool> reduced(static_cast<size_t>(in_rank), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= in_rank) return Refuse(instruction, "reduce dimension out of range");
+    reduced[static_cast<size_t>(d)] = true;
+  }
+  std::vector<int64_t> out_dims;
+  std::vector<std::string> out_results, iterators;
+  for (int64_t d = 0; d < in_rank; ++d) {
+    iterators.push_back(reduced[static_cast<size_t>(d)] ? "\"reduction\"" : "\"parallel\"");
+    if (!reduced[static_cast<size_t>(d)]) {
+      out_dims.push_back(in_shape.dimension(d));
+      out_results.push_back("d" + std::to_string(d));
+    }
+  }
+  std::vector<std::string> ins, in_types, outs, out_types, scalars, maps;
+  for (int64_t i = 0; i < n; ++i) {
+    const ir::Instruction* input = instruction.operand(i);
+    const ir::Instruction* init = instruction.operand(n + i);
+    if (input->shape().dimensions() != in_shape.dimensions())
+      return Refuse(instruction, "reduced operands differ in shape");
+    StatusOr<std::string> in_type = TensorType(instruction, input->shape());
+    StatusOr<std::string> init_type = TensorType(instruction, init->shape());
+    if (!in_type.ok()) return in_type.status();
+    if (!init_type.ok()) return init_type.status();
+    const std::string scalar = *ScalarType(input->shape().element_type());
+    std::string out_type = "tensor<";
+    for (int64_t d : out_dims) out_type += std::to_string(d) + "x";
+    out_type += scalar + ">";
+    const std::string init_value = ExtractScalar(Value(init), *init_type);
+    const std::string empty = Empty(out_type);
+    const std::string filled = Fresh();
+    code_ << "    " << filled << " = linalg.fill ins(" << init_value << " : " << scalar << ") outs("
+          << empty << " : " << out_type << ") -> " << out_type << "\n";
+    ins.push_back(Value(input));
+    in_types.push_back(*in_type);
+    outs.push_back(filled);
+    out_types.push_back(out_type);
+    scalars.push_back(scalar);
+    maps.push_back(IdentityMap(in_rank));
+  }
+  for (int64_t i = 0; i < n; ++i) maps.push_back(Map(in_rank, out_results));
+  // The reducer's parameters: accumulators first (the outputs' block arguments), then the
+  // elements (the inputs').
+  std::string lines;
+  ScalarCode c(lines);
+  std::unordered_map<const ir::Instruction*, Scalar> scalar_values;
+  for (int64_t i = 0; i < n; ++i) {
+    scalar_values[reducer.parameter(i)] = {"%acc" + std::to_string(i),
+                                           scalars[static_cast<size_t>(i)]};
+    scalar_values[reducer.parameter(n + i)] = {"%x" + std::to_string(i),
+                                               scalars[static_cast<size_t>(i)]};
+  }
+  std::vector<std::string> yields;
+  for (const ir::Instruction* step : reducer.MakePostOrder()) {
+    if (step->opcode() == Opcode::kParameter) continue;
+    if (step == reducer.root() && step->opcode() == Opcode::kTuple) break;
+    if (!step->shape().IsScalar() || !ScalarType(step->shape().element_type()))
+      return Refuse(instruction, "the reducer computes " + step->shape().ToString(false));
+    if (step->opcode() == Opcode::kConstant) {
+      std::optional<passes::LiteralValue> value =
+          passes::LiteralValue::Parse(step->literal(), step->shape());
+      if (!value) return Refuse(instruction, "the reducer's constant is not readable");
+      const PrimitiveType type = step->shape().element_type();
+      const std::string t = *ScalarType(type);
+      std::string text;
+      if (IsFloat(type))
+        text = FloatConst(value->GetDouble(0), type);
+      else if (type == PrimitiveType::kPred)
+        text = value->GetInt(0) ? "true" : "false";
+      else
+        text = std::to_string(value->GetInt(0));
+      scalar_values[step] = {c.Const(text, t), t};
+      continue;
+    }
+    if (!IsLoweredElementwise(step->opcode()))
+      return Refuse(instruction, "the reducer's " + std::string(step->opcode_name()) +
+                                     " is not lowered to MLIR");
+    std::vector<Scalar> args;
+    for (const ir::Instruction* operand : step->operands())
+      args.push_back(scalar_values.at(operand));
+    StatusOr<std::string> value = EmitScalarOp(c, *step, args);
+    if (!value.ok()) return Refuse(instruction, "in the reducer: " + value.message());
+    scalar_values[step] = {*value, *ScalarType(step->shape().element_type())};
+  }
+  if (reducer.root()->opcode() == Opcode::kTuple) {
+    if (reducer.root()->operand_count() != n)
+      return Refuse(instruction, "the reducer returns another arity");
+    for (const ir::Instruction* element : reducer.root()->operands())
+      yields.push_back(scalar_values.at(element).name);
+  } else {
+    if (n != 1) return Refuse(instruction, "the reducer returns another arity");
+    yields.push_back(scalar_values.at(reducer.root()).name);
+  }
+  std::string block_args;
+  for (int64_t i = 0; i < n; ++i)
+    block_args += "%x" + std::to_string(i) + ": " + scalars[static_cast<size_t>(i)] + ", ";
+  for (int64_t i = 0; i < n; ++i)
+    block_args += "%acc" + std::to_string(i) + ": " + scalars[static_cast<size_t>(i)] +
+                  (i + 1 < n ? ", " : "");
+  const std::string name = Fresh();
+  code_ << "    " << name << (n > 1 ? ":" + std::to_string(n) : "")
+        << " = linalg.generic {indexing_maps = [" << Join(maps) << "], iterator_types = ["
+        << Join(iterators) << "]} ins(" << Join(ins) << " : " << Join(in_types) << ") outs("
+        << Join(outs) << " : " << Join(out_types) << ") {\n    ^bb0(" << block_args << "):\n"
+        << lines << "      linalg.yield " << Join(yields) << " : " << Join(scalars) << "\n    } -> "
+        << (n > 1 ? "(" + Join(out_types) + ")" : out_types[0]) << "\n";
+  if (instruction.shape().IsTuple()) {
+    std::vector<std::string> elements;
+    for (int64_t i = 0; i < n; ++i) elements.push_back(name + "#" + std::to_string(i));
+    tuple_values_[&instruction] = elements;
+  } else {
+    values_[&instruction] = name;
+  }
   return Status::Ok();
 }
 
@@ -1284,11 +1421,20 @@ Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
 }
 
 Status KernelWriter::Emit(const ir::Instruction& instruction) {
+  const Opcode opcode = instruction.opcode();
+  if (opcode == Opcode::kGetTupleElement) {
+    auto tuple = tuple_values_.find(instruction.operand(0));
+    std::optional<int64_t> index = instruction.tuple_index();
+    if (tuple == tuple_values_.end() || !index || *index < 0 ||
+        *index >= static_cast<int64_t>(tuple->second.size()))
+      return Refuse(instruction, "get-tuple-element of a value the kernel does not compute");
+    values_[&instruction] = tuple->second[static_cast<size_t>(*index)];
+    return Status::Ok();
+  }
   for (const ir::Instruction* operand : instruction.operands()) {
     if (!values_.count(operand))
       return Refuse(instruction, "operand " + operand->name() + " is computed outside the kernel");
   }
-  const Opcode opcode = instruction.opcode();
   if (IsLoweredElementwise(opcode)) return EmitElementwise(instruction);
   switch (opcode) {
     case Opcode::kBroadcast:
@@ -1346,16 +1492,27 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     Status emitted = Emit(*instruction);
     if (!emitted.ok()) return emitted;
   }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    StatusOr<std::string> memref = MemrefType(*outputs[i], outputs[i]->shape());
-    StatusOr<std::string> tensor = TensorType(*outputs[i], outputs[i]->shape());
+  // A tuple-shaped output (a reduce of several operands) is written element by element.
+  std::vector<std::pair<std::string, ir::Shape>> written;
+  for (const ir::Instruction* output : outputs) {
+    auto tuple = tuple_values_.find(output);
+    if (tuple != tuple_values_.end()) {
+      for (size_t e = 0; e < tuple->second.size(); ++e)
+        written.emplace_back(tuple->second[e], output->shape().tuple_shapes()[e]);
+      continue;
+    }
+    if (!values_.count(output)) return Refuse(*output, "the kernel's output is never computed");
+    written.emplace_back(Value(output), output->shape());
+  }
+  for (size_t i = 0; i < written.size(); ++i) {
+    const ir::Instruction& at = *outputs.front();
+    StatusOr<std::string> memref = MemrefType(at, written[i].second);
+    StatusOr<std::string> tensor = TensorType(at, written[i].second);
     if (!memref.ok()) return memref.status();
-    if (!values_.count(outputs[i]))
-      return Refuse(*outputs[i], "the kernel's output is never computed");
     const std::string arg = "%out" + std::to_string(i);
     arguments.push_back(arg + ": " + *memref);
-    kernel.output_shapes.push_back(outputs[i]->shape());
-    code_ << "    bufferization.materialize_in_destination " << Value(outputs[i])
+    kernel.output_shapes.push_back(written[i].second);
+    code_ << "    bufferization.materialize_in_destination " << written[i].first
           << " in restrict writable " << arg << " : (" << *tensor << ", " << *memref << ") -> ()\n";
   }
   kernel.vectorizable = vectorizable_;

@@ -197,6 +197,43 @@ ENTRY e {
   EXPECT_TRUE(CompareLiterals(*actual, *expected, kRtol, kAtol).ok());
 }
 
+TEST_F(CpuExecutableTest, ArgmaxReduceInlinesItsReducer) {
+  auto module = ir::ParseHloModule(R"(HloModule argmax
+argmax {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  eq = pred[] compare(a, b), direction=EQ
+  lt = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lt)
+  take = pred[] or(gt, tie)
+  v = f32[] select(take, a, b)
+  k = s32[] select(take, i, j)
+  ROOT t = (f32[], s32[]) tuple(v, k)
+}
+ENTRY e {
+  x = f32[4,6] parameter(0)
+  idx = s32[4,6] iota(), iota_dimension=1
+  lowest = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  r = (f32[4], s32[4]) reduce(x, idx, lowest, zero), dimensions={1}, to_apply=argmax
+  ROOT k = s32[4] get-tuple-element(r), index=1
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  Literal x = testing::F32({4, 6}, {1,  5,  2,  5,  0,  0,   //
+                                    -1, -2, -3, -4, -5, -6,  //
+                                    0,  0,  0,  0,  0,  7,   //
+                                    3,  9,  9,  1,  2,  3});
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_EQ((*executable)->KernelSummary(), "2 kernels: 2 mlir-cpu");  // iota, reduce
+  auto result = (*executable)->Run({x});
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(testing::Values(*result), (std::vector<double>{1, 0, 5, 1}));
+}
+
 TEST_F(CpuExecutableTest, LoweringOptionsKeepTheNumbers) {
   const std::string text(resources::FindSample("bert_encoder").text);
   for (const char* options : {"tile=0 vector=0", "tile=16 vector=0", "tile=32 vector=8"}) {
