@@ -134,6 +134,7 @@ class KernelWriter {
   // the reducer's body inlined into one generic with an output per reduced operand.
   Status EmitGeneralReduce(const ir::Instruction& instruction);
   Status EmitReverse(const ir::Instruction& instruction);
+  Status EmitGather(const ir::Instruction& instruction);
   Status EmitDynamicSlice(const ir::Instruction& instruction);
   // Start indices from operands [first, first + rank), clamped so that a window of `sizes`
   // stays inside `dims` (as XLA clamps them), as index values.
@@ -1265,6 +1266,105 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
+// gather as a generic over the output: each element reads its index vector from the indices
+// and its value from the operand with tensor.extract (starts clamped into the operand, as
+// XLA does). Data-dependent reads: lowered without the super-vectorizer.
+Status KernelWriter::EmitGather(const ir::Instruction& instruction) {
+  auto list = [&](const char* key) {
+    return instruction.IntListAttribute(key).value_or(std::vector<int64_t>{});
+  };
+  auto has = [](const std::vector<int64_t>& values, int64_t v) {
+    return std::find(values.begin(), values.end(), v) != values.end();
+  };
+  const ir::Instruction* operand = instruction.operand(0);
+  const ir::Instruction* indices = instruction.operand(1);
+  const std::vector<int64_t> offset_dims = list("offset_dims");
+  const std::vector<int64_t> collapsed = list("collapsed_slice_dims");
+  const std::vector<int64_t> start_index_map = list("start_index_map");
+  const std::vector<int64_t> operand_batching = list("operand_batching_dims");
+  const std::vector<int64_t> indices_batching = list("start_indices_batching_dims");
+  const std::vector<int64_t> slice_sizes = list("slice_sizes");
+  const std::optional<int64_t> vector_dim = instruction.IntAttribute("index_vector_dim");
+  const std::vector<int64_t>& in_dims = operand->shape().dimensions();
+  const ir::Shape& shape = instruction.shape();
+  const PrimitiveType index_type = indices->shape().element_type();
+  if (!vector_dim || slice_sizes.size() != in_dims.size() ||
+      operand_batching.size() != indices_batching.size() || !ir::IsIntegralType(index_type))
+    return Refuse(instruction, "gather dimension numbers do not fit the operand");
+  std::vector<int64_t> window_operand_dims;
+  for (int64_t d = 0; d < static_cast<int64_t>(in_dims.size()); ++d) {
+    if (!has(collapsed, d) && !has(operand_batching, d)) window_operand_dims.push_back(d);
+  }
+  if (window_operand_dims.size() != offset_dims.size())
+    return Refuse(instruction, "gather offset_dims do not fit the operand");
+  for (int64_t d : start_index_map) {
+    if (d < 0 || d >= static_cast<int64_t>(in_dims.size()) ||
+        slice_sizes[static_cast<size_t>(d)] > in_dims[static_cast<size_t>(d)])
+      return Refuse(instruction, "gather start_index_map does not fit the operand");
+  }
+  StatusOr<std::string> operand_type = TensorType(instruction, operand->shape());
+  StatusOr<std::string> indices_type = TensorType(instruction, indices->shape());
+  StatusOr<std::string> out_type = TensorType(instruction, shape);
+  if (!operand_type.ok()) return operand_type.status();
+  if (!indices_type.ok()) return indices_type.status();
+  if (!out_type.ok()) return out_type.status();
+  vectorizable_ = false;
+  const std::string operand_value = Value(operand);
+  const std::string indices_value = Value(indices);
+  const std::string it = *ScalarType(index_type);
+  const bool is_unsigned = IsUnsigned(index_type);
+  const int64_t rank = shape.rank();
+  StatusOr<std::string> name = Generic(
+      instruction, shape.dimensions(), *ScalarType(shape.element_type()), "", {}, {}, {}, {},
+      IdentityMap(rank), std::vector<std::string>(static_cast<size_t>(rank), "parallel"),
+      [&](const std::vector<Scalar>&, std::string& code) -> StatusOr<std::string> {
+        ScalarCode c(code);
+        std::vector<std::string> out, batch;
+        for (int64_t d = 0; d < rank; ++d) {
+          out.push_back(c.Op("linalg.index " + std::to_string(d), "index"));
+          if (!has(offset_dims, d)) batch.push_back(out.back());
+        }
+        std::vector<std::string> start(in_dims.size());
+        for (size_t d = 0; d < in_dims.size(); ++d) start[d] = c.Const("0", "index");
+        for (size_t k = 0; k < start_index_map.size(); ++k) {
+          std::vector<std::string> at;
+          size_t b = 0;
+          for (int64_t d = 0; d < indices->shape().rank(); ++d) {
+            if (d == *vector_dim) {
+              at.push_back(c.Const(std::to_string(k), "index"));
+            } else {
+              if (b >= batch.size()) return Status::Error("gather indices do not fit the output");
+              at.push_back(batch[b++]);
+            }
+          }
+          const std::string raw =
+              c.Op("tensor.extract " + indices_value + "[" + Join(at) + "]", *indices_type);
+          const auto d = static_cast<size_t>(start_index_map[k]);
+          const std::string high = c.Const(std::to_string(in_dims[d] - slice_sizes[d]), it);
+          std::string clamped = raw;
+          if (!is_unsigned) clamped = c.Bin("arith.maxsi", raw, c.Const("0", it), it);
+          clamped = c.Bin(is_unsigned ? "arith.minui" : "arith.minsi", clamped, high, it);
+          start[d] =
+              c.Cast(is_unsigned ? "arith.index_castui" : "arith.index_cast", clamped, it, "index");
+        }
+        for (size_t j = 0; j < operand_batching.size(); ++j) {
+          const int64_t dim = indices_batching[j];
+          const size_t b = static_cast<size_t>(dim < *vector_dim ? dim : dim - 1);
+          if (b >= batch.size()) return Status::Error("gather batching dims do not fit");
+          start[static_cast<size_t>(operand_batching[j])] = batch[b];
+        }
+        for (size_t k = 0; k < offset_dims.size(); ++k) {
+          const auto d = static_cast<size_t>(window_operand_dims[k]);
+          start[d] =
+              c.Bin("arith.addi", start[d], out[static_cast<size_t>(offset_dims[k])], "index");
+        }
+        return c.Op("tensor.extract " + operand_value + "[" + Join(start) + "]", *operand_type);
+      });
+  if (!name.ok()) return name.status();
+  values_[&instruction] = *name;
+  return Status::Ok();
+}
+
 Status KernelWriter::EmitReverse(const ir::Instruction& instruction) {
   vectorizable_ = false;
   const ir::Instruction* operand = instruction.operand(0);
@@ -1458,6 +1558,8 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
       return EmitReduceWindow(instruction);
     case Opcode::kReverse:
       return EmitReverse(instruction);
+    case Opcode::kGather:
+      return EmitGather(instruction);
     case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
       return EmitDynamicSlice(instruction);
@@ -1536,6 +1638,7 @@ bool IsEmittableOpcode(Opcode opcode) {
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
     case Opcode::kReverse:
+    case Opcode::kGather:
     case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
     case Opcode::kConstant:
