@@ -2,7 +2,7 @@
 // linalg.generic whose body is arith/math on scalars); the lowering pipeline fuses the
 // elementwise chains afterwards, so the emitter stays one case per opcode.
 //
-// Numbers follow the reference interpreter: f32 add/multiply reductions accumulate in f64
+// Numbers follow the reference interpreter: f32/f16 add/multiply reductions accumulate in f64
 // and round once (the interpreter computes in double), integer division by zero and
 // overflowing conversions take XLA's defined values rather than LLVM's poison.
 
@@ -499,8 +499,9 @@ StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
   const bool is_unsigned = IsUnsigned(type) || is_pred;
   Reduction r;
   r.scalar = *scalar;
-  r.widen =
-      type == PrimitiveType::kF32 && (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
+  // Sums and products of f32 and f16 accumulate in f64 and round once, as the interpreter's.
+  r.widen = (type == PrimitiveType::kF32 || type == PrimitiveType::kF16) &&
+            (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
   r.acc = r.widen ? "f64" : r.scalar;
   switch (op.opcode) {
     case Opcode::kAdd:
@@ -558,7 +559,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   std::string init_value = ExtractScalar(Value(init), *init_type);
   if (widen) {
     const std::string wide = Fresh("s");
-    code_ << "    " << wide << " = arith.extf " << init_value << " : f32 to f64\n";
+    code_ << "    " << wide << " = arith.extf " << init_value << " : " << scalar << " to f64\n";
     init_value = wide;
   }
   std::vector<int64_t> out_dims;
@@ -585,7 +586,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
               [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
                 ScalarCode c(code);
                 std::string x = args[0].name;
-                if (widen) x = c.Cast("arith.extf", x, "f32", "f64");
+                if (widen) x = c.Cast("arith.extf", x, scalar, "f64");
                 return c.Bin(combine, x, args[1].name, acc);
               });
   if (!reduced_value.ok()) return reduced_value.status();
@@ -593,11 +594,11 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   if (widen) {
     const int64_t out_rank = static_cast<int64_t>(out_dims.size());
     StatusOr<std::string> narrowed = Generic(
-        instruction, out_dims, "f32", "", {result}, {acc_type}, {"f64"}, {IdentityMap(out_rank)},
+        instruction, out_dims, scalar, "", {result}, {acc_type}, {"f64"}, {IdentityMap(out_rank)},
         IdentityMap(out_rank), std::vector<std::string>(out_dims.size(), "parallel"),
-        [](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+        [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
           ScalarCode c(code);
-          return c.Cast("arith.truncf", args[0].name, "f64", "f32");
+          return c.Cast("arith.truncf", args[0].name, "f64", scalar);
         });
     if (!narrowed.ok()) return narrowed.status();
     result = *narrowed;
@@ -809,7 +810,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   std::string acc_init = init_value;
   if (reduction->widen) {
     acc_init = Fresh("s");
-    code_ << "    " << acc_init << " = arith.extf " << init_value << " : f32 to f64\n";
+    code_ << "    " << acc_init << " = arith.extf " << init_value << " : " << scalar << " to f64\n";
   }
   std::string acc_type = "tensor<";
   for (int64_t d : instruction.shape().dimensions()) acc_type += std::to_string(d) + "x";
@@ -828,7 +829,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
       iterators, [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
         ScalarCode c(code);
         std::string x = args[0].name;
-        if (r.widen) x = c.Cast("arith.extf", x, "f32", "f64");
+        if (r.widen) x = c.Cast("arith.extf", x, r.scalar, "f64");
         return c.Bin(r.combine, x, args[2].name, r.acc);
       });
   if (!reduced.ok()) return reduced.status();
@@ -836,12 +837,12 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   if (r.widen) {
     const int64_t out_rank = instruction.shape().rank();
     StatusOr<std::string> narrowed =
-        Generic(instruction, instruction.shape().dimensions(), "f32", "", {result}, {acc_type},
+        Generic(instruction, instruction.shape().dimensions(), r.scalar, "", {result}, {acc_type},
                 {"f64"}, {IdentityMap(out_rank)}, IdentityMap(out_rank),
                 std::vector<std::string>(static_cast<size_t>(out_rank), "parallel"),
-                [](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+                [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
                   ScalarCode c(code);
-                  return c.Cast("arith.truncf", args[0].name, "f64", "f32");
+                  return c.Cast("arith.truncf", args[0].name, "f64", r.scalar);
                 });
     if (!narrowed.ok()) return narrowed.status();
     result = *narrowed;

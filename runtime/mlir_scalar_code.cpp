@@ -39,6 +39,8 @@ std::optional<std::string> ScalarType(PrimitiveType type) {
     case PrimitiveType::kS64:
     case PrimitiveType::kU64:
       return "i64";
+    case PrimitiveType::kF16:
+      return "f16";
     case PrimitiveType::kF32:
       return "f32";
     case PrimitiveType::kF64:
@@ -49,7 +51,7 @@ std::optional<std::string> ScalarType(PrimitiveType type) {
 }
 
 bool IsFloat(PrimitiveType type) {
-  return type == PrimitiveType::kF32 || type == PrimitiveType::kF64;
+  return type == PrimitiveType::kF16 || type == PrimitiveType::kF32 || type == PrimitiveType::kF64;
 }
 bool IsUnsigned(PrimitiveType type) {
   return ir::IsIntegralType(type) && !ir::IsSignedIntegralType(type);
@@ -149,12 +151,13 @@ StatusOr<std::string> EmitConvert(ScalarCode& c, const std::string& x, Primitive
 }
 
 // The scalar computation of an elementwise opcode on already-converted operands.
-StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruction,
-                                   const std::vector<Scalar>& a) {
+namespace {
+
+// EmitScalarOp on operands of `in_type` giving `out_type` (f16 already widened to f64).
+StatusOr<std::string> EmitScalarOpAs(ScalarCode& c, const ir::Instruction& instruction,
+                                     const std::vector<Scalar>& a, PrimitiveType in_type,
+                                     PrimitiveType out_type) {
   const Opcode opcode = instruction.opcode();
-  const PrimitiveType in_type =
-      instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)->shape().element_type();
-  const PrimitiveType out_type = instruction.shape().element_type();
   const std::string t = *ScalarType(in_type);
   const bool is_float = IsFloat(in_type);
   const bool is_unsigned = IsUnsigned(in_type) || in_type == PrimitiveType::kPred;
@@ -347,6 +350,32 @@ StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruc
     default:
       return refuse();
   }
+}
+
+}  // namespace
+
+// f16 values are computed in f64 and rounded once to f16, as the interpreter computes
+// (double, one rounding per instruction): f16 → f64 is exact, and only a bit-level
+// reinterpretation (bitcast-convert) must see the f16 bits themselves.
+StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruction,
+                                   const std::vector<Scalar>& a) {
+  PrimitiveType in_type =
+      instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)->shape().element_type();
+  PrimitiveType out_type = instruction.shape().element_type();
+  const bool half = in_type == PrimitiveType::kF16 || out_type == PrimitiveType::kF16;
+  if (!half) return EmitScalarOpAs(c, instruction, a, in_type, out_type);
+  if (instruction.opcode() == Opcode::kBitcastConvert)
+    return Status::Error("bitcast-convert of f16 is not lowered to MLIR");
+  std::vector<Scalar> wide = a;
+  for (Scalar& arg : wide) {
+    if (arg.type == "f16") arg = {c.Cast("arith.extf", arg.name, "f16", "f64"), "f64"};
+  }
+  if (in_type == PrimitiveType::kF16) in_type = PrimitiveType::kF64;
+  const bool narrow = out_type == PrimitiveType::kF16;
+  if (narrow) out_type = PrimitiveType::kF64;
+  StatusOr<std::string> value = EmitScalarOpAs(c, instruction, wide, in_type, out_type);
+  if (!value.ok() || !narrow) return value;
+  return c.Cast("arith.truncf", *value, "f64", "f16");
 }
 
 bool IsLoweredElementwise(Opcode opcode) {
