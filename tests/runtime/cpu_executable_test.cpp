@@ -127,8 +127,9 @@ TEST_F(CpuExecutableTest, JaxFixturesMatchTheInterpreter) {
 TEST_F(CpuExecutableTest, InterpreterCasesMatchTheInterpreter) {
   const std::filesystem::path cases =
       std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "tests" / "runtime" / "xla_cases";
-  for (const char* name : {"elementwise.hlo", "integers.hlo", "data_movement.hlo",
-                           "dots_and_norms.hlo", "convolution.hlo"}) {
+  for (const char* name :
+       {"elementwise.hlo", "integers.hlo", "data_movement.hlo", "dots_and_norms.hlo",
+        "convolution.hlo", "windows_and_sort.hlo", "gather_scatter.hlo", "narrow_floats.hlo"}) {
     const std::string text = ReadFile(cases / name);
     // These hold many separate ops: run them as they are, not fused, so each op is a kernel.
     auto module = ir::ParseHloModule(text);
