@@ -47,6 +47,16 @@ Status Refuse(const ir::Instruction& instruction, const std::string& why) {
   return Status::Error(instruction.name() + ": " + why);
 }
 
+// An element of `type` as f64 inside a generic body, and back.
+std::string WidenIn(ScalarCode& c, const std::string& x, PrimitiveType type) {
+  if (mlir_text::IsNarrowFloat(type)) return mlir_text::WidenToF64(c, x, type);
+  return c.Cast("arith.extf", x, *ScalarType(type), "f64");
+}
+std::string NarrowOut(ScalarCode& c, const std::string& x, PrimitiveType type) {
+  if (mlir_text::IsNarrowFloat(type)) return mlir_text::NarrowFromF64(c, x, type);
+  return c.Cast("arith.truncf", x, "f64", *ScalarType(type));
+}
+
 class KernelWriter {
  public:
   StatusOr<EmittedKernel> Write(const std::vector<const ir::Instruction*>& inputs,
@@ -102,6 +112,16 @@ class KernelWriter {
     const std::string name = Fresh("e");
     code_ << "    " << name << " = tensor.empty() : " << tensor_type << "\n";
     return name;
+  }
+  // `x` of a narrow float or f32 type as f64, at function level.
+  std::string WidenScalar(const std::string& x, PrimitiveType type) {
+    std::string lines;
+    ScalarCode c(lines, Fresh("w") + "_", "    ");
+    const std::string wide = mlir_text::IsNarrowFloat(type)
+                                 ? mlir_text::WidenToF64(c, x, type)
+                                 : c.Cast("arith.extf", x, *ScalarType(type), "f64");
+    code_ << lines;
+    return wide;
   }
   // The element of a rank-0 tensor as a scalar.
   std::string ExtractScalar(const std::string& tensor, const std::string& tensor_type) {
@@ -465,6 +485,12 @@ Status KernelWriter::EmitIota(const ir::Instruction& instruction) {
         ScalarCode c(code);
         const std::string index = c.Op("linalg.index " + std::to_string(*dimension), "index");
         const std::string wide = c.Cast("arith.index_cast", index, "index", "i64");
+        if (mlir_text::IsNarrowFloat(type)) {
+          StatusOr<std::string> value =
+              EmitConvert(c, wide, PrimitiveType::kS64, PrimitiveType::kF64);
+          if (!value.ok()) return value;
+          return NarrowOut(c, *value, type);
+        }
         return EmitConvert(c, wide, PrimitiveType::kS64, type);
       });
   if (!name.ok()) return name.status();
@@ -475,6 +501,7 @@ Status KernelWriter::EmitIota(const ir::Instruction& instruction) {
 // How a reduce or reduce-window combines elements: the arith op, and whether f32 values
 // accumulate in f64 (sums and products, as the interpreter computes them in double).
 struct Reduction {
+  PrimitiveType type = PrimitiveType::kInvalid;
   std::string combine;
   bool widen = false;
   std::string scalar;  // the element type
@@ -499,9 +526,12 @@ StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
   const bool is_unsigned = IsUnsigned(type) || is_pred;
   Reduction r;
   r.scalar = *scalar;
-  // Sums and products of f32 and f16 accumulate in f64 and round once, as the interpreter's.
-  r.widen = (type == PrimitiveType::kF32 || type == PrimitiveType::kF16) &&
-            (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
+  // f32 sums and products accumulate in f64 and round once, as the interpreter's; f16 and
+  // bf16 always compute in f64.
+  r.type = type;
+  r.widen = mlir_text::IsNarrowFloat(type) ||
+            (type == PrimitiveType::kF32 &&
+             (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply));
   r.acc = r.widen ? "f64" : r.scalar;
   switch (op.opcode) {
     case Opcode::kAdd:
@@ -557,11 +587,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   const std::string acc = reduction->acc;
   const std::string combine = reduction->combine;
   std::string init_value = ExtractScalar(Value(init), *init_type);
-  if (widen) {
-    const std::string wide = Fresh("s");
-    code_ << "    " << wide << " = arith.extf " << init_value << " : " << scalar << " to f64\n";
-    init_value = wide;
-  }
+  if (widen) init_value = WidenScalar(init_value, reduction->type);
   std::vector<int64_t> out_dims;
   std::vector<std::string> out_results, iterators;
   for (int64_t d = 0; d < in_rank; ++d) {
@@ -586,7 +612,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
               [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
                 ScalarCode c(code);
                 std::string x = args[0].name;
-                if (widen) x = c.Cast("arith.extf", x, scalar, "f64");
+                if (widen) x = WidenIn(c, x, reduction->type);
                 return c.Bin(combine, x, args[1].name, acc);
               });
   if (!reduced_value.ok()) return reduced_value.status();
@@ -598,7 +624,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
         IdentityMap(out_rank), std::vector<std::string>(out_dims.size(), "parallel"),
         [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
           ScalarCode c(code);
-          return c.Cast("arith.truncf", args[0].name, "f64", scalar);
+          return NarrowOut(c, args[0].name, reduction->type);
         });
     if (!narrowed.ok()) return narrowed.status();
     result = *narrowed;
@@ -808,10 +834,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   window_type += scalar + ">";
   const std::string window_tensor = Empty(window_type);
   std::string acc_init = init_value;
-  if (reduction->widen) {
-    acc_init = Fresh("s");
-    code_ << "    " << acc_init << " = arith.extf " << init_value << " : " << scalar << " to f64\n";
-  }
+  if (reduction->widen) acc_init = WidenScalar(init_value, reduction->type);
   std::string acc_type = "tensor<";
   for (int64_t d : instruction.shape().dimensions()) acc_type += std::to_string(d) + "x";
   acc_type += reduction->acc + ">";
@@ -829,7 +852,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
       iterators, [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
         ScalarCode c(code);
         std::string x = args[0].name;
-        if (r.widen) x = c.Cast("arith.extf", x, r.scalar, "f64");
+        if (r.widen) x = WidenIn(c, x, r.type);
         return c.Bin(r.combine, x, args[2].name, r.acc);
       });
   if (!reduced.ok()) return reduced.status();
@@ -842,7 +865,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
                 std::vector<std::string>(static_cast<size_t>(out_rank), "parallel"),
                 [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
                   ScalarCode c(code);
-                  return c.Cast("arith.truncf", args[0].name, "f64", r.scalar);
+                  return NarrowOut(c, args[0].name, r.type);
                 });
     if (!narrowed.ok()) return narrowed.status();
     result = *narrowed;

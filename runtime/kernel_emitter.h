@@ -7,8 +7,9 @@
 // needed here, the kernel compiler parses it.
 //
 // Element types: pred (i1, one byte per element as runtime::Literal holds it), s8..s64,
-// u8..u64 (signless integers, unsigned ops where the type says so), f32, f64. What the
-// emitter cannot lower (an opcode, a narrow float, a dynamic shape) is refused with an error
+// u8..u64 (signless integers, unsigned ops where the type says so), f32, f64, and f16/bf16
+// (computed in f64 and rounded once, as the interpreter does). What the emitter cannot lower
+// (an opcode, a complex type, a dynamic shape) is refused with an error
 // naming the instruction and the reason; nothing is emitted half-way.
 
 #include <string>

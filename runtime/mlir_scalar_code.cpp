@@ -41,6 +41,8 @@ std::optional<std::string> ScalarType(PrimitiveType type) {
       return "i64";
     case PrimitiveType::kF16:
       return "f16";
+    case PrimitiveType::kBF16:
+      return "bf16";
     case PrimitiveType::kF32:
       return "f32";
     case PrimitiveType::kF64:
@@ -51,7 +53,44 @@ std::optional<std::string> ScalarType(PrimitiveType type) {
 }
 
 bool IsFloat(PrimitiveType type) {
-  return type == PrimitiveType::kF16 || type == PrimitiveType::kF32 || type == PrimitiveType::kF64;
+  return IsNarrowFloat(type) || type == PrimitiveType::kF32 || type == PrimitiveType::kF64;
+}
+bool IsNarrowFloat(PrimitiveType type) {
+  return type == PrimitiveType::kF16 || type == PrimitiveType::kBF16;
+}
+
+std::string WidenToF64(ScalarCode& c, const std::string& x, PrimitiveType type) {
+  if (type == PrimitiveType::kF16) return c.Cast("arith.extf", x, "f16", "f64");
+  // bf16 is the high half of an f32.
+  const std::string bits = c.Cast("arith.bitcast", x, "bf16", "i16");
+  const std::string wide = c.Cast("arith.extui", bits, "i16", "i32");
+  const std::string shifted = c.Bin("arith.shli", wide, c.Const("16", "i32"), "i32");
+  return c.Cast("arith.extf", c.Cast("arith.bitcast", shifted, "i32", "f32"), "f32", "f64");
+}
+
+std::string NarrowFromF64(ScalarCode& c, const std::string& x, PrimitiveType type) {
+  if (type == PrimitiveType::kF16) return c.Cast("arith.truncf", x, "f64", "f16");
+  // f64 -> f32 rounding to odd (toward zero, lowest bit set when inexact), then f32 -> bf16
+  // rounding to nearest even on the bits: one correct rounding, as no libm call does it.
+  const std::string nearest = c.Cast("arith.truncf", x, "f64", "f32");
+  const std::string back = c.Cast("arith.extf", nearest, "f32", "f64");
+  const std::string bits = c.Cast("arith.bitcast", nearest, "f32", "i32");
+  const std::string inexact = c.Cmp("arith.cmpf", "one", back, x, "f64");
+  const std::string away = c.Cmp("arith.cmpf", "ogt", c.Un("math.absf", back, "f64"),
+                                 c.Un("math.absf", x, "f64"), "f64");
+  const std::string toward_zero =
+      c.Select(away, c.Bin("arith.subi", bits, c.Const("1", "i32"), "i32"), bits, "i32");
+  const std::string odd =
+      c.Select(inexact, c.Bin("arith.ori", toward_zero, c.Const("1", "i32"), "i32"), bits, "i32");
+  const std::string lsb =
+      c.Bin("arith.andi", c.Bin("arith.shrui", odd, c.Const("16", "i32"), "i32"),
+            c.Const("1", "i32"), "i32");
+  const std::string bias = c.Bin("arith.addi", lsb, c.Const("32767", "i32"), "i32");
+  const std::string rounded =
+      c.Bin("arith.shrui", c.Bin("arith.addi", odd, bias, "i32"), c.Const("16", "i32"), "i32");
+  const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, "f64");
+  const std::string result = c.Select(is_nan, c.Const("32704", "i32"), rounded, "i32");
+  return c.Cast("arith.bitcast", c.Cast("arith.trunci", result, "i32", "i16"), "i16", "bf16");
 }
 bool IsUnsigned(PrimitiveType type) {
   return ir::IsIntegralType(type) && !ir::IsSignedIntegralType(type);
@@ -354,28 +393,31 @@ StatusOr<std::string> EmitScalarOpAs(ScalarCode& c, const ir::Instruction& instr
 
 }  // namespace
 
-// f16 values are computed in f64 and rounded once to f16, as the interpreter computes
-// (double, one rounding per instruction): f16 → f64 is exact, and only a bit-level
-// reinterpretation (bitcast-convert) must see the f16 bits themselves.
+// f16 and bf16 values are computed in f64 and rounded once, as the interpreter computes
+// (double, one rounding per instruction): widening is exact, and only a bit-level
+// reinterpretation (bitcast-convert) must see the narrow bits themselves.
 StatusOr<std::string> EmitScalarOp(ScalarCode& c, const ir::Instruction& instruction,
                                    const std::vector<Scalar>& a) {
   PrimitiveType in_type =
       instruction.operand(instruction.opcode() == Opcode::kSelect ? 1 : 0)->shape().element_type();
   PrimitiveType out_type = instruction.shape().element_type();
-  const bool half = in_type == PrimitiveType::kF16 || out_type == PrimitiveType::kF16;
-  if (!half) return EmitScalarOpAs(c, instruction, a, in_type, out_type);
+  if (!IsNarrowFloat(in_type) && !IsNarrowFloat(out_type))
+    return EmitScalarOpAs(c, instruction, a, in_type, out_type);
   if (instruction.opcode() == Opcode::kBitcastConvert)
-    return Status::Error("bitcast-convert of f16 is not lowered to MLIR");
+    return Status::Error("bitcast-convert of f16/bf16 is not lowered to MLIR");
   std::vector<Scalar> wide = a;
-  for (Scalar& arg : wide) {
-    if (arg.type == "f16") arg = {c.Cast("arith.extf", arg.name, "f16", "f64"), "f64"};
+  // `a` may end with the generic's output argument, which is never read.
+  for (size_t i = 0; i < wide.size() && static_cast<int64_t>(i) < instruction.operand_count();
+       ++i) {
+    const PrimitiveType type = instruction.operand(static_cast<int64_t>(i))->shape().element_type();
+    if (IsNarrowFloat(type)) wide[i] = {WidenToF64(c, wide[i].name, type), "f64"};
   }
-  if (in_type == PrimitiveType::kF16) in_type = PrimitiveType::kF64;
-  const bool narrow = out_type == PrimitiveType::kF16;
-  if (narrow) out_type = PrimitiveType::kF64;
+  if (IsNarrowFloat(in_type)) in_type = PrimitiveType::kF64;
+  const PrimitiveType narrow = out_type;
+  if (IsNarrowFloat(out_type)) out_type = PrimitiveType::kF64;
   StatusOr<std::string> value = EmitScalarOpAs(c, instruction, wide, in_type, out_type);
-  if (!value.ok() || !narrow) return value;
-  return c.Cast("arith.truncf", *value, "f64", "f16");
+  if (!value.ok() || !IsNarrowFloat(narrow)) return value;
+  return NarrowFromF64(c, *value, narrow);
 }
 
 bool IsLoweredElementwise(Opcode opcode) {

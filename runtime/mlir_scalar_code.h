@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/instruction.h"
@@ -34,13 +35,15 @@ struct Scalar {
   std::string type;
 };
 
-// Emits scalar code into a generic's body.
+// Emits scalar code into a generic's body (names %t0, %t1, ...), or elsewhere with a prefix
+// of names that is unique there.
 class ScalarCode {
  public:
-  explicit ScalarCode(std::string& code) : code_(code) {}
+  explicit ScalarCode(std::string& code, std::string prefix = "%t", std::string indent = "      ")
+      : code_(code), prefix_(std::move(prefix)), indent_(std::move(indent)) {}
   std::string Op(const std::string& text, const std::string& type_suffix) {
-    const std::string name = "%t" + std::to_string(next_++);
-    code_ += "      " + name + " = " + text + " : " + type_suffix + "\n";
+    const std::string name = prefix_ + std::to_string(next_++);
+    code_ += indent_ + name + " = " + text + " : " + type_suffix + "\n";
     return name;
   }
   std::string Const(const std::string& value, const std::string& type) {
@@ -63,16 +66,23 @@ class ScalarCode {
   }
   std::string Cast(const std::string& op, const std::string& a, const std::string& from,
                    const std::string& to) {
-    const std::string name = "%t" + std::to_string(next_++);
-    code_ += "      " + name + " = " + op + " " + a + " : " + from + " to " + to + "\n";
+    const std::string name = prefix_ + std::to_string(next_++);
+    code_ += indent_ + name + " = " + op + " " + a + " : " + from + " to " + to + "\n";
     return name;
   }
 
  private:
   std::string& code_;
+  std::string prefix_;
+  std::string indent_;
   int next_ = 0;
 };
 
+// f16/bf16: the types computed in f64 and rounded once. Widening is exact; narrowing rounds
+// to nearest even (bf16 without any library call).
+bool IsNarrowFloat(ir::PrimitiveType type);
+std::string WidenToF64(ScalarCode& c, const std::string& x, ir::PrimitiveType type);
+std::string NarrowFromF64(ScalarCode& c, const std::string& x, ir::PrimitiveType type);
 // An MLIR float literal for `value` in `type` (exact: hexadecimal bits).
 std::string FloatConst(double value, ir::PrimitiveType type);
 // The largest or smallest signed integer of `bits` bits, as text.
