@@ -352,13 +352,26 @@ StatusOr<std::string> EmitScalarOpAs(ScalarCode& c, const ir::Instruction& instr
     case Opcode::kCompare: {
       const std::string direction(instruction.attribute("direction").value_or(""));
       const std::string order(instruction.attribute("type").value_or(""));
-      if (order == "TOTALORDER")
-        return Status::Error("compare type=TOTALORDER is not lowered to MLIR");
       static const std::unordered_map<std::string, std::pair<const char*, const char*>> kFloat = {
           {"EQ", {"oeq", "eq"}},  {"NE", {"une", "ne"}},  {"LT", {"olt", "slt"}},
           {"LE", {"ole", "sle"}}, {"GT", {"ogt", "sgt"}}, {"GE", {"oge", "sge"}}};
       auto it = kFloat.find(direction);
       if (it == kFloat.end()) return Status::Error("compare has no valid direction");
+      if (is_float && order == "TOTALORDER") {
+        // IEEE totalOrder as the interpreter keys it: the f64 bits, negative ones with all
+        // but the sign flipped, compared as signed integers.
+        auto key = [&](const std::string& x) {
+          const std::string wide = t == "f64" ? x : c.Cast("arith.extf", x, t, "f64");
+          const std::string bits = c.Cast("arith.bitcast", wide, "f64", "i64");
+          const std::string negative = c.Cmp("arith.cmpi", "slt", bits, c.Const("0", "i64"), "i64");
+          const std::string flipped =
+              c.Bin("arith.xori", bits, c.Const("9223372036854775807", "i64"), "i64");
+          return c.Select(negative, flipped, bits, "i64");
+        };
+        const std::string ka = key(a[0].name);
+        const std::string kb = key(a[1].name);
+        return c.Cmp("arith.cmpi", it->second.second, ka, kb, "i64");
+      }
       if (is_float) return c.Cmp("arith.cmpf", it->second.first, a[0].name, a[1].name, t);
       std::string predicate = it->second.second;
       if (is_unsigned && predicate[0] == 's') predicate[0] = 'u';

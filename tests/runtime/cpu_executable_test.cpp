@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -233,6 +234,33 @@ ENTRY e {
   auto result = (*executable)->Run({x});
   ASSERT_TRUE(result.ok()) << result.message();
   EXPECT_EQ(testing::Values(*result), (std::vector<double>{1, 0, 5, 1}));
+}
+
+TEST_F(CpuExecutableTest, TotalOrderCompareMatchesTheInterpreterOnSignedZerosAndNaN) {
+  auto module = ir::ParseHloModule(R"(HloModule total
+ENTRY e {
+  x = f32[6] parameter(0)
+  y = f32[6] parameter(1)
+  lt = pred[6] compare(x, y), direction=LT, type=TOTALORDER
+  eq = pred[6] compare(x, y), direction=EQ, type=TOTALORDER
+  ROOT t = (pred[6], pred[6]) tuple(lt, eq)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  const double nan = std::nan("");
+  const double inf = HUGE_VAL;
+  std::vector<Literal> inputs = {testing::F32({6}, {-0.0, 0.0, nan, -inf, 1, -nan}),
+                                 testing::F32({6}, {0.0, -0.0, inf, -nan, 1, 2})};
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_EQ((*executable)->KernelSummary(), "2 kernels: 2 mlir-cpu");
+  auto actual = (*executable)->Run(inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(actual->BitwiseEqual(*expected))
+      << actual->ToString() << " vs " << expected->ToString();
+  EXPECT_EQ(testing::Values(actual->elements()[0]), (std::vector<double>{1, 0, 0, 0, 0, 1}));
 }
 
 TEST_F(CpuExecutableTest, LoweringOptionsKeepTheNumbers) {
