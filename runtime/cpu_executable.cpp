@@ -17,12 +17,15 @@ namespace {
 using ir::Opcode;
 
 enum class StepKind {
-  kValue,   // parameter, constant, tuple, get-tuple-element, bitcast: on the host, no kernel
-  kMlir,    // a compiled kernel on the operands
-  kBlas,    // a dot through BLAS
-  kOutput,  // an output fusion: BLAS dot on two operands, then a compiled epilogue
-  kHost,    // the interpreter
+  kValue,    // parameter, constant, tuple, get-tuple-element, bitcast: on the host, no kernel
+  kMlir,     // a compiled kernel on the operands
+  kBlas,     // a dot through BLAS
+  kOutput,   // an output fusion: BLAS dot on two operands, then a compiled epilogue
+  kHost,     // the interpreter
+  kControl,  // while, conditional, call: their computations as programs of their own
 };
+
+struct Program;
 
 struct Step {
   StepKind kind = StepKind::kHost;
@@ -35,6 +38,15 @@ struct Step {
   std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
+  // kControl: while (condition, body), conditional (its branches), call (to_apply).
+  std::vector<const Program*> called;
+};
+
+// One computation planned as steps, one value slot per instruction.
+struct Program {
+  const ir::Computation* computation = nullptr;
+  std::vector<Step> steps;
+  std::unordered_map<const ir::Instruction*, size_t> slot;
 };
 
 int64_t ShapeBytes(const ir::Shape& shape) {
@@ -96,6 +108,7 @@ class CpuExecutable::Impl {
   static InterpreterOptions HostOptions(const CpuExecutableOptions& options) {
     InterpreterOptions host;
     host.max_live_bytes = options.max_live_bytes;
+    host.max_while_iterations = options.max_while_iterations;
     return host;
   }
   recording::KernelRecord NewRecord(const ir::Instruction& instruction) const {
@@ -107,6 +120,11 @@ class CpuExecutable::Impl {
   }
   void AddHost(Step& step, const std::string& note, recording::KernelRecord record);
   Status PlanStep(Step& step);
+  StatusOr<const Program*> PlanProgram(const ir::Computation& computation);
+  Status PlanControl(Step& step);
+  StatusOr<Literal> RunProgram(const Program& program,
+                               const std::vector<const Literal*>& arguments);
+  StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                     const std::string& note);
   Status PlanOutputFusion(Step& step);
@@ -130,8 +148,9 @@ class CpuExecutable::Impl {
   KernelCompiler compiler_;
   KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
   Interpreter host_;
-  std::vector<Step> steps_;
-  std::unordered_map<const ir::Instruction*, size_t> slot_;
+  std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
+  const Program* entry_ = nullptr;
+  int64_t live_bytes_ = 0;  // held by the values of every program running now
 };
 
 void CpuExecutable::Impl::AddHost(Step& step, const std::string& note,
@@ -241,6 +260,12 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     step.kind = StepKind::kValue;
     return Status::Ok();
   }
+  if (opcode == Opcode::kWhile || opcode == Opcode::kConditional || opcode == Opcode::kCall) {
+    Status planned = PlanControl(step);
+    if (!planned.ok())
+      AddHost(step, HostReason(instruction) + ": " + planned.message(), NewRecord(instruction));
+    return Status::Ok();
+  }
   if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
     Status blas =
         opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
@@ -304,6 +329,69 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
   return Status::Ok();
 }
 
+StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation& computation) {
+  auto found = programs_.find(&computation);
+  if (found != programs_.end()) return found->second.get();
+  if (computation.root() == nullptr) return Status::Error(computation.name() + " has no root");
+  auto program = std::make_unique<Program>();
+  program->computation = &computation;
+  for (const ir::Instruction* instruction : computation.MakePostOrder()) {
+    Step step;
+    step.instruction = instruction;
+    for (const ir::Instruction* operand : instruction->operands())
+      step.operands.push_back(program->slot.at(operand));
+    Status planned = PlanStep(step);
+    if (!planned.ok()) return planned;
+    program->slot[instruction] = program->steps.size();
+    program->steps.push_back(std::move(step));
+  }
+  const Program* planned = program.get();
+  programs_[&computation] = std::move(program);
+  return planned;
+}
+
+// The computations a while, conditional or call runs become programs of their own, so that
+// their fusions and dots are compiled kernels too; the loop and the branch choice run here.
+Status CpuExecutable::Impl::PlanControl(Step& step) {
+  const ir::Instruction& instruction = *step.instruction;
+  std::vector<ir::Computation*> computations;
+  switch (instruction.opcode()) {
+    case Opcode::kWhile: {
+      std::vector<ir::Computation*> condition = instruction.CalledComputations("condition");
+      std::vector<ir::Computation*> body = instruction.CalledComputations("body");
+      if (condition.size() != 1 || body.size() != 1 || instruction.operand_count() != 1)
+        return Status::Error("while needs one operand, condition= and body=");
+      computations = {condition[0], body[0]};
+      break;
+    }
+    case Opcode::kConditional: {
+      computations = instruction.CalledComputations("branch_computations");
+      if (computations.empty()) {
+        std::vector<ir::Computation*> on_true = instruction.CalledComputations("true_computation");
+        std::vector<ir::Computation*> on_false =
+            instruction.CalledComputations("false_computation");
+        if (on_true.size() != 1 || on_false.size() != 1)
+          return Status::Error("conditional has no branches");
+        computations = {on_true[0], on_false[0]};
+      }
+      if (instruction.operand_count() != static_cast<int64_t>(computations.size()) + 1)
+        return Status::Error("conditional needs one operand per branch");
+      break;
+    }
+    default:
+      computations = instruction.CalledComputations("to_apply");
+      if (computations.size() != 1) return Status::Error("call needs to_apply=");
+      break;
+  }
+  for (const ir::Computation* computation : computations) {
+    StatusOr<const Program*> program = PlanProgram(*computation);
+    if (!program.ok()) return program.status();
+    step.called.push_back(*program);
+  }
+  step.kind = StepKind::kControl;
+  return Status::Ok();
+}
+
 Status CpuExecutable::Impl::Compile() {
   const auto started = std::chrono::steady_clock::now();
   const ir::Computation* entry = module_.entry();
@@ -311,16 +399,9 @@ Status CpuExecutable::Impl::Compile() {
     return Status::Error("module " + module_.name() + " has no entry computation");
   Status verified = ir::VerifyModule(module_);
   if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
-  for (const ir::Instruction* instruction : entry->MakePostOrder()) {
-    Step step;
-    step.instruction = instruction;
-    for (const ir::Instruction* operand : instruction->operands())
-      step.operands.push_back(slot_.at(operand));
-    Status planned = PlanStep(step);
-    if (!planned.ok()) return planned;
-    slot_[instruction] = steps_.size();
-    steps_.push_back(std::move(step));
-  }
+  StatusOr<const Program*> program = PlanProgram(*entry);
+  if (!program.ok()) return program.status();
+  entry_ = *program;
   compile_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return Status::Ok();
@@ -366,8 +447,47 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
       inputs.push_back(&*product);
       return RunKernel(step, inputs);
     }
+    case StepKind::kControl:
+      return RunControl(step, operands);
   }
   return Status::Error("unknown step");
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
+                                                  const std::vector<const Literal*>& operands) {
+  const ir::Instruction& instruction = *step.instruction;
+  if (instruction.opcode() == Opcode::kCall) return RunProgram(*step.called[0], operands);
+  if (instruction.opcode() == Opcode::kConditional) {
+    const Literal& selector = *operands[0];
+    if (selector.is_tuple() || selector.element_count() != 1)
+      return Status::Error(instruction.name() + ": selector is not a scalar");
+    int64_t branch = 0;
+    if (selector.type() == ir::PrimitiveType::kPred) {
+      branch = selector.GetInt(0) != 0 ? 0 : 1;
+    } else {
+      branch = selector.GetInt(0);
+      const int64_t last = static_cast<int64_t>(step.called.size()) - 1;
+      if (branch < 0 || branch > last) branch = last;
+    }
+    return RunProgram(*step.called[static_cast<size_t>(branch)],
+                      {operands[static_cast<size_t>(branch) + 1]});
+  }
+  Literal state = *operands[0];
+  for (int64_t iteration = 0;; ++iteration) {
+    StatusOr<Literal> go_on = RunProgram(*step.called[0], {&state});
+    if (!go_on.ok()) return go_on.status();
+    if (go_on->is_tuple() || go_on->element_count() != 1)
+      return Status::Error(instruction.name() + ": condition does not return a pred");
+    if (go_on->GetInt(0) == 0) return state;
+    if (iteration >= options_.max_while_iterations) {
+      return Status::Error(instruction.name() + ": while loop still running after " +
+                           std::to_string(options_.max_while_iterations) +
+                           " iterations (the iteration limit)");
+    }
+    StatusOr<Literal> next = RunProgram(*step.called[1], {&state});
+    if (!next.ok()) return next.status();
+    state = std::move(next).value();
+  }
 }
 
 StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments) {
@@ -376,20 +496,36 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
     return Status::Error("the module takes " + std::to_string(entry.parameter_count()) +
                          " arguments, got " + std::to_string(arguments.size()));
   }
-  timings_.clear();
-  std::vector<int64_t> remaining(steps_.size(), 0);
-  for (const Step& step : steps_) {
+  timings_.assign(records_.size(), KernelTiming{});
+  for (size_t i = 0; i < timings_.size(); ++i) timings_[i].kernel = i;
+  live_bytes_ = 0;
+  std::vector<const Literal*> pointers;
+  for (const Literal& argument : arguments) pointers.push_back(&argument);
+  return RunProgram(*entry_, pointers);
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
+                                                  const std::vector<const Literal*>& arguments) {
+  const std::vector<Step>& steps = program.steps;
+  std::vector<int64_t> remaining(steps.size(), 0);
+  for (const Step& step : steps) {
     for (size_t slot : step.operands) ++remaining[slot];
   }
-  const size_t root = slot_.at(entry.root());
-  std::vector<Literal> values(steps_.size());
-  std::vector<bool> live(steps_.size(), false);
-  int64_t live_bytes = 0;
-  for (size_t i = 0; i < steps_.size(); ++i) {
-    const Step& step = steps_[i];
+  const size_t root = program.slot.at(program.computation->root());
+  std::vector<Literal> values(steps.size());
+  std::vector<bool> live(steps.size(), false);
+  // What this program holds counts toward the shared limit until it returns.
+  int64_t held = 0;
+  struct Release {
+    int64_t& total;
+    int64_t& held;
+    ~Release() { total -= held; }
+  } release{live_bytes_, held};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
     const int64_t bytes = ShapeBytes(instruction.shape());
-    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes) {
+    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes_) {
       return Status::Error(instruction.name() + ": result " + instruction.shape().ToString(false) +
                            " would take the live values past the limit of " +
                            std::to_string(options_.max_live_bytes) + " bytes");
@@ -398,7 +534,9 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
     const auto started = std::chrono::steady_clock::now();
     if (instruction.opcode() == Opcode::kParameter) {
       const int64_t n = instruction.parameter_number();
-      const Literal& argument = arguments[static_cast<size_t>(n)];
+      if (n < 0 || n >= static_cast<int64_t>(arguments.size()))
+        return Status::Error(instruction.name() + ": no argument for this parameter");
+      const Literal& argument = *arguments[static_cast<size_t>(n)];
       if (!argument.shape().Compatible(instruction.shape())) {
         return Status::Error(instruction.name() + ": argument " + argument.shape().ToString(false) +
                              " does not match the parameter's shape " +
@@ -412,20 +550,25 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
     }
     if (!result.ok()) return result.status();
     if (step.record >= 0) {
-      timings_.push_back(
-          {static_cast<size_t>(step.record),
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+      KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
+      timing.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++timing.executions;
     }
     if (!result->shape().Compatible(instruction.shape())) {
       return Status::Error(instruction.name() + ": computed " + result->shape().ToString(false) +
                            " but the instruction has shape " + instruction.shape().ToString(false));
     }
-    live_bytes += result->TotalByteSize();
+    const int64_t size = result->TotalByteSize();
+    live_bytes_ += size;
+    held += size;
     values[i] = std::move(result).value();
     live[i] = true;
     for (size_t slot : step.operands) {
       if (--remaining[slot] == 0 && slot != root && live[slot]) {
-        live_bytes -= values[slot].TotalByteSize();
+        const int64_t freed = values[slot].TotalByteSize();
+        live_bytes_ -= freed;
+        held -= freed;
         values[slot] = Literal();
         live[slot] = false;
       }

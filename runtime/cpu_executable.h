@@ -10,7 +10,9 @@
 //     "openblas";
 //   - parameters, constants, tuples, get-tuple-element and bitcasts: values on the host, no
 //     kernel;
-//   - everything else (control flow, sort, gather/scatter, custom-calls, and
+//   - while, conditional and call: the loop and branch choice on the host, their
+//     computations planned the same way (their kernels compiled, recorded and timed);
+//   - everything else (sort, scatter, custom-calls, and
 //     what the emitter refuses or the compiler fails on): the reference interpreter on the
 //     host, "host", with a note saying why.
 // Run() then executes the steps in order with one buffer per value, releasing each after its
@@ -37,6 +39,8 @@ struct CpuExecutableOptions {
   int64_t max_live_bytes = int64_t{4} << 30;
   // Recorded in each KernelRecord: the snapshot index the module came from (-1: unknown).
   int snapshot = -1;
+  // Refuse a while loop that has not ended after this many iterations.
+  int64_t max_while_iterations = 1'000'000;
   // When a kernel fails to compile: run it on the host (its record keeps the failure), or
   // make Compile() fail with the kernel's failing stage.
   bool host_fallback_on_compile_failure = true;
@@ -46,10 +50,12 @@ struct CpuExecutableOptions {
   BlasPrecision f32_dot_precision = BlasPrecision::kWidened;
 };
 
-// Wall time of one kernel in the last run.
+// Wall time of one kernel in the last run, summed over its executions (a kernel inside a
+// while loop runs once per iteration).
 struct KernelTiming {
   size_t kernel = 0;  // index into kernels()
   double seconds = 0;
+  int64_t executions = 0;
 };
 
 class CpuExecutable {
@@ -64,7 +70,7 @@ class CpuExecutable {
                                                           CpuExecutableOptions options = {});
 
   // Runs the entry computation on one argument per parameter: the root's value (a tuple for
-  // a tuple root). Fills last_timings().
+  // a tuple root). Fills last_timings(): one entry per kernel.
   StatusOr<Literal> Run(const std::vector<Literal>& arguments);
 
   // One record per kernel, in execution order.

@@ -120,8 +120,11 @@ void PrintJson(const RunReport& report) {
     json.Key("compile_seconds").Double(report.compile_seconds);
     json.Key("kernel_summary").String(report.kernel_summary);
     std::vector<double> seconds(report.kernels.size(), 0);
-    for (const runtime::KernelTiming& timing : report.timings)
+    std::vector<int64_t> executions(report.kernels.size(), 0);
+    for (const runtime::KernelTiming& timing : report.timings) {
       seconds[timing.kernel] += timing.seconds;
+      executions[timing.kernel] += timing.executions;
+    }
     json.Key("kernels").BeginArray();
     for (size_t i = 0; i < report.kernels.size(); ++i) {
       const recording::KernelRecord& kernel = report.kernels[i];
@@ -137,6 +140,7 @@ void PrintJson(const RunReport& report) {
       json.Key("note").String(kernel.note);
       json.Key("compile_seconds").Double(kernel.compile_seconds);
       json.Key("run_seconds").Double(seconds[i]);
+      json.Key("executions").Int(executions[i]);
       json.EndObject();
     }
     json.EndArray();

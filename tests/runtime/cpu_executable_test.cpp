@@ -334,7 +334,7 @@ ENTRY e {
   EXPECT_EQ(testing::Values(result->elements()[1]), std::vector<double>(16, 12));
 }
 
-TEST_F(CpuExecutableTest, HostKernelsSayWhy) {
+TEST_F(CpuExecutableTest, HostKernelsSayWhyAndLoopBodiesAreCompiled) {
   auto module = ir::ParseHloModule(R"(HloModule host
 cond {
   s = s32[] parameter(0)
@@ -362,7 +362,8 @@ lt_f32 {
   ASSERT_TRUE(module.ok()) << module.message();
   auto executable = CpuExecutable::Compile(**module);
   ASSERT_TRUE(executable.ok()) << executable.message();
-  EXPECT_EQ((*executable)->KernelSummary(), "3 kernels: 2 host (sort, while), 1 mlir-cpu");
+  // The while's condition (compare) and body (add) are kernels of their own; sort is not.
+  EXPECT_EQ((*executable)->KernelSummary(), "4 kernels: 1 host (sort), 3 mlir-cpu");
   for (const recording::KernelRecord& kernel : (*executable)->kernels()) {
     if (kernel.backend == "host") {
       EXPECT_FALSE(kernel.note.empty());
@@ -373,6 +374,19 @@ lt_f32 {
   ASSERT_TRUE(result.ok()) << result.message();
   EXPECT_EQ(testing::Values(result->elements()[0]), std::vector<double>{10});
   EXPECT_EQ(testing::Values(result->elements()[1]), (std::vector<double>{-1, -2, -3, -4, -5}));
+  // From 2 to 10: the body ran 8 times, the condition 9.
+  std::vector<int64_t> executions;
+  for (const KernelTiming& timing : (*executable)->last_timings())
+    executions.push_back(timing.executions);
+  std::sort(executions.begin(), executions.end());
+  EXPECT_EQ(executions, (std::vector<int64_t>{1, 1, 8, 9}));
+  CpuExecutableOptions limited;
+  limited.max_while_iterations = 3;
+  auto stopped = CpuExecutable::Compile(**module, limited);
+  ASSERT_TRUE(stopped.ok());
+  auto refused = (*stopped)->Run({testing::F32({5}, {3, 1, 2, 5, 4}), testing::S32({}, {2})});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("iteration limit"), std::string::npos) << refused.message();
 }
 
 TEST_F(CpuExecutableTest, RefusesValuesPastTheLiveByteLimitBeforeAllocating) {
