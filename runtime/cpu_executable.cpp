@@ -66,6 +66,11 @@ int64_t ShapeBytes(const ir::Shape& shape) {
   return bytes;
 }
 
+LoweringOptions WithoutVectorizer(LoweringOptions options) {
+  options.vector = 0;
+  return options;
+}
+
 bool IsValueOpcode(Opcode opcode) {
   return opcode == Opcode::kParameter || opcode == Opcode::kConstant || opcode == Opcode::kTuple ||
          opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast;
@@ -93,7 +98,7 @@ class CpuExecutable::Impl {
       : module_(module),
         options_(options),
         compiler_(options.lowering),
-        scalar_compiler_(LoweringOptions{options.lowering.tile, 0}),
+        scalar_compiler_(WithoutVectorizer(options.lowering)),
         host_(HostOptions(options)) {}
 
   Status Compile();

@@ -8,7 +8,8 @@
 namespace fusescope::runtime {
 
 std::string LoweringOptions::ToString() const {
-  return "tile=" + std::to_string(tile) + " vector=" + std::to_string(vector);
+  return "tile=" + std::to_string(tile) + " vector=" + std::to_string(vector) +
+         (approximate_math ? "" : " approx=0");
 }
 
 StatusOr<LoweringOptions> LoweringOptions::Parse(std::string_view text) {
@@ -30,8 +31,11 @@ StatusOr<LoweringOptions> LoweringOptions::Parse(std::string_view text) {
       options.tile = number;
     } else if (key == "vector") {
       options.vector = number;
+    } else if (key == "approx") {
+      if (number > 1) return Status::Error("lowering option approx takes 0 or 1");
+      options.approximate_math = number == 1;
     } else {
-      return Status::Error("unknown lowering option '" + key + "' (tile, vector)");
+      return Status::Error("unknown lowering option '" + key + "' (tile, vector, approx=0|1)");
     }
   }
   return options;
@@ -64,6 +68,7 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
                      std::to_string(options.vector) + "})");
   if (options.tile > 0)
     passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
+  if (options.approximate_math) passes.push_back("math-polynomial-approximation");
   for (const char* pass :
        {// Vector transfers lower to scf, and subviews to strided metadata, both with
         // affine.apply in their indices: lower-affine after them.

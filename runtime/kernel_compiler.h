@@ -24,7 +24,11 @@ namespace fusescope::runtime {
 struct LoweringOptions {
   int tile = 0;
   int vector = 8;
-  // "tile=0 vector=8": KernelRecord::options and the cache key.
+  // f32 exp, log, tanh, erf, sin/cos... as MLIR's polynomial approximations (vectorizable,
+  // a few ulps) instead of libm calls per element.
+  bool approximate_math = true;
+  // "tile=0 vector=8" (and " approx=0" when approximations are off): KernelRecord::options
+  // and the cache key.
   std::string ToString() const;
   // Reads the form ToString writes (either key may be left out); an error names what is wrong.
   static StatusOr<LoweringOptions> Parse(std::string_view text);
@@ -71,6 +75,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
+// "math-polynomial-approximation" is no registered pass in MLIR 19: the compiler applies
+// MLIR's approximation patterns for it.
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
 std::string PassStageName(const std::string& pass);

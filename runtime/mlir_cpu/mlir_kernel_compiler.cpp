@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -50,6 +51,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "runtime/kernel_compiler.h"
 
@@ -157,6 +159,14 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
     diagnostics.clear();
+    if (stage == "math-polynomial-approximation") {
+      mlir::RewritePatternSet patterns(&context);
+      mlir::populateMathPolynomialApproximationPatterns(patterns);
+      if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
+        return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
+      record.stages.push_back({stage, Print(module->getOperation())});
+      continue;
+    }
     mlir::PassManager manager(&context);
     manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
     std::string parse_errors;

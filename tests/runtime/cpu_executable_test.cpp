@@ -265,7 +265,8 @@ ENTRY e {
 
 TEST_F(CpuExecutableTest, LoweringOptionsKeepTheNumbers) {
   const std::string text(resources::FindSample("bert_encoder").text);
-  for (const char* options : {"tile=0 vector=0", "tile=16 vector=0", "tile=32 vector=8"}) {
+  for (const char* options :
+       {"tile=0 vector=0", "tile=16 vector=0", "tile=32 vector=8", "approx=0"}) {
     CpuExecutableOptions executable_options;
     executable_options.lowering = LoweringOptions::Parse(options).value();
     CompileRunAndCompare(text, options, executable_options);
@@ -471,6 +472,11 @@ TEST(CpuLoweringOptionsTest, ParsesAndPrints) {
   EXPECT_EQ(options->vector, 4);
   EXPECT_EQ(options->ToString(), "tile=32 vector=4");
   EXPECT_EQ(LoweringOptions{}.ToString(), "tile=0 vector=8");
+  auto exact = LoweringOptions::Parse("approx=0");
+  ASSERT_TRUE(exact.ok());
+  EXPECT_FALSE(exact->approximate_math);
+  EXPECT_EQ(exact->ToString(), "tile=0 vector=8 approx=0");
+  EXPECT_FALSE(LoweringOptions::Parse("approx=2").ok());
   EXPECT_FALSE(LoweringOptions::Parse("tile=x").ok());
   EXPECT_FALSE(LoweringOptions::Parse("unroll=2").ok());
   EXPECT_FALSE(LoweringOptions::Parse("tile").ok());
