@@ -517,7 +517,10 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     for (size_t slot : step.operands) ++remaining[slot];
   }
   const size_t root = program.slot.at(program.computation->root());
+  // Values this program computed, and where each value is: parameters are read where the
+  // caller holds them, never copied.
   std::vector<Literal> values(steps.size());
+  std::vector<const Literal*> value_of(steps.size(), nullptr);
   std::vector<bool> live(steps.size(), false);
   // What this program holds counts toward the shared limit until it returns.
   int64_t held = 0;
@@ -529,12 +532,6 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
-    const int64_t bytes = ShapeBytes(instruction.shape());
-    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes_) {
-      return Status::Error(instruction.name() + ": result " + instruction.shape().ToString(false) +
-                           " would take the live values past the limit of " +
-                           std::to_string(options_.max_live_bytes) + " bytes");
-    }
     StatusOr<Literal> result = Status::Error("");
     const auto started = std::chrono::steady_clock::now();
     if (instruction.opcode() == Opcode::kParameter) {
@@ -547,12 +544,18 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
                              " does not match the parameter's shape " +
                              instruction.shape().ToString(false));
       }
-      result = argument;
-    } else {
-      std::vector<const Literal*> operands;
-      for (size_t slot : step.operands) operands.push_back(&values[slot]);
-      result = RunStep(step, operands);
+      value_of[i] = &argument;
+      continue;
     }
+    const int64_t bytes = ShapeBytes(instruction.shape());
+    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes_) {
+      return Status::Error(instruction.name() + ": result " + instruction.shape().ToString(false) +
+                           " would take the live values past the limit of " +
+                           std::to_string(options_.max_live_bytes) + " bytes");
+    }
+    std::vector<const Literal*> operands;
+    for (size_t slot : step.operands) operands.push_back(value_of[slot]);
+    result = RunStep(step, operands);
     if (!result.ok()) return result.status();
     if (step.record >= 0) {
       KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
@@ -568,6 +571,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     live_bytes_ += size;
     held += size;
     values[i] = std::move(result).value();
+    value_of[i] = &values[i];
     live[i] = true;
     for (size_t slot : step.operands) {
       if (--remaining[slot] == 0 && slot != root && live[slot]) {
@@ -579,6 +583,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
       }
     }
   }
+  if (!live[root]) return *value_of[root];  // the root is a parameter
   return std::move(values[root]);
 }
 
