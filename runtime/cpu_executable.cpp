@@ -1,7 +1,9 @@
 #include "runtime/cpu_executable.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 #include "ir/computation.h"
@@ -19,8 +21,8 @@ using ir::Opcode;
 enum class StepKind {
   kValue,    // parameter, constant, tuple, get-tuple-element, bitcast: on the host, no kernel
   kMlir,     // a compiled kernel on the operands
-  kBlas,     // a dot through BLAS
-  kOutput,   // an output fusion: BLAS dot on two operands, then a compiled epilogue
+  kBlas,     // a dot or convolution through BLAS
+  kOutput,   // an output or custom fusion: BLAS on two operands, then a compiled epilogue
   kHost,     // the interpreter
   kControl,  // while, conditional, call: their computations as programs of their own
 };
