@@ -61,6 +61,14 @@ StatusOr<CpuExecutableCheck> CheckCpuExecutable(const ir::Module& module, uint64
   auto compiled = recording->snapshots.back().ToModule();
   if (!compiled.ok())
     return Status::Error("the final snapshot does not rebuild: " + compiled.message());
+  // The reference is the interpreter on the same snapshot: a pass that changes the numbers is
+  // a pipeline bug, not one of the CPU backend.
+  runtime::Interpreter snapshot_interpreter(limits);
+  expected = snapshot_interpreter.Run(**compiled, *inputs);
+  if (!expected.ok()) {
+    check.skipped_because = "the interpreter refuses the compiled snapshot: " + expected.message();
+    return check;
+  }
   runtime::CpuExecutableOptions options;
   options.max_live_bytes = kMaxLiveBytes;
   auto executable = runtime::CpuExecutable::Compile(**compiled, options);

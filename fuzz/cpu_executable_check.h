@@ -3,7 +3,8 @@
 
 // What every module the interpreter can run must survive on the CPU backend: our CPU
 // pipeline, runtime::CpuExecutable compiling its final snapshot, and a run on seeded inputs
-// whose outputs match the interpreter's run of the original module.
+// whose outputs match the interpreter's run of that same snapshot (the pipeline's own
+// numbers are the pipeline's concern: `fusescope bisect`).
 
 #include <cstdint>
 #include <string>

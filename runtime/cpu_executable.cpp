@@ -182,7 +182,7 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
   KernelCompilation compiled = compiler.Compile(emitted->text, emitted->function_name);
   std::string retry_note;
   if (!emitted->vectorizable && options_.lowering.vector > 0)
-    retry_note = "a reversed dimension: compiled without vectorization";
+    retry_note = "reversed, strided or gathered reads: compiled without vectorization";
   if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
     // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's
     // strided window accesses): those kernels are compiled as scalar loops instead.

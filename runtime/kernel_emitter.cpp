@@ -498,10 +498,19 @@ Status KernelWriter::EmitIota(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
+// One step of a reduction inside a generic body: `x` (an element) into `acc`.
+struct Reduction;
+std::string CombineStep(ScalarCode& c, const Reduction& r, const std::string& x,
+                        const std::string& acc);
+
 // How a reduce or reduce-window combines elements: the arith op, and whether f32 values
 // accumulate in f64 (sums and products, as the interpreter computes them in double).
 struct Reduction {
   PrimitiveType type = PrimitiveType::kInvalid;
+  // f16/bf16: each step computes in f64 and rounds back to the type, as the interpreter's
+  // (and the reducer's HLO) says.
+  bool narrow_steps = false;
+  std::string identity;  // the combine's neutral element, as an MLIR constant of `scalar`
   std::string combine;
   bool widen = false;
   std::string scalar;  // the element type
@@ -526,12 +535,11 @@ StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
   const bool is_unsigned = IsUnsigned(type) || is_pred;
   Reduction r;
   r.scalar = *scalar;
-  // f32 sums and products accumulate in f64 and round once, as the interpreter's; f16 and
-  // bf16 always compute in f64.
+  // f32 sums and products accumulate in f64 and round once, as the interpreter's.
   r.type = type;
-  r.widen = mlir_text::IsNarrowFloat(type) ||
-            (type == PrimitiveType::kF32 &&
-             (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply));
+  r.narrow_steps = mlir_text::IsNarrowFloat(type);
+  r.widen =
+      type == PrimitiveType::kF32 && (op.opcode == Opcode::kAdd || op.opcode == Opcode::kMultiply);
   r.acc = r.widen ? "f64" : r.scalar;
   switch (op.opcode) {
     case Opcode::kAdd:
@@ -556,7 +564,53 @@ StatusOr<Reduction> ReductionFor(const ir::Instruction& instruction) {
       break;
   }
   if (r.combine.empty()) return Refuse(instruction, "the reducer's op is not lowered on this type");
+  const int bits = is_pred ? 1 : ir::PrimitiveTypeBitWidth(type);
+  switch (op.opcode) {
+    case Opcode::kAdd:
+      r.identity = is_float ? "0.0" : (is_pred ? "false" : "0");
+      break;
+    case Opcode::kMultiply:
+      r.identity = is_float ? "1.0" : (is_pred ? "true" : "1");
+      break;
+    case Opcode::kMaximum:
+      r.identity = is_float      ? "0xFFF0000000000000"
+                   : is_pred     ? "false"
+                   : is_unsigned ? "0"
+                                 : mlir_text::SignedLimit(bits, false);
+      break;
+    case Opcode::kMinimum:
+      r.identity = is_float      ? "0x7FF0000000000000"
+                   : is_pred     ? "true"
+                   : is_unsigned ? "-1"
+                                 : mlir_text::SignedLimit(bits, true);
+      break;
+    case Opcode::kAnd:
+      r.identity = is_pred ? "true" : "-1";
+      break;
+    default:
+      r.identity = is_pred ? "false" : "0";
+      break;
+  }
+  if (is_float && (op.opcode == Opcode::kMaximum || op.opcode == Opcode::kMinimum)) {
+    const bool lowest = op.opcode == Opcode::kMaximum;  // -inf for maximum, +inf for minimum
+    if (type == PrimitiveType::kF16)
+      r.identity = lowest ? "0xFC00" : "0x7C00";
+    else if (type == PrimitiveType::kBF16)
+      r.identity = lowest ? "0xFF80" : "0x7F80";
+    else
+      r.identity = mlir_text::FloatConst(lowest ? -HUGE_VAL : HUGE_VAL, type);
+  }
   return r;
+}
+
+std::string CombineStep(ScalarCode& c, const Reduction& r, const std::string& x,
+                        const std::string& acc) {
+  if (r.narrow_steps) {
+    const std::string wide =
+        c.Bin(r.combine, WidenIn(c, x, r.type), WidenIn(c, acc, r.type), "f64");
+    return NarrowOut(c, wide, r.type);
+  }
+  return c.Bin(r.combine, r.widen ? WidenIn(c, x, r.type) : x, acc, r.acc);
 }
 
 Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
@@ -585,7 +639,6 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
   const std::string scalar = reduction->scalar;
   const bool widen = reduction->widen;
   const std::string acc = reduction->acc;
-  const std::string combine = reduction->combine;
   std::string init_value = ExtractScalar(Value(init), *init_type);
   if (widen) init_value = WidenScalar(init_value, reduction->type);
   std::vector<int64_t> out_dims;
@@ -611,9 +664,7 @@ Status KernelWriter::EmitReduce(const ir::Instruction& instruction) {
               {IdentityMap(in_rank)}, Map(in_rank, out_results), iterators,
               [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
                 ScalarCode c(code);
-                std::string x = args[0].name;
-                if (widen) x = WidenIn(c, x, reduction->type);
-                return c.Bin(combine, x, args[1].name, acc);
+                return CombineStep(c, *reduction, args[0].name, args[1].name);
               });
   if (!reduced_value.ok()) return reduced_value.status();
   std::string result = *reduced_value;
@@ -764,6 +815,9 @@ Status KernelWriter::EmitGeneralReduce(const ir::Instruction& instruction) {
 // their sizes (never read) gives linalg their bounds, as its pooling ops do. Padding and base
 // dilation first place the input in a tensor filled with the init value.
 Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
+  // Strided window reads (o * stride + k): where MLIR 19's super-vectorizer does not fail on
+  // them it reads contiguous vectors instead, so these kernels are lowered without it.
+  vectorizable_ = false;
   if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
     return Refuse(instruction, "a reduce-window of several operands is not lowered");
   const ir::Instruction* input = instruction.operand(0);
@@ -820,7 +874,12 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
     padded_type += scalar + ">";
     const std::string empty = Empty(padded_type);
     const std::string filled = Fresh();
-    code_ << "    " << filled << " = linalg.fill ins(" << init_value << " : " << scalar << ") outs("
+    // Padding adds nothing to a window (the interpreter skips it, starting from init once):
+    // it holds the combine's neutral element.
+    const std::string identity = Fresh("s");
+    code_ << "    " << identity << " = arith.constant " << reduction->identity << " : " << scalar
+          << "\n";
+    code_ << "    " << filled << " = linalg.fill ins(" << identity << " : " << scalar << ") outs("
           << empty << " : " << padded_type << ") -> " << padded_type << "\n";
     const std::string inserted = Fresh();
     code_ << "    " << inserted << " = tensor.insert_slice " << source << " into " << filled << "["
@@ -851,9 +910,7 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
       {Map(2 * rank, input_results), Map(2 * rank, window_results)}, Map(2 * rank, out_results),
       iterators, [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
         ScalarCode c(code);
-        std::string x = args[0].name;
-        if (r.widen) x = WidenIn(c, x, r.type);
-        return c.Bin(r.combine, x, args[2].name, r.acc);
+        return CombineStep(c, r, args[0].name, args[2].name);
       });
   if (!reduced.ok()) return reduced.status();
   std::string result = *reduced;

@@ -27,8 +27,8 @@ struct EmittedKernel {
   std::vector<ir::Shape> input_shapes;
   std::vector<ir::Shape> output_shapes;
   // False when the kernel holds an access the affine super-vectorizer of MLIR 19 gets wrong
-  // (a reversed dimension: it reads a forward vector from the reversed start); such kernels
-  // must be lowered without it.
+  // (a reversed dimension or a strided window: it reads a contiguous forward vector; a
+  // data-dependent gather); such kernels must be lowered without it.
   bool vectorizable = true;
 };
 
