@@ -91,6 +91,20 @@ class Interpreter::Impl {
     return result;
   }
 
+  StatusOr<Literal> EvaluateOne(const ir::Instruction& instruction, const Operands& operands) {
+    if (instruction.opcode() == Opcode::kParameter)
+      return InstructionError(instruction, "a parameter has no value of its own");
+    if (static_cast<int64_t>(operands.size()) != instruction.operand_count())
+      return InstructionError(instruction, "needs one value per operand");
+    Status limit = CheckLimit(instruction);
+    if (!limit.ok()) return limit;
+    ++depth_;
+    std::vector<Literal> no_arguments;
+    StatusOr<Literal> result = EvaluateInstruction(instruction, operands, no_arguments);
+    --depth_;
+    return result;
+  }
+
  private:
   StatusOr<Literal> EvaluateComputation(const ir::Computation& computation,
                                         std::vector<Literal> arguments);
@@ -451,6 +465,11 @@ StatusOr<Literal> Interpreter::Evaluate(const ir::Computation& computation,
   Status verified = ir::VerifyModule(*computation.parent());
   if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
   return impl_->Evaluate(computation, std::move(arguments));
+}
+
+StatusOr<Literal> Interpreter::EvaluateInstruction(const ir::Instruction& instruction,
+                                                   const std::vector<const Literal*>& operands) {
+  return impl_->EvaluateOne(instruction, operands);
 }
 
 }  // namespace fusescope::runtime

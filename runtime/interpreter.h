@@ -54,6 +54,12 @@ class Interpreter {
   // Runs any computation of a module on one argument per parameter. Both refuse a module that
   // does not verify (ir::VerifyModule).
   StatusOr<Literal> Evaluate(const ir::Computation& computation, std::vector<Literal> arguments);
+  // Runs one instruction (not a parameter) on its operands' values, in operand order; what it
+  // calls runs through the interpreter. For executables that run most instructions
+  // elsewhere. Precondition: the instruction's module verifies (checked once by the caller,
+  // not on every call).
+  StatusOr<Literal> EvaluateInstruction(const ir::Instruction& instruction,
+                                        const std::vector<const Literal*>& operands);
 
  private:
   class Impl;

@@ -6,6 +6,10 @@
 #               of tests/data/onnx)
 #   pipeline    generated valid modules through both built-in pipelines; seeds in
 #               fuzz/corpus/pipeline (bytes for the generator, and HLO text of past bugs)
+#   cpu_executable
+#               generated valid modules through the CPU pipeline, compiled into CPU kernels
+#               (MLIR JIT, OpenBLAS) and compared with the interpreter; seeds shared with
+#               pipeline
 #   xla_trace   bytes as a profiler trace (JSON or gzip) mapped onto a module; seeds in
 #               fuzz/corpus/xla_trace
 #   mlir_log    arbitrary bytes as an MLIR pass log: splitter, tolerant reader, IR built from
@@ -24,6 +28,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
 cd "$root"
 
+seeds=""
 case "$target" in
   hlo_parser | parser)
     target=hlo_parser
@@ -36,6 +41,11 @@ case "$target" in
     # Generation reads at most a few thousand bytes; the limit is for the HLO text seeds.
     flags=(-max_len=24576 -timeout=60)
     ;;
+  cpu_executable | cpu)
+    target=cpu_executable
+    seeds="$root/fuzz/corpus/pipeline"
+    flags=(-max_len=4096 -timeout=120)
+    ;;
   xla_trace)
     flags=(-max_len=65536 -timeout=10)
     ;;
@@ -47,7 +57,7 @@ case "$target" in
     flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
     ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, xla_trace, xla_dump_file_name, mlir_log, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, mlir_log, onnx)" >&2
     exit 2
     ;;
 esac
@@ -66,10 +76,10 @@ trap 'rm -f "$log"' EXIT
 # Undefined behaviour counts as a crash, not a warning in the log.
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 set +e
-"$build/fuzz/${target}_fuzzer" "$corpus" "$root/fuzz/corpus/$target" "${flags[@]}" \
+"$build/fuzz/${target}_fuzzer" "$corpus" "${seeds:-$root/fuzz/corpus/$target}" "${flags[@]}" \
   -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
   -artifact_prefix="$crashes/$target-" "$@" 2>&1 | tee "$log" |
-  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix|generator bug|pass bug|.*runtime error)'
+  grep --line-buffered -E '^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|==[0-9]+==|Done|SUMMARY|artifact_prefix|generator bug|pass bug|CPU backend bug|.*runtime error)'
 status="${PIPESTATUS[0]}"
 set -e
 execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"

@@ -1,12 +1,18 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
-// [--rtol X] [--atol Y] [--json] [--progress]`: runs the module through the reference
+// [--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering OPTIONS] [--sgemm]
+// [--kernels-dir DIR] [--json] [--progress]`: runs the module through the reference
 // interpreter. For a recording, the original module and the chosen snapshot (the final one by
 // default) run on the same inputs and each output of the snapshot is compared with the
-// original's; for a model file the module just runs. Exit status 1 when an output differs
+// original's; for a model file the module just runs.
+// With `--device cpu` the snapshot (for a model file: the final snapshot of our CPU pipeline)
+// is compiled into CPU kernels (runtime::CpuExecutable) and run, and its outputs are compared
+// with the interpreter's run of the original module. Exit status 1 when an output differs
 // beyond tolerance. --progress reports the instructions done of each module on stderr
 // ("progress: instruction 40/120 original module"), for the workbench that runs this command
 // as its worker.
 
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +22,9 @@
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
+#include "passes/pipeline_options.h"
+#include "recording/compile_and_record.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/npy.h"
 
 namespace fusescope::app {
@@ -27,6 +36,12 @@ struct RunReport {
   InterpretedRun snapshot;
   std::optional<InterpretedRun> original;
   std::vector<runtime::LiteralDifference> differences;
+  // --device cpu: how the compiled snapshot ran.
+  bool on_cpu = false;
+  double compile_seconds = 0;
+  std::string kernel_summary;
+  std::vector<recording::KernelRecord> kernels;
+  std::vector<runtime::KernelTiming> timings;
 };
 
 bool AllMatch(const RunReport& report) {
@@ -37,8 +52,14 @@ bool AllMatch(const RunReport& report) {
 }
 
 void PrintText(const RunReport& report) {
-  std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
-              report.snapshot.outputs.size(), report.snapshot.seconds);
+  if (report.on_cpu) {
+    std::printf("%s: %zu outputs, compiled for the CPU in %.3f s, ran in %.3f s",
+                report.model.c_str(), report.snapshot.outputs.size(), report.compile_seconds,
+                report.snapshot.seconds);
+  } else {
+    std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
+                report.snapshot.outputs.size(), report.snapshot.seconds);
+  }
   if (report.original) std::printf(" (original module %.3f s)", report.original->seconds);
   std::printf("\n");
   for (size_t i = 0; i < report.snapshot.outputs.size(); ++i) {
@@ -55,9 +76,20 @@ void PrintText(const RunReport& report) {
     }
     std::printf("\n");
   }
+  if (report.on_cpu) {
+    std::printf("%s\n", report.kernel_summary.c_str());
+    for (const recording::KernelRecord& kernel : report.kernels) {
+      if (kernel.backend == "host" || !kernel.failed_stage.empty())
+        std::printf("  %-32s %s: %s\n", kernel.kernel.c_str(), kernel.backend.c_str(),
+                    kernel.note.c_str());
+    }
+  }
   if (report.original) {
-    std::printf("%s\n", AllMatch(report) ? "snapshot matches the original module"
-                                         : "snapshot DIFFERS from the original module");
+    std::printf("%s\n", AllMatch(report)
+                            ? (report.on_cpu ? "compiled snapshot matches the original module"
+                                             : "snapshot matches the original module")
+                            : (report.on_cpu ? "compiled snapshot DIFFERS from the original module"
+                                             : "snapshot DIFFERS from the original module"));
   }
 }
 
@@ -84,8 +116,76 @@ void PrintJson(const RunReport& report) {
   }
   json.EndArray();
   if (report.original) json.Key("match").Bool(AllMatch(report));
+  if (report.on_cpu) {
+    json.Key("device").String("cpu");
+    json.Key("compile_seconds").Double(report.compile_seconds);
+    json.Key("kernel_summary").String(report.kernel_summary);
+    std::vector<double> seconds(report.kernels.size(), 0);
+    std::vector<int64_t> executions(report.kernels.size(), 0);
+    for (const runtime::KernelTiming& timing : report.timings) {
+      seconds[timing.kernel] += timing.seconds;
+      executions[timing.kernel] += timing.executions;
+    }
+    json.Key("kernels").BeginArray();
+    for (size_t i = 0; i < report.kernels.size(); ++i) {
+      const recording::KernelRecord& kernel = report.kernels[i];
+      json.BeginObject();
+      json.Key("kernel").String(kernel.kernel);
+      json.Key("backend").String(kernel.backend);
+      json.Key("options").String(kernel.options);
+      json.Key("stages").Int(static_cast<int64_t>(kernel.stages.size()));
+      if (!kernel.failed_stage.empty()) {
+        json.Key("failed_stage").String(kernel.failed_stage);
+        json.Key("error").String(kernel.error);
+      }
+      json.Key("note").String(kernel.note);
+      json.Key("compile_seconds").Double(kernel.compile_seconds);
+      json.Key("run_seconds").Double(seconds[i]);
+      json.Key("executions").Int(executions[i]);
+      json.EndObject();
+    }
+    json.EndArray();
+  }
   json.EndObject();
   std::cout << json.str() << '\n';
+}
+
+// DIR/NNN_KERNEL/MM_STAGE.txt: every stage of every kernel's lowering, and error.txt where
+// one failed.
+Status SaveKernels(const std::vector<recording::KernelRecord>& kernels, const std::string& dir) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const recording::KernelRecord& kernel = kernels[i];
+    if (kernel.stages.empty()) continue;
+    char prefix[32];
+    std::snprintf(prefix, sizeof prefix, "%03zu_", i);
+    std::string name = prefix + kernel.kernel;
+    for (char& c : name) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+    }
+    const std::filesystem::path folder = std::filesystem::path(dir) / name;
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) return Status::Error("cannot create " + folder.string() + ": " + error.message());
+    auto write = [&](const std::string& file, const std::string& text) -> Status {
+      std::FILE* out = std::fopen((folder / file).c_str(), "wb");
+      if (out == nullptr) return Status::Error("cannot write " + (folder / file).string());
+      const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+      const bool closed = std::fclose(out) == 0;
+      if (!written || !closed) return Status::Error("cannot write " + (folder / file).string());
+      return Status::Ok();
+    };
+    for (size_t s = 0; s < kernel.stages.size(); ++s) {
+      char file[128];
+      std::snprintf(file, sizeof file, "%02zu_%s.txt", s, kernel.stages[s].name.c_str());
+      Status saved = write(file, kernel.stages[s].text);
+      if (!saved.ok()) return saved;
+    }
+    if (!kernel.failed_stage.empty()) {
+      Status saved = write("error.txt", kernel.failed_stage + ": " + kernel.error + "\n");
+      if (!saved.ok()) return saved;
+    }
+  }
+  return Status::Ok();
 }
 
 Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::string& dir) {
@@ -104,12 +204,22 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
 }
 
 int RunRun(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(
-      raw_args, {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol", "--device"},
-      {"--json", "--progress"});
+  auto args = ParseArgs(raw_args,
+                        {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
+                         "--device", "--lowering", "--kernels-dir"},
+                        {"--json", "--sgemm", "--progress"});
   if (!args.ok()) return Fail("run: " + args.message());
-  if (args->Has("--device")) {
-    return Fail("run: --device is not available yet: only the reference interpreter exists so far");
+  const std::string device = args->Value("--device").value_or("interpreter");
+  if (device != "interpreter" && device != "cpu")
+    return Fail("run: --device " + device + " is not available: use interpreter or cpu");
+  const bool on_cpu = device == "cpu";
+  if (!on_cpu && args->Has("--kernels-dir")) return Fail("run: --kernels-dir needs --device cpu");
+  runtime::LoweringOptions lowering;
+  if (std::optional<std::string> text = args->Value("--lowering")) {
+    if (!on_cpu) return Fail("run: --lowering needs --device cpu");
+    auto parsed = runtime::LoweringOptions::Parse(*text);
+    if (!parsed.ok()) return Fail("run: " + parsed.message());
+    lowering = *parsed;
   }
   if (args->positional().size() != 1) {
     return Fail(
@@ -137,6 +247,19 @@ int RunRun(const std::vector<std::string>& raw_args) {
     auto loaded = LoadModel(what, -1);
     if (!loaded.ok()) return Fail("run: " + loaded.message());
     original = std::move(loaded->module);
+  } else if (on_cpu) {
+    // A model file: what runs is the final snapshot of our CPU pipeline.
+    passes::PipelineOptions pipeline;
+    pipeline.target = "cpu";
+    auto compiled = recording::CompileAndRecord(*snapshot->module, pipeline);
+    if (!compiled.ok()) return Fail("run: " + compiled.message());
+    if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
+      return Fail("run: the CPU pipeline did not produce a usable module");
+    auto final_module = compiled->snapshots.back().ToModule();
+    if (!final_module.ok()) return Fail("run: " + final_module.message());
+    original = std::move(snapshot->module);
+    snapshot->module = std::move(final_module).value();
+    snapshot->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
   }
   // Inputs follow the original module's parameters: passes keep the entry signature.
   const ir::Module& input_module = original ? *original : *snapshot->module;
@@ -154,13 +277,40 @@ int RunRun(const std::vector<std::string>& raw_args) {
     if (!reference.ok()) return Fail("run: original module: " + reference.message());
     report.original = std::move(reference).value();
   }
-  const std::string snapshot_name =
-      !original ? "module"
-                : (*pass ? "snapshot after pass " + std::to_string(**pass) : "final snapshot");
-  auto result = Interpret(*snapshot->module, std::move(inputs).value(), options(snapshot_name));
-  if (!result.ok())
-    return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
-  report.snapshot = std::move(result).value();
+  if (on_cpu) {
+    runtime::CpuExecutableOptions cpu_options;
+    cpu_options.lowering = lowering;
+    if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
+    cpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
+    auto executable = runtime::CpuExecutable::Compile(*snapshot->module, cpu_options);
+    if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
+    const auto started = std::chrono::steady_clock::now();
+    auto result = (*executable)->Run(*inputs);
+    if (!result.ok()) return Fail("run: on the CPU: " + result.message());
+    report.snapshot.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (result->is_tuple())
+      report.snapshot.outputs = std::move(result->elements());
+    else
+      report.snapshot.outputs.push_back(std::move(result).value());
+    report.on_cpu = true;
+    report.compile_seconds = (*executable)->compile_seconds();
+    report.kernel_summary = (*executable)->KernelSummary();
+    report.kernels = (*executable)->kernels();
+    report.timings = (*executable)->last_timings();
+    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
+      Status saved = SaveKernels(report.kernels, *dir);
+      if (!saved.ok()) return Fail("run: " + saved.message());
+    }
+  } else {
+    const std::string snapshot_name =
+        !original ? "module"
+                  : (*pass ? "snapshot after pass " + std::to_string(**pass) : "final snapshot");
+    auto result = Interpret(*snapshot->module, std::move(inputs).value(), options(snapshot_name));
+    if (!result.ok())
+      return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
+    report.snapshot = std::move(result).value();
+  }
   if (report.original)
     report.differences =
         CompareOutputs(report.snapshot.outputs, report.original->outputs, *rtol, *atol);
@@ -179,8 +329,11 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--json] [--progress]",
-     "interpret a module (a snapshot against the original) on seeded or given inputs", RunRun});
+     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--sgemm] "
+     "[--kernels-dir DIR] [--json] [--progress]",
+     "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on "
+     "seeded or given inputs",
+     RunRun});
 
 }  // namespace
 }  // namespace fusescope::app

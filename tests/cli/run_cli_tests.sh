@@ -186,7 +186,16 @@ if [[ -s "$tmp/outs/out_000.npy" ]]; then ok; else bad "run --save-outputs wrote
 "$fs" export "$tmp/interp.fsdb" -o "$tmp/exported" >/dev/null 2>&1
 expect_ok "run with exported inputs" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/exported/inputs" --json
 json_ok "run exported inputs json" "d['match']"
-expect_error "run --device" "only the reference interpreter exists so far" "$fs" run "$tmp/interp.fsdb" --device cuda
+expect_error "run --device" "device cuda is not available" "$fs" run "$tmp/interp.fsdb" --device cuda
+# --- run --device cpu: the compiled snapshot (MLIR JIT kernels, OpenBLAS) against the interpreter
+expect_ok "run cpu recording" "$fs" run "$tmp/interp.fsdb" --device cpu --json
+json_ok "run cpu json" "d['match'] and d['device'] == 'cpu' and all(o['ok'] for o in d['outputs']) and any(k['backend'] == 'mlir-cpu' and k['stages'] > 2 for k in d['kernels']) and d['kernel_summary'].startswith(str(len(d['kernels'])) + ' kernels: ')"
+expect_ok "run cpu model text" "$fs" run sample:bert_encoder --device cpu --lowering "tile=16 vector=8" --kernels-dir "$tmp/kernels"
+contains "run cpu text" '^[0-9]+ kernels: .*mlir-cpu' "$tmp/out"
+contains "run cpu match" 'compiled snapshot matches the original module' "$tmp/out"
+if ls "$tmp"/kernels/*/00_input.txt >/dev/null 2>&1 && grep -q "func.func @kernel" "$tmp"/kernels/*/00_input.txt; then ok; else bad "run --kernels-dir wrote no input stage"; fi
+expect_error "run cpu bad lowering" "unknown lowering option 'unroll'" "$fs" run sample:mlp --device cpu --lowering "unroll=2"
+expect_error "run kernels-dir without cpu" "kernels-dir needs --device cpu" "$fs" run sample:mlp --kernels-dir "$tmp/k2"
 expect_error "run missing inputs" "arg_000.npy" "$fs" run sample:mlp --inputs "$tmp/nowhere"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT c = f32[8] custom-call(p), custom_call_target="Secret"\n}\n' >"$tmp/cc.hlo"
 expect_error "run custom-call" "c: custom-call Secret" "$fs" run "$tmp/cc.hlo"

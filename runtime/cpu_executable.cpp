@@ -1,0 +1,631 @@
+#include "runtime/cpu_executable.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "ir/computation.h"
+#include "ir/verifier.h"
+#include "runtime/blas_convolution.h"
+#include "runtime/blas_dot.h"
+#include "runtime/interpreter.h"
+#include "runtime/kernel_emitter.h"
+
+namespace fusescope::runtime {
+namespace {
+
+using ir::Opcode;
+
+enum class StepKind {
+  kValue,    // parameter, constant, tuple, get-tuple-element, bitcast: on the host, no kernel
+  kMlir,     // a compiled kernel on the operands
+  kBlas,     // a dot or convolution through BLAS
+  kOutput,   // an output or custom fusion: BLAS on two operands, then a compiled epilogue
+  kHost,     // the interpreter
+  kControl,  // while, conditional, call: their computations as programs of their own
+};
+
+struct Program;
+
+struct Step {
+  StepKind kind = StepKind::kHost;
+  const ir::Instruction* instruction = nullptr;
+  int64_t record = -1;  // index into the kernel records; -1 for values
+  std::shared_ptr<const CompiledKernel> kernel;
+  // kOutput: the dot inside the fusion and the fusion operands that are its lhs/rhs.
+  const ir::Instruction* dot = nullptr;
+  int64_t dot_lhs = -1, dot_rhs = -1;
+  std::vector<size_t> operands;          // value slots of the instruction's operands
+  std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
+  bool tuple_result = false;             // the kernel's outputs form a tuple value
+  // kControl: while (condition, body), conditional (its branches), call (to_apply).
+  std::vector<const Program*> called;
+};
+
+// One computation planned as steps, one value slot per instruction.
+struct Program {
+  const ir::Computation* computation = nullptr;
+  std::vector<Step> steps;
+  std::unordered_map<const ir::Instruction*, size_t> slot;
+};
+
+int64_t ShapeBytes(const ir::Shape& shape) {
+  if (shape.IsTuple()) {
+    int64_t total = 0;
+    for (const ir::Shape& element : shape.tuple_shapes()) {
+      const int64_t bytes = ShapeBytes(element);
+      if (bytes < 0 || __builtin_add_overflow(total, bytes, &total)) return -1;
+    }
+    return total;
+  }
+  if (!shape.IsArray()) return 0;
+  int64_t bytes = std::max(ElementByteSize(shape.element_type()), 1);
+  for (int64_t dim : shape.dimensions()) {
+    if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes)) return -1;
+  }
+  return bytes;
+}
+
+LoweringOptions WithoutVectorizer(LoweringOptions options) {
+  options.vector = 0;
+  return options;
+}
+
+bool IsValueOpcode(Opcode opcode) {
+  return opcode == Opcode::kParameter || opcode == Opcode::kConstant || opcode == Opcode::kTuple ||
+         opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast;
+}
+
+// Why an instruction runs on the host when nothing was tried for it.
+std::string HostReason(const ir::Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kCall:
+      return "control flow runs through the interpreter";
+    case Opcode::kCustomCall:
+      return "a custom-call runs through the interpreter";
+    default:
+      return "opcode " + std::string(instruction.opcode_name()) + " has no CPU kernel";
+  }
+}
+
+}  // namespace
+
+class CpuExecutable::Impl {
+ public:
+  Impl(const ir::Module& module, CpuExecutableOptions options)
+      : module_(module),
+        options_(options),
+        compiler_(options.lowering),
+        scalar_compiler_(WithoutVectorizer(options.lowering)),
+        host_(HostOptions(options)) {}
+
+  Status Compile();
+  StatusOr<Literal> Run(const std::vector<Literal>& arguments);
+
+  std::vector<recording::KernelRecord> records_;
+  std::vector<KernelTiming> timings_;
+  double compile_seconds_ = 0;
+  std::map<std::string, int64_t> host_opcodes_;  // what runs on the host, by opcode
+
+ private:
+  static InterpreterOptions HostOptions(const CpuExecutableOptions& options) {
+    InterpreterOptions host;
+    host.max_live_bytes = options.max_live_bytes;
+    host.max_while_iterations = options.max_while_iterations;
+    return host;
+  }
+  recording::KernelRecord NewRecord(const ir::Instruction& instruction) const {
+    recording::KernelRecord record;
+    record.kernel = instruction.name();
+    record.instruction_id = instruction.id();
+    record.snapshot = options_.snapshot;
+    return record;
+  }
+  void AddHost(Step& step, const std::string& note, recording::KernelRecord record);
+  Status PlanStep(Step& step);
+  StatusOr<const Program*> PlanProgram(const ir::Computation& computation);
+  Status PlanControl(Step& step);
+  StatusOr<Literal> RunProgram(const Program& program,
+                               const std::vector<const Literal*>& arguments);
+  StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
+  Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
+                    const std::string& note);
+  Status PlanOutputFusion(Step& step);
+  StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
+  // A dot or convolution through BLAS, and the call it makes.
+  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs,
+                               const Literal& rhs) {
+    if (instruction.opcode() == Opcode::kDot)
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision);
+    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision);
+  }
+  std::string LibraryCall(const ir::Instruction& instruction) const {
+    if (instruction.opcode() == Opcode::kDot)
+      return BlasCallDescription(instruction, options_.f32_dot_precision);
+    return BlasConvolutionDescription(instruction, options_.f32_dot_precision);
+  }
+  StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
+
+  const ir::Module& module_;
+  CpuExecutableOptions options_;
+  KernelCompiler compiler_;
+  KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
+  Interpreter host_;
+  std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
+  const Program* entry_ = nullptr;
+  int64_t live_bytes_ = 0;  // held by the values of every program running now
+};
+
+void CpuExecutable::Impl::AddHost(Step& step, const std::string& note,
+                                  recording::KernelRecord record) {
+  step.kind = StepKind::kHost;
+  step.kernel = nullptr;
+  record.backend = "host";
+  record.note = note;
+  ++host_opcodes_[std::string(step.instruction->opcode_name())];
+  step.record = static_cast<int64_t>(records_.size());
+  records_.push_back(std::move(record));
+}
+
+Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitted,
+                                       const char* backend, const std::string& note) {
+  const ir::Instruction& instruction = *step.instruction;
+  if (!emitted.ok()) {
+    AddHost(step, "the MLIR emitter refused it: " + emitted.message(), NewRecord(instruction));
+    return Status::Ok();
+  }
+  KernelCompiler& compiler = emitted->vectorizable ? compiler_ : scalar_compiler_;
+  KernelCompilation compiled = compiler.Compile(emitted->text, emitted->function_name);
+  std::string retry_note;
+  if (!emitted->vectorizable && options_.lowering.vector > 0)
+    retry_note = "reversed, strided or gathered reads: compiled without vectorization";
+  if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
+    // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's
+    // strided window accesses): those kernels are compiled as scalar loops instead.
+    retry_note = "affine-super-vectorize failed (" + compiled.record.error +
+                 "); compiled without vectorization";
+    compiled = scalar_compiler_.Compile(emitted->text, emitted->function_name);
+  }
+  recording::KernelRecord record = compiled.record;
+  if (!retry_note.empty()) record.note = retry_note;
+  record.kernel = instruction.name();
+  record.instruction_id = instruction.id();
+  record.snapshot = options_.snapshot;
+  if (!compiled.kernel) {
+    if (!options_.host_fallback_on_compile_failure) {
+      return Status::Error(instruction.name() + ": compiling its kernel failed at " +
+                           record.failed_stage + ": " + record.error);
+    }
+    const std::string host_note = "compiling its kernel failed at " + record.failed_stage + " (" +
+                                  record.error + "); it runs on the host";
+    AddHost(step, host_note, std::move(record));
+    return Status::Ok();
+  }
+  record.backend = backend;
+  if (!note.empty()) record.note += std::string(record.note.empty() ? "" : "; ") + note;
+  if (compiled.cached)
+    record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
+  step.kernel = compiled.kernel;
+  step.output_shapes = emitted->output_shapes;
+  step.record = static_cast<int64_t>(records_.size());
+  records_.push_back(std::move(record));
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
+  const ir::Instruction& fusion = *step.instruction;
+  const ir::Computation* fused = fusion.fused_computation();
+  const ir::Instruction* dot = nullptr;
+  for (const ir::Instruction* instruction : fused->MakePostOrder()) {
+    if (instruction->opcode() == Opcode::kDot || instruction->opcode() == Opcode::kConvolution) {
+      if (dot != nullptr) return Status::Error("the output fusion holds more than one dot");
+      dot = instruction;
+    }
+  }
+  if (dot == nullptr) return Status::Error("the output fusion holds no dot");
+  Status blas = dot->opcode() == Opcode::kDot ? CheckBlasDot(*dot) : CheckBlasConvolution(*dot);
+  if (!blas.ok()) return blas;
+  for (const ir::Instruction* operand : dot->operands()) {
+    if (operand->opcode() != Opcode::kParameter)
+      return Status::Error("the dot's operand " + operand->name() +
+                           " is computed inside the fusion");
+  }
+  std::vector<const ir::Instruction*> inputs;
+  for (int64_t i = 0; i < fused->parameter_count(); ++i) inputs.push_back(fused->parameter(i));
+  inputs.push_back(dot);
+  std::vector<const ir::Instruction*> body;
+  for (const ir::Instruction* instruction : fused->MakePostOrder()) {
+    if (instruction->opcode() == Opcode::kParameter || instruction == dot) continue;
+    if (instruction == fused->root() && instruction->opcode() == Opcode::kTuple) continue;
+    body.push_back(instruction);
+  }
+  std::vector<const ir::Instruction*> outputs;
+  if (fused->root()->opcode() == Opcode::kTuple) {
+    outputs.assign(fused->root()->operands().begin(), fused->root()->operands().end());
+    step.tuple_result = true;
+  } else {
+    outputs.push_back(fused->root());
+  }
+  StatusOr<EmittedKernel> epilogue = EmitKernel(inputs, body, outputs);
+  if (!epilogue.ok()) return epilogue.status();
+  step.kind = StepKind::kOutput;
+  step.dot = dot;
+  step.dot_lhs = dot->operand(0)->parameter_number();
+  step.dot_rhs = dot->operand(1)->parameter_number();
+  return PlanKernel(step, std::move(epilogue), "openblas",
+                    LibraryCall(*dot) + ", then the epilogue as a compiled kernel");
+}
+
+Status CpuExecutable::Impl::PlanStep(Step& step) {
+  const ir::Instruction& instruction = *step.instruction;
+  const Opcode opcode = instruction.opcode();
+  if (IsValueOpcode(opcode)) {
+    step.kind = StepKind::kValue;
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kWhile || opcode == Opcode::kConditional || opcode == Opcode::kCall) {
+    Status planned = PlanControl(step);
+    if (!planned.ok())
+      AddHost(step, HostReason(instruction) + ": " + planned.message(), NewRecord(instruction));
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
+    Status blas =
+        opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
+    if (!blas.ok()) {
+      AddHost(step,
+              std::string(instruction.opcode_name()) +
+                  " runs through the interpreter: " + blas.message(),
+              NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.kind = StepKind::kBlas;
+    recording::KernelRecord record = NewRecord(instruction);
+    record.backend = "openblas";
+    record.note = LibraryCall(instruction);
+    step.record = static_cast<int64_t>(records_.size());
+    records_.push_back(std::move(record));
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kFusion) {
+    const ir::Computation* fused = instruction.fused_computation();
+    if (fused == nullptr || fused->root() == nullptr) {
+      AddHost(step, "the fusion has no fused computation", NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.tuple_result = fused->root()->shape().IsTuple();
+    // Output fusions, and custom ones (XLA's library fusions around a dot), run as a BLAS call
+    // plus an epilogue kernel when they hold a dot or convolution; a custom fusion without
+    // one is compiled like a loop fusion.
+    const std::string kind = instruction.fusion_kind();
+    bool holds_contraction = false;
+    for (const auto& inner : fused->instructions()) {
+      holds_contraction = holds_contraction || inner->opcode() == Opcode::kDot ||
+                          inner->opcode() == Opcode::kConvolution;
+    }
+    if (kind == "Output" || (kind == "Custom" && holds_contraction)) {
+      Status planned = PlanOutputFusion(step);
+      if (!planned.ok()) {
+        step.tuple_result = false;
+        AddHost(step, kind + " fusion on the host: " + planned.message(), NewRecord(instruction));
+      }
+      return Status::Ok();
+    }
+    if (kind != "Loop" && kind != "Input" && kind != "Custom") {
+      step.tuple_result = false;
+      AddHost(step, kind + " fusion runs through the interpreter", NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.kind = StepKind::kMlir;
+    Status planned = PlanKernel(step, EmitFusionKernel(instruction), "mlir-cpu", "");
+    if (step.kind == StepKind::kHost) step.tuple_result = false;
+    return planned;
+  }
+  if (IsEmittableOpcode(opcode)) {
+    step.kind = StepKind::kMlir;
+    step.tuple_result = instruction.shape().IsTuple();
+    Status planned = PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
+    if (step.kind == StepKind::kHost) step.tuple_result = false;
+    return planned;
+  }
+  AddHost(step, HostReason(instruction), NewRecord(instruction));
+  return Status::Ok();
+}
+
+StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation& computation) {
+  auto found = programs_.find(&computation);
+  if (found != programs_.end()) return found->second.get();
+  if (computation.root() == nullptr) return Status::Error(computation.name() + " has no root");
+  auto program = std::make_unique<Program>();
+  program->computation = &computation;
+  for (const ir::Instruction* instruction : computation.MakePostOrder()) {
+    Step step;
+    step.instruction = instruction;
+    for (const ir::Instruction* operand : instruction->operands())
+      step.operands.push_back(program->slot.at(operand));
+    Status planned = PlanStep(step);
+    if (!planned.ok()) return planned;
+    program->slot[instruction] = program->steps.size();
+    program->steps.push_back(std::move(step));
+  }
+  const Program* planned = program.get();
+  programs_[&computation] = std::move(program);
+  return planned;
+}
+
+// The computations a while, conditional or call runs become programs of their own, so that
+// their fusions and dots are compiled kernels too; the loop and the branch choice run here.
+Status CpuExecutable::Impl::PlanControl(Step& step) {
+  const ir::Instruction& instruction = *step.instruction;
+  std::vector<ir::Computation*> computations;
+  switch (instruction.opcode()) {
+    case Opcode::kWhile: {
+      std::vector<ir::Computation*> condition = instruction.CalledComputations("condition");
+      std::vector<ir::Computation*> body = instruction.CalledComputations("body");
+      if (condition.size() != 1 || body.size() != 1 || instruction.operand_count() != 1)
+        return Status::Error("while needs one operand, condition= and body=");
+      computations = {condition[0], body[0]};
+      break;
+    }
+    case Opcode::kConditional: {
+      computations = instruction.CalledComputations("branch_computations");
+      if (computations.empty()) {
+        std::vector<ir::Computation*> on_true = instruction.CalledComputations("true_computation");
+        std::vector<ir::Computation*> on_false =
+            instruction.CalledComputations("false_computation");
+        if (on_true.size() != 1 || on_false.size() != 1)
+          return Status::Error("conditional has no branches");
+        computations = {on_true[0], on_false[0]};
+      }
+      if (instruction.operand_count() != static_cast<int64_t>(computations.size()) + 1)
+        return Status::Error("conditional needs one operand per branch");
+      break;
+    }
+    default:
+      computations = instruction.CalledComputations("to_apply");
+      if (computations.size() != 1) return Status::Error("call needs to_apply=");
+      break;
+  }
+  for (const ir::Computation* computation : computations) {
+    StatusOr<const Program*> program = PlanProgram(*computation);
+    if (!program.ok()) return program.status();
+    step.called.push_back(*program);
+  }
+  step.kind = StepKind::kControl;
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::Compile() {
+  const auto started = std::chrono::steady_clock::now();
+  const ir::Computation* entry = module_.entry();
+  if (entry == nullptr || entry->root() == nullptr)
+    return Status::Error("module " + module_.name() + " has no entry computation");
+  Status verified = ir::VerifyModule(module_);
+  if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
+  StatusOr<const Program*> program = PlanProgram(*entry);
+  if (!program.ok()) return program.status();
+  entry_ = *program;
+  compile_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return Status::Ok();
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
+                                                 const std::vector<const Literal*>& inputs) {
+  std::vector<Literal> outputs;
+  std::vector<void*> buffers;
+  for (const Literal* input : inputs) {
+    if (input->is_tuple())
+      return Status::Error(step.instruction->name() + ": a kernel input is a tuple");
+    buffers.push_back(const_cast<uint8_t*>(input->data()));
+  }
+  for (const ir::Shape& shape : step.output_shapes) {
+    StatusOr<Literal> output = Literal::Create(shape);
+    if (!output.ok()) return Status::Error(step.instruction->name() + ": " + output.message());
+    outputs.push_back(std::move(output).value());
+  }
+  for (Literal& output : outputs) buffers.push_back(output.data());
+  Status ran = step.kernel->Run(buffers);
+  if (!ran.ok()) return Status::Error(step.instruction->name() + ": " + ran.message());
+  if (step.tuple_result) return Literal::Tuple(std::move(outputs));
+  return std::move(outputs.front());
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
+                                               const std::vector<const Literal*>& operands) {
+  switch (step.kind) {
+    case StepKind::kValue:
+    case StepKind::kHost:
+      return host_.EvaluateInstruction(*step.instruction, operands);
+    case StepKind::kMlir:
+      return RunKernel(step, operands);
+    case StepKind::kBlas:
+      return RunLibrary(*step.instruction, *operands[0], *operands[1]);
+    case StepKind::kOutput: {
+      StatusOr<Literal> product =
+          RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
+                     *operands[static_cast<size_t>(step.dot_rhs)]);
+      if (!product.ok()) return product.status();
+      std::vector<const Literal*> inputs = operands;
+      inputs.push_back(&*product);
+      return RunKernel(step, inputs);
+    }
+    case StepKind::kControl:
+      return RunControl(step, operands);
+  }
+  return Status::Error("unknown step");
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
+                                                  const std::vector<const Literal*>& operands) {
+  const ir::Instruction& instruction = *step.instruction;
+  if (instruction.opcode() == Opcode::kCall) return RunProgram(*step.called[0], operands);
+  if (instruction.opcode() == Opcode::kConditional) {
+    const Literal& selector = *operands[0];
+    if (selector.is_tuple() || selector.element_count() != 1)
+      return Status::Error(instruction.name() + ": selector is not a scalar");
+    int64_t branch = 0;
+    if (selector.type() == ir::PrimitiveType::kPred) {
+      branch = selector.GetInt(0) != 0 ? 0 : 1;
+    } else {
+      branch = selector.GetInt(0);
+      const int64_t last = static_cast<int64_t>(step.called.size()) - 1;
+      if (branch < 0 || branch > last) branch = last;
+    }
+    return RunProgram(*step.called[static_cast<size_t>(branch)],
+                      {operands[static_cast<size_t>(branch) + 1]});
+  }
+  Literal state = *operands[0];
+  for (int64_t iteration = 0;; ++iteration) {
+    StatusOr<Literal> go_on = RunProgram(*step.called[0], {&state});
+    if (!go_on.ok()) return go_on.status();
+    if (go_on->is_tuple() || go_on->element_count() != 1)
+      return Status::Error(instruction.name() + ": condition does not return a pred");
+    if (go_on->GetInt(0) == 0) return state;
+    if (iteration >= options_.max_while_iterations) {
+      return Status::Error(instruction.name() + ": while loop still running after " +
+                           std::to_string(options_.max_while_iterations) +
+                           " iterations (the iteration limit)");
+    }
+    StatusOr<Literal> next = RunProgram(*step.called[1], {&state});
+    if (!next.ok()) return next.status();
+    state = std::move(next).value();
+  }
+}
+
+StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments) {
+  const ir::Computation& entry = *module_.entry();
+  if (static_cast<int64_t>(arguments.size()) != entry.parameter_count()) {
+    return Status::Error("the module takes " + std::to_string(entry.parameter_count()) +
+                         " arguments, got " + std::to_string(arguments.size()));
+  }
+  timings_.assign(records_.size(), KernelTiming{});
+  for (size_t i = 0; i < timings_.size(); ++i) timings_[i].kernel = i;
+  live_bytes_ = 0;
+  std::vector<const Literal*> pointers;
+  for (const Literal& argument : arguments) pointers.push_back(&argument);
+  return RunProgram(*entry_, pointers);
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
+                                                  const std::vector<const Literal*>& arguments) {
+  const std::vector<Step>& steps = program.steps;
+  std::vector<int64_t> remaining(steps.size(), 0);
+  for (const Step& step : steps) {
+    for (size_t slot : step.operands) ++remaining[slot];
+  }
+  const size_t root = program.slot.at(program.computation->root());
+  // Values this program computed, and where each value is: parameters are read where the
+  // caller holds them, never copied.
+  std::vector<Literal> values(steps.size());
+  std::vector<const Literal*> value_of(steps.size(), nullptr);
+  std::vector<bool> live(steps.size(), false);
+  // What this program holds counts toward the shared limit until it returns.
+  int64_t held = 0;
+  struct Release {
+    int64_t& total;
+    int64_t& held;
+    ~Release() { total -= held; }
+  } release{live_bytes_, held};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    const ir::Instruction& instruction = *step.instruction;
+    StatusOr<Literal> result = Status::Error("");
+    const auto started = std::chrono::steady_clock::now();
+    if (instruction.opcode() == Opcode::kParameter) {
+      const int64_t n = instruction.parameter_number();
+      if (n < 0 || n >= static_cast<int64_t>(arguments.size()))
+        return Status::Error(instruction.name() + ": no argument for this parameter");
+      const Literal& argument = *arguments[static_cast<size_t>(n)];
+      if (!argument.shape().Compatible(instruction.shape())) {
+        return Status::Error(instruction.name() + ": argument " + argument.shape().ToString(false) +
+                             " does not match the parameter's shape " +
+                             instruction.shape().ToString(false));
+      }
+      value_of[i] = &argument;
+      continue;
+    }
+    const int64_t bytes = ShapeBytes(instruction.shape());
+    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes_) {
+      return Status::Error(instruction.name() + ": result " + instruction.shape().ToString(false) +
+                           " would take the live values past the limit of " +
+                           std::to_string(options_.max_live_bytes) + " bytes");
+    }
+    std::vector<const Literal*> operands;
+    for (size_t slot : step.operands) operands.push_back(value_of[slot]);
+    result = RunStep(step, operands);
+    if (!result.ok()) return result.status();
+    if (step.record >= 0) {
+      KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
+      timing.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++timing.executions;
+    }
+    if (!result->shape().Compatible(instruction.shape())) {
+      return Status::Error(instruction.name() + ": computed " + result->shape().ToString(false) +
+                           " but the instruction has shape " + instruction.shape().ToString(false));
+    }
+    const int64_t size = result->TotalByteSize();
+    live_bytes_ += size;
+    held += size;
+    values[i] = std::move(result).value();
+    value_of[i] = &values[i];
+    live[i] = true;
+    for (size_t slot : step.operands) {
+      if (--remaining[slot] == 0 && slot != root && live[slot]) {
+        const int64_t freed = values[slot].TotalByteSize();
+        live_bytes_ -= freed;
+        held -= freed;
+        values[slot] = Literal();
+        live[slot] = false;
+      }
+    }
+  }
+  if (!live[root]) return *value_of[root];  // the root is a parameter
+  return std::move(values[root]);
+}
+
+CpuExecutable::CpuExecutable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CpuExecutable::~CpuExecutable() = default;
+
+StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(const ir::Module& module,
+                                                                CpuExecutableOptions options) {
+  auto impl = std::make_unique<Impl>(module, options);
+  Status compiled = impl->Compile();
+  if (!compiled.ok()) return compiled;
+  return std::unique_ptr<CpuExecutable>(new CpuExecutable(std::move(impl)));
+}
+
+StatusOr<Literal> CpuExecutable::Run(const std::vector<Literal>& arguments) {
+  return impl_->Run(arguments);
+}
+
+const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const {
+  return impl_->records_;
+}
+const std::vector<KernelTiming>& CpuExecutable::last_timings() const { return impl_->timings_; }
+double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
+
+std::string CpuExecutable::KernelSummary() const {
+  std::map<std::string, int64_t> by_backend;
+  for (const recording::KernelRecord& record : impl_->records_) ++by_backend[record.backend];
+  std::string text = std::to_string(impl_->records_.size()) + " kernels";
+  const char* separator = ": ";
+  for (const auto& [backend, count] : by_backend) {
+    text += separator + std::to_string(count) + " " + backend;
+    separator = ", ";
+    if (backend != "host") continue;
+    std::string opcodes;
+    for (const auto& [opcode, n] : impl_->host_opcodes_) {
+      opcodes += (opcodes.empty() ? "" : ", ") + opcode + (n > 1 ? " x" + std::to_string(n) : "");
+    }
+    text += " (" + opcodes + ")";
+  }
+  return text;
+}
+
+}  // namespace fusescope::runtime

@@ -1,0 +1,21 @@
+// The kernel compiler where MLIR 19 was not found at build time: every kernel reports that it
+// cannot be compiled, and the executable runs it on the host instead.
+
+#include "runtime/kernel_compiler.h"
+
+namespace fusescope::runtime {
+
+bool KernelCompilerAvailable() { return false; }
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string&,
+                                    const LoweringOptions& options) {
+  KernelCompilation result;
+  result.record.backend = "mlir-cpu";
+  result.record.options = options.ToString();
+  result.record.stages.push_back({"input", mlir_text});
+  result.record.failed_stage = "input";
+  result.record.error = "this build has no MLIR (MLIR 19 was not found when it was configured)";
+  return result;
+}
+
+}  // namespace fusescope::runtime
