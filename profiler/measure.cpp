@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <string>
 #include <unordered_map>
 
 #include "ir/module.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/interpreter.h"
 
 namespace fusescope::profiler {
@@ -24,50 +27,45 @@ bool DoesNoWork(ir::Opcode opcode) {
 }
 
 
-}  // namespace
+// One timed unit of a run: the kernel's instruction id and name, and its seconds.
+struct UnitTime {
+  int64_t instruction_id;
+  std::string name;
+  double seconds;
+};
+using RunOnce = std::function<Status(std::vector<UnitTime>&)>;
 
-StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
-                                             const std::vector<runtime::Literal>& inputs,
-                                             int64_t snapshot_index,
-                                             const MeasureOptions& options) {
+// Warm-up, then timed runs of `run_once`: latency per run, each unit's time per run, counters.
+StatusOr<Measurement> MeasureRuns(const RunOnce& run_once, const MeasureOptions& options) {
   if (options.reps < 1 || options.reps > 100000) {
     return Status::Error("repetitions must be between 1 and 100000");
   }
   if (options.warmup < 0 || options.warmup > 100000) {
     return Status::Error("warm-up runs must be between 0 and 100000");
   }
-  // Per instruction, its seconds in the current run (an instruction may not run at all in
-  // a run that fails; every run here succeeds or the measurement stops).
-  std::unordered_map<const ir::Instruction*, double> this_run;
-  runtime::InterpreterOptions interpreter_options;
-  interpreter_options.cancel = options.cancel;
-  interpreter_options.entry_instruction_time = [&](const ir::Instruction& instruction,
-                                                   double seconds) {
-    this_run[&instruction] += seconds;
-  };
-  runtime::Interpreter interpreter(interpreter_options);
-
   Measurement measurement;
   Profile& profile = measurement.profile;
-  std::map<const ir::Instruction*, std::vector<double>> samples;
+  std::map<std::pair<int64_t, std::string>, std::vector<double>> samples;
   CpuCounters counters;
   std::map<std::string, std::vector<double>> counter_values;
   const int64_t total_runs = options.warmup + options.reps;
+  std::vector<UnitTime> this_run;
   for (int64_t run = 0; run < total_runs; ++run) {
+    if (options.cancel && options.cancel->load()) return Status::Error("canceled");
     this_run.clear();
     const bool timed = run >= options.warmup;
     if (timed) counters.Start();
     const auto started = std::chrono::steady_clock::now();
-    StatusOr<runtime::Literal> result = interpreter.Run(module, inputs);
+    Status result = run_once(this_run);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (timed) counters.Stop();
     if (!result.ok()) return Status::Error("run " + std::to_string(run + 1) + ": " + result.message());
     if (timed) {
       profile.run_latency_us.push_back(seconds * 1e6);
-      for (const auto& [instruction, instruction_seconds] : this_run) {
-        if (!DoesNoWork(instruction->opcode())) samples[instruction].push_back(instruction_seconds * 1e6);
-      }
+      std::map<std::pair<int64_t, std::string>, double> per_unit;
+      for (const UnitTime& unit : this_run) per_unit[{unit.instruction_id, unit.name}] += unit.seconds;
+      for (const auto& [key, unit_seconds] : per_unit) samples[key].push_back(unit_seconds * 1e6);
       for (const CounterReading& reading : counters.Read()) {
         if (reading.available) counter_values[reading.name].push_back(static_cast<double>(reading.value));
       }
@@ -76,10 +74,10 @@ StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
   }
   double total_us = 0;
   for (double latency : profile.run_latency_us) total_us += latency;
-  for (auto& [instruction, micros] : samples) {
+  for (auto& [key, micros] : samples) {
     KernelTime kernel;
-    kernel.instruction_id = instruction->id();
-    kernel.name = instruction->name();
+    kernel.instruction_id = key.first;
+    kernel.name = key.second;
     kernel.samples_us = std::move(micros);
     for (double value : kernel.samples_us) kernel.total_us += value;
     kernel.share = total_us > 0 ? kernel.total_us / total_us : 0;
@@ -89,18 +87,78 @@ StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
             [](const KernelTime& a, const KernelTime& b) { return a.total_us > b.total_us; });
   for (auto& [name, values] : counter_values) measurement.counters.emplace_back(name, std::move(values));
   measurement.counters_unavailable = counters.UnavailableSummary();
-
   profile.source = "measured";
-  profile.device = "reference interpreter (times measure the interpreter, not compiled kernels)";
   profile.settings = "reps=" + std::to_string(options.reps) + " warmup=" +
                      std::to_string(options.warmup);
   if (!measurement.counters_unavailable.empty()) {
     profile.settings += "; " + measurement.counters_unavailable;
   }
   profile.created_at = UtcNow();
-  profile.snapshot_index = snapshot_index;
-  profile.label = module.name() + " on the interpreter";
   return measurement;
+}
+
+}  // namespace
+
+StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
+                                             const std::vector<runtime::Literal>& inputs,
+                                             int64_t snapshot_index,
+                                             const MeasureOptions& options) {
+  std::vector<UnitTime>* current = nullptr;
+  runtime::InterpreterOptions interpreter_options;
+  interpreter_options.cancel = options.cancel;
+  interpreter_options.entry_instruction_time = [&](const ir::Instruction& instruction,
+                                                   double seconds) {
+    if (current && !DoesNoWork(instruction.opcode())) {
+      current->push_back({instruction.id(), instruction.name(), seconds});
+    }
+  };
+  runtime::Interpreter interpreter(interpreter_options);
+  auto measured = MeasureRuns(
+      [&](std::vector<UnitTime>& units) -> Status {
+        current = &units;
+        StatusOr<runtime::Literal> result = interpreter.Run(module, inputs);
+        current = nullptr;
+        return result.ok() ? Status::Ok() : Status::Error(result.message());
+      },
+      options);
+  if (!measured.ok()) return measured;
+  measured->profile.device = "reference interpreter (times measure the interpreter, not compiled kernels)";
+  measured->profile.snapshot_index = snapshot_index;
+  measured->profile.label = module.name() + " on the interpreter";
+  return measured;
+}
+
+StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
+                                   const std::vector<runtime::Literal>& inputs,
+                                   int64_t snapshot_index, const MeasureOptions& options,
+                                   runtime::CpuExecutableOptions cpu_options) {
+  cpu_options.snapshot = static_cast<int>(snapshot_index);
+  auto executable = runtime::CpuExecutable::Compile(module, cpu_options);
+  if (!executable.ok()) return Status::Error("compiling for the CPU: " + executable.message());
+  runtime::CpuExecutable& compiled = **executable;
+  const auto& kernels = compiled.kernels();
+  auto measured = MeasureRuns(
+      [&](std::vector<UnitTime>& units) -> Status {
+        StatusOr<runtime::Literal> result = compiled.Run(inputs);
+        if (!result.ok()) return Status::Error(result.message());
+        for (const runtime::KernelTiming& timing : compiled.last_timings()) {
+          if (timing.executions == 0 || timing.kernel >= kernels.size()) continue;
+          const recording::KernelRecord& record = kernels[timing.kernel];
+          units.push_back({record.instruction_id, record.kernel, timing.seconds});
+        }
+        return Status::Ok();
+      },
+      options);
+  if (!measured.ok()) return measured;
+  measured->profile.device = "cpu: compiled kernels (" + compiled.KernelSummary() + ")";
+  measured->profile.settings += "; lowering " + cpu_options.lowering.ToString() +
+                                (cpu_options.f32_dot_precision == runtime::BlasPrecision::kNative
+                                     ? "; f32 dots sgemm" : "; f32 dots widened to dgemm");
+  measured->profile.snapshot_index = snapshot_index;
+  measured->profile.label = module.name() + " on the CPU";
+  measured->compile_seconds = compiled.compile_seconds();
+  measured->kernels = compiled.kernels();
+  return measured;
 }
 
 }  // namespace fusescope::profiler

@@ -19,6 +19,8 @@
 #include "ir/status.h"
 #include "profiler/cpu_counters.h"
 #include "profiler/profile.h"
+#include "recording/kernel_record.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/literal.h"
 
 namespace fusescope::ir {
@@ -40,6 +42,9 @@ struct Measurement {
   // sentence saying which were not available and why ("" when all were).
   std::vector<std::pair<std::string, std::vector<double>>> counters;
   std::string counters_unavailable;
+  // Compiled devices: the seconds compiling took and how each kernel was lowered.
+  double compile_seconds = 0;
+  std::vector<recording::KernelRecord> kernels;
 };
 
 // `snapshot_index` is stored in the profile (which snapshot's instructions the kernels are).
@@ -47,6 +52,13 @@ StatusOr<Measurement> MeasureWithInterpreter(const ir::Module& module,
                                              const std::vector<runtime::Literal>& inputs,
                                              int64_t snapshot_index,
                                              const MeasureOptions& options = {});
+
+// The same on compiled CPU kernels (runtime::CpuExecutable): compiled once, then each kernel's
+// wall time per run (a kernel run several times in a run, inside a loop body, counts whole).
+StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
+                                   const std::vector<runtime::Literal>& inputs,
+                                   int64_t snapshot_index, const MeasureOptions& options = {},
+                                   runtime::CpuExecutableOptions cpu_options = {});
 
 }  // namespace fusescope::profiler
 

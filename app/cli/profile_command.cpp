@@ -25,6 +25,7 @@
 #include "profiler/measure.h"
 #include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
+#include "recording/kernel_store.h"
 
 namespace fusescope::app {
 namespace {
@@ -75,18 +76,31 @@ std::string KernelKind(const ir::Instruction& instruction) {
 int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
-                         "--device", "--top"},
-                        {"--json", "--save", "--progress"});
+                         "--device", "--top", "--lowering"},
+                        {"--json", "--save", "--progress", "--sgemm"});
   if (!args.ok()) return Fail("profile: " + args.message());
   if (args->positional().size() != 1) {
     return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
                 "[--inputs DIR] [--seed S] [--save] [--trace OUT.json] [--top K] [--json] "
                 "[--progress]");
   }
-  if (auto device = args->Value("--device"); device && *device != "interpreter") {
-    return Fail("profile: --device " + *device +
-                " is not available yet: compiled kernels do not exist so far; "
-                "--device interpreter measures the reference interpreter");
+  const std::string device = args->Value("--device").value_or("interpreter");
+  if (device == "cuda") {
+    return Fail("profile: --device cuda is not available yet: kernels lower to PTX, but whole "
+                "modules do not run on the GPU so far (`fusescope machine` says whether a GPU is "
+                "there)");
+  }
+  if (device != "interpreter" && device != "cpu") {
+    return Fail("profile: --device " + device +
+                " is not available: use cpu (compiled kernels) or interpreter");
+  }
+  runtime::CpuExecutableOptions cpu_options;
+  if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
+  if (std::optional<std::string> text = args->Value("--lowering")) {
+    if (device != "cpu") return Fail("profile: --lowering needs --device cpu");
+    auto parsed = runtime::LoweringOptions::Parse(*text);
+    if (!parsed.ok()) return Fail("profile: " + parsed.message());
+    cpu_options.lowering = *parsed;
   }
   auto pass = args->IntValue("--pass");
   auto reps = args->IntValue("--reps");
@@ -117,7 +131,10 @@ int RunProfile(const std::vector<std::string>& raw_args) {
       PrintProgress("rep", done, total, done < warmup ? "warm-up" : "timed");
     };
   }
-  auto measured = profiler::MeasureWithInterpreter(*loaded->module, *inputs, snapshot, options);
+  auto measured = device == "cpu" ? profiler::MeasureOnCpu(*loaded->module, *inputs, snapshot,
+                                                           options, cpu_options)
+                                  : profiler::MeasureWithInterpreter(*loaded->module, *inputs,
+                                                                     snapshot, options);
   if (!measured.ok()) return Fail("profile: " + measured.message());
   const profiler::Profile& profile = measured->profile;
   const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
@@ -128,6 +145,14 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     if (!id.ok()) return Fail(id.message());
     std::fprintf(stderr, "saved as profile %lld of %s\n", static_cast<long long>(*id),
                  what.c_str());
+    if (!measured->kernels.empty()) {
+      // How each kernel was lowered, for `fusescope kernel` and the Kernel view.
+      Status kernels = recording::AddKernels(what, static_cast<int>(snapshot),
+                                             cpu_options.lowering.ToString(), measured->kernels);
+      if (!kernels.ok()) return Fail("profile: kernels: " + kernels.message());
+      std::fprintf(stderr, "saved %zu kernels of snapshot %lld\n", measured->kernels.size(),
+                   static_cast<long long>(snapshot));
+    }
   }
   if (auto out = args->Value("--trace")) {
     std::vector<std::string> order;
@@ -146,6 +171,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     json.Key("module").String(loaded->display_name);
     json.Key("device").String(profile.device);
     json.Key("snapshot").Int(snapshot);
+    json.Key("compile_seconds").Double(measured->compile_seconds);
     json.Key("latency_us");
     SummaryJson(json, latency);
     json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
@@ -209,8 +235,9 @@ int RunProfile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"profile",
      "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--save] [--trace OUT.json] [--top K] [--json] [--progress]",
-     "run a module repeatedly: latency percentiles, per-kernel times, CPU counters",
+     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm] [--save] [--trace OUT.json] "
+     "[--top K] [--json] [--progress]",
+     "run a module repeatedly (interpreter or compiled CPU kernels): latency percentiles, per-kernel times, CPU counters",
      RunProfile});
 
 }  // namespace

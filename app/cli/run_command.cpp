@@ -210,6 +210,9 @@ int RunRun(const std::vector<std::string>& raw_args) {
                         {"--json", "--sgemm", "--progress"});
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
+  if (device == "cuda")
+    return Fail("run: --device cuda is not available yet: kernels lower to PTX, but whole modules "
+                "do not run on the GPU so far (`fusescope machine` says whether a GPU is there)");
   if (device != "interpreter" && device != "cpu")
     return Fail("run: --device " + device + " is not available: use interpreter or cpu");
   const bool on_cpu = device == "cpu";

@@ -186,7 +186,7 @@ if [[ -s "$tmp/outs/out_000.npy" ]]; then ok; else bad "run --save-outputs wrote
 "$fs" export "$tmp/interp.fsdb" -o "$tmp/exported" >/dev/null 2>&1
 expect_ok "run with exported inputs" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/exported/inputs" --json
 json_ok "run exported inputs json" "d['match']"
-expect_error "run --device" "device cuda is not available" "$fs" run "$tmp/interp.fsdb" --device cuda
+expect_error "run --device" "device cuda is not available yet" "$fs" run "$tmp/interp.fsdb" --device cuda
 # --- run --device cpu: the compiled snapshot (MLIR JIT kernels, OpenBLAS) against the interpreter
 expect_ok "run cpu recording" "$fs" run "$tmp/interp.fsdb" --device cpu --json
 json_ok "run cpu json" "d['match'] and d['device'] == 'cpu' and all(o['ok'] for o in d['outputs']) and any(k['backend'] == 'mlir-cpu' and k['stages'] > 2 for k in d['kernels']) and d['kernel_summary'].startswith(str(len(d['kernels'])) + ' kernels: ')"
@@ -242,6 +242,23 @@ contains "profile progress first" '^progress: rep 1/5 warm-up$' "$tmp/err"
 contains "profile progress timed" '^progress: rep 2/5 timed$' "$tmp/err"
 contains "profile progress last" '^progress: rep 5/5 timed$' "$tmp/err"
 contains "profile progress save" '^progress: save 0/1 profile$' "$tmp/err"
+# profile on compiled CPU kernels: kernels measured, saved with the profile, shown by `kernel`
+# (only where this build compiles kernels: the device line says so)
+cp "$tmp/interp.fsdb" "$tmp/cpuprof.fsdb"
+if "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 3 --json >"$tmp/out" 2>"$tmp/err"; then
+  ok
+  json_ok "profile cpu device" 'd["device"].startswith("cpu: compiled kernels") and d["compile_seconds"] > 0'
+  json_ok "profile cpu kernels" 'len(d["kernels"]) > 0 and all(k["time_us"]["count"] == 3 for k in d["kernels"])'
+  expect_ok "profile cpu save" "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 2 --sgemm --save
+  contains "profile cpu saves kernels" '^saved [0-9]+ kernels of snapshot' "$tmp/err"
+  expect_ok "kernel after profile" "$fs" kernel "$tmp/cpuprof.fsdb" --json
+  json_ok "kernel after profile lists" 'len(d["kernels"]) > 0'
+  expect_ok "hot after cpu profile" "$fs" hot "$tmp/cpuprof.fsdb" --json
+else
+  bad "profile --device cpu: $(head -2 "$tmp/err")"
+fi
+expect_error "profile unknown device" "use cpu .compiled kernels. or interpreter" "$fs" profile "$tmp/interp.fsdb" --device tpu
+expect_error "profile lowering needs cpu" "needs --device cpu" "$fs" profile "$tmp/interp.fsdb" --lowering "tile=8"
 expect_error "progress is a flag" "unknown option" "$fs" bisect "$tmp/interp.fsdb" --progress=yes
 expect_error "bisect model file" "not a recording" "$fs" bisect "$tmp/cc.hlo"
 expect_error "bisect bad rtol" "rtol" "$fs" bisect "$tmp/interp.fsdb" --rtol abc
@@ -354,7 +371,7 @@ json_ok "profile hot input" "d['snapshot'] == 0 and d['nodes'] and not d['nodes'
 expect_ok "profile text" "$fs" profile sample:mlp --reps 2 --warmup 0 --trace "$tmp/prof_trace.json"
 contains "profile text device" '^device: reference interpreter' "$tmp/out"
 if python3 -c "import json; d=json.load(open('$tmp/prof_trace.json')); import sys; sys.exit(0 if any(e['ph'] == 'X' for e in d['traceEvents']) else 1)"; then ok; else bad "profile --trace wrote no events"; fi
-expect_error "profile device" "not available yet" "$fs" profile sample:mlp --device cuda
+expect_error "profile device" "cuda is not available yet: kernels lower to PTX" "$fs" profile sample:mlp --device cuda
 expect_error "profile reps" "repetitions must be" "$fs" profile sample:mlp --reps 0
 expect_error "profile save needs recording" "need a recording" "$fs" profile sample:mlp --save
 

@@ -7,13 +7,15 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("RunRequest", text); }
 
-// The interpreter is every command's default device, so it goes without --device: `run`
-// refuses the option until it has a second device.
+// The interpreter is every command's default device, so it goes without --device.
 constexpr const char* kDefaultDevice = "interpreter";
 
 }  // namespace
 
-QStringList RunRequest::Devices() { return {QString::fromLatin1(kDefaultDevice)}; }
+// "cpu": compiled CPU kernels (run and profile; bisect always interprets).
+QStringList RunRequest::Devices() {
+  return {QString::fromLatin1(kDefaultDevice), QStringLiteral("cpu")};
+}
 
 QString RunRequest::Verb() const {
   switch (kind) {
