@@ -37,6 +37,7 @@ struct CudaDriver::Api {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, CUstream, void**, void**);
   CUresult (*cuGetErrorString)(CUresult, const char**);
@@ -82,6 +83,7 @@ StatusOr<CudaDriver*> Load(CudaDriver* driver, CudaDriver::Api* api, void** cont
       Resolve(library, "cuMemFree_v2", api->cuMemFree) &&
       Resolve(library, "cuMemcpyHtoD_v2", api->cuMemcpyHtoD) &&
       Resolve(library, "cuMemcpyDtoH_v2", api->cuMemcpyDtoH) &&
+      Resolve(library, "cuMemcpyDtoD_v2", api->cuMemcpyDtoD) &&
       Resolve(library, "cuLaunchKernel", api->cuLaunchKernel) &&
       Resolve(library, "cuGetErrorString", api->cuGetErrorString);
   if (!resolved) return Status::Error(no_gpu + "libcuda.so.1 lacks a driver function Fusescope needs");
@@ -199,7 +201,21 @@ Status CudaDriver::Run(const PtxKernel& kernel, const std::vector<std::span<cons
     modules.emplace_back(name, module);
   }
   const auto started = std::chrono::steady_clock::now();
+  auto device_buffer = [&](const PtxArgument& argument) {
+    return argument.buffer >= 0 ? arguments.at(argument.buffer)
+                                : temporaries.at(-argument.buffer - 1);
+  };
   for (const PtxLaunch& launch : kernel.launches) {
+    if (launch.is_copy) {
+      const PtxArgument& from = launch.arguments.at(0);
+      const size_t bytes = static_cast<size_t>(Bytes(from.shape, from.element_bytes));
+      if (CUresult r = api.cuMemcpyDtoD(device_buffer(launch.arguments.at(1)), device_buffer(from), bytes);
+          r != 0) {
+        unload();
+        return Status::Error(api.Error("cuMemcpyDtoD", r));
+      }
+      continue;
+    }
     CUmodule module = nullptr;
     for (auto& [name, m] : modules) {
       if (name == launch.module) module = m;
@@ -232,8 +248,7 @@ Status CudaDriver::Run(const PtxKernel& kernel, const std::vector<std::span<cons
         }
         case PtxArgument::Kind::kFloat64: push(&argument.real, 8); break;
         case PtxArgument::Kind::kBuffer: {
-          const CUdeviceptr p = argument.buffer >= 0 ? arguments.at(argument.buffer)
-                                                     : temporaries.at(-argument.buffer - 1);
+          const CUdeviceptr p = device_buffer(argument);
           const int64_t zero = 0;
           push(&p, 8);  // allocated
           push(&p, 8);  // aligned

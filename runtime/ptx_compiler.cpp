@@ -161,6 +161,9 @@ std::vector<Step> Steps(const PtxOptions& options) {
                              options.features + " O=" + std::to_string(options.opt_level) + "}";
   return {
       {"linalg-fuse-elementwise-ops", "func.func(linalg-fuse-elementwise-ops)"},
+      // Outputs written through bufferization.materialize_in_destination: their tensor.empty
+      // becomes the destination, so results are computed in place, not copied on the host.
+      {"eliminate-empty-tensors", "eliminate-empty-tensors"},
       {"one-shot-bufferize",
        "one-shot-bufferize{bufferize-function-boundaries "
        "function-boundary-type-conversion=identity-layout-map}"},
@@ -207,6 +210,35 @@ Status ExtractPlan(mlir::func::FuncOp host, PtxKernel& kernel) {
       continue;
     }
     if (mlir::isa<mlir::memref::DeallocOp>(op)) continue;  // temporaries live for the kernel
+    // A reshaped view of a contiguous buffer is that buffer, read with the view's shape.
+    if (mlir::isa<mlir::memref::ExpandShapeOp, mlir::memref::CollapseShapeOp>(op)) {
+      auto source = buffers.find(op.getOperand(0));
+      auto type = mlir::cast<mlir::MemRefType>(op.getResult(0).getType());
+      if (source == buffers.end() || !type.getLayout().isIdentity()) {
+        return Status::Error("the host part reshapes a buffer that is not contiguous");
+      }
+      buffers[op.getResult(0)] = source->second;
+      continue;
+    }
+    if (auto copy = mlir::dyn_cast<mlir::memref::CopyOp>(op)) {
+      PtxLaunch plan;
+      plan.is_copy = true;
+      for (mlir::Value operand : {copy.getSource(), copy.getTarget()}) {
+        auto found = buffers.find(operand);
+        auto type = mlir::cast<mlir::MemRefType>(operand.getType());
+        if (found == buffers.end() || !type.getLayout().isIdentity() || !type.hasStaticShape()) {
+          return Status::Error("the host part copies a buffer that is not a whole argument");
+        }
+        PtxArgument argument;
+        argument.kind = PtxArgument::Kind::kBuffer;
+        argument.buffer = found->second;
+        argument.shape.assign(type.getShape().begin(), type.getShape().end());
+        argument.element_bytes = ElementBytes(type.getElementType());
+        plan.arguments.push_back(std::move(argument));
+      }
+      kernel.launches.push_back(std::move(plan));
+      continue;
+    }
     auto launch = mlir::dyn_cast<mlir::gpu::LaunchFuncOp>(op);
     if (!launch) {
       return Status::Error("the host part needs " + op.getName().getStringRef().str() +
@@ -272,11 +304,26 @@ std::string PtxKernel::PlanText() const {
     for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
     return text + "]";
   };
+  auto buffer_text = [&](const PtxArgument& argument) {
+    std::string text;
+    if (argument.buffer >= 0) {
+      text = (argument.buffer < inputs ? "input " : "output ") +
+             std::to_string(argument.buffer < inputs ? argument.buffer : argument.buffer - inputs);
+    } else {
+      text = "temporary " + std::to_string(-argument.buffer - 1);
+    }
+    return text + " " + shape_text(argument.shape);
+  };
   for (size_t i = 0; i < temporaries.size(); ++i) {
     out << "temporary " << i << ": " << shape_text(temporaries[i].shape) << " x "
         << temporaries[i].element_bytes << " B\n";
   }
   for (const PtxLaunch& launch : launches) {
+    if (launch.is_copy) {
+      out << "copy " << buffer_text(launch.arguments[0]) << " -> "
+          << buffer_text(launch.arguments[1]) << "\n";
+      continue;
+    }
     out << "launch " << launch.module << "::" << launch.kernel << " grid (" << launch.grid[0]
         << "," << launch.grid[1] << "," << launch.grid[2] << ") block (" << launch.block[0]
         << "," << launch.block[1] << "," << launch.block[2] << ")\n";
@@ -289,13 +336,7 @@ std::string PtxKernel::PlanText() const {
         case PtxArgument::Kind::kFloat32: out << "  f32 " << argument.real << "\n"; break;
         case PtxArgument::Kind::kFloat64: out << "  f64 " << argument.real << "\n"; break;
         case PtxArgument::Kind::kBuffer:
-          if (argument.buffer >= 0) {
-            out << "  " << (argument.buffer < inputs ? "input " : "output ")
-                << (argument.buffer < inputs ? argument.buffer : argument.buffer - inputs);
-          } else {
-            out << "  temporary " << (-argument.buffer - 1);
-          }
-          out << " " << shape_text(argument.shape) << "\n";
+          out << "  " << buffer_text(argument) << "\n";
           break;
       }
     }
@@ -306,7 +347,8 @@ std::string PtxKernel::PlanText() const {
 bool PtxCompilerAvailable() { return true; }
 
 StatusOr<PtxKernel> CompileToPtx(const std::string& mlir_text, const std::string& function,
-                                 const PtxOptions& options, recording::KernelRecord* partial) {
+                                 const PtxOptions& options, recording::KernelRecord* partial,
+                                 int inputs) {
   RegisterOnce();
   const auto started = std::chrono::steady_clock::now();
   PtxKernel kernel;
@@ -337,8 +379,14 @@ StatusOr<PtxKernel> CompileToPtx(const std::string& mlir_text, const std::string
   if (!module) return fail("input", "MLIR refused the kernel: " + diagnostics.Take());
   auto host = module->lookupSymbol<mlir::func::FuncOp>(function);
   if (!host) return fail("input", "no function @" + function + " in the kernel");
-  kernel.inputs = static_cast<int>(host.getNumArguments());
-  kernel.outputs = static_cast<int>(host.getNumResults());
+  const int arguments = static_cast<int>(host.getNumArguments());
+  if (host.getNumResults() == 0 && inputs >= 0 && inputs <= arguments) {
+    kernel.inputs = inputs;  // destination style: outputs are the trailing arguments
+    kernel.outputs = arguments - inputs;
+  } else {
+    kernel.inputs = arguments;
+    kernel.outputs = static_cast<int>(host.getNumResults());
+  }
 
   for (const Step& step : Steps(options)) {
     if (step.pipeline.empty()) {

@@ -48,6 +48,9 @@ struct PtxArgument {
 };
 
 struct PtxLaunch {
+  // A device-to-device copy of arguments[0] into arguments[1] (a reshape's data movement)
+  // instead of a kernel launch.
+  bool is_copy = false;
   std::string module;  // the gpu.module the kernel is in (its own PTX)
   std::string kernel;  // the entry's name in that PTX
   int64_t grid[3] = {1, 1, 1};
@@ -71,11 +74,13 @@ struct PtxKernel {
   std::string PlanText() const;  // the launch plan as text (also the "launch-plan" stage)
 };
 
-// Lowers `mlir_text` (one kernel function named `function`) to PTX. On failure the error
-// names the stage, and `partial` (when given) receives the record with the stages before it.
+// Lowers `mlir_text` (one kernel function named `function`) to PTX. The function either takes
+// tensors and returns its outputs, or (as the CPU emitter writes kernels) takes memrefs, the
+// first `inputs` of them inputs and the rest outputs it writes. On failure the error names
+// the stage, and `partial` (when given) receives the record with the stages before it.
 StatusOr<PtxKernel> CompileToPtx(const std::string& mlir_text, const std::string& function,
                                  const PtxOptions& options = {},
-                                 recording::KernelRecord* partial = nullptr);
+                                 recording::KernelRecord* partial = nullptr, int inputs = -1);
 
 // Whether this build can lower to PTX (MLIR with the NVPTX target).
 bool PtxCompilerAvailable();
