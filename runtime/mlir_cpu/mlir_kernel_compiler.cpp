@@ -3,6 +3,7 @@
 // JIT. Only the dialects and passes the lowering uses are included: the InitAll* headers
 // would make this file take a minute to compile.
 
+#include <functional>
 #include <chrono>
 #include <mutex>
 
@@ -211,7 +212,10 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
   diagnostics.clear();
   mlir::ExecutionEngineOptions engine_options;
-  engine_options.transformer = mlir::makeOptimizingTransformer(3, 0, nullptr);
+  // `transformer` is a function_ref: the function it refers to must outlive create().
+  const std::function<llvm::Error(llvm::Module*)> jit_optimize =
+      mlir::makeOptimizingTransformer(3, 0, nullptr);
+  engine_options.transformer = jit_optimize;
   engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
 #ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
   // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.

@@ -317,10 +317,10 @@ TEST(MlirLogImportTest, UnreadableSectionIsLeftOutWithItsPosition) {
 }
 
 TEST(MlirLogImportTest, JunkWithoutHeadersIsOneClearError) {
-  const std::string junk(
+  static constexpr char kJunk[] =
       "\x7f"
-      "ELF\x02\x01\x01\0\0\0 binary \xff\xfe",
-      22);
+      "ELF\x02\x01\x01\0\0\0 binary \xff\xfe";
+  const std::string junk(kJunk, sizeof kJunk - 1);  // the NULs inside included
   auto imported = ImportMlirLogText(junk, "junk.bin");
   ASSERT_FALSE(imported.ok());
   EXPECT_THAT(imported.message(), HasSubstr("junk.bin: not an MLIR pass log"));
