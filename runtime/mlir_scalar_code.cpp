@@ -82,12 +82,11 @@ std::string NarrowFromF64(ScalarCode& c, const std::string& x, PrimitiveType typ
       c.Select(away, c.Bin("arith.subi", bits, c.Const("1", "i32"), "i32"), bits, "i32");
   const std::string odd =
       c.Select(inexact, c.Bin("arith.ori", toward_zero, c.Const("1", "i32"), "i32"), bits, "i32");
-  const std::string lsb =
-      c.Bin("arith.andi", c.Bin("arith.shrui", odd, c.Const("16", "i32"), "i32"),
-            c.Const("1", "i32"), "i32");
+  const std::string high = c.Bin("arith.shrui", odd, c.Const("16", "i32"), "i32");
+  const std::string lsb = c.Bin("arith.andi", high, c.Const("1", "i32"), "i32");
   const std::string bias = c.Bin("arith.addi", lsb, c.Const("32767", "i32"), "i32");
-  const std::string rounded =
-      c.Bin("arith.shrui", c.Bin("arith.addi", odd, bias, "i32"), c.Const("16", "i32"), "i32");
+  const std::string biased = c.Bin("arith.addi", odd, bias, "i32");
+  const std::string rounded = c.Bin("arith.shrui", biased, c.Const("16", "i32"), "i32");
   const std::string is_nan = c.Cmp("arith.cmpf", "uno", x, x, "f64");
   const std::string result = c.Select(is_nan, c.Const("32704", "i32"), rounded, "i32");
   return c.Cast("arith.bitcast", c.Cast("arith.trunci", result, "i32", "i16"), "i16", "bf16");
@@ -233,9 +232,9 @@ StatusOr<std::string> EmitScalarOpAs(ScalarCode& c, const ir::Instruction& instr
       if (!is_unsigned) {
         const int bits = Bits(in_type);
         const std::string int_min = c.Const(SignedLimit(bits, false), t);
-        const std::string overflow =
-            c.Bin("arith.andi", c.Cmp("arith.cmpi", "eq", a[0].name, int_min, t),
-                  c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, t), "i1");
+        const std::string is_min = c.Cmp("arith.cmpi", "eq", a[0].name, int_min, t);
+        const std::string by_minus_one = c.Cmp("arith.cmpi", "eq", a[1].name, minus_one, t);
+        const std::string overflow = c.Bin("arith.andi", is_min, by_minus_one, "i1");
         divisor = c.Select(overflow, one, divisor, t);
         // INT_MIN / 1 = INT_MIN and INT_MIN % 1 = 0: what XLA defines for the overflow.
       }
@@ -287,13 +286,17 @@ StatusOr<std::string> EmitScalarOpAs(ScalarCode& c, const ir::Instruction& instr
         const std::string zero = c.Const("0.0", t);
         const std::string gt = c.Cmp("arith.cmpf", "ogt", a[0].name, zero, t);
         const std::string lt = c.Cmp("arith.cmpf", "olt", a[0].name, zero, t);
-        return c.Select(gt, c.Const("1.0", t), c.Select(lt, c.Const("-1.0", t), a[0].name, t), t);
+        const std::string plus_one = c.Const("1.0", t);
+        const std::string below = c.Select(lt, c.Const("-1.0", t), a[0].name, t);
+        return c.Select(gt, plus_one, below, t);
       }
       const std::string zero = c.Const("0", t);
       const std::string gt = c.Cmp("arith.cmpi", is_unsigned ? "ugt" : "sgt", a[0].name, zero, t);
       const std::string lt = c.Cmp("arith.cmpi", "slt", a[0].name, zero, t);
       if (is_unsigned) return c.Select(gt, c.Const("1", t), zero, t);
-      return c.Select(gt, c.Const("1", t), c.Select(lt, c.Const("-1", t), zero, t), t);
+      const std::string plus_one = c.Const("1", t);
+      const std::string below = c.Select(lt, c.Const("-1", t), zero, t);
+      return c.Select(gt, plus_one, below, t);
     }
     case Opcode::kPopulationCount:
       return is_float || in_type == PrimitiveType::kPred ? refuse() : fun("math.ctpop");

@@ -35,11 +35,6 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN
 unsanitizable='^(WorkerTest\.(CrashIsReportedWithThePassAndKeepsTheRecording|RunawayAllocationIsReportedAsOutOfMemory|CommandLineReportsACrashedWorker)|RunPanelTest\.CrashedWorkerIsReportedWithItsStep)$'
 # The XLA differential test spends its time in XLA, not in our code; the normal build runs it.
 unsanitizable="$unsanitizable|^xla_differential\$"
-# Open bug: built with clang (this build) instead of gcc, compiled CPU kernels give different
-# pred outputs on the interpreter's per-opcode cases and some generated modules (compares);
-# the kernel emitter's text also depends on the compiler's argument evaluation order. Left
-# out here until found; the normal build runs both.
-unsanitizable="$unsanitizable|^CpuExecutableTest\.InterpreterCasesMatchTheInterpreter\$|^CpuGeneratedModulesTest\.CompiledModulesMatchTheInterpreter\$"
 
 log="$build/ctest.log"
 test_start=$(date +%s)
@@ -52,6 +47,6 @@ test_seconds=$(($(date +%s) - test_start))
 # ctest's own tally: "97% tests passed, 2 tests failed out of 64".
 total="$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
 failed="$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)"
-echo "sanitize: ${total} tests run, ${failed} failed, 4 worker crash tests, 2 compiled-kernel comparisons (open clang bug) and the XLA differential test left out" \
+echo "sanitize: ${total} tests run, ${failed} failed, 4 worker crash tests and the XLA differential test left out" \
   "(build ${build_seconds}s, tests ${test_seconds}s, jobs ${jobs})"
 exit "$status"
