@@ -77,7 +77,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
                          "--device", "--top", "--lowering"},
-                        {"--json", "--save", "--progress", "--sgemm"});
+                        {"--json", "--save", "--progress", "--sgemm", "--dgemm"});
   if (!args.ok()) return Fail("profile: " + args.message());
   if (args->positional().size() != 1) {
     return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
@@ -95,7 +95,12 @@ int RunProfile(const std::vector<std::string>& raw_args) {
                 " is not available: use cpu (compiled kernels) or interpreter");
   }
   runtime::CpuExecutableOptions cpu_options;
-  if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
+  // A profile measures speed: f32 GEMMs run in single precision unless --dgemm asks for
+  // `run`'s widened ones (--sgemm, the default, is accepted for symmetry with `run`).
+  if (args->Has("--sgemm") && args->Has("--dgemm"))
+    return Fail("profile: --sgemm and --dgemm exclude each other");
+  cpu_options.f32_dot_precision =
+      args->Has("--dgemm") ? runtime::BlasPrecision::kWidened : runtime::BlasPrecision::kNative;
   if (std::optional<std::string> text = args->Value("--lowering")) {
     if (device != "cpu") return Fail("profile: --lowering needs --device cpu");
     auto parsed = runtime::LoweringOptions::Parse(*text);
@@ -235,7 +240,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"profile",
      "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm] [--save] [--trace OUT.json] "
+     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm|--dgemm] [--save] [--trace OUT.json] "
      "[--top K] [--json] [--progress]",
      "run a module repeatedly (interpreter or compiled CPU kernels): latency percentiles, per-kernel times, CPU counters",
      RunProfile});
