@@ -34,9 +34,13 @@ struct UnitTime {
   double seconds;
 };
 using RunOnce = std::function<Status(std::vector<UnitTime>&)>;
+using RunPlain = std::function<Status()>;
 
 // Warm-up, then timed runs of `run_once`: latency per run, each unit's time per run, counters.
-StatusOr<Measurement> MeasureRuns(const RunOnce& run_once, const MeasureOptions& options) {
+// With `run_plain` and options.measure_overhead, a plain run beside each timed one (before it
+// on even runs, after it on odd ones, so that drift in the machine's load falls on both).
+StatusOr<Measurement> MeasureRuns(const RunOnce& run_once, const MeasureOptions& options,
+                                  const RunPlain& run_plain = nullptr) {
   if (options.reps < 1 || options.reps > 100000) {
     return Status::Error("repetitions must be between 1 and 100000");
   }
@@ -50,10 +54,22 @@ StatusOr<Measurement> MeasureRuns(const RunOnce& run_once, const MeasureOptions&
   std::map<std::string, std::vector<double>> counter_values;
   const int64_t total_runs = options.warmup + options.reps;
   std::vector<UnitTime> this_run;
+  const bool plain_runs = options.measure_overhead && run_plain;
+  auto time_plain = [&](int64_t run) -> Status {
+    const auto started = std::chrono::steady_clock::now();
+    Status result = run_plain();
+    if (!result.ok()) return Status::Error("plain run " + std::to_string(run + 1) + ": " + result.message());
+    measurement.plain_latency_us.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() * 1e6);
+    return Status::Ok();
+  };
   for (int64_t run = 0; run < total_runs; ++run) {
     if (options.cancel && options.cancel->load()) return Status::Error("canceled");
     this_run.clear();
     const bool timed = run >= options.warmup;
+    if (timed && plain_runs && run % 2 == 0) {
+      if (Status plain = time_plain(run); !plain.ok()) return plain;
+    }
     if (timed) counters.Start();
     const auto started = std::chrono::steady_clock::now();
     Status result = run_once(this_run);
@@ -61,6 +77,9 @@ StatusOr<Measurement> MeasureRuns(const RunOnce& run_once, const MeasureOptions&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (timed) counters.Stop();
     if (!result.ok()) return Status::Error("run " + std::to_string(run + 1) + ": " + result.message());
+    if (timed && plain_runs && run % 2 == 1) {
+      if (Status plain = time_plain(run); !plain.ok()) return plain;
+    }
     if (timed) {
       profile.run_latency_us.push_back(seconds * 1e6);
       std::map<std::pair<int64_t, std::string>, double> per_unit;
@@ -139,6 +158,7 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
   const auto& kernels = compiled.kernels();
   auto measured = MeasureRuns(
       [&](std::vector<UnitTime>& units) -> Status {
+        compiled.set_kernel_timing(true);
         StatusOr<runtime::Literal> result = compiled.Run(inputs);
         if (!result.ok()) return Status::Error(result.message());
         for (const runtime::KernelTiming& timing : compiled.last_timings()) {
@@ -148,7 +168,13 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
         }
         return Status::Ok();
       },
-      options);
+      options,
+      [&]() -> Status {
+        compiled.set_kernel_timing(false);
+        StatusOr<runtime::Literal> result = compiled.Run(inputs);
+        compiled.set_kernel_timing(true);
+        return result.ok() ? Status::Ok() : Status::Error(result.message());
+      });
   if (!measured.ok()) return measured;
   measured->profile.device = "cpu: compiled kernels (" + compiled.KernelSummary() + ")";
   measured->profile.settings += "; lowering " + cpu_options.lowering.ToString() +

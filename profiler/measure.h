@@ -34,6 +34,10 @@ struct MeasureOptions {
   int64_t warmup = 2;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(int64_t done, int64_t total)> progress;  // runs, warm-up included
+  // Also time plain runs (no per-kernel clocks, no counters), one beside each timed run in
+  // alternating order, so that what profiling costs is measured in the same process.
+  // Devices without a plain mode ignore it.
+  bool measure_overhead = false;
 };
 
 struct Measurement {
@@ -45,6 +49,8 @@ struct Measurement {
   // Compiled devices: the seconds compiling took and how each kernel was lowered.
   double compile_seconds = 0;
   std::vector<recording::KernelRecord> kernels;
+  // With MeasureOptions::measure_overhead: the latency of each plain run, microseconds.
+  std::vector<double> plain_latency_us;
 };
 
 // `snapshot_index` is stored in the profile (which snapshot's instructions the kernels are).

@@ -108,6 +108,7 @@ class CpuExecutable::Impl {
 
   std::vector<recording::KernelRecord> records_;
   std::vector<KernelTiming> timings_;
+  bool time_kernels_ = true;
   double compile_seconds_ = 0;
   std::map<std::string, int64_t> host_opcodes_;  // what runs on the host, by opcode
 
@@ -535,7 +536,8 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
     StatusOr<Literal> result = Status::Error("");
-    const auto started = std::chrono::steady_clock::now();
+    const auto started =
+        time_kernels_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (instruction.opcode() == Opcode::kParameter) {
       const int64_t n = instruction.parameter_number();
       if (n < 0 || n >= static_cast<int64_t>(arguments.size()))
@@ -559,7 +561,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     for (size_t slot : step.operands) operands.push_back(value_of[slot]);
     result = RunStep(step, operands);
     if (!result.ok()) return result.status();
-    if (step.record >= 0) {
+    if (step.record >= 0 && time_kernels_) {
       KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
       timing.seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -608,6 +610,7 @@ const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const {
   return impl_->records_;
 }
 const std::vector<KernelTiming>& CpuExecutable::last_timings() const { return impl_->timings_; }
+void CpuExecutable::set_kernel_timing(bool on) { impl_->time_kernels_ = on; }
 double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
 
 std::string CpuExecutable::KernelSummary() const {

@@ -78,6 +78,9 @@ class CpuExecutable {
   const std::vector<KernelTiming>& last_timings() const;
   // Seconds Compile() took, all kernels together.
   double compile_seconds() const;
+  // Per-kernel clocks around every step (on by default). Off, Run() reads no clock and
+  // last_timings() stays zero: the plain run that profiling's overhead is measured against.
+  void set_kernel_timing(bool on);
   // "12 kernels: 9 mlir-cpu, 2 openblas, 1 host (while)".
   std::string KernelSummary() const;
 

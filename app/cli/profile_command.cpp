@@ -77,7 +77,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
                          "--device", "--top", "--lowering"},
-                        {"--json", "--save", "--progress", "--sgemm", "--dgemm"});
+                        {"--json", "--save", "--progress", "--sgemm", "--dgemm", "--overhead"});
   if (!args.ok()) return Fail("profile: " + args.message());
   if (args->positional().size() != 1) {
     return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
@@ -129,6 +129,9 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   profiler::MeasureOptions options;
   options.reps = reps->value_or(10);
   options.warmup = warmup->value_or(2);
+  options.measure_overhead = args->Has("--overhead");
+  if (options.measure_overhead && device != "cpu")
+    return Fail("profile: --overhead needs --device cpu (the interpreter has no plain mode)");
   const bool progress = args->Has("--progress");
   if (progress) {
     options.progress = [warmup = options.warmup](int64_t done, int64_t total) {
@@ -143,6 +146,10 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   if (!measured.ok()) return Fail("profile: " + measured.message());
   const profiler::Profile& profile = measured->profile;
   const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
+  // What profiling costs: the instrumented runs' median against the plain runs' median.
+  const profiler::SampleSummary plain = profiler::Summarize(measured->plain_latency_us);
+  const double overhead =
+      plain.median > 0 ? (latency.median - plain.median) / plain.median : 0.0;
 
   if (args->Has("--save")) {
     if (progress) PrintProgress("save", 0, 1, "profile");
@@ -180,6 +187,11 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     json.Key("latency_us");
     SummaryJson(json, latency);
     json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
+    if (!measured->plain_latency_us.empty()) {
+      json.Key("plain_latency_us");
+      SummaryJson(json, plain);
+      json.Key("profiling_overhead").Double(overhead);
+    }
     json.Key("kernels").BeginArray();
     for (const profiler::KernelTime& kernel : profile.kernels) {
       json.BeginObject();
@@ -215,6 +227,11 @@ int RunProfile(const std::vector<std::string>& raw_args) {
               static_cast<long long>(options.warmup), latency.median, latency.p95, latency.p99,
               latency.min, latency.max, static_cast<long long>(latency.outliers_high),
               latency.mean > 0 ? 1e6 / latency.mean : 0.0);
+  if (!measured->plain_latency_us.empty()) {
+    std::printf("  profiling overhead: %+.1f%% (plain runs without kernel clocks or counters, "
+                "interleaved: p50 %.1f us, p95 %.1f us)\n",
+                100 * overhead, plain.median, plain.p95);
+  }
   for (const auto& [name, values] : measured->counters) {
     const double median = profiler::Summarize(values).median;
     if (name == "task-clock") {  // nanoseconds of CPU time
@@ -240,7 +257,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"profile",
      "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm|--dgemm] [--save] [--trace OUT.json] "
+     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm|--dgemm] [--overhead] [--save] [--trace OUT.json] "
      "[--top K] [--json] [--progress]",
      "run a module repeatedly (interpreter or compiled CPU kernels): latency percentiles, per-kernel times, CPU counters",
      RunProfile});

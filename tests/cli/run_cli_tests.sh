@@ -249,6 +249,9 @@ if "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 3 --json >"$tmp/out" 2>
   ok
   json_ok "profile cpu device" 'd["device"].startswith("cpu: compiled kernels") and d["compile_seconds"] > 0'
   json_ok "profile cpu kernels" 'len(d["kernels"]) > 0 and all(k["time_us"]["count"] == 3 for k in d["kernels"])'
+  expect_ok "profile cpu overhead" "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 3 --overhead --json
+  json_ok "profile cpu overhead figures" 'd["plain_latency_us"]["count"] == 3 and "profiling_overhead" in d'
+  expect_error "profile overhead needs cpu" "overhead needs --device cpu" "$fs" profile "$tmp/cpuprof.fsdb" --overhead
   expect_ok "profile cpu save" "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 2 --sgemm --save
   contains "profile cpu saves kernels" '^saved [0-9]+ kernels of snapshot' "$tmp/err"
   expect_ok "kernel after profile" "$fs" kernel "$tmp/cpuprof.fsdb" --json

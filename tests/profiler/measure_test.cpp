@@ -61,6 +61,38 @@ TEST(MeasureTest, KeepsEveryRunAndFindsTheHotKernel) {
   for (const auto& [name, values] : measured->counters) EXPECT_EQ(values.size(), 5u) << name;
 }
 
+// Compiled kernels, with plain runs beside the timed ones for the overhead of profiling: the
+// plain runs read no kernel clock, so the timed runs alone give the kernels' samples.
+TEST(MeasureTest, CompiledKernelsWithPlainRunsForTheOverhead) {
+  auto module = ir::ParseHloModule(kModule);
+  ASSERT_TRUE(module.ok()) << module.message();
+  std::vector<runtime::Literal> inputs;
+  for (int64_t i = 0; i < (*module)->entry()->parameter_count(); ++i) {
+    auto input = runtime::SeededArray((*module)->entry()->parameter(i)->shape(), 7 + i);
+    ASSERT_TRUE(input.ok()) << input.message();
+    inputs.push_back(std::move(*input));
+  }
+  MeasureOptions options;
+  options.reps = 5;
+  options.warmup = 1;
+  options.measure_overhead = true;
+  StatusOr<Measurement> measured = MeasureOnCpu(**module, inputs, 0, options);
+  ASSERT_TRUE(measured.ok()) << measured.message();
+  EXPECT_EQ(measured->profile.run_latency_us.size(), 5u);
+  ASSERT_EQ(measured->plain_latency_us.size(), 5u);
+  for (double plain : measured->plain_latency_us) EXPECT_GT(plain, 0);
+  ASSERT_FALSE(measured->profile.kernels.empty());
+  EXPECT_EQ(measured->profile.kernels[0].name, "d");
+  for (const KernelTime& kernel : measured->profile.kernels)
+    EXPECT_EQ(kernel.samples_us.size(), 5u) << kernel.name;
+
+  // Without the option, no plain runs.
+  options.measure_overhead = false;
+  measured = MeasureOnCpu(**module, inputs, 0, options);
+  ASSERT_TRUE(measured.ok()) << measured.message();
+  EXPECT_TRUE(measured->plain_latency_us.empty());
+}
+
 TEST(MeasureTest, RefusesAbsurdRepetitionsAndReportsFailingRuns) {
   auto module = ir::ParseHloModule(kModule);
   ASSERT_TRUE(module.ok());

@@ -430,6 +430,15 @@ lt_f32 {
     executions.push_back(timing.executions);
   std::sort(executions.begin(), executions.end());
   EXPECT_EQ(executions, (std::vector<int64_t>{1, 1, 8, 9}));
+  // Without kernel clocks (profiling's plain runs): the same result, no timings.
+  (*executable)->set_kernel_timing(false);
+  auto plain = (*executable)->Run({testing::F32({5}, {3, 1, 2, 5, 4}), testing::S32({}, {2})});
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(testing::Values(plain->elements()[0]), std::vector<double>{10});
+  for (const KernelTiming& timing : (*executable)->last_timings()) {
+    EXPECT_EQ(timing.executions, 0);
+    EXPECT_EQ(timing.seconds, 0);
+  }
   CpuExecutableOptions limited;
   limited.max_while_iterations = 3;
   auto stopped = CpuExecutable::Compile(**module, limited);
