@@ -12,10 +12,9 @@ struct TimedOutputs {
 };
 
 StatusOr<TimedOutputs> RunModule(const ir::Module& module, const std::vector<Literal>& arguments,
-                                 const InterpreterOptions& options) {
-  Interpreter interpreter(options);
+                                 const StageRunner& run) {
   const auto start = std::chrono::steady_clock::now();
-  StatusOr<Literal> result = interpreter.Run(module, arguments);
+  StatusOr<Literal> result = run(module, arguments);
   TimedOutputs timed;
   timed.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result.ok()) return result.status();
@@ -48,7 +47,20 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
                                         const std::vector<BisectionStage>& stages,
                                         const std::vector<Literal>& arguments, double rtol,
                                         double atol, const InterpreterOptions& options) {
-  StatusOr<TimedOutputs> reference = RunModule(input, arguments, options);
+  return BisectOutputs(input, stages, arguments, rtol, atol, options, nullptr);
+}
+
+StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
+                                        const std::vector<BisectionStage>& stages,
+                                        const std::vector<Literal>& arguments, double rtol,
+                                        double atol, const InterpreterOptions& options,
+                                        const StageRunner& run_stage) {
+  const StageRunner interpret = [&options](const ir::Module& module,
+                                           const std::vector<Literal>& module_arguments) {
+    return Interpreter(options).Run(module, module_arguments);
+  };
+  const StageRunner& run = run_stage ? run_stage : interpret;
+  StatusOr<TimedOutputs> reference = RunModule(input, arguments, interpret);
   if (!reference.ok()) return Status::Error("the input module: " + reference.message());
   BisectionResult result;
   result.input_seconds = reference->seconds;
@@ -67,7 +79,7 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
       row.seconds = 0;
     } else {
       StatusOr<std::unique_ptr<ir::Module>> module = stage.load();
-      StatusOr<TimedOutputs> outputs = module.ok() ? RunModule(**module, arguments, options)
+      StatusOr<TimedOutputs> outputs = module.ok() ? RunModule(**module, arguments, run)
                                                    : StatusOr<TimedOutputs>(module.status());
       if (!outputs.ok()) {
         row.error = outputs.message();

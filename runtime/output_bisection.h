@@ -56,6 +56,16 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
                                         const std::vector<Literal>& arguments, double rtol,
                                         double atol, const InterpreterOptions& options = {});
 
+// How a stage's module runs when not through the interpreter (e.g. compiled for the CPU):
+// its outputs (a tuple for a tuple root). The reference stays the input module interpreted.
+using StageRunner =
+    std::function<StatusOr<Literal>(const ir::Module& module, const std::vector<Literal>& arguments)>;
+StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
+                                        const std::vector<BisectionStage>& stages,
+                                        const std::vector<Literal>& arguments, double rtol,
+                                        double atol, const InterpreterOptions& options,
+                                        const StageRunner& run_stage);
+
 }  // namespace fusescope::runtime
 
 #endif  // FUSESCOPE_RUNTIME_OUTPUT_BISECTION_H_

@@ -1,7 +1,8 @@
-// `fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json]
-// [--progress]`: the first pass whose module computes different numbers. The module before
-// the first pass and after every pass run through the reference interpreter on the same
-// inputs; each is compared with the input module. Exit status 1 when a pass is found, 0 when
+// `fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR]
+// [--device interpreter|cpu] [--json] [--progress]`: the first pass whose module computes
+// different numbers. The module before the first pass and after every pass run through the
+// reference interpreter (or, with --device cpu, compiled for the CPU, the input module
+// included as row -1) on the same inputs; each is compared with the input module interpreted. Exit status 1 when a pass is found, 0 when
 // every pass keeps the outputs within tolerance. --progress reports each snapshot as it starts
 // running on stderr ("progress: snapshot 7/18 priority-fusion", numbered as the recording's
 // snapshots: 0 is the input, K the module after pass K-1); snapshots a pass left unchanged
@@ -17,6 +18,7 @@
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
 #include "recording/recording_store.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/output_bisection.h"
 
 namespace fusescope::app {
@@ -24,9 +26,11 @@ namespace {
 
 double Finite(double value) { return std::isfinite(value) ? value : 1e308; }
 
-void PrintText(const runtime::BisectionResult& result, const std::string& model) {
-  std::printf("%s: %lld outputs, input module interpreted in %.3f s\n\n", model.c_str(),
-              static_cast<long long>(result.outputs), result.input_seconds);
+void PrintText(const runtime::BisectionResult& result, const std::string& model,
+               const std::string& device) {
+  std::printf("%s: %lld outputs, input module interpreted in %.3f s; stages run on the %s\n\n",
+              model.c_str(), static_cast<long long>(result.outputs), result.input_seconds,
+              device == "cpu" ? "CPU, compiled (time includes compiling)" : "interpreter");
   std::printf("%4s  %-24s %-9s %13s %13s %9s  %s\n", "#", "pass", "verdict", "max abs err",
               "max rel err", "time(s)", "notes");
   for (const runtime::BisectionRow& row : result.rows) {
@@ -46,11 +50,12 @@ void PrintText(const runtime::BisectionResult& result, const std::string& model)
   }
 }
 
-void PrintJson(const runtime::BisectionResult& result, const std::string& model, double rtol,
-               double atol) {
+void PrintJson(const runtime::BisectionResult& result, const std::string& model,
+               const std::string& device, double rtol, double atol) {
   JsonWriter json;
   json.BeginObject();
   json.Key("model").String(model);
+  json.Key("device").String(device);
   json.Key("rtol").Double(rtol);
   json.Key("atol").Double(atol);
   json.Key("outputs").Int(result.outputs);
@@ -86,13 +91,17 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
 
 int RunBisect(const std::vector<std::string>& raw_args) {
   auto args =
-      ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs"}, {"--json", "--progress"});
+      ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs", "--device"},
+                {"--json", "--progress"});
   if (!args.ok()) return Fail("bisect: " + args.message());
   if (args->positional().size() != 1) {
     return Fail(
         "usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] "
-        "[--json] [--progress]");
+        "[--device interpreter|cpu] [--json] [--progress]");
   }
+  const std::string device = args->Value("--device").value_or("interpreter");
+  if (device != "interpreter" && device != "cpu")
+    return Fail("bisect: --device " + device + " is not available: use interpreter or cpu");
   const std::string& path = args->positional()[0];
   auto seed = args->IntValue("--seed");
   if (!seed.ok()) return Fail("bisect: " + seed.message());
@@ -111,6 +120,14 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   if (!inputs.ok()) return Fail("bisect: " + inputs.message());
   std::vector<runtime::BisectionStage> stages;
   const recording::Recording& rec = *recording;
+  if (device == "cpu") {
+    // The input module compiled: where it already differs, the kernels are at fault, not a pass.
+    runtime::BisectionStage stage;
+    stage.pass_index = -1;
+    stage.pass_name = "(input, compiled)";
+    stage.load = [&rec]() { return rec.input().ToModule(); };
+    stages.push_back(std::move(stage));
+  }
   const size_t stage_count =
       rec.snapshots.empty() ? 0 : std::min(rec.passes.size(), rec.snapshots.size() - 1);
   const auto snapshots = static_cast<int64_t>(stage_count + 1);
@@ -132,20 +149,31 @@ int RunBisect(const std::vector<std::string>& raw_args) {
     stages.push_back(std::move(stage));
   }
   if (progress) PrintProgress("snapshot", 0, snapshots, "input");
-  auto result = runtime::BisectOutputs(**input, stages, *inputs, *rtol, *atol);
+  runtime::StageRunner compiled;
+  if (device == "cpu") {
+    compiled = [](const ir::Module& module,
+                  const std::vector<runtime::Literal>& arguments) -> StatusOr<runtime::Literal> {
+      auto executable = runtime::CpuExecutable::Compile(module);
+      if (!executable.ok()) return Status::Error("compiling for the CPU: " + executable.message());
+      return (*executable)->Run(arguments);
+    };
+  }
+  auto result = runtime::BisectOutputs(**input, stages, *inputs, *rtol, *atol, {}, compiled);
   if (!result.ok()) return Fail("bisect: " + result.message());
   if (args->Has("--json")) {
-    PrintJson(*result, rec.model_name, *rtol, *atol);
+    PrintJson(*result, rec.model_name, device, *rtol, *atol);
   } else {
-    PrintText(*result, rec.model_name);
+    PrintText(*result, rec.model_name, device);
   }
   return result->first_bad ? kExitFailure : 0;
 }
 
 const CommandRegistrar kRegistrar(
     {"bisect",
-     "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--json] [--progress]",
-     "the first pass whose module computes different numbers (reference interpreter)", RunBisect});
+     "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--device interpreter|cpu] "
+     "[--json] [--progress]",
+     "the first pass whose module computes different numbers (interpreter or compiled kernels)",
+     RunBisect});
 
 }  // namespace
 }  // namespace fusescope::app

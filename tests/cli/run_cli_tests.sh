@@ -215,6 +215,9 @@ first_fusion=$("$fs" passes "$tmp/interp.fsdb" --json | python3 -c "import json,
 "$fs" bisect "$tmp/broken.fsdb" --json >"$tmp/out" 2>"$tmp/err"
 if [[ $? -eq 1 ]]; then ok; else bad "bisect of a broken recording should exit 1"; fi
 json_ok "bisect names the pass" "'%d %s' % (d['first_bad_pass']['index'], d['first_bad_pass']['name']) == '$first_fusion'"
+"$fs" bisect "$tmp/broken.fsdb" --device cpu --json >"$tmp/out" 2>"$tmp/err"
+if [[ $? -eq 1 ]]; then ok; else bad "compiled bisect of a broken recording should exit 1"; fi
+json_ok "compiled bisect names the pass" "d['device'] == 'cpu' and d['passes'][0]['index'] == -1 and d['passes'][0]['ok'] and '%d %s' % (d['first_bad_pass']['index'], d['first_bad_pass']['name']) == '$first_fusion'"
 "$fs" bisect "$tmp/broken.fsdb" >"$tmp/out" 2>"$tmp/err"
 contains "bisect text" "^first pass whose outputs differ: #${first_fusion// /.*}" "$tmp/out"
 # --progress: the workbench's worker protocol on stderr ("progress: KIND INDEX/TOTAL NAME"),

@@ -75,6 +75,10 @@ TEST(RunResultTest, ArgumentsAreWhatAUserReruns) {
   const WorkerJob job = Request(RunRequest::Kind::kBisect).ToWorkerJob(QStringLiteral("r.json"));
   EXPECT_EQ(job.arguments.join(' '), "bisect m.fsdb --json --progress");
   EXPECT_EQ(job.result_file, "r.json");
+  RunRequest bisect = Request(RunRequest::Kind::kBisect);
+  bisect.pass = 2;  // bisect runs every pass: no --pass
+  bisect.device = QStringLiteral("cpu");
+  EXPECT_EQ(bisect.Arguments().join(' '), "bisect m.fsdb --device cpu --json");
 }
 
 }  // namespace

@@ -3,6 +3,10 @@
 
 #include "runtime/output_bisection.h"
 
+#include "runtime/cpu_executable.h"
+
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "ir/hlo_parser.h"
@@ -10,6 +14,7 @@
 #include "passes/pass.h"
 #include "passes/pipeline.h"
 #include "recording/recorder.h"
+#include "runtime/cpu_executable.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::runtime {
@@ -95,6 +100,34 @@ TEST(OutputBisectionTest, NamesTheBrokenPass) {
   EXPECT_FALSE(result->rows[1].reused);
   EXPECT_GT(result->rows[2].max_abs_error, 0);
   EXPECT_FALSE(result->rows[3].ok);  // the wrong numbers carry on
+}
+
+// The stages compiled for the CPU (the reference is still the input interpreted): the same
+// pass is found, and every stage really ran through the runner.
+TEST(OutputBisectionTest, CompiledStagesNameTheBrokenPass) {
+  const recording::Recording recording = Record(true);
+  auto input = recording.input().ToModule();
+  ASSERT_TRUE(input.ok()) << input.message();
+  auto inputs = SeededInputs(*(*input)->entry(), 0);
+  ASSERT_TRUE(inputs.ok());
+  int compiled_runs = 0;
+  const StageRunner compiled = [&](const ir::Module& module,
+                                   const std::vector<Literal>& arguments) -> StatusOr<Literal> {
+    ++compiled_runs;
+    auto executable = CpuExecutable::Compile(module);
+    if (!executable.ok()) return executable.status();
+    return (*executable)->Run(arguments);
+  };
+  const std::vector<BisectionStage> stages = Stages(recording);
+  auto result = BisectOutputs(**input, stages, *inputs, 1e-5, 1e-6, {}, compiled);
+  ASSERT_TRUE(result.ok()) << result.message();
+  ASSERT_TRUE(result->first_bad.has_value());
+  EXPECT_EQ(result->rows[*result->first_bad].pass_name, "add-to-subtract");
+  EXPECT_TRUE(result->rows[1].ok);
+  // Every stage a pass changed (dce, add-to-subtract) ran compiled; the no-ops reused.
+  EXPECT_EQ(compiled_runs, std::count_if(stages.begin(), stages.end(),
+                                         [](const BisectionStage& s) { return s.changed; }));
+  EXPECT_EQ(compiled_runs, 2);
 }
 
 TEST(OutputBisectionTest, CleanPipelineHasNoCulprit) {

@@ -85,7 +85,7 @@ void RunPanel::setupActions() {
   connect(profile_action_, &QAction::triggered, this, &RunPanel::ShowProfileDialog);
   connect(cancel_action_, &QAction::triggered, this, &RunPanel::Cancel);
   device_box_->addItems(RunRequest::Devices());
-  device_box_->setToolTip(tr("Where runs and profiles execute the module"));
+  device_box_->setToolTip(tr("Where runs, bisects and profiles execute the module"));
   device_box_->setEnabled(device_box_->count() > 1);
 }
 

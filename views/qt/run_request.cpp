@@ -46,10 +46,9 @@ QString RunRequest::What() const {
 
 QStringList RunRequest::Arguments() const {
   QStringList arguments{Verb(), recording};
-  if (kind != Kind::kBisect) {
-    if (pass) arguments << QStringLiteral("--pass") << QString::number(*pass);
-    if (device != QLatin1String(kDefaultDevice)) arguments << QStringLiteral("--device") << device;
-  }
+  if (kind != Kind::kBisect && pass) arguments << QStringLiteral("--pass") << QString::number(*pass);
+  // Bisect too: on the cpu its stages run compiled.
+  if (device != QLatin1String(kDefaultDevice)) arguments << QStringLiteral("--device") << device;
   if (kind == Kind::kProfile) {
     arguments << QStringLiteral("--reps") << QString::number(reps) << QStringLiteral("--warmup")
               << QString::number(warmup) << QStringLiteral("--save");
