@@ -4,6 +4,8 @@
 // time is measured; anywhere else it is the measured kernel time split over the model's
 // instructions by a roofline estimate (profiler/attribution.h), and says so. --trace writes
 // the profile as a Chrome trace; --compare sets it against another profile kernel by kernel.
+// Where this machine's figures are cached (`fusescope machine`), the hottest profiled kernels
+// are also placed on its roofline (FLOPs and bytes counted from the IR, the median time).
 
 #include <cstdio>
 #include <filesystem>
@@ -13,7 +15,9 @@
 
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
+#include "passes/cost_analysis.h"
 #include "profiler/attribution.h"
+#include "profiler/machine.h"
 #include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
 #include "recording/recording_store.h"
@@ -34,6 +38,47 @@ std::string Lines(const std::vector<profiler::SourceLine>& lines, size_t limit) 
     items.push_back(line.file + ":" + std::to_string(line.line));
   }
   return Join(items, limit);
+}
+
+struct RooflineRow {
+  std::string name;
+  profiler::RooflinePoint point;
+};
+
+// The `limit` hottest kernels of the profile on the profiled snapshot, on the cached machine's
+// roofline; `why_not` says why there are none (no cached figures, a snapshot that does not
+// load, kernels the IR does not know).
+std::vector<RooflineRow> RooflineOfKernels(const recording::Recording& recording,
+                                           const profiler::Profile& profile, size_t limit,
+                                           std::string* why_not) {
+  std::vector<RooflineRow> rows;
+  auto machine = profiler::LoadCachedMachine(profiler::DefaultCacheDirectory());
+  if (!machine.ok()) {
+    *why_not = "no roofline: " + machine.message() + " (fusescope machine measures it)";
+    return rows;
+  }
+  if (profile.snapshot_index < 0 ||
+      profile.snapshot_index >= static_cast<int64_t>(recording.snapshots.size())) {
+    *why_not = "no roofline: the profile's snapshot is not in the recording";
+    return rows;
+  }
+  auto module = recording.snapshots[static_cast<size_t>(profile.snapshot_index)].ToModule();
+  if (!module.ok()) {
+    *why_not = "no roofline: " + module.message();
+    return rows;
+  }
+  for (const profiler::KernelTime& kernel : profile.kernels) {  // hottest first
+    if (rows.size() >= limit) break;
+    const ir::Instruction* instruction = (*module)->FindInstructionById(kernel.instruction_id);
+    if (!instruction || kernel.samples_us.empty()) continue;
+    const double seconds = kernel.Summary().median * 1e-6;
+    if (seconds <= 0) continue;
+    rows.push_back({kernel.name,
+                    profiler::PlaceOnRoofline(*machine, passes::KernelFlops(*instruction),
+                                              passes::KernelBytes(*instruction), seconds)});
+  }
+  if (rows.empty()) *why_not = "no roofline: no profiled kernel is an instruction of its snapshot";
+  return rows;
 }
 
 std::string SnapshotName(const recording::Recording& recording, int64_t snapshot) {
@@ -226,6 +271,9 @@ int RunHot(const std::vector<std::string>& raw_args) {
   auto nodes = profiler::HotNodes(*recording, *profile, *attribution, snapshot);
   if (!nodes.ok()) return Fail(path + ": " + nodes.message());
   const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
+  std::string no_roofline;
+  const std::vector<RooflineRow> roofline =
+      RooflineOfKernels(*recording, *profile, limit, &no_roofline);
 
   if (args->Has("--json")) {
     JsonWriter json;
@@ -265,6 +313,23 @@ int RunHot(const std::vector<std::string>& raw_args) {
     json.Key("kernels_not_found").BeginArray();
     for (const std::string& name : attribution->kernels_not_found) json.String(name);
     json.EndArray();
+    json.Key("roofline").BeginArray();
+    for (const RooflineRow& row : roofline) {
+      json.BeginObject();
+      json.Key("name").String(row.name);
+      json.Key("flops").Double(row.point.flops);
+      json.Key("bytes").Double(row.point.bytes);
+      json.Key("seconds").Double(row.point.seconds);
+      json.Key("intensity").Double(row.point.intensity);
+      json.Key("achieved_flops").Double(row.point.achieved_flops);
+      json.Key("achieved_bandwidth").Double(row.point.achieved_bandwidth);
+      json.Key("roof_flops").Double(row.point.roof_flops);
+      json.Key("fraction_of_roof").Double(row.point.fraction_of_roof);
+      json.Key("bound").String(row.point.memory_bound ? "memory" : "compute");
+      json.EndObject();
+    }
+    json.EndArray();
+    if (!no_roofline.empty()) json.Key("roofline_unavailable").String(no_roofline);
     json.EndObject();
     std::cout << json.str() << '\n';
     return 0;
@@ -304,6 +369,20 @@ int RunHot(const std::vector<std::string>& raw_args) {
     std::printf("\n%zu measured kernel(s) are not in the profiled snapshot, e.g. %s\n",
                 attribution->kernels_not_found.size(),
                 attribution->kernels_not_found.front().c_str());
+  }
+  if (!roofline.empty()) {
+    std::printf("\nroofline of the profiled kernels (this machine's cached figures; median "
+                "times):\n%-34s %10s %10s %9s %10s %9s %7s  %s\n",
+                "kernel", "MFLOP", "MB", "FLOP/B", "GFLOP/s", "GB/s", "of roof", "bound");
+    for (const RooflineRow& row : roofline) {
+      const profiler::RooflinePoint& p = row.point;
+      std::printf("%-34s %10.2f %10.3f %9.2f %10.2f %9.2f %6.1f%%  %s\n", row.name.c_str(),
+                  p.flops / 1e6, p.bytes / 1e6, p.intensity, p.achieved_flops / 1e9,
+                  p.achieved_bandwidth / 1e9, 100 * p.fraction_of_roof,
+                  p.memory_bound ? "memory" : "compute");
+    }
+  } else {
+    std::printf("\n%s\n", no_roofline.c_str());
   }
   return 0;
 }

@@ -288,6 +288,12 @@ expect_ok "machine cached" "$fs" machine --json --cache-dir "$tmp/machine"
 json_ok "machine cached" "d['from_cache']"
 expect_error "machine bad probe" "probe-seconds takes a number" "$fs" machine --probe-seconds x
 expect_error "machine absurd probe" "probe time must be" "$fs" machine --recalibrate --probe-seconds 1e9 --cache-dir "$tmp/machine"
+# hot places the hottest kernels on the cached machine's roofline, or says why it cannot
+expect_ok "machine for roofline" env XDG_CACHE_HOME="$tmp/xdg" "$fs" machine --probe-seconds 0.02
+expect_ok "hot roofline" env XDG_CACHE_HOME="$tmp/xdg" "$fs" hot "$tmp/progress.fsdb" --json
+json_ok "hot roofline points" 'len(d["roofline"]) > 0 and all(r["roof_flops"] > 0 and r["fraction_of_roof"] > 0 and r["bound"] in ("memory", "compute") for r in d["roofline"])'
+expect_ok "hot without machine" env XDG_CACHE_HOME="$tmp/no-xdg" "$fs" hot "$tmp/progress.fsdb" --json
+json_ok "hot says no roofline" 'd["roofline"] == [] and d["roofline_unavailable"].startswith("no roofline")'
 
 # --- xla-trace: XLA's own profile on XLA's own fusions
 expect_ok "xla-trace" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$src/tests/data/attention/after_optimizations.hlo" --top 5
