@@ -40,6 +40,7 @@ DEFAULT_MODELS = [
     "tests/data/mlp/before_optimizations.hlo",
     "tests/data/attention/before_optimizations.hlo",
     "tests/data/convnet/before_optimizations.hlo",
+    "tests/data/bert_layer/before_optimizations.hlo",
     "tests/data/onnx/mlp.onnx",
     "tests/data/onnx/cnn.onnx",
     "tests/data/onnx/transformer.onnx",

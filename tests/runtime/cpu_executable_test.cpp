@@ -111,6 +111,7 @@ TEST_F(CpuExecutableTest, JaxFixturesMatchTheInterpreter) {
       data / "mlp" / "before_optimizations.hlo",
       data / "attention" / "before_optimizations.hlo",
       data / "convnet" / "before_optimizations.hlo",
+      data / "bert_layer" / "before_optimizations.hlo",
       data / "training" / "bert_train_step.threefry.nometa.hlo",
       data / "training" / "cond_sort.hlo",
       data / "training" / "decoder_grad.hlo",
