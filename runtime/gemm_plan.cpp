@@ -43,7 +43,8 @@ StatusOr<OperandLayout> Layout(const ir::Shape& shape, const std::vector<int64_t
   }
   bool has_free = false;
   for (int64_t d = first_free; d < rank; ++d) {
-    const bool contracted = std::find(contracting.begin(), contracting.end(), d) != contracting.end();
+    const bool contracted =
+        std::find(contracting.begin(), contracting.end(), d) != contracting.end();
     (contracted ? layout.contracted : layout.free) *= shape.dimension(d);
     has_free = has_free || !contracted;
   }

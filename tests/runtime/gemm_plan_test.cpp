@@ -39,8 +39,8 @@ void ColumnMajorGemm<float>(const GemmPlan& plan, const float* a, const float* b
     cblas_sgemm(CblasColMajor, plan.transpose_a ? CblasTrans : CblasNoTrans,
                 plan.transpose_b ? CblasTrans : CblasNoTrans, static_cast<int>(plan.m),
                 static_cast<int>(plan.n), static_cast<int>(plan.k), 1.0f, a + i * plan.stride_a,
-                static_cast<int>(plan.lda), b + i * plan.stride_b, static_cast<int>(plan.ldb),
-                0.0f, c + i * plan.stride_c, static_cast<int>(plan.ldc));
+                static_cast<int>(plan.lda), b + i * plan.stride_b, static_cast<int>(plan.ldb), 0.0f,
+                c + i * plan.stride_c, static_cast<int>(plan.ldc));
   }
 }
 
@@ -50,8 +50,8 @@ void ColumnMajorGemm<double>(const GemmPlan& plan, const double* a, const double
     cblas_dgemm(CblasColMajor, plan.transpose_a ? CblasTrans : CblasNoTrans,
                 plan.transpose_b ? CblasTrans : CblasNoTrans, static_cast<int>(plan.m),
                 static_cast<int>(plan.n), static_cast<int>(plan.k), 1.0, a + i * plan.stride_a,
-                static_cast<int>(plan.lda), b + i * plan.stride_b, static_cast<int>(plan.ldb),
-                0.0, c + i * plan.stride_c, static_cast<int>(plan.ldc));
+                static_cast<int>(plan.lda), b + i * plan.stride_b, static_cast<int>(plan.ldb), 0.0,
+                c + i * plan.stride_c, static_cast<int>(plan.ldc));
   }
 }
 
@@ -150,10 +150,10 @@ TEST(GemmPlanTest, ThePlannedColumnMajorGemmIsTheInterpretersDot) {
 }
 
 TEST(GemmPlanTest, DescribesTheCall) {
-  auto module = ir::ParseHloModule(DotModule(
-      "f32", "[2,3,4,8]", "[2,3,5,8]", "[2,3,4,5]",
-      "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, "
-      "rhs_contracting_dims={3}"));
+  auto module = ir::ParseHloModule(
+      DotModule("f32", "[2,3,4,8]", "[2,3,5,8]", "[2,3,4,5]",
+                "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, "
+                "rhs_contracting_dims={3}"));
   ASSERT_TRUE(module.ok()) << module.message();
   StatusOr<GemmPlan> plan = PlanGemm(*(*module)->entry()->root());
   ASSERT_TRUE(plan.ok()) << plan.message();

@@ -1,0 +1,249 @@
+// The CUDA backend (runtime::CudaExecutable). Planning needs no GPU and is checked here on
+// every machine: each fusion of the built-in samples becomes PTX with a launch plan, dots
+// become cuBLAS GEMMs, the rest runs on the host with its reason. Running needs a GPU: those
+// tests skip with the driver's sentence without one (scripts/gpu_check.sh runs them on one).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "ir/computation.h"
+#include "ir/hlo_parser.h"
+#include "passes/pipeline_options.h"
+#include "recording/compile_and_record.h"
+#include "resources/samples.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_executable.h"
+#include "runtime/interpreter.h"
+#include "runtime/seeded_inputs.h"
+
+namespace fusescope::runtime {
+namespace {
+
+// A dot cuBLAS takes (x * W^T), one whose lhs batch dimension is not leading (it would need a
+// transpose first: the host), elementwise kernels, a while loop and tuple plumbing.
+constexpr const char* kMixedModule = R"(HloModule mixed
+
+cond {
+  s = (s32[], f32[4,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  s = (s32[], f32[4,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[4,3] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  w = f32[4,3] add(v, v)
+  ROOT t = (s32[], f32[4,3]) tuple(j, w)
+}
+
+ENTRY main {
+  x = f32[4,5] parameter(0)
+  w = f32[3,5] parameter(1)
+  b = f32[2,4,5] parameter(2)
+  c = f32[2,5,3] parameter(3)
+  y = f32[4,3] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  z = f32[4,3] add(y, y)
+  bt = f32[4,2,5] transpose(b), dimensions={1,0,2}
+  q = f32[2,4,3] dot(bt, c), lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  zero = s32[] constant(0)
+  init = (s32[], f32[4,3]) tuple(zero, z)
+  loop = (s32[], f32[4,3]) while(init), condition=cond, body=body
+  r = f32[4,3] get-tuple-element(loop), index=1
+  ROOT out = (f32[4,3], f32[2,4,3]) tuple(r, q)
+}
+)";
+
+// `name`'s final snapshot after our GPU pipeline.
+std::unique_ptr<ir::Module> GpuSnapshot(const std::string& name, std::string* original_text) {
+  const std::string text = std::string(resources::FindSample(name).text);
+  if (original_text) *original_text = text;
+  passes::PipelineOptions pipeline;
+  pipeline.target = "gpu";
+  auto recording = recording::CompileAndRecord(text, pipeline, name);
+  EXPECT_TRUE(recording.ok()) << recording.message();
+  if (!recording.ok()) return nullptr;
+  auto compiled = recording->snapshots.back().ToModule();
+  EXPECT_TRUE(compiled.ok()) << compiled.message();
+  if (!compiled.ok()) return nullptr;
+  return std::move(compiled).value();
+}
+
+const recording::KernelRecord* RecordOf(const CudaExecutable& executable, const std::string& name,
+                                        size_t* index = nullptr) {
+  const auto& kernels = executable.kernels();
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].kernel != name) continue;
+    if (index) *index = i;
+    return &kernels[i];
+  }
+  return nullptr;
+}
+
+TEST(CudaExecutableTest, EverySampleFusionPlansForTheGpu) {
+  if (!PtxCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR to lower PTX with";
+  int fusions = 0, gemms = 0;
+  for (const char* name : {"mlp", "bert_encoder", "resnet_block"}) {
+    SCOPED_TRACE(name);
+    std::unique_ptr<ir::Module> module = GpuSnapshot(name, nullptr);
+    ASSERT_NE(module, nullptr);
+    auto executable = CudaExecutable::Compile(*module);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    const CudaExecutable& compiled = **executable;
+    for (const auto& instruction : module->entry()->instructions()) {
+      size_t index = 0;
+      const recording::KernelRecord* record = RecordOf(compiled, instruction->name(), &index);
+      if (instruction->opcode() == ir::Opcode::kFusion) {
+        ASSERT_NE(record, nullptr) << instruction->name();
+        const std::string kind = instruction->fusion_kind();
+        if (kind != "Loop" && kind != "Input") continue;
+        ++fusions;
+        EXPECT_EQ(record->backend, "nvptx") << instruction->name() << ": " << record->note;
+        const PtxKernel* ptx = compiled.ptx(index);
+        ASSERT_NE(ptx, nullptr) << instruction->name();
+        EXPECT_FALSE(ptx->launches.empty());
+        EXPECT_FALSE(compiled.LaunchNames(index).empty());
+        ASSERT_FALSE(record->stages.empty());
+        EXPECT_EQ(record->stages.front().name, "input");
+        const bool has_ptx =
+            std::any_of(record->stages.begin(), record->stages.end(), [](const auto& stage) {
+              return stage.name == "ptx" && stage.text.find(".target sm_90") != std::string::npos;
+            });
+        EXPECT_TRUE(has_ptx) << instruction->name();
+        EXPECT_EQ(ptx->inputs, instruction->operand_count());
+      } else if (instruction->opcode() == ir::Opcode::kDot) {
+        ASSERT_NE(record, nullptr) << instruction->name();
+        if (record->backend == "cublas") {
+          ++gemms;
+          ASSERT_NE(compiled.gemm(index), nullptr);
+          EXPECT_EQ(record->note, compiled.gemm(index)->Description());
+        } else {
+          EXPECT_EQ(record->backend, "host");
+          EXPECT_NE(record->note.find("dot runs through the interpreter: "), std::string::npos);
+        }
+      }
+    }
+    for (const recording::KernelRecord& record : compiled.kernels()) {
+      if (record.backend == "host") {
+        EXPECT_FALSE(record.note.empty()) << record.kernel;
+      }
+    }
+  }
+  EXPECT_GE(fusions, 19);
+  EXPECT_GE(gemms, 1);
+  std::printf("%d sample fusions planned as PTX, %d dots as cuBLAS GEMMs\n", fusions, gemms);
+}
+
+TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
+  if (!PtxCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR to lower PTX with";
+  auto module = ir::ParseHloModule(kMixedModule);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CudaExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  const CudaExecutable& compiled = **executable;
+  size_t index = 0;
+  const recording::KernelRecord* y = RecordOf(compiled, "y", &index);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(y->backend, "cublas");
+  EXPECT_EQ(y->note, "cublasSgemmStridedBatched T,N m=3 n=4 k=5");
+  ASSERT_NE(compiled.gemm(index), nullptr);
+  EXPECT_EQ(compiled.ptx(index), nullptr);
+
+  const recording::KernelRecord* q = RecordOf(compiled, "q");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->backend, "host");
+  EXPECT_NE(q->note.find("batch dimensions are not its leading dimensions"), std::string::npos)
+      << q->note;
+
+  const recording::KernelRecord* z = RecordOf(compiled, "z", &index);
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(z->backend, "nvptx");
+  ASSERT_NE(compiled.ptx(index), nullptr);
+  EXPECT_EQ(compiled.ptx(index)->inputs, 2);
+
+  const recording::KernelRecord* loop = RecordOf(compiled, "loop");
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->backend, "host");
+  EXPECT_EQ(loop->note, "control flow runs through the interpreter on the host");
+  // Values (parameters, constants, tuples, get-tuple-element) are no kernels.
+  EXPECT_EQ(RecordOf(compiled, "init"), nullptr);
+  EXPECT_EQ(RecordOf(compiled, "r"), nullptr);
+  EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 1 cublas, 2 host (dot, while), 2 nvptx")
+      << compiled.KernelSummary();
+}
+
+TEST(CudaExecutableTest, RunWithoutAGpuSaysSoInOneSentence) {
+  StatusOr<CudaDriver*> driver = CudaDriver::Get();
+  if (driver.ok()) GTEST_SKIP() << "a GPU is here: the run tests below cover Run";
+  auto module = ir::ParseHloModule(kMixedModule);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CudaExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 1);
+  ASSERT_TRUE(inputs.ok());
+  StatusOr<Literal> result = (*executable)->Run(*inputs);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.message(), driver.message());
+}
+
+// Runs `executable` on the GPU and the interpreter runs `reference` on the same seeded inputs.
+void RunOnTheGpuAndCompare(const ir::Module& reference, CudaExecutable& executable) {
+  auto inputs = SeededInputs(*reference.entry(), 7);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  Interpreter interpreter;
+  auto expected = interpreter.Run(reference, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto actual = executable.Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  // f32 GEMMs in single precision against the interpreter's double sums.
+  const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-4, 1e-5);
+  EXPECT_TRUE(difference.ok()) << "max abs " << difference.max_abs_error << " max rel "
+                               << difference.max_rel_error << " mismatches "
+                               << difference.mismatches;
+  const auto& timings = executable.last_timings();
+  ASSERT_EQ(timings.size(), executable.kernels().size());
+  for (const KernelTiming& timing : timings) EXPECT_GE(timing.executions, 1);
+}
+
+TEST(CudaExecutableTest, SamplesRunOnTheGpuAndMatchTheInterpreter) {
+  StatusOr<CudaDriver*> driver = CudaDriver::Get();
+  if (!driver.ok()) GTEST_SKIP() << driver.message();
+  for (const char* name : {"mlp", "bert_encoder", "resnet_block"}) {
+    SCOPED_TRACE(name);
+    std::string text;
+    std::unique_ptr<ir::Module> module = GpuSnapshot(name, &text);
+    ASSERT_NE(module, nullptr);
+    auto original = ir::ParseHloModule(text);
+    ASSERT_TRUE(original.ok()) << original.message();
+    auto executable = CudaExecutable::Compile(*module);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    RunOnTheGpuAndCompare(**original, **executable);
+    std::printf("%s on the GPU: %s\n", name, (*executable)->KernelSummary().c_str());
+    const auto& kernels = (*executable)->kernels();
+    EXPECT_GT(std::count_if(kernels.begin(), kernels.end(),
+                            [](const auto& k) { return k.backend == "nvptx"; }),
+              0);
+  }
+}
+
+TEST(CudaExecutableTest, HostStepsAndCublasRunBetweenDeviceKernels) {
+  StatusOr<CudaDriver*> driver = CudaDriver::Get();
+  if (!driver.ok()) GTEST_SKIP() << driver.message();
+  auto module = ir::ParseHloModule(kMixedModule);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CudaExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  RunOnTheGpuAndCompare(**module, **executable);
+  // A second run reuses the loaded kernels and gives the same numbers.
+  RunOnTheGpuAndCompare(**module, **executable);
+}
+
+}  // namespace
+}  // namespace fusescope::runtime
