@@ -87,6 +87,16 @@ struct DeviceValue {
   std::vector<std::shared_ptr<DeviceBuffer>> leaves;
 };
 
+// Whether `shape`'s layout (if any) is the row-major order our buffers hold values in.
+bool IsRowMajor(const ir::Shape& shape) {
+  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
+  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
 int64_t LeafCount(const ir::Shape& shape) {
   if (!shape.IsTuple()) return 1;
   int64_t count = 0;
@@ -250,6 +260,12 @@ Status CudaExecutable::Impl::PlanFusion(Step& step) {
 Status CudaExecutable::Impl::PlanStep(Step& step) {
   const ir::Instruction& instruction = *step.instruction;
   const Opcode opcode = instruction.opcode();
+  if (opcode == Opcode::kBitcast &&
+      !(IsRowMajor(instruction.shape()) && IsRowMajor(instruction.operand(0)->shape()))) {
+    AddHost(step, "a bitcast between layouts moves elements: it runs on the host",
+            NewRecord(instruction));
+    return Status::Ok();
+  }
   if (IsValueOpcode(opcode)) {
     step.kind = StepKind::kValue;
     return Status::Ok();
@@ -419,13 +435,13 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunValue(
       return value;
     }
     case Opcode::kBitcast:
-      // Row-major buffers: a bitcast of the same byte size reinterprets the same bytes.
-      if (!value.shape.IsTuple() && !operands[0]->shape.IsTuple() &&
-          ShapeBytes(value.shape) == ShapeBytes(operands[0]->shape)) {
-        value.leaves = operands[0]->leaves;
-        return value;
-      }
-      return RunHost(step, operands);
+      // Planned only between row-major layouts: the same bytes (our buffers hold values in
+      // row-major order).
+      if (value.shape.IsTuple() || operands[0]->shape.IsTuple() ||
+          ShapeBytes(value.shape) != ShapeBytes(operands[0]->shape))
+        return Status::Error("bitcast changes the byte size");
+      value.leaves = operands[0]->leaves;
+      return value;
     default: {
       // A constant: its value computed on the host, then uploaded.
       StatusOr<Literal> literal = host_.EvaluateInstruction(instruction, {});

@@ -10,8 +10,8 @@
 //   - f32/f64 dots whose operand orders one strided-batched GEMM expresses
 //     (runtime/gemm_plan.h), and output fusions of one with an elementwise epilogue: cuBLAS,
 //     the epilogue as a PTX kernel reading the GEMM's result, "cublas";
-//   - parameters, constants, tuples, get-tuple-element and same-size bitcasts: device buffers
-//     (tuples and bitcasts alias their operands' buffers), no kernel;
+//   - parameters, constants, tuples, get-tuple-element and bitcasts between row-major layouts:
+//     device buffers (tuples and bitcasts alias their operands' buffers), no kernel;
 //   - while, conditional, call, and everything not lowered (what the emitter refuses or PTX
 //     lowering fails on, convolutions, dots cuBLAS cannot take as they are): the operands
 //     copied to the host, the reference interpreter, the result copied back, "host", with a

@@ -212,6 +212,30 @@ void RunOnTheGpuAndCompare(const ir::Module& reference, CudaExecutable& executab
   for (const KernelTiming& timing : timings) EXPECT_GE(timing.executions, 1);
 }
 
+// A bitcast between row-major shapes aliases its operand's buffer (no kernel); one between
+// layouts moves elements and is planned on the host, with the reason (and, on a GPU, both
+// give the interpreter's values).
+TEST(CudaExecutableTest, OnlyALayoutChangingBitcastRunsOnTheHost) {
+  auto module = ir::ParseHloModule(R"(HloModule bitcasts
+
+ENTRY main {
+  x = f32[4,3]{1,0} parameter(0)
+  flat = f32[12]{0} bitcast(x)
+  swapped = f32[3,4]{0,1} bitcast(x)
+  ROOT t = (f32[12], f32[3,4]{0,1}) tuple(flat, swapped)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CudaExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_EQ(RecordOf(**executable, "flat"), nullptr);
+  const recording::KernelRecord* swapped = RecordOf(**executable, "swapped");
+  ASSERT_NE(swapped, nullptr);
+  EXPECT_EQ(swapped->backend, "host");
+  EXPECT_EQ(swapped->note, "a bitcast between layouts moves elements: it runs on the host");
+  if (CudaDriver::Get().ok()) RunOnTheGpuAndCompare(**module, **executable);
+}
+
 TEST(CudaExecutableTest, SamplesRunOnTheGpuAndMatchTheInterpreter) {
   StatusOr<CudaDriver*> driver = CudaDriver::Get();
   if (!driver.ok()) GTEST_SKIP() << driver.message();
