@@ -196,7 +196,8 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
 uint64_t CuptiCollection::dropped() const { return dropped_records; }
 
 Status CuptiCollection::PushExternalId(uint64_t id) {
-  if (CUptiResult r = active_api->PushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id);
+  if (CUptiResult r =
+          active_api->PushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id);
       r != CUPTI_SUCCESS) {
     return Status::Error(active_api->Error("cuptiActivityPushExternalCorrelationId", r));
   }
@@ -205,7 +206,8 @@ Status CuptiCollection::PushExternalId(uint64_t id) {
 
 Status CuptiCollection::PopExternalId() {
   uint64_t last = 0;
-  if (CUptiResult r = active_api->PopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+  if (CUptiResult r =
+          active_api->PopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
       r != CUPTI_SUCCESS) {
     return Status::Error(active_api->Error("cuptiActivityPopExternalCorrelationId", r));
   }
@@ -224,8 +226,12 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
   return Status::Error("this build has no CUPTI support");
 }
 uint64_t CuptiCollection::dropped() const { return 0; }
-Status CuptiCollection::PushExternalId(uint64_t) { return Status::Error("this build has no CUPTI support"); }
-Status CuptiCollection::PopExternalId() { return Status::Error("this build has no CUPTI support"); }
+Status CuptiCollection::PushExternalId(uint64_t) {
+  return Status::Error("this build has no CUPTI support");
+}
+Status CuptiCollection::PopExternalId() {
+  return Status::Error("this build has no CUPTI support");
+}
 
 #endif
 

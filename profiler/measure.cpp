@@ -260,8 +260,8 @@ StatusOr<Measurement> MeasureOnCuda(const ir::Module& module,
   measured->gpu_launches = std::move(last_run);
   measured->unclaimed_launches = unclaimed;
   const runtime::CudaDevice& device = (*driver)->device();
-  measured->profile.device = "cuda: " + device.name + ", kernel times from CUPTI (" +
-                             compiled.KernelSummary() + ")";
+  measured->profile.device =
+      "cuda: " + device.name + ", kernel times from CUPTI (" + compiled.KernelSummary() + ")";
   char overhead[96];
   std::snprintf(overhead, sizeof overhead, "; CUPTI overhead %+.1f%% of the run's wall time",
                 100 * measured->CuptiOverhead());
