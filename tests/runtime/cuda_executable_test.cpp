@@ -130,9 +130,11 @@ TEST(CudaExecutableTest, EverySampleFusionPlansForTheGpu) {
         }
       }
     }
+    std::printf("%s: %s\n", name, compiled.KernelSummary().c_str());
     for (const recording::KernelRecord& record : compiled.kernels()) {
       if (record.backend == "host") {
         EXPECT_FALSE(record.note.empty()) << record.kernel;
+        std::printf("  %s on the host: %s\n", record.kernel.c_str(), record.note.c_str());
       }
     }
   }
@@ -233,6 +235,49 @@ ENTRY main {
   ASSERT_NE(swapped, nullptr);
   EXPECT_EQ(swapped->backend, "host");
   EXPECT_EQ(swapped->note, "a bitcast between layouts moves elements: it runs on the host");
+  if (CudaDriver::Get().ok()) RunOnTheGpuAndCompare(**module, **executable);
+}
+
+// An output fusion (dot + bias + relu) is the dot as a cuBLAS GEMM and the rest as a PTX
+// epilogue reading the fusion's parameters and the GEMM's result.
+TEST(CudaExecutableTest, AnOutputFusionIsAGemmAndAPtxEpilogue) {
+  if (!PtxCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR to lower PTX with";
+  auto module = ir::ParseHloModule(R"(HloModule m
+fused {
+  bias_in = f32[32] parameter(0)
+  x_in = f32[8,64] parameter(1)
+  w_in = f32[64,32] parameter(2)
+  d = f32[8,32] dot(x_in, w_in), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[8,32] broadcast(bias_in), dimensions={1}
+  s = f32[8,32] add(d, bb)
+  z = f32[] constant(0)
+  zb = f32[8,32] broadcast(z), dimensions={}
+  ROOT r = f32[8,32] maximum(s, zb)
+}
+ENTRY main {
+  x = f32[8,64] parameter(0)
+  w = f32[64,32] parameter(1)
+  bias = f32[32] parameter(2)
+  ROOT fusion = f32[8,32] fusion(bias, x, w), kind=kOutput, calls=fused
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CudaExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  size_t index = 0;
+  const recording::KernelRecord* fusion = RecordOf(**executable, "fusion", &index);
+  ASSERT_NE(fusion, nullptr);
+  EXPECT_EQ(fusion->backend, "cublas") << fusion->note;
+  EXPECT_EQ(fusion->note,
+            "cublasSgemmStridedBatched N,N m=32 n=8 k=64, then the epilogue as a PTX kernel");
+  ASSERT_NE((*executable)->gemm(index), nullptr);
+  const PtxKernel* epilogue = (*executable)->ptx(index);
+  ASSERT_NE(epilogue, nullptr);
+  EXPECT_EQ(epilogue->inputs, 4);  // the three parameters, then the GEMM's result
+  EXPECT_EQ(epilogue->outputs, 1);
+  EXPECT_EQ(fusion->stages.back().name, "ptx");
+  EXPECT_TRUE(std::any_of(fusion->stages.begin(), fusion->stages.end(),
+                          [](const auto& stage) { return stage.name == "launch-plan"; }));
   if (CudaDriver::Get().ok()) RunOnTheGpuAndCompare(**module, **executable);
 }
 
