@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <unordered_map>
 
@@ -83,6 +84,12 @@ std::atomic<uint64_t> dropped_records{0};
 std::atomic<bool> collecting{false};
 const CuptiApi* active_api = nullptr;
 constexpr size_t kBufferBytes = 1 << 20;
+// Kernels, and the external correlation of each launch: CUPTI writes an external correlation
+// record before each driver or runtime API record made while an id is pushed, so those API
+// records are collected too (and skipped when read).
+constexpr CUpti_ActivityKind kCollectedKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+    CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_RUNTIME};
 
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
   // CUPTI wants 8-byte aligned buffers.
@@ -147,10 +154,9 @@ StatusOr<std::unique_ptr<CuptiCollection>> CuptiCollection::Start() {
     collecting = false;
     return Status::Error((*api)->Error("cuptiActivityRegisterCallbacks", r));
   }
-  for (CUpti_ActivityKind kind :
-       {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}) {
-    if (CUptiResult r = (*api)->Enable(kind); r != CUPTI_SUCCESS) {
-      (*api)->Disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  for (size_t i = 0; i < std::size(kCollectedKinds); ++i) {
+    if (CUptiResult r = (*api)->Enable(kCollectedKinds[i]); r != CUPTI_SUCCESS) {
+      for (size_t j = 0; j < i; ++j) (*api)->Disable(kCollectedKinds[j]);
       collecting = false;
       return Status::Error((*api)->Error("cuptiActivityEnable", r));
     }
@@ -167,8 +173,7 @@ StatusOr<std::unique_ptr<CuptiCollection>> CuptiCollection::Start() {
 CuptiCollection::~CuptiCollection() {
   if (active_api) {
     active_api->FlushAll(1);  // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
-    active_api->Disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    active_api->Disable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+    for (CUpti_ActivityKind kind : kCollectedKinds) active_api->Disable(kind);
   }
   collecting = false;
 }
