@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,6 +17,8 @@
 #include "ir/hlo_parser.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
+#include "recording/kernel_store.h"
+#include "recording/recording_store.h"
 #include "resources/samples.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_executable.h"
@@ -179,6 +184,51 @@ TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
   EXPECT_EQ(RecordOf(compiled, "r"), nullptr);
   EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 1 cublas, 2 host (dot, while), 2 nvptx")
       << compiled.KernelSummary();
+}
+
+// The kernels of a GPU-compiled snapshot go into the recording like the CPU's: PTX and launch
+// plan as stages of the PTX kernels, the GEMM call as the cuBLAS kernels' note.
+TEST(CudaExecutableTest, ThePtxIsKeptInTheRecording) {
+  if (!PtxCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR to lower PTX with";
+  passes::PipelineOptions pipeline;
+  pipeline.target = "gpu";
+  auto recording =
+      recording::CompileAndRecord(resources::FindSample("mlp").text, pipeline, "sample:mlp");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("fusescope-cuda-kernels-" + std::to_string(::getpid()) + ".fsdb");
+  ASSERT_TRUE(recording::SaveRecording(*recording, path.string()).ok());
+  const int last = static_cast<int>(recording->snapshots.size()) - 1;
+  auto module = recording->snapshots.back().ToModule();
+  ASSERT_TRUE(module.ok()) << module.message();
+  CudaExecutableOptions options;
+  options.snapshot = last;
+  auto executable = CudaExecutable::Compile(**module, options);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  const auto& kernels = (*executable)->kernels();
+  Status added = recording::AddKernels(path.string(), last, "cuda", kernels);
+  ASSERT_TRUE(added.ok()) << added.message();
+  int ptx_kernels = 0, gemms = 0;
+  for (const recording::KernelRecord& kernel : kernels) {
+    auto stored = recording::LoadKernel(path.string(), last, kernel.kernel);
+    ASSERT_TRUE(stored.ok()) << stored.message();
+    ASSERT_TRUE(stored->has_value()) << kernel.kernel;
+    EXPECT_EQ((*stored)->backend, kernel.backend);
+    EXPECT_EQ((*stored)->note, kernel.note);
+    if (kernel.backend == "nvptx") {
+      ++ptx_kernels;
+      ASSERT_EQ((*stored)->stages.size(), kernel.stages.size());
+      EXPECT_EQ((*stored)->stages.back().name, "ptx");
+      EXPECT_NE((*stored)->stages.back().text.find(".entry"), std::string::npos);
+    } else if (kernel.backend == "cublas") {
+      ++gemms;
+      EXPECT_NE((*stored)->note.find("cublasSgemmStridedBatched"), std::string::npos);
+    }
+  }
+  std::filesystem::remove(path);
+  EXPECT_GT(ptx_kernels, 0);
+  EXPECT_GT(gemms, 0);
 }
 
 TEST(CudaExecutableTest, RunWithoutAGpuSaysSoInOneSentence) {
