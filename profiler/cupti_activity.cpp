@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
+#include <unordered_map>
 
 #include "runtime/cuda_driver.h"
 
@@ -27,6 +29,8 @@ struct CuptiApi {
   CUptiResult (*FlushAll)(uint32_t);
   CUptiResult (*GetNextRecord)(uint8_t*, size_t, CUpti_Activity**);
   CUptiResult (*GetNumDroppedRecords)(CUcontext, uint32_t, size_t*);
+  CUptiResult (*PushExternalCorrelationId)(CUpti_ExternalCorrelationKind, uint64_t);
+  CUptiResult (*PopExternalCorrelationId)(CUpti_ExternalCorrelationKind, uint64_t*);
 
   std::string Error(const char* call, CUptiResult result) const {
     const char* text = nullptr;
@@ -61,7 +65,11 @@ StatusOr<const CuptiApi*> LoadCupti() {
                           Resolve(library, "cuptiActivityDisable", api.Disable) &&
                           Resolve(library, "cuptiActivityFlushAll", api.FlushAll) &&
                           Resolve(library, "cuptiActivityGetNextRecord", api.GetNextRecord) &&
-                          Resolve(library, "cuptiActivityGetNumDroppedRecords", api.GetNumDroppedRecords);
+                          Resolve(library, "cuptiActivityGetNumDroppedRecords", api.GetNumDroppedRecords) &&
+                          Resolve(library, "cuptiActivityPushExternalCorrelationId",
+                                  api.PushExternalCorrelationId) &&
+                          Resolve(library, "cuptiActivityPopExternalCorrelationId",
+                                  api.PopExternalCorrelationId);
     if (!resolved) error = "libcupti lacks an activity function Fusescope needs";
   });
   if (!error.empty()) return Status::Error(error);
@@ -71,10 +79,17 @@ StatusOr<const CuptiApi*> LoadCupti() {
 // What the callbacks fill; guarded because CUPTI completes buffers on its own thread.
 std::mutex records_mutex;
 std::vector<GpuKernelActivity> records;
+std::unordered_map<uint32_t, uint64_t> external_ids;  // by correlation id
 std::atomic<uint64_t> dropped_records{0};
 std::atomic<bool> collecting{false};
 const CuptiApi* active_api = nullptr;
 constexpr size_t kBufferBytes = 1 << 20;
+// Kernels, and the external correlation of each launch: CUPTI writes an external correlation
+// record before each driver or runtime API record made while an id is pushed, so those API
+// records are collected too (and skipped when read).
+constexpr CUpti_ActivityKind kCollectedKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+    CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_RUNTIME};
 
 void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
   // CUPTI wants 8-byte aligned buffers.
@@ -86,8 +101,15 @@ void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* max_record
 void CUPTIAPI BufferCompleted(CUcontext context, uint32_t stream, uint8_t* buffer, size_t,
                               size_t valid) {
   std::vector<GpuKernelActivity> kernels;
+  std::vector<std::pair<uint32_t, uint64_t>> externals;
   CUpti_Activity* record = nullptr;
   while (active_api && active_api->GetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
+      const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
+      if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
+        externals.emplace_back(e->correlationId, e->externalId);
+      continue;
+    }
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
         record->kind != CUPTI_ACTIVITY_KIND_KERNEL) {
       continue;
@@ -116,6 +138,7 @@ void CUPTIAPI BufferCompleted(CUcontext context, uint32_t stream, uint8_t* buffe
   std::free(buffer);
   std::lock_guard<std::mutex> lock(records_mutex);
   records.insert(records.end(), kernels.begin(), kernels.end());
+  external_ids.insert(externals.begin(), externals.end());
 }
 
 }  // namespace
@@ -131,13 +154,17 @@ StatusOr<std::unique_ptr<CuptiCollection>> CuptiCollection::Start() {
     collecting = false;
     return Status::Error((*api)->Error("cuptiActivityRegisterCallbacks", r));
   }
-  if (CUptiResult r = (*api)->Enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); r != CUPTI_SUCCESS) {
-    collecting = false;
-    return Status::Error((*api)->Error("cuptiActivityEnable", r));
+  for (size_t i = 0; i < std::size(kCollectedKinds); ++i) {
+    if (CUptiResult r = (*api)->Enable(kCollectedKinds[i]); r != CUPTI_SUCCESS) {
+      for (size_t j = 0; j < i; ++j) (*api)->Disable(kCollectedKinds[j]);
+      collecting = false;
+      return Status::Error((*api)->Error("cuptiActivityEnable", r));
+    }
   }
   {
     std::lock_guard<std::mutex> lock(records_mutex);
     records.clear();
+    external_ids.clear();
   }
   dropped_records = 0;
   return std::unique_ptr<CuptiCollection>(new CuptiCollection());
@@ -146,7 +173,7 @@ StatusOr<std::unique_ptr<CuptiCollection>> CuptiCollection::Start() {
 CuptiCollection::~CuptiCollection() {
   if (active_api) {
     active_api->FlushAll(1);  // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
-    active_api->Disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (CUpti_ActivityKind kind : kCollectedKinds) active_api->Disable(kind);
   }
   collecting = false;
 }
@@ -159,6 +186,12 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
   {
     std::lock_guard<std::mutex> lock(records_mutex);
     taken.swap(records);
+    for (GpuKernelActivity& kernel : taken) {
+      auto found = external_ids.find(kernel.correlation_id);
+      if (found == external_ids.end()) continue;
+      kernel.external_id = found->second;
+      external_ids.erase(found);
+    }
   }
   std::sort(taken.begin(), taken.end(),
             [](const GpuKernelActivity& a, const GpuKernelActivity& b) { return a.start_ns < b.start_ns; });
@@ -166,6 +199,25 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
 }
 
 uint64_t CuptiCollection::dropped() const { return dropped_records; }
+
+Status CuptiCollection::PushExternalId(uint64_t id) {
+  if (CUptiResult r =
+          active_api->PushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id);
+      r != CUPTI_SUCCESS) {
+    return Status::Error(active_api->Error("cuptiActivityPushExternalCorrelationId", r));
+  }
+  return Status::Ok();
+}
+
+Status CuptiCollection::PopExternalId() {
+  uint64_t last = 0;
+  if (CUptiResult r =
+          active_api->PopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+      r != CUPTI_SUCCESS) {
+    return Status::Error(active_api->Error("cuptiActivityPopExternalCorrelationId", r));
+  }
+  return Status::Ok();
+}
 
 #else  // without CUPTI's headers at build time
 
@@ -179,6 +231,12 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
   return Status::Error("this build has no CUPTI support");
 }
 uint64_t CuptiCollection::dropped() const { return 0; }
+Status CuptiCollection::PushExternalId(uint64_t) {
+  return Status::Error("this build has no CUPTI support");
+}
+Status CuptiCollection::PopExternalId() {
+  return Status::Error("this build has no CUPTI support");
+}
 
 #endif
 

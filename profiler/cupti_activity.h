@@ -26,6 +26,8 @@ struct GpuKernelActivity {
   int32_t static_shared_bytes = 0;
   int32_t dynamic_shared_bytes = 0;
   uint32_t correlation_id = 0;
+  // The id pushed with PushExternalId() around the launch that made it; 0 when none was.
+  uint64_t external_id = 0;
   double microseconds() const { return static_cast<double>(end_ns - start_ns) / 1e3; }
 };
 
@@ -41,6 +43,13 @@ class CuptiCollection {
   // Take()), in start order. Records CUPTI dropped are counted in dropped().
   StatusOr<std::vector<GpuKernelActivity>> Take();
   uint64_t dropped() const;
+
+  // Tags the launches this thread makes until the matching PopExternalId() with `id` (not 0):
+  // their records carry it as external_id (CUPTI's external correlation), which is how a
+  // launch is mapped back to what made it, whatever the kernel is called (cuBLAS's kernels
+  // carry cuBLAS's names).
+  Status PushExternalId(uint64_t id);
+  Status PopExternalId();
 
  private:
   CuptiCollection() = default;

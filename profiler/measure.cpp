@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "ir/module.h"
 #include "runtime/cpu_executable.h"
+#include "runtime/cuda_driver.h"
 #include "runtime/interpreter.h"
 
 namespace fusescope::profiler {
@@ -182,6 +184,116 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
                                      ? "; f32 dots sgemm" : "; f32 dots widened to dgemm");
   measured->profile.snapshot_index = snapshot_index;
   measured->profile.label = module.name() + " on the CPU";
+  measured->compile_seconds = compiled.compile_seconds();
+  measured->kernels = compiled.kernels();
+  return measured;
+}
+
+double Measurement::CuptiOverhead() const {
+  const double without = Summarize(latency_without_cupti_us).median;
+  const double with = Summarize(profile.run_latency_us).median;
+  return without > 0 ? with / without - 1 : 0;
+}
+
+StatusOr<Measurement> MeasureOnCuda(const ir::Module& module,
+                                    const std::vector<runtime::Literal>& inputs,
+                                    int64_t snapshot_index, const MeasureOptions& options,
+                                    runtime::CudaExecutableOptions cuda_options) {
+  StatusOr<runtime::CudaDriver*> driver = runtime::CudaDriver::Get();
+  if (!driver.ok()) return driver.status();
+  cuda_options.snapshot = static_cast<int>(snapshot_index);
+  const std::string chip = cuda_options.ptx.chip;
+  // Open during the second series: each kernel's launches are tagged with its index + 1.
+  CuptiCollection* collection = nullptr;
+  Status tagging = Status::Ok();
+  cuda_options.before_kernel = [&](size_t kernel) {
+    if (collection && tagging.ok()) tagging = collection->PushExternalId(kernel + 1);
+  };
+  cuda_options.after_kernel = [&](size_t) {
+    if (collection && tagging.ok()) tagging = collection->PopExternalId();
+  };
+  auto executable = runtime::CudaExecutable::Compile(module, std::move(cuda_options));
+  if (!executable.ok()) return Status::Error("compiling for the GPU: " + executable.message());
+  runtime::CudaExecutable& compiled = **executable;
+  const auto& kernels = compiled.kernels();
+  // The run alone is timed in both series (not the units' bookkeeping, not CUPTI's flush).
+  std::vector<double> run_us;
+  auto timed_run = [&]() -> Status {
+    const auto started = std::chrono::steady_clock::now();
+    StatusOr<runtime::Literal> result = compiled.Run(inputs);
+    run_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started)
+            .count());
+    return result.ok() ? Status::Ok() : Status::Error(result.message());
+  };
+  auto wall_units = [&](std::vector<UnitTime>& units) -> Status {
+    if (Status ran = timed_run(); !ran.ok()) return ran;
+    for (const runtime::KernelTiming& timing : compiled.last_timings()) {
+      if (timing.executions == 0 || timing.kernel >= kernels.size()) continue;
+      const recording::KernelRecord& record = kernels[timing.kernel];
+      units.push_back({record.instruction_id, record.kernel, timing.seconds});
+    }
+    return Status::Ok();
+  };
+  auto plain = MeasureRuns(wall_units, options);
+  if (!plain.ok()) return plain;
+  const std::vector<double> without(run_us.end() - options.reps, run_us.end());
+  run_us.clear();
+
+  StatusOr<std::unique_ptr<CuptiCollection>> opened = CuptiCollection::Start();
+  if (!opened.ok()) return Status::Error("CUPTI: " + opened.message());
+  collection = opened->get();
+  std::vector<GpuLaunch> last_run;
+  int64_t unclaimed = 0;
+  int64_t run_index = 0;
+  auto cupti_units = [&](std::vector<UnitTime>& units) -> Status {
+    if (Status ran = timed_run(); !ran.ok()) return ran;
+    if (!tagging.ok()) return Status::Error("CUPTI: " + tagging.message());
+    StatusOr<std::vector<GpuKernelActivity>> taken = collection->Take();
+    if (!taken.ok()) return Status::Error("CUPTI: " + taken.message());
+    std::vector<double> gpu_seconds(kernels.size(), 0);
+    std::vector<bool> launched(kernels.size(), false);
+    last_run.clear();
+    for (GpuKernelActivity& activity : *taken) {
+      GpuLaunch launch;
+      if (activity.external_id >= 1 && activity.external_id <= kernels.size()) {
+        launch.kernel = static_cast<int64_t>(activity.external_id - 1);
+        const size_t k = static_cast<size_t>(launch.kernel);
+        gpu_seconds[k] += static_cast<double>(activity.end_ns - activity.start_ns) * 1e-9;
+        launched[k] = true;
+        for (const std::string& name : compiled.LaunchNames(k))
+          launch.named_in_plan = launch.named_in_plan || name == activity.name;
+      } else if (run_index >= options.warmup) {
+        ++unclaimed;
+      }
+      launch.activity = std::move(activity);
+      last_run.push_back(std::move(launch));
+    }
+    for (const runtime::KernelTiming& timing : compiled.last_timings()) {
+      if (timing.executions == 0 || timing.kernel >= kernels.size()) continue;
+      const recording::KernelRecord& record = kernels[timing.kernel];
+      units.push_back({record.instruction_id, record.kernel,
+                       launched[timing.kernel] ? gpu_seconds[timing.kernel] : timing.seconds});
+    }
+    ++run_index;
+    return Status::Ok();
+  };
+  auto measured = MeasureRuns(cupti_units, options);
+  collection = nullptr;
+  if (!measured.ok()) return measured;
+  measured->profile.run_latency_us.assign(run_us.end() - options.reps, run_us.end());
+  measured->latency_without_cupti_us = without;
+  measured->gpu_launches = std::move(last_run);
+  measured->unclaimed_launches = unclaimed;
+  const runtime::CudaDevice& device = (*driver)->device();
+  measured->profile.device =
+      "cuda: " + device.name + ", kernel times from CUPTI (" + compiled.KernelSummary() + ")";
+  char overhead[96];
+  std::snprintf(overhead, sizeof overhead, "; CUPTI overhead %+.1f%% of the run's wall time",
+                100 * measured->CuptiOverhead());
+  measured->profile.settings += "; PTX for " + chip + overhead;
+  measured->profile.snapshot_index = snapshot_index;
+  measured->profile.label = module.name() + " on the GPU";
   measured->compile_seconds = compiled.compile_seconds();
   measured->kernels = compiled.kernels();
   return measured;

@@ -30,7 +30,8 @@ struct KernelRecord {
   // How it runs: "mlir-cpu" (compiled by MLIR → LLVM), "openblas" (a library call, with the
   // epilogue's stages when one was fused), "host" (run by the reference interpreter on the
   // host: control flow, and what the lowering does not cover yet, with `note` saying why),
-  // "nvptx" (CUDA).
+  // "nvptx" (CUDA: PTX launches, the PTX and launch plan as stages), "cublas" (a cuBLAS GEMM,
+  // with its PTX epilogue's stages when one was fused).
   std::string backend;
   // The lowering options, as one line ("tile=32 vector=8"): the sweep key of tuning later.
   std::string options;

@@ -10,6 +10,7 @@
 #include "ir/verifier.h"
 #include "runtime/blas_convolution.h"
 #include "runtime/blas_dot.h"
+#include "runtime/executable_planning.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernel_emitter.h"
 
@@ -51,31 +52,9 @@ struct Program {
   std::unordered_map<const ir::Instruction*, size_t> slot;
 };
 
-int64_t ShapeBytes(const ir::Shape& shape) {
-  if (shape.IsTuple()) {
-    int64_t total = 0;
-    for (const ir::Shape& element : shape.tuple_shapes()) {
-      const int64_t bytes = ShapeBytes(element);
-      if (bytes < 0 || __builtin_add_overflow(total, bytes, &total)) return -1;
-    }
-    return total;
-  }
-  if (!shape.IsArray()) return 0;
-  int64_t bytes = std::max(ElementByteSize(shape.element_type()), 1);
-  for (int64_t dim : shape.dimensions()) {
-    if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes)) return -1;
-  }
-  return bytes;
-}
-
 LoweringOptions WithoutVectorizer(LoweringOptions options) {
   options.vector = 0;
   return options;
-}
-
-bool IsValueOpcode(Opcode opcode) {
-  return opcode == Opcode::kParameter || opcode == Opcode::kConstant || opcode == Opcode::kTuple ||
-         opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast;
 }
 
 // Why an instruction runs on the host when nothing was tried for it.
@@ -218,47 +197,19 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
 }
 
 Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
-  const ir::Instruction& fusion = *step.instruction;
-  const ir::Computation* fused = fusion.fused_computation();
-  const ir::Instruction* dot = nullptr;
-  for (const ir::Instruction* instruction : fused->MakePostOrder()) {
-    if (instruction->opcode() == Opcode::kDot || instruction->opcode() == Opcode::kConvolution) {
-      if (dot != nullptr) return Status::Error("the output fusion holds more than one dot");
-      dot = instruction;
-    }
-  }
-  if (dot == nullptr) return Status::Error("the output fusion holds no dot");
-  Status blas = dot->opcode() == Opcode::kDot ? CheckBlasDot(*dot) : CheckBlasConvolution(*dot);
-  if (!blas.ok()) return blas;
-  for (const ir::Instruction* operand : dot->operands()) {
-    if (operand->opcode() != Opcode::kParameter)
-      return Status::Error("the dot's operand " + operand->name() +
-                           " is computed inside the fusion");
-  }
-  std::vector<const ir::Instruction*> inputs;
-  for (int64_t i = 0; i < fused->parameter_count(); ++i) inputs.push_back(fused->parameter(i));
-  inputs.push_back(dot);
-  std::vector<const ir::Instruction*> body;
-  for (const ir::Instruction* instruction : fused->MakePostOrder()) {
-    if (instruction->opcode() == Opcode::kParameter || instruction == dot) continue;
-    if (instruction == fused->root() && instruction->opcode() == Opcode::kTuple) continue;
-    body.push_back(instruction);
-  }
-  std::vector<const ir::Instruction*> outputs;
-  if (fused->root()->opcode() == Opcode::kTuple) {
-    outputs.assign(fused->root()->operands().begin(), fused->root()->operands().end());
-    step.tuple_result = true;
-  } else {
-    outputs.push_back(fused->root());
-  }
-  StatusOr<EmittedKernel> epilogue = EmitKernel(inputs, body, outputs);
-  if (!epilogue.ok()) return epilogue.status();
+  StatusOr<ContractionFusion> split =
+      SplitContractionFusion(*step.instruction, [](const ir::Instruction& contraction) {
+        return contraction.opcode() == Opcode::kDot ? CheckBlasDot(contraction)
+                                                    : CheckBlasConvolution(contraction);
+      });
+  if (!split.ok()) return split.status();
   step.kind = StepKind::kOutput;
-  step.dot = dot;
-  step.dot_lhs = dot->operand(0)->parameter_number();
-  step.dot_rhs = dot->operand(1)->parameter_number();
-  return PlanKernel(step, std::move(epilogue), "openblas",
-                    LibraryCall(*dot) + ", then the epilogue as a compiled kernel");
+  step.tuple_result = split->tuple_result;
+  step.dot = split->contraction;
+  step.dot_lhs = split->lhs;
+  step.dot_rhs = split->rhs;
+  return PlanKernel(step, std::move(split->epilogue), "openblas",
+                    LibraryCall(*step.dot) + ", then the epilogue as a compiled kernel");
 }
 
 Status CpuExecutable::Impl::PlanStep(Step& step) {
@@ -303,12 +254,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     // plus an epilogue kernel when they hold a dot or convolution; a custom fusion without
     // one is compiled like a loop fusion.
     const std::string kind = instruction.fusion_kind();
-    bool holds_contraction = false;
-    for (const auto& inner : fused->instructions()) {
-      holds_contraction = holds_contraction || inner->opcode() == Opcode::kDot ||
-                          inner->opcode() == Opcode::kConvolution;
-    }
-    if (kind == "Output" || (kind == "Custom" && holds_contraction)) {
+    if (IsContractionFusion(instruction)) {
       Status planned = PlanOutputFusion(step);
       if (!planned.ok()) {
         step.tuple_result = false;

@@ -28,6 +28,7 @@
 #include "ir/status.h"
 #include "recording/kernel_record.h"
 #include "runtime/blas_dot.h"
+#include "runtime/executable_planning.h"
 #include "runtime/kernel_compiler.h"
 #include "runtime/literal.h"
 
@@ -48,14 +49,6 @@ struct CpuExecutableOptions {
   // numbers, so that comparing with it checks the kernels rather than rounding), or cblas_sgemm
   // (kNative: single-precision speed, differences of about 1e-5 where products cancel).
   BlasPrecision f32_dot_precision = BlasPrecision::kWidened;
-};
-
-// Wall time of one kernel in the last run, summed over its executions (a kernel inside a
-// while loop runs once per iteration).
-struct KernelTiming {
-  size_t kernel = 0;  // index into kernels()
-  double seconds = 0;
-  int64_t executions = 0;
 };
 
 class CpuExecutable {

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -60,8 +61,8 @@ bool Resolve(void* library, const char* name, F& function) {
   return function != nullptr;
 }
 
-StatusOr<CudaDriver*> Load(CudaDriver* driver, CudaDriver::Api* api, void** context,
-                           CudaDevice* device) {
+StatusOr<CudaDriver*> LoadDriver(CudaDriver* driver, CudaDriver::Api* api, void** context,
+                                 CudaDevice* device) {
   const std::string no_gpu = "no NVIDIA driver/GPU found: ";
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) return Status::Error(no_gpu + "libcuda.so.1 cannot be loaded (" + dlerror() + ")");
@@ -115,27 +116,6 @@ int64_t Bytes(const std::vector<int64_t>& shape, int64_t element_bytes) {
   return bytes;
 }
 
-// Device buffers freed on every path out of Run.
-class DeviceBuffers {
- public:
-  explicit DeviceBuffers(const CudaDriver::Api& api) : api_(api) {}
-  ~DeviceBuffers() {
-    for (CUdeviceptr p : buffers_) api_.cuMemFree(p);
-  }
-  StatusOr<CUdeviceptr> Allocate(int64_t bytes) {
-    CUdeviceptr p = 0;
-    if (CUresult r = api_.cuMemAlloc(&p, static_cast<size_t>(std::max<int64_t>(bytes, 1))); r != 0) {
-      return Status::Error(api_.Error("cuMemAlloc", r) + " (" + std::to_string(bytes) + " bytes)");
-    }
-    buffers_.push_back(p);
-    return p;
-  }
-
- private:
-  const CudaDriver::Api& api_;
-  std::vector<CUdeviceptr> buffers_;
-};
-
 }  // namespace
 
 StatusOr<CudaDriver*> CudaDriver::Get() {
@@ -146,7 +126,7 @@ StatusOr<CudaDriver*> CudaDriver::Get() {
     auto* candidate = new CudaDriver();
     candidate->api_ = new Api();
     StatusOr<CudaDriver*> loaded =
-        Load(candidate, candidate->api_, &candidate->context_, &candidate->device_);
+        LoadDriver(candidate, candidate->api_, &candidate->context_, &candidate->device_);
     if (loaded.ok()) {
       driver = candidate;
     } else {
@@ -159,71 +139,103 @@ StatusOr<CudaDriver*> CudaDriver::Get() {
   return driver;
 }
 
-Status CudaDriver::Run(const PtxKernel& kernel, const std::vector<std::span<const std::byte>>& inputs,
-                       const std::vector<std::span<std::byte>>& outputs, double* seconds) {
-  const Api& api = *api_;
-  if (CUresult r = api.cuCtxSetCurrent(context_); r != 0) return Status::Error(api.Error("cuCtxSetCurrent", r));
-  if (static_cast<int>(inputs.size()) != kernel.inputs || static_cast<int>(outputs.size()) != kernel.outputs) {
-    return Status::Error("the kernel takes " + std::to_string(kernel.inputs) + " inputs and " +
-                         std::to_string(kernel.outputs) + " outputs");
-  }
-  DeviceBuffers buffers(api);
-  std::vector<CUdeviceptr> arguments;  // inputs then outputs
-  for (const auto& input : inputs) {
-    auto p = buffers.Allocate(static_cast<int64_t>(input.size()));
-    if (!p.ok()) return Status::Error(p.message());
-    if (CUresult r = api.cuMemcpyHtoD(*p, input.data(), input.size()); r != 0) {
-      return Status::Error(api.Error("cuMemcpyHtoD", r));
-    }
-    arguments.push_back(*p);
-  }
-  for (const auto& output : outputs) {
-    auto p = buffers.Allocate(static_cast<int64_t>(output.size()));
-    if (!p.ok()) return Status::Error(p.message());
-    arguments.push_back(*p);
-  }
-  std::vector<CUdeviceptr> temporaries;
-  for (const PtxTemporary& temporary : kernel.temporaries) {
-    auto p = buffers.Allocate(Bytes(temporary.shape, temporary.element_bytes));
-    if (!p.ok()) return Status::Error(p.message());
-    temporaries.push_back(*p);
-  }
-  std::vector<std::pair<std::string, CUmodule>> modules;
-  auto unload = [&] {
-    for (auto& [name, module] : modules) api.cuModuleUnload(module);
-  };
+Status CudaDriver::MakeCurrent() {
+  if (CUresult r = api_->cuCtxSetCurrent(context_); r != 0)
+    return Status::Error(api_->Error("cuCtxSetCurrent", r));
+  return Status::Ok();
+}
+
+StatusOr<DevicePointer> CudaDriver::Allocate(int64_t bytes) {
+  if (Status current = MakeCurrent(); !current.ok()) return current;
+  CUdeviceptr p = 0;
+  if (CUresult r = api_->cuMemAlloc(&p, static_cast<size_t>(std::max<int64_t>(bytes, 1))); r != 0)
+    return Status::Error(api_->Error("cuMemAlloc", r) + " (" + std::to_string(bytes) + " bytes)");
+  return DevicePointer{p};
+}
+
+void CudaDriver::Free(DevicePointer pointer) {
+  if (pointer != 0) api_->cuMemFree(pointer);
+}
+
+Status CudaDriver::CopyToDevice(DevicePointer to, std::span<const std::byte> from) {
+  if (from.empty()) return Status::Ok();
+  if (CUresult r = api_->cuMemcpyHtoD(to, from.data(), from.size()); r != 0)
+    return Status::Error(api_->Error("cuMemcpyHtoD", r));
+  return Status::Ok();
+}
+
+Status CudaDriver::CopyToHost(std::span<std::byte> to, DevicePointer from) {
+  if (to.empty()) return Status::Ok();
+  if (CUresult r = api_->cuMemcpyDtoH(to.data(), from, to.size()); r != 0)
+    return Status::Error(api_->Error("cuMemcpyDtoH", r));
+  return Status::Ok();
+}
+
+Status CudaDriver::CopyOnDevice(DevicePointer to, DevicePointer from, int64_t bytes) {
+  if (bytes <= 0) return Status::Ok();
+  if (CUresult r = api_->cuMemcpyDtoD(to, from, static_cast<size_t>(bytes)); r != 0)
+    return Status::Error(api_->Error("cuMemcpyDtoD", r));
+  return Status::Ok();
+}
+
+Status CudaDriver::Synchronize() {
+  if (CUresult r = api_->cuCtxSynchronize(); r != 0)
+    return Status::Error(api_->Error("cuCtxSynchronize", r));
+  return Status::Ok();
+}
+
+LoadedPtxKernel::~LoadedPtxKernel() {
+  for (DevicePointer p : temporaries_) driver_.Free(p);
+  for (void* module : modules_) driver_.api_->cuModuleUnload(static_cast<CUmodule>(module));
+}
+
+StatusOr<std::unique_ptr<LoadedPtxKernel>> CudaDriver::Load(const PtxKernel& kernel) {
+  if (Status current = MakeCurrent(); !current.ok()) return current;
+  std::unique_ptr<LoadedPtxKernel> loaded(new LoadedPtxKernel(*this, kernel));
   for (const auto& [name, ptx] : kernel.ptx) {
     CUmodule module = nullptr;
-    if (CUresult r = api.cuModuleLoadData(&module, ptx.c_str()); r != 0) {
-      unload();
-      return Status::Error(api.Error("cuModuleLoadData", r) + " for " + name);
-    }
-    modules.emplace_back(name, module);
+    if (CUresult r = api_->cuModuleLoadData(&module, ptx.c_str()); r != 0)
+      return Status::Error(api_->Error("cuModuleLoadData", r) + " for " + name);
+    loaded->modules_.push_back(module);
   }
-  const auto started = std::chrono::steady_clock::now();
-  auto device_buffer = [&](const PtxArgument& argument) {
-    return argument.buffer >= 0 ? arguments.at(argument.buffer)
-                                : temporaries.at(-argument.buffer - 1);
-  };
   for (const PtxLaunch& launch : kernel.launches) {
+    CUfunction function = nullptr;
+    if (!launch.is_copy) {
+      CUmodule module = nullptr;
+      for (size_t i = 0; i < kernel.ptx.size(); ++i) {
+        if (kernel.ptx[i].first == launch.module) module = loaded->modules_[i];
+      }
+      if (!module || api_->cuModuleGetFunction(&function, module, launch.kernel.c_str()) != 0)
+        return Status::Error("kernel " + launch.module + "::" + launch.kernel + " is not in its PTX");
+    }
+    loaded->functions_.push_back(function);
+  }
+  for (const PtxTemporary& temporary : kernel.temporaries) {
+    StatusOr<DevicePointer> p = Allocate(Bytes(temporary.shape, temporary.element_bytes));
+    if (!p.ok()) return p.status();
+    loaded->temporaries_.push_back(*p);
+  }
+  return loaded;
+}
+
+Status CudaDriver::Launch(const LoadedPtxKernel& loaded, const std::vector<DevicePointer>& buffers) {
+  const PtxKernel& kernel = loaded.kernel_;
+  if (static_cast<int>(buffers.size()) != kernel.inputs + kernel.outputs) {
+    return Status::Error("the kernel takes " + std::to_string(kernel.inputs + kernel.outputs) +
+                         " buffers, got " + std::to_string(buffers.size()));
+  }
+  auto device_buffer = [&](const PtxArgument& argument) {
+    return argument.buffer >= 0 ? buffers.at(static_cast<size_t>(argument.buffer))
+                                : loaded.temporaries_.at(static_cast<size_t>(-argument.buffer - 1));
+  };
+  for (size_t l = 0; l < kernel.launches.size(); ++l) {
+    const PtxLaunch& launch = kernel.launches[l];
     if (launch.is_copy) {
       const PtxArgument& from = launch.arguments.at(0);
-      const size_t bytes = static_cast<size_t>(Bytes(from.shape, from.element_bytes));
-      if (CUresult r = api.cuMemcpyDtoD(device_buffer(launch.arguments.at(1)), device_buffer(from), bytes);
-          r != 0) {
-        unload();
-        return Status::Error(api.Error("cuMemcpyDtoD", r));
-      }
+      Status copied = CopyOnDevice(device_buffer(launch.arguments.at(1)), device_buffer(from),
+                                   Bytes(from.shape, from.element_bytes));
+      if (!copied.ok()) return copied;
       continue;
-    }
-    CUmodule module = nullptr;
-    for (auto& [name, m] : modules) {
-      if (name == launch.module) module = m;
-    }
-    CUfunction function = nullptr;
-    if (!module || api.cuModuleGetFunction(&function, module, launch.kernel.c_str()) != 0) {
-      unload();
-      return Status::Error("kernel " + launch.module + "::" + launch.kernel + " is not in its PTX");
     }
     // Each parameter's bytes, in order; a buffer is its memref descriptor.
     std::vector<std::vector<std::byte>> storage;
@@ -267,32 +279,53 @@ Status CudaDriver::Run(const PtxKernel& kernel, const std::vector<std::span<cons
     }
     std::vector<void*> parameters;
     for (auto& bytes : storage) parameters.push_back(bytes.data());
-    CUresult r = api.cuLaunchKernel(
-        function, static_cast<unsigned>(launch.grid[0]), static_cast<unsigned>(launch.grid[1]),
-        static_cast<unsigned>(launch.grid[2]), static_cast<unsigned>(launch.block[0]),
-        static_cast<unsigned>(launch.block[1]), static_cast<unsigned>(launch.block[2]), 0,
-        nullptr, parameters.data(), nullptr);
-    if (r != 0) {
-      unload();
-      return Status::Error(api.Error("cuLaunchKernel", r) + " for " + launch.kernel);
+    CUresult r = api_->cuLaunchKernel(
+        static_cast<CUfunction>(loaded.functions_[l]), static_cast<unsigned>(launch.grid[0]),
+        static_cast<unsigned>(launch.grid[1]), static_cast<unsigned>(launch.grid[2]),
+        static_cast<unsigned>(launch.block[0]), static_cast<unsigned>(launch.block[1]),
+        static_cast<unsigned>(launch.block[2]), 0, nullptr, parameters.data(), nullptr);
+    if (r != 0) return Status::Error(api_->Error("cuLaunchKernel", r) + " for " + launch.kernel);
+  }
+  return Status::Ok();
+}
+
+Status CudaDriver::Run(const PtxKernel& kernel, const std::vector<std::span<const std::byte>>& inputs,
+                       const std::vector<std::span<std::byte>>& outputs, double* seconds) {
+  if (static_cast<int>(inputs.size()) != kernel.inputs || static_cast<int>(outputs.size()) != kernel.outputs) {
+    return Status::Error("the kernel takes " + std::to_string(kernel.inputs) + " inputs and " +
+                         std::to_string(kernel.outputs) + " outputs");
+  }
+  std::vector<DevicePointer> buffers;  // inputs then outputs
+  struct FreeAll {
+    CudaDriver& driver;
+    std::vector<DevicePointer>& buffers;
+    ~FreeAll() {
+      for (DevicePointer p : buffers) driver.Free(p);
     }
+  } free_all{*this, buffers};
+  for (const auto& input : inputs) {
+    StatusOr<DevicePointer> p = Allocate(static_cast<int64_t>(input.size()));
+    if (!p.ok()) return p.status();
+    buffers.push_back(*p);
+    if (Status copied = CopyToDevice(*p, input); !copied.ok()) return copied;
   }
-  if (CUresult r = api.cuCtxSynchronize(); r != 0) {
-    unload();
-    return Status::Error(api.Error("cuCtxSynchronize", r));
+  for (const auto& output : outputs) {
+    StatusOr<DevicePointer> p = Allocate(static_cast<int64_t>(output.size()));
+    if (!p.ok()) return p.status();
+    buffers.push_back(*p);
   }
+  StatusOr<std::unique_ptr<LoadedPtxKernel>> loaded = Load(kernel);
+  if (!loaded.ok()) return loaded.status();
+  const auto started = std::chrono::steady_clock::now();
+  if (Status launched = Launch(**loaded, buffers); !launched.ok()) return launched;
+  if (Status synchronized = Synchronize(); !synchronized.ok()) return synchronized;
   if (seconds) {
     *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (CUresult r = api.cuMemcpyDtoH(outputs[i].data(), arguments[inputs.size() + i],
-                                      outputs[i].size());
-        r != 0) {
-      unload();
-      return Status::Error(api.Error("cuMemcpyDtoH", r));
-    }
+    Status copied = CopyToHost(outputs[i], buffers[inputs.size() + i]);
+    if (!copied.ok()) return copied;
   }
-  unload();
   return Status::Ok();
 }
 

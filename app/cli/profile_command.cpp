@@ -9,6 +9,10 @@
 // reports each run as it ends on stderr ("progress: rep 3/12 timed": 3 of 12 done, warm-up
 // included, the next one timed), then
 // "progress: save 0/1 profile", for the workbench that runs this command as its worker.
+// `--device cuda` runs the snapshot compiled for the GPU (a model file: the final snapshot of
+// our GPU pipeline) and takes each kernel's time from CUPTI's activity records; the same runs
+// are first timed without CUPTI, and the collection's overhead is reported. Without a GPU the
+// driver's one sentence is the answer.
 
 #include <cstdio>
 #include <filesystem>
@@ -22,10 +26,13 @@
 #include "ir/json_writer.h"
 #include "ir/module.h"
 #include "passes/cost_analysis.h"
+#include "passes/pipeline_options.h"
 #include "profiler/measure.h"
 #include "profiler/profile_export.h"
 #include "profiler/profile_store.h"
+#include "recording/compile_and_record.h"
 #include "recording/kernel_store.h"
+#include "runtime/cuda_driver.h"
 
 namespace fusescope::app {
 namespace {
@@ -73,6 +80,81 @@ std::string KernelKind(const ir::Instruction& instruction) {
   return kind.empty() ? "other" : kind;
 }
 
+// The options a saved kernel set is keyed by: the CPU lowering, or the PTX lowering.
+std::string KernelSetOptions(const std::string& device,
+                             const runtime::CpuExecutableOptions& cpu_options,
+                             const profiler::Measurement& measured) {
+  if (device != "cuda") return cpu_options.lowering.ToString();
+  for (const recording::KernelRecord& kernel : measured.kernels) {
+    if (!kernel.options.empty()) return kernel.options;
+  }
+  return "cuda";
+}
+
+std::string LaunchedBy(const profiler::Measurement& measured, const profiler::GpuLaunch& launch) {
+  if (launch.kernel < 0) return "(unclaimed)";
+  return measured.kernels[static_cast<size_t>(launch.kernel)].kernel;
+}
+
+void GpuJson(JsonWriter& json, const profiler::Measurement& measured) {
+  json.Key("cupti_overhead").BeginObject();
+  json.Key("without_us");
+  SummaryJson(json, profiler::Summarize(measured.latency_without_cupti_us));
+  json.Key("with_us");
+  SummaryJson(json, profiler::Summarize(measured.profile.run_latency_us));
+  json.Key("fraction").Double(measured.CuptiOverhead());
+  json.EndObject();
+  json.Key("unclaimed_launches").Int(measured.unclaimed_launches);
+  json.Key("gpu_kernels").BeginArray();
+  for (const profiler::GpuLaunch& launch : measured.gpu_launches) {
+    const profiler::GpuKernelActivity& a = launch.activity;
+    json.BeginObject();
+    json.Key("name").String(a.name);
+    json.Key("kernel").String(LaunchedBy(measured, launch));
+    json.Key("named_in_plan").Bool(launch.named_in_plan);
+    json.Key("correlation_id").Int(a.correlation_id);
+    json.Key("duration_us").Double(a.microseconds());
+    json.Key("grid").BeginArray();
+    for (int32_t g : a.grid) json.Int(g);
+    json.EndArray();
+    json.Key("block").BeginArray();
+    for (int32_t b : a.block) json.Int(b);
+    json.EndArray();
+    json.Key("registers_per_thread").Int(a.registers_per_thread);
+    json.Key("shared_bytes").Int(a.static_shared_bytes + a.dynamic_shared_bytes);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+// The CUPTI overhead and the last run's GPU kernels, each with the kernel that launched it.
+void PrintGpu(const profiler::Measurement& measured, size_t limit) {
+  const double without = profiler::Summarize(measured.latency_without_cupti_us).median;
+  const double with = profiler::Summarize(measured.profile.run_latency_us).median;
+  std::printf(
+      "  CUPTI overhead: median run %.1f us without the collection, %.1f us with it "
+      "(%+.1f%%), same process and inputs\n",
+      without, with, 100 * measured.CuptiOverhead());
+  if (measured.unclaimed_launches > 0) {
+    std::printf("  %lld GPU kernel(s) no kernel of the module claimed\n",
+                static_cast<long long>(measured.unclaimed_launches));
+  }
+  std::printf("\n%-34s %-40s %16s %12s %5s %7s %9s\n", "launched by", "GPU kernel (last run)",
+              "grid", "block", "regs", "smem", "us");
+  for (size_t i = 0; i < measured.gpu_launches.size() && i < 4 * limit; ++i) {
+    const profiler::GpuLaunch& launch = measured.gpu_launches[i];
+    const profiler::GpuKernelActivity& a = launch.activity;
+    const std::string name = a.name.size() > 40 ? a.name.substr(0, 37) + "..." : a.name;
+    const std::string grid = std::to_string(a.grid[0]) + "x" + std::to_string(a.grid[1]) + "x" +
+                             std::to_string(a.grid[2]);
+    const std::string block = std::to_string(a.block[0]) + "x" + std::to_string(a.block[1]) + "x" +
+                              std::to_string(a.block[2]);
+    std::printf("%-34s %-40s %16s %12s %5d %7d %9.2f\n", LaunchedBy(measured, launch).c_str(),
+                name.c_str(), grid.c_str(), block.c_str(), a.registers_per_thread,
+                a.static_shared_bytes + a.dynamic_shared_bytes, a.microseconds());
+  }
+}
+
 int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
@@ -85,14 +167,16 @@ int RunProfile(const std::vector<std::string>& raw_args) {
                 "[--progress]");
   }
   const std::string device = args->Value("--device").value_or("interpreter");
-  if (device == "cuda") {
-    return Fail("profile: --device cuda is not available yet: kernels lower to PTX, but whole "
-                "modules do not run on the GPU so far (`fusescope machine` says whether a GPU is "
-                "there)");
-  }
-  if (device != "interpreter" && device != "cpu") {
+  if (device != "interpreter" && device != "cpu" && device != "cuda") {
     return Fail("profile: --device " + device +
-                " is not available: use cpu (compiled kernels) or interpreter");
+                " is not available: use cpu (compiled kernels), cuda or interpreter");
+  }
+  if (device == "cuda") {
+    // First, before any work: without a GPU the driver's one sentence is the answer.
+    StatusOr<runtime::CudaDriver*> driver = runtime::CudaDriver::Get();
+    if (!driver.ok()) return Fail(driver.message());
+    if (args->Has("--sgemm") || args->Has("--dgemm"))
+      return Fail("profile: --sgemm and --dgemm need --device cpu");
   }
   runtime::CpuExecutableOptions cpu_options;
   // A profile measures speed: f32 GEMMs run in single precision unless --dgemm asks for
@@ -122,6 +206,19 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   }
   auto loaded = LoadModel(what, *pass);
   if (!loaded.ok()) return Fail("profile: " + loaded.message());
+  if (device == "cuda" && !is_recording) {
+    // A model file: what runs on the GPU is the final snapshot of our GPU pipeline.
+    passes::PipelineOptions pipeline;
+    pipeline.target = "gpu";
+    auto compiled = recording::CompileAndRecord(*loaded->module, pipeline);
+    if (!compiled.ok()) return Fail("profile: " + compiled.message());
+    if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
+      return Fail("profile: the gpu pipeline did not produce a usable module");
+    auto final_module = compiled->snapshots.back().ToModule();
+    if (!final_module.ok()) return Fail("profile: " + final_module.message());
+    loaded->module = std::move(final_module).value();
+    loaded->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
+  }
   const int64_t snapshot = std::max<int64_t>(0, loaded->snapshot_index);
   auto inputs = ChooseInputs(*loaded->module, args->Value("--inputs"),
                              static_cast<uint64_t>(seed->value_or(0)));
@@ -131,7 +228,8 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   options.warmup = warmup->value_or(2);
   options.measure_overhead = args->Has("--overhead");
   if (options.measure_overhead && device != "cpu")
-    return Fail("profile: --overhead needs --device cpu (the interpreter has no plain mode)");
+    return Fail("profile: --overhead needs --device cpu (cuda always reports CUPTI's overhead; the "
+                "interpreter has no plain mode)");
   const bool progress = args->Has("--progress");
   if (progress) {
     options.progress = [warmup = options.warmup](int64_t done, int64_t total) {
@@ -139,10 +237,12 @@ int RunProfile(const std::vector<std::string>& raw_args) {
       PrintProgress("rep", done, total, done < warmup ? "warm-up" : "timed");
     };
   }
-  auto measured = device == "cpu" ? profiler::MeasureOnCpu(*loaded->module, *inputs, snapshot,
-                                                           options, cpu_options)
-                                  : profiler::MeasureWithInterpreter(*loaded->module, *inputs,
-                                                                     snapshot, options);
+  auto measured =
+      device == "cpu"
+          ? profiler::MeasureOnCpu(*loaded->module, *inputs, snapshot, options, cpu_options)
+      : device == "cuda"
+          ? profiler::MeasureOnCuda(*loaded->module, *inputs, snapshot, options)
+          : profiler::MeasureWithInterpreter(*loaded->module, *inputs, snapshot, options);
   if (!measured.ok()) return Fail("profile: " + measured.message());
   const profiler::Profile& profile = measured->profile;
   const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
@@ -160,7 +260,8 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     if (!measured->kernels.empty()) {
       // How each kernel was lowered, for `fusescope kernel` and the Kernel view.
       Status kernels = recording::AddKernels(what, static_cast<int>(snapshot),
-                                             cpu_options.lowering.ToString(), measured->kernels);
+                                             KernelSetOptions(device, cpu_options, *measured),
+                                             measured->kernels);
       if (!kernels.ok()) return Fail("profile: kernels: " + kernels.message());
       std::fprintf(stderr, "saved %zu kernels of snapshot %lld\n", measured->kernels.size(),
                    static_cast<long long>(snapshot));
@@ -216,6 +317,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     }
     json.EndObject();
     json.Key("counters_unavailable").String(measured->counters_unavailable);
+    if (device == "cuda") GpuJson(json, *measured);
     json.EndObject();
     std::cout << json.str() << '\n';
     return 0;
@@ -243,6 +345,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   if (!measured->counters_unavailable.empty()) {
     std::printf("  %s\n", measured->counters_unavailable.c_str());
   }
+  if (device == "cuda") PrintGpu(*measured, limit);
   std::printf("\n%-34s %10s %10s %10s %7s %8s\n", "kernel", "median us", "p95 us", "p99 us",
               "share", "outliers");
   for (size_t i = 0; i < profile.kernels.size() && i < limit; ++i) {
@@ -257,9 +360,11 @@ int RunProfile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"profile",
      "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--device interpreter|cpu] [--lowering OPTIONS] [--sgemm|--dgemm] [--overhead] [--save] [--trace OUT.json] "
+     "[--device interpreter|cpu|cuda] [--lowering OPTIONS] [--sgemm|--dgemm] [--overhead] [--save] "
+     "[--trace OUT.json] "
      "[--top K] [--json] [--progress]",
-     "run a module repeatedly (interpreter or compiled CPU kernels): latency percentiles, per-kernel times, CPU counters",
+     "run a module repeatedly (interpreter, compiled CPU kernels, or the GPU with CUPTI): latency "
+     "percentiles, per-kernel times, CPU counters",
      RunProfile});
 
 }  // namespace

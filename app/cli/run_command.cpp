@@ -1,12 +1,14 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
-// [--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering OPTIONS] [--sgemm]
+// [--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering OPTIONS] [--sgemm]
 // [--kernels-dir DIR] [--json] [--progress]`: runs the module through the reference
 // interpreter. For a recording, the original module and the chosen snapshot (the final one by
 // default) run on the same inputs and each output of the snapshot is compared with the
 // original's; for a model file the module just runs.
 // With `--device cpu` the snapshot (for a model file: the final snapshot of our CPU pipeline)
 // is compiled into CPU kernels (runtime::CpuExecutable) and run, and its outputs are compared
-// with the interpreter's run of the original module. Exit status 1 when an output differs
+// with the interpreter's run of the original module. `--device cuda` does the same on the GPU
+// (runtime::CudaExecutable; a model file runs the final snapshot of our GPU pipeline); without
+// a GPU it says so in the driver's one sentence. Exit status 1 when an output differs
 // beyond tolerance. --progress reports the instructions done of each module on stderr
 // ("progress: instruction 40/120 original module"), for the workbench that runs this command
 // as its worker.
@@ -25,6 +27,8 @@
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
 #include "runtime/cpu_executable.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_executable.h"
 #include "runtime/npy.h"
 
 namespace fusescope::app {
@@ -36,8 +40,10 @@ struct RunReport {
   InterpretedRun snapshot;
   std::optional<InterpretedRun> original;
   std::vector<runtime::LiteralDifference> differences;
-  // --device cpu: how the compiled snapshot ran.
+  // --device cpu or cuda: how the compiled snapshot ran.
   bool on_cpu = false;
+  bool on_gpu = false;
+  std::string gpu_name;
   double compile_seconds = 0;
   std::string kernel_summary;
   std::vector<recording::KernelRecord> kernels;
@@ -56,6 +62,10 @@ void PrintText(const RunReport& report) {
     std::printf("%s: %zu outputs, compiled for the CPU in %.3f s, ran in %.3f s",
                 report.model.c_str(), report.snapshot.outputs.size(), report.compile_seconds,
                 report.snapshot.seconds);
+  } else if (report.on_gpu) {
+    std::printf("%s: %zu outputs, compiled for the GPU in %.3f s, ran on %s in %.3f s",
+                report.model.c_str(), report.snapshot.outputs.size(), report.compile_seconds,
+                report.gpu_name.c_str(), report.snapshot.seconds);
   } else {
     std::printf("%s: %zu outputs, interpreted in %.3f s", report.model.c_str(),
                 report.snapshot.outputs.size(), report.snapshot.seconds);
@@ -76,7 +86,8 @@ void PrintText(const RunReport& report) {
     }
     std::printf("\n");
   }
-  if (report.on_cpu) {
+  const bool compiled = report.on_cpu || report.on_gpu;
+  if (compiled) {
     std::printf("%s\n", report.kernel_summary.c_str());
     for (const recording::KernelRecord& kernel : report.kernels) {
       if (kernel.backend == "host" || !kernel.failed_stage.empty())
@@ -86,10 +97,10 @@ void PrintText(const RunReport& report) {
   }
   if (report.original) {
     std::printf("%s\n", AllMatch(report)
-                            ? (report.on_cpu ? "compiled snapshot matches the original module"
-                                             : "snapshot matches the original module")
-                            : (report.on_cpu ? "compiled snapshot DIFFERS from the original module"
-                                             : "snapshot DIFFERS from the original module"));
+                            ? (compiled ? "compiled snapshot matches the original module"
+                                        : "snapshot matches the original module")
+                            : (compiled ? "compiled snapshot DIFFERS from the original module"
+                                        : "snapshot DIFFERS from the original module"));
   }
 }
 
@@ -116,8 +127,9 @@ void PrintJson(const RunReport& report) {
   }
   json.EndArray();
   if (report.original) json.Key("match").Bool(AllMatch(report));
-  if (report.on_cpu) {
-    json.Key("device").String("cpu");
+  if (report.on_cpu || report.on_gpu) {
+    json.Key("device").String(report.on_cpu ? "cpu" : "cuda");
+    if (report.on_gpu) json.Key("gpu").String(report.gpu_name);
     json.Key("compile_seconds").Double(report.compile_seconds);
     json.Key("kernel_summary").String(report.kernel_summary);
     std::vector<double> seconds(report.kernels.size(), 0);
@@ -210,13 +222,20 @@ int RunRun(const std::vector<std::string>& raw_args) {
                         {"--json", "--sgemm", "--progress"});
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
-  if (device == "cuda")
-    return Fail("run: --device cuda is not available yet: kernels lower to PTX, but whole modules "
-                "do not run on the GPU so far (`fusescope machine` says whether a GPU is there)");
-  if (device != "interpreter" && device != "cpu")
-    return Fail("run: --device " + device + " is not available: use interpreter or cpu");
+  if (device != "interpreter" && device != "cpu" && device != "cuda")
+    return Fail("run: --device " + device + " is not available: use interpreter, cpu or cuda");
   const bool on_cpu = device == "cpu";
-  if (!on_cpu && args->Has("--kernels-dir")) return Fail("run: --kernels-dir needs --device cpu");
+  const bool on_gpu = device == "cuda";
+  if (!on_cpu && !on_gpu && args->Has("--kernels-dir"))
+    return Fail("run: --kernels-dir needs --device cpu or cuda");
+  if (on_gpu && args->Has("--sgemm")) return Fail("run: --sgemm needs --device cpu");
+  runtime::CudaDriver* gpu = nullptr;
+  if (on_gpu) {
+    // First, before any work: without a GPU the driver's one sentence is the answer.
+    StatusOr<runtime::CudaDriver*> driver = runtime::CudaDriver::Get();
+    if (!driver.ok()) return Fail(driver.message());
+    gpu = *driver;
+  }
   runtime::LoweringOptions lowering;
   if (std::optional<std::string> text = args->Value("--lowering")) {
     if (!on_cpu) return Fail("run: --lowering needs --device cpu");
@@ -233,7 +252,9 @@ int RunRun(const std::vector<std::string>& raw_args) {
   auto seed = args->IntValue("--seed");
   if (!pass.ok()) return Fail("run: " + pass.message());
   if (!seed.ok()) return Fail("run: " + seed.message());
-  auto rtol = DoubleOption(args->Value("--rtol"), 1e-5, "--rtol");
+  // cuBLAS's f32 GEMMs accumulate in single precision (the CPU path widens them to dgemm): the
+  // GPU's default relative tolerance allows for that.
+  auto rtol = DoubleOption(args->Value("--rtol"), on_gpu ? 1e-4 : 1e-5, "--rtol");
   auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
   if (!rtol.ok()) return Fail("run: " + rtol.message());
   if (!atol.ok()) return Fail("run: " + atol.message());
@@ -250,14 +271,14 @@ int RunRun(const std::vector<std::string>& raw_args) {
     auto loaded = LoadModel(what, -1);
     if (!loaded.ok()) return Fail("run: " + loaded.message());
     original = std::move(loaded->module);
-  } else if (on_cpu) {
-    // A model file: what runs is the final snapshot of our CPU pipeline.
+  } else if (on_cpu || on_gpu) {
+    // A model file: what runs is the final snapshot of our CPU (GPU) pipeline.
     passes::PipelineOptions pipeline;
-    pipeline.target = "cpu";
+    pipeline.target = on_cpu ? "cpu" : "gpu";
     auto compiled = recording::CompileAndRecord(*snapshot->module, pipeline);
     if (!compiled.ok()) return Fail("run: " + compiled.message());
     if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
-      return Fail("run: the CPU pipeline did not produce a usable module");
+      return Fail("run: the " + pipeline.target + " pipeline did not produce a usable module");
     auto final_module = compiled->snapshots.back().ToModule();
     if (!final_module.ok()) return Fail("run: " + final_module.message());
     original = std::move(snapshot->module);
@@ -305,6 +326,30 @@ int RunRun(const std::vector<std::string>& raw_args) {
       Status saved = SaveKernels(report.kernels, *dir);
       if (!saved.ok()) return Fail("run: " + saved.message());
     }
+  } else if (on_gpu) {
+    runtime::CudaExecutableOptions gpu_options;
+    gpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
+    auto executable = runtime::CudaExecutable::Compile(*snapshot->module, gpu_options);
+    if (!executable.ok()) return Fail("run: compiling for the GPU: " + executable.message());
+    const auto started = std::chrono::steady_clock::now();
+    auto result = (*executable)->Run(*inputs);
+    if (!result.ok()) return Fail("run: on the GPU: " + result.message());
+    report.snapshot.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (result->is_tuple())
+      report.snapshot.outputs = std::move(result->elements());
+    else
+      report.snapshot.outputs.push_back(std::move(result).value());
+    report.on_gpu = true;
+    report.gpu_name = gpu->device().name;
+    report.compile_seconds = (*executable)->compile_seconds();
+    report.kernel_summary = (*executable)->KernelSummary();
+    report.kernels = (*executable)->kernels();
+    report.timings = (*executable)->last_timings();
+    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
+      Status saved = SaveKernels(report.kernels, *dir);
+      if (!saved.ok()) return Fail("run: " + saved.message());
+    }
   } else {
     const std::string snapshot_name =
         !original ? "module"
@@ -332,9 +377,11 @@ int RunRun(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--device interpreter|cpu] [--lowering \"tile=0 vector=8\"] [--sgemm] "
+     "[--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering \"tile=0 vector=8\"] "
+     "[--sgemm] "
      "[--kernels-dir DIR] [--json] [--progress]",
-     "interpret a module, or run it compiled for the CPU, (a snapshot against the original) on "
+     "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the original) "
+     "on "
      "seeded or given inputs",
      RunRun});
 

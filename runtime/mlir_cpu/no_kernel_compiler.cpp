@@ -2,6 +2,7 @@
 // cannot be compiled, and the executable runs it on the host instead.
 
 #include "runtime/kernel_compiler.h"
+#include "runtime/ptx_compiler.h"
 
 namespace fusescope::runtime {
 
@@ -16,6 +17,21 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   result.record.failed_stage = "input";
   result.record.error = "this build has no MLIR (MLIR 19 was not found when it was configured)";
   return result;
+}
+
+bool PtxCompilerAvailable() { return false; }
+
+// Without MLIR nothing lowers to PTX either: the CUDA executable runs such kernels on the host.
+StatusOr<PtxKernel> CompileToPtx(const std::string& mlir_text, const std::string&,
+                                 const PtxOptions&, recording::KernelRecord* partial, int) {
+  const std::string error = "this build has no MLIR (MLIR 19 was not found when it was configured)";
+  if (partial != nullptr) {
+    partial->backend = "nvptx";
+    partial->stages = {{"input", mlir_text}};
+    partial->failed_stage = "input";
+    partial->error = error;
+  }
+  return Status::Error("failed at input: " + error);
 }
 
 }  // namespace fusescope::runtime

@@ -186,7 +186,15 @@ if [[ -s "$tmp/outs/out_000.npy" ]]; then ok; else bad "run --save-outputs wrote
 "$fs" export "$tmp/interp.fsdb" -o "$tmp/exported" >/dev/null 2>&1
 expect_ok "run with exported inputs" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/exported/inputs" --json
 json_ok "run exported inputs json" "d['match']"
-expect_error "run --device" "device cuda is not available yet" "$fs" run "$tmp/interp.fsdb" --device cuda
+# --- --device cuda: on a GPU the compiled snapshot against the interpreter; without one the
+# driver's one sentence, before any work
+if "$fs" machine 2>/dev/null | grep -q '^gpu: no NVIDIA driver/GPU found'; then
+  expect_error "run cuda without a GPU" "^no NVIDIA driver/GPU found: " "$fs" run "$tmp/interp.fsdb" --device cuda
+  expect_error "run cuda model without a GPU" "^no NVIDIA driver/GPU found: " "$fs" run sample:bert_encoder --device cuda --json
+else
+  expect_ok "run cuda recording" "$fs" run "$tmp/interp.fsdb" --device cuda --json
+  json_ok "run cuda json" "d['match'] and d['device'] == 'cuda' and any(k['backend'] == 'nvptx' for k in d['kernels'])"
+fi
 # --- run --device cpu: the compiled snapshot (MLIR JIT kernels, OpenBLAS) against the interpreter
 expect_ok "run cpu recording" "$fs" run "$tmp/interp.fsdb" --device cpu --json
 json_ok "run cpu json" "d['match'] and d['device'] == 'cpu' and all(o['ok'] for o in d['outputs']) and any(k['backend'] == 'mlir-cpu' and k['stages'] > 2 for k in d['kernels']) and d['kernel_summary'].startswith(str(len(d['kernels'])) + ' kernels: ')"
@@ -263,7 +271,7 @@ if "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 3 --json >"$tmp/out" 2>
 else
   bad "profile --device cpu: $(head -2 "$tmp/err")"
 fi
-expect_error "profile unknown device" "use cpu .compiled kernels. or interpreter" "$fs" profile "$tmp/interp.fsdb" --device tpu
+expect_error "profile unknown device" "use cpu .compiled kernels., cuda or interpreter" "$fs" profile "$tmp/interp.fsdb" --device tpu
 expect_error "profile lowering needs cpu" "needs --device cpu" "$fs" profile "$tmp/interp.fsdb" --lowering "tile=8"
 expect_error "progress is a flag" "unknown option" "$fs" bisect "$tmp/interp.fsdb" --progress=yes
 expect_error "bisect model file" "not a recording" "$fs" bisect "$tmp/cc.hlo"
@@ -383,7 +391,12 @@ json_ok "profile hot input" "d['snapshot'] == 0 and d['nodes'] and not d['nodes'
 expect_ok "profile text" "$fs" profile sample:mlp --reps 2 --warmup 0 --trace "$tmp/prof_trace.json"
 contains "profile text device" '^device: reference interpreter' "$tmp/out"
 if python3 -c "import json; d=json.load(open('$tmp/prof_trace.json')); import sys; sys.exit(0 if any(e['ph'] == 'X' for e in d['traceEvents']) else 1)"; then ok; else bad "profile --trace wrote no events"; fi
-expect_error "profile device" "cuda is not available yet: kernels lower to PTX" "$fs" profile sample:mlp --device cuda
+if "$fs" machine 2>/dev/null | grep -q '^gpu: no NVIDIA driver/GPU found'; then
+  expect_error "profile cuda without a GPU" "^no NVIDIA driver/GPU found: " "$fs" profile sample:mlp --device cuda
+else
+  expect_ok "profile cuda" "$fs" profile sample:mlp --device cuda --reps 3 --json
+  json_ok "profile cuda json" "d['gpu_kernels'] and d['unclaimed_launches'] == 0 and 'cupti_overhead' in d and d['device'].startswith('cuda: ')"
+fi
 expect_error "profile reps" "repetitions must be" "$fs" profile sample:mlp --reps 0
 expect_error "profile save needs recording" "need a recording" "$fs" profile sample:mlp --save
 
