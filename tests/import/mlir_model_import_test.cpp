@@ -94,6 +94,74 @@ INSTANTIATE_TEST_SUITE_P(
         JaxModel{"convnet/stablehlo.mlir", "convnet/before_optimizations.nometa.hlo"},
         JaxModel{"mlir/mlp_stablehlo_generic.mlir", "mlp/before_optimizations.nometa.hlo"}));
 
+// Programs jax lowers to control flow, gather/scatter, sorts, variadic reductions, random
+// bits and a training step (scripts/gen_stablehlo_fixtures.py writes tests/data/mlir/jax/
+// <name>.mlir and the HLO jax wrote for the same program, <name>.hlo).
+class JaxProgramTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string MlirPath() const { return kData + "mlir/jax/" + GetParam() + ".mlir"; }
+  std::string HloPath() const {
+    // gen_fixtures.py writes the training step's HLO for the HLO importer's tests.
+    if (GetParam() == "bert_train_step")
+      return kData + "training/bert_train_step.threefry.nometa.hlo";
+    return kData + "mlir/jax/" + GetParam() + ".hlo";
+  }
+};
+
+// Every operation maps (nothing opaque, no warning) and the module verifies.
+TEST_P(JaxProgramTest, MapsFullyAndVerifies) {
+  auto imported = ImportMlirModelFile(MlirPath());
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  const Status verified = VerifyModule(*imported->module);
+  EXPECT_TRUE(verified.ok()) << verified.message();
+  EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
+}
+
+// The reference interpreter computes, on the same seeded inputs, what it computes for the
+// HLO jax wrote.
+TEST_P(JaxProgramTest, ComputesWhatJaxsHloComputes) {
+  auto imported = ImportMlirModelFile(MlirPath());
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  auto hlo = ParseFile(HloPath());
+  ASSERT_NE(hlo, nullptr);
+  auto inputs = runtime::SeededInputs(*hlo->entry(), 11);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  auto same_inputs = runtime::SeededInputs(*imported->module->entry(), 11);
+  ASSERT_TRUE(same_inputs.ok()) << same_inputs.message();
+  runtime::Interpreter interpreter;
+  auto expected = interpreter.Run(*hlo, std::move(inputs).value());
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto actual = interpreter.Run(*imported->module, std::move(same_inputs).value());
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  const runtime::LiteralDifference difference =
+      runtime::CompareLiterals(*actual, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << "max abs error " << difference.max_abs_error << ", "
+                               << difference.mismatches << " mismatches";
+}
+
+// Both of our pipelines compile the imported module.
+TEST_P(JaxProgramTest, CompilesThroughBothPipelines) {
+  auto imported = ImportMlirModelFile(MlirPath());
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  for (const char* target : {"cpu", "gpu"}) {
+    passes::PipelineOptions options;
+    options.target = target;
+    auto recording =
+        recording::CompileAndRecord(PrintModule(*imported->module), options, GetParam());
+    ASSERT_TRUE(recording.ok()) << target << ": " << recording.message();
+    EXPECT_FALSE(recording->failed()) << target;
+    EXPECT_GT(recording->passes.size(), 5u) << target;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(JaxPrograms, JaxProgramTest,
+                         ::testing::Values("while_tuple", "cond_switch_sort", "scan_grad",
+                                           "gather_scatter", "sort_reduce", "dropout_pool_grad",
+                                           "decoder_grad", "bert_train_step"));
+
 TEST(MlirModelImportTest, StablehloOpsBecomeHloInstructions) {
   auto imported = ImportMlirModelFile(kData + "mlp/stablehlo.mlir");
   ASSERT_TRUE(imported.ok()) << imported.message();
@@ -155,20 +223,27 @@ TEST(MlirModelImportTest, GenericFormAndUnknownOpsLoad) {
 }
 
 // jax's pretty control flow: a while whose `cond` and `do` regions both take the iteration
-// values its header defines, a reduce whose body follows on a `reducer(...)` line, argmax's
-// variadic reduce (kept opaque), multi-result values read as %0#1.
+// values its header defines (typed by the header's colon), a reduce whose body follows on a
+// `reducer(...)` line, argmax's variadic reduce (inputs paired with their initial values and
+// accumulators with values in the text, inputs first and accumulators first in HLO),
+// multi-result values read as %0#1.
 TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
   auto imported = ImportMlirModelFile(kData + "mlir/jax_while_argmax.mlir");
   ASSERT_TRUE(imported.ok()) << imported.message();
   EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
-  EXPECT_EQ(imported->unmapped.at("stablehlo.while"), 1);
-  EXPECT_EQ(imported->unmapped.at("stablehlo.reduce"), 1);
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
   const Instruction* loop = imported->module->FindInstruction("0");
   ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->opcode(), Opcode::kWhile);
   EXPECT_EQ(loop->shape().ToString(false), "(s32[], f32[4,8])");
-  ASSERT_EQ(loop->called_computations().size(), 2u);
-  for (const Computation* region : loop->called_computations()) {
-    EXPECT_EQ(region->parameter_count(), 2) << region->name();
+  ASSERT_EQ(loop->operand_count(), 1);
+  EXPECT_EQ(loop->operand(0)->opcode(), Opcode::kTuple);
+  for (std::string_view key : {"condition", "body"}) {
+    ASSERT_EQ(loop->CalledComputations(key).size(), 1u) << key;
+    const Computation* region = loop->CalledComputations(key)[0];
+    ASSERT_EQ(region->parameter_count(), 1) << key;
+    EXPECT_EQ(region->parameter(0)->shape().ToString(false), "(s32[], f32[4,8])") << key;
   }
   const Instruction* reduce = imported->module->FindInstruction("2");
   ASSERT_NE(reduce, nullptr);
@@ -176,6 +251,34 @@ TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
   EXPECT_EQ(reduce->operand(0)->opcode(), Opcode::kGetTupleElement);
   ASSERT_EQ(reduce->CalledComputations("to_apply").size(), 1u);
   EXPECT_EQ(reduce->CalledComputations("to_apply")[0]->root()->opcode(), Opcode::kAdd);
+  const Instruction* argmax = imported->module->FindInstruction("1.1");
+  ASSERT_NE(argmax, nullptr);
+  ASSERT_EQ(argmax->opcode(), Opcode::kReduce);
+  ASSERT_EQ(argmax->operand_count(), 4);
+  EXPECT_EQ(argmax->operand(1)->opcode(), Opcode::kIota);
+  EXPECT_EQ(argmax->operand(2)->opcode(), Opcode::kConstant);
+  const Computation* body = argmax->CalledComputations("to_apply")[0];
+  ASSERT_EQ(body->parameter_count(), 4);
+  EXPECT_EQ(body->parameter(1)->shape().ToString(false), "s32[]");
+  EXPECT_EQ(body->parameter(2)->shape().ToString(false), "f32[]");
+
+  // x * 2^3, the argmax of each row and the row's fold of a * b + 1.
+  auto x = runtime::Literal::Create(Shape(PrimitiveType::kF32, {4, 8}));
+  ASSERT_TRUE(x.ok()) << x.message();
+  for (int64_t i = 0; i < 32; ++i) x->SetDouble(i, (i % 8 == (i / 8) * 2) ? 1.0 : 0.25);
+  std::vector<runtime::Literal> arguments;
+  arguments.push_back(std::move(x).value());
+  runtime::Interpreter interpreter;
+  auto result = interpreter.Run(*imported->module, std::move(arguments));
+  ASSERT_TRUE(result.ok()) << result.message();
+  ASSERT_TRUE(result->is_tuple());
+  ASSERT_EQ(result->elements().size(), 2u);
+  const runtime::Literal& indices = result->elements()[0];
+  for (int64_t row = 0; row < 4; ++row) EXPECT_EQ(indices.GetInt(row), row * 2) << row;
+  // Rows hold 8 and seven 2s: the fold from 0 is ((0 * 8 + 1) * 2 + 1) ... in row order.
+  double fold = 0;
+  for (int64_t column = 0; column < 8; ++column) fold = fold * (column == 0 ? 8.0 : 2.0) + 1.0;
+  EXPECT_DOUBLE_EQ(result->elements()[1].GetDouble(0), fold);
 }
 
 // MHLO in generic form with its older attribute spellings.
