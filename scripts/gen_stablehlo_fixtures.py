@@ -118,6 +118,11 @@ MODELS = {
 }
 
 
+# Also written in MLIR's generic form (<name>.generic.mlir), which libMLIR reads without the
+# StableHLO dialect.
+GENERIC = ("while_tuple", "cond_switch_sort", "gather_scatter", "sort_reduce")
+
+
 def main():
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     jax = gen_fixtures.import_jax()
@@ -125,6 +130,10 @@ def main():
         fn, specs = model(jax)
         lowered = jax.jit(fn, donate_argnums=donate).lower(*specs)
         gen_fixtures.write(OUT / f"{name}.mlir", lowered.as_text())
+        if name in GENERIC:
+            module = lowered.compiler_ir("stablehlo")
+            gen_fixtures.write(OUT / f"{name}.generic.mlir",
+                               module.operation.get_asm(print_generic_op_form=True))
         if name != "bert_train_step":
             gen_fixtures.write(OUT / f"{name}.hlo", lowered.as_text("hlo"))
         print(OUT / f"{name}.mlir")
