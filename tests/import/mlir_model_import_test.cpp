@@ -289,6 +289,139 @@ TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
   EXPECT_DOUBLE_EQ(result->elements()[1].GetDouble(0), fold);
 }
 
+// A while of one value whose condition uses an outer value carries it in its state (HLO's
+// regions see nothing outside); an if's branches get the outer values they use as a tuple,
+// the while's result among them.
+TEST(MlirModelImportTest, RegionsThatUseOuterValuesGetThemAsOperands) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = \"stablehlo.while\"(%arg0) ({\n"
+      "  ^bb0(%a: tensor<f32>):\n"
+      "    %1 = \"stablehlo.compare\"(%a, %arg1) {comparison_direction = "
+      "#stablehlo<comparison_direction LT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    \"stablehlo.return\"(%1) : (tensor<i1>) -> ()\n"
+      "  }, {\n"
+      "  ^bb0(%b: tensor<f32>):\n"
+      "    %2 = \"stablehlo.add\"(%b, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%2) : (tensor<f32>) -> ()\n"
+      "  }) : (tensor<f32>) -> tensor<f32>\n"
+      "  %3 = \"stablehlo.compare\"(%0, %arg1) {comparison_direction = "
+      "#stablehlo<comparison_direction GT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "  %4 = \"stablehlo.if\"(%3) ({\n"
+      "    \"stablehlo.return\"(%0) : (tensor<f32>) -> ()\n"
+      "  }, {\n"
+      "    %5 = \"stablehlo.negate\"(%0) : (tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%5) : (tensor<f32>) -> ()\n"
+      "  }) : (tensor<i1>) -> tensor<f32>\n"
+      "  \"func.return\"(%4) : (tensor<f32>) -> ()\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "regions.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  const Instruction* loop = imported->module->FindInstruction("0");
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->shape().ToString(false), "(f32[], f32[])");
+  const Instruction* branch = imported->module->entry()->root();
+  EXPECT_EQ(branch->opcode(), Opcode::kConditional);
+  EXPECT_EQ(branch->CalledComputations("true_computation").size(), 1u);
+  EXPECT_EQ(branch->CalledComputations("false_computation").size(), 1u);
+  ASSERT_EQ(branch->operand_count(), 3);
+  EXPECT_EQ(branch->operand(1)->shape().ToString(false), "(f32[])");
+  // Doubling 1 until it reaches the limit: 16; 16 > 10 takes the first branch, 16 > 16 the
+  // second.
+  runtime::Interpreter interpreter;
+  for (const auto& [limit, expected] : {std::pair{10.0, 16.0}, std::pair{16.0, -16.0}}) {
+    std::vector<runtime::Literal> arguments;
+    arguments.push_back(runtime::Literal::ScalarDouble(PrimitiveType::kF32, 1.0));
+    arguments.push_back(runtime::Literal::ScalarDouble(PrimitiveType::kF32, limit));
+    auto result = interpreter.Run(*imported->module, std::move(arguments));
+    ASSERT_TRUE(result.ok()) << result.message();
+    EXPECT_EQ(result->GetDouble(0), expected) << limit;
+  }
+}
+
+// Operations that cannot be HLO stay opaque with one warning at their position that says
+// why; a gather whose numbers read but do not fit its operands is refused by the verifier
+// and the interpreter, not run out of bounds.
+TEST(MlirModelImportTest, MalformedControlFlowAndGatherStayOpaqueWithAReason) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<8x6xf32>, %arg1: tensor<5x1xi32>) -> tensor<5x6xf32> {\n"
+      "  %0 = \"stablehlo.while\"(%arg0) : (tensor<8x6xf32>) -> tensor<8x6xf32>\n"
+      "  %1 = \"stablehlo.gather\"(%0, %arg1) <{dimension_numbers = "
+      "#stablehlo.gather<offset_dims = [one], collapsed_slice_dims = [0], start_index_map = "
+      "[0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 6>}> : (tensor<8x6xf32>, "
+      "tensor<5x1xi32>) -> tensor<5x6xf32>\n"
+      "  %2 = \"stablehlo.gather\"(%arg0, %arg1) <{dimension_numbers = "
+      "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = "
+      "[0]>, slice_sizes = array<i64: 1, 6>}> : (tensor<8x6xf32>, tensor<5x1xi32>) -> "
+      "tensor<5x6xf32>\n"
+      "  \"func.return\"(%1) : (tensor<5x6xf32>) -> ()\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "bad.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_EQ(imported->unmapped.at("stablehlo.while"), 1);
+  EXPECT_EQ(imported->unmapped.at("stablehlo.gather"), 2);
+  ASSERT_EQ(imported->warnings.size(), 3u);
+  // libMLIR places an operation after its results, the tolerant reader at their start.
+  EXPECT_THAT(imported->warnings[0], ::testing::MatchesRegex("bad\\.mlir:2:[38]: 'stablehlo\\.while' "
+                                                            "kept opaque: while needs a cond "
+                                                            "and a do region"));
+  EXPECT_THAT(imported->warnings[1],
+              ::testing::MatchesRegex("bad\\.mlir:3:[38]: 'stablehlo\\.gather' kept opaque: "
+                                      "offset_dims is not a list of integers: '\\[one\\]'"));
+  EXPECT_THAT(imported->warnings[2],
+              ::testing::MatchesRegex("bad\\.mlir:4:[38]: 'stablehlo\\.gather' kept opaque: "
+                                      "index_vector_dim is missing or not an integer"));
+  EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
+
+  const std::string misfit =
+      "func.func @main(%arg0: tensor<8x6xf32>, %arg1: tensor<5x1xi32>) -> tensor<5x6xf32> {\n"
+      "  %0 = \"stablehlo.gather\"(%arg0, %arg1) <{dimension_numbers = "
+      "#stablehlo.gather<offset_dims = [1, 2, 3], collapsed_slice_dims = [7], start_index_map "
+      "= [9], index_vector_dim = 1>, slice_sizes = array<i64: 100, 6>}> : (tensor<8x6xf32>, "
+      "tensor<5x1xi32>) -> tensor<5x6xf32>\n"
+      "  \"func.return\"(%0) : (tensor<5x6xf32>) -> ()\n"
+      "}\n";
+  auto unfit = ImportMlirModelText(misfit, "misfit.mlir");
+  ASSERT_TRUE(unfit.ok()) << unfit.message();
+  EXPECT_TRUE(unfit->compilable());
+  EXPECT_FALSE(VerifyModule(*unfit->module).ok());
+  auto inputs = runtime::SeededInputs(*unfit->module->entry(), 1);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  runtime::Interpreter interpreter;
+  EXPECT_FALSE(interpreter.Run(*unfit->module, std::move(inputs).value()).ok());
+}
+
+// rng_bit_generator maps (jax's "rbg" keys) and compiles; the interpreter refuses it rather
+// than make up bits that only look like XLA's.
+TEST(MlirModelImportTest, RngBitGeneratorMapsButIsNotInterpreted) {
+  auto imported = ImportMlirModelFile(kData + "mlir/jax/rng_bit_generator.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  int64_t generators = 0;
+  for (const auto& computation : imported->module->computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() != Opcode::kRngBitGenerator) continue;
+      ++generators;
+      EXPECT_EQ(instruction->attribute("algorithm").value_or(""), "rng_default");
+      EXPECT_EQ(instruction->shape().ToString(false), "(u64[2], u32[4,4])");
+    }
+  }
+  EXPECT_EQ(generators, 1);
+  passes::PipelineOptions options;
+  auto recording = recording::CompileAndRecord(PrintModule(*imported->module), options, "rbg");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  EXPECT_FALSE(recording->failed());
+  auto inputs = runtime::SeededInputs(*imported->module->entry(), 3);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  auto run = runtime::Interpreter().Run(*imported->module, std::move(inputs).value());
+  ASSERT_FALSE(run.ok());
+  EXPECT_THAT(run.message(), HasSubstr("does not reproduce XLA's random bits"));
+}
+
 // MHLO in generic form with its older attribute spellings.
 TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
   const std::string text =
