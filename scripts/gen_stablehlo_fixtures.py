@@ -89,6 +89,29 @@ def dropout_model(jax):
     return f, (spec((2, 4, 4, 3), jnp.float32), spec((2,), jnp.uint32))
 
 
+def composite_barrier_model(jax):
+    """lax.composite (a call of its decomposition) behind an optimization barrier."""
+    jnp, lax = jax.numpy, jax.lax
+
+    def f(x, y):
+        scaled_add = lax.composite(lambda a, b: a * 2 + b, name="my.scaled_add")
+        a, b = lax.optimization_barrier((x, y))
+        return scaled_add(a, b), jnp.sin(b)
+
+    spec = jax.ShapeDtypeStruct
+    return f, (spec((4, 4), jnp.float32), spec((4, 4), jnp.float32))
+
+
+def cholesky_model(jax):
+    """Cholesky on CPU: a LAPACK custom_call, which maps but only XLA can run."""
+    jnp = jax.numpy
+
+    def f(x):
+        return jax.lax.linalg.cholesky(x @ x.T + 4 * jnp.eye(4))
+
+    return f, (jax.ShapeDtypeStruct((4, 4), jnp.float32),)
+
+
 def rng_bit_generator_model(jax):
     """rng_bit_generator (the "rbg" key): maps, but the interpreter does not reproduce XLA's
     bits."""
@@ -102,8 +125,9 @@ def rng_bit_generator_model(jax):
     return f, (spec((4, 4), jnp.float32), spec((4,), jnp.uint32))
 
 
-# name -> (model, donated arguments); the training step's HLO is gen_fixtures.py's
-# tests/data/training/bert_train_step.threefry.nometa.hlo, not written twice.
+# name -> (model, donated arguments). No HLO is written for programs the interpreter cannot
+# run (random bits, LAPACK), nor for the training step: gen_fixtures.py writes its HLO as
+# tests/data/training/bert_train_step.threefry.nometa.hlo.
 MODELS = {
     "while_tuple": (while_model, ()),
     "cond_switch_sort": (gen_fixtures.cond_sort_model, ()),
@@ -112,7 +136,9 @@ MODELS = {
     "sort_reduce": (sort_reduce_model, ()),
     "dropout_pool_grad": (dropout_model, ()),
     "decoder_grad": (gen_fixtures.decoder_grad_model, ()),
+    "composite_barrier": (composite_barrier_model, ()),
     "rng_bit_generator": (rng_bit_generator_model, ()),
+    "cholesky_custom_call": (cholesky_model, ()),
     "bert_train_step": (lambda jax: gen_fixtures.bert_train_step_model(jax, "threefry2x32"),
                         (0, 1)),
 }
@@ -134,7 +160,7 @@ def main():
             module = lowered.compiler_ir("stablehlo")
             gen_fixtures.write(OUT / f"{name}.generic.mlir",
                                module.operation.get_asm(print_generic_op_form=True))
-        if name != "bert_train_step":
+        if name not in ("bert_train_step", "rng_bit_generator", "cholesky_custom_call"):
             gen_fixtures.write(OUT / f"{name}.hlo", lowered.as_text("hlo"))
         print(OUT / f"{name}.mlir")
 

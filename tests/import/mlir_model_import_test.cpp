@@ -166,7 +166,7 @@ TEST_P(JaxProgramTest, CompilesThroughBothPipelines) {
 INSTANTIATE_TEST_SUITE_P(JaxPrograms, JaxProgramTest,
                          ::testing::Values("while_tuple", "cond_switch_sort", "scan_grad",
                                            "gather_scatter", "sort_reduce", "dropout_pool_grad",
-                                           "decoder_grad", "bert_train_step",
+                                           "decoder_grad", "bert_train_step", "composite_barrier",
                                            "while_tuple.generic", "cond_switch_sort.generic",
                                            "gather_scatter.generic", "sort_reduce.generic"));
 
@@ -365,9 +365,10 @@ TEST(MlirModelImportTest, MalformedControlFlowAndGatherStayOpaqueWithAReason) {
   EXPECT_EQ(imported->unmapped.at("stablehlo.gather"), 2);
   ASSERT_EQ(imported->warnings.size(), 3u);
   // libMLIR places an operation after its results, the tolerant reader at their start.
-  EXPECT_THAT(imported->warnings[0], ::testing::MatchesRegex("bad\\.mlir:2:[38]: 'stablehlo\\.while' "
-                                                            "kept opaque: while needs a cond "
-                                                            "and a do region"));
+  EXPECT_THAT(imported->warnings[0],
+              ::testing::MatchesRegex("bad\\.mlir:2:[38]: 'stablehlo\\.while' "
+                                      "kept opaque: while needs a cond "
+                                      "and a do region"));
   EXPECT_THAT(imported->warnings[1],
               ::testing::MatchesRegex("bad\\.mlir:3:[38]: 'stablehlo\\.gather' kept opaque: "
                                       "offset_dims is not a list of integers: '\\[one\\]'"));
@@ -420,6 +421,33 @@ TEST(MlirModelImportTest, RngBitGeneratorMapsButIsNotInterpreted) {
   auto run = runtime::Interpreter().Run(*imported->module, std::move(inputs).value());
   ASSERT_FALSE(run.ok());
   EXPECT_THAT(run.message(), HasSubstr("does not reproduce XLA's random bits"));
+}
+
+// A custom_call (LAPACK's Cholesky on CPU) is a custom-call with its target: it maps and
+// compiles; the interpreter names the target it cannot run.
+TEST(MlirModelImportTest, CustomCallKeepsItsTarget) {
+  auto imported = ImportMlirModelFile(kData + "mlir/jax/cholesky_custom_call.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  std::vector<const Instruction*> calls;
+  for (const auto& computation : imported->module->computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() == Opcode::kCustomCall) calls.push_back(instruction.get());
+    }
+  }
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0]->attribute("custom_call_target").value_or(""), "\"lapack_spotrf_ffi\"");
+  EXPECT_EQ(calls[0]->shape().ToString(false), "(f32[4,4], s32[])");
+  passes::PipelineOptions options;
+  auto recording = recording::CompileAndRecord(PrintModule(*imported->module), options, "lapack");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  EXPECT_FALSE(recording->failed());
+  auto inputs = runtime::SeededInputs(*imported->module->entry(), 3);
+  ASSERT_TRUE(inputs.ok()) << inputs.message();
+  auto run = runtime::Interpreter().Run(*imported->module, std::move(inputs).value());
+  ASSERT_FALSE(run.ok());
+  EXPECT_THAT(run.message(), HasSubstr("custom-call lapack_spotrf_ffi cannot be run"));
 }
 
 // MHLO in generic form with its older attribute spellings.
