@@ -450,6 +450,37 @@ TEST(MlirModelImportTest, CustomCallKeepsItsTarget) {
   EXPECT_THAT(run.message(), HasSubstr("custom-call lapack_spotrf_ffi cannot be run"));
 }
 
+// Tuple types and get_tuple_element, generic (`index = 1 : i32`) and pretty (`%0[0]`).
+TEST(MlirModelImportTest, TuplesAndTheirElementsMap) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<i32>) -> (tensor<i32>, "
+      "tensor<2xf32>) {\n"
+      "  %0 = \"stablehlo.tuple\"(%arg0, %arg1) : (tensor<2xf32>, tensor<i32>) -> "
+      "tuple<tensor<2xf32>, tensor<i32>>\n"
+      "  %1 = \"stablehlo.get_tuple_element\"(%0) <{index = 1 : i32}> : "
+      "(tuple<tensor<2xf32>, tensor<i32>>) -> tensor<i32>\n"
+      "  %2 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<2xf32>, tensor<i32>>) -> "
+      "tensor<2xf32>\n"
+      "  return %1, %2 : tensor<i32>, tensor<2xf32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "tuple.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  EXPECT_EQ(imported->module->FindInstruction("0")->shape().ToString(false), "(f32[2], s32[])");
+  std::vector<runtime::Literal> arguments;
+  auto vector = runtime::Literal::Create(Shape(PrimitiveType::kF32, {2}));
+  ASSERT_TRUE(vector.ok());
+  vector->SetDouble(1, 2.5);
+  arguments.push_back(std::move(vector).value());
+  arguments.push_back(runtime::Literal::ScalarInt(PrimitiveType::kS32, 7));
+  auto result = runtime::Interpreter().Run(*imported->module, std::move(arguments));
+  ASSERT_TRUE(result.ok()) << result.message();
+  ASSERT_EQ(result->elements().size(), 2u);
+  EXPECT_EQ(result->elements()[0].GetInt(0), 7);
+  EXPECT_EQ(result->elements()[1].GetDouble(1), 2.5);
+}
+
 // MHLO in generic form with its older attribute spellings.
 TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
   const std::string text =

@@ -750,12 +750,28 @@ class Builder {
 
 }  // namespace
 
-std::optional<Shape> ShapeFromMlirType(std::string_view type) {
+namespace {
+
+// Tuples nest no deeper than this; deeper text is not a type any program uses, and reading it
+// recursively could exhaust the stack.
+constexpr int kMaxTupleNesting = 32;
+
+std::optional<Shape> ShapeOfType(std::string_view type, int depth) {
   type = TrimText(type);
   if (auto scalar = ElementType(type)) return Shape(*scalar, {});
   const size_t open = type.find('<');
   if (open == std::string_view::npos || type.back() != '>') return std::nullopt;
   const std::string_view kind = type.substr(0, open);
+  if (kind == "tuple") {
+    if (depth >= kMaxTupleNesting) return std::nullopt;
+    std::vector<Shape> elements;
+    for (std::string_view element : SplitTopLevel(type.substr(open + 1, type.size() - open - 2))) {
+      auto shape = ShapeOfType(element, depth + 1);
+      if (!shape) return std::nullopt;
+      elements.push_back(*shape);
+    }
+    return Shape::Tuple(std::move(elements));
+  }
   if (kind != "tensor" && kind != "memref" && kind != "vector") return std::nullopt;
   std::string_view inner = type.substr(open + 1, type.size() - open - 2);
   std::vector<std::string_view> parts = SplitTopLevel(inner);
@@ -800,6 +816,10 @@ std::optional<Shape> ShapeFromMlirType(std::string_view type) {
   }
   return shape;
 }
+
+}  // namespace
+
+std::optional<Shape> ShapeFromMlirType(std::string_view type) { return ShapeOfType(type, 0); }
 
 MlirModule BuildModule(const MlirOperationTree& tree, const MlirModuleOptions& options) {
   return Builder(options).Run(tree);

@@ -53,8 +53,8 @@ struct MlirModule {
 
 MlirModule BuildModule(const MlirOperationTree& tree, const MlirModuleOptions& options);
 
-// `tensor<4x?xf32>` -> f32[4,?]; scalars `f32`, `i1` (pred), `index` (s64); nullopt for a
-// type without an array meaning.
+// `tensor<4x?xf32>` -> f32[4,?]; scalars `f32`, `i1` (pred), `index` (s64);
+// `tuple<tensor<f32>, i32>` -> (f32[], s32[]); nullopt for a type without an array meaning.
 std::optional<Shape> ShapeFromMlirType(std::string_view type);
 
 }  // namespace fusescope::ir::mlir_import
