@@ -89,6 +89,22 @@ def dropout_model(jax):
     return f, (spec((2, 4, 4, 3), jnp.float32), spec((2,), jnp.uint32))
 
 
+def chlo_math_model(jax):
+    """chlo operations XLA decomposes: erf_inv (jax.random.normal), sinh, cosh, asin, acos,
+    atanh, asinh."""
+    jnp, lax = jax.numpy, jax.lax
+
+    def f(x, key_data):
+        key = jax.random.wrap_key_data(key_data, impl="threefry2x32")
+        unit = jnp.tanh(x) * 0.99
+        return (jax.random.normal(key, x.shape) * x, lax.erf_inv(unit), jnp.sinh(x * 4),
+                jnp.cosh(x * 4), jnp.arcsin(unit), jnp.arccos(unit), jnp.arctanh(unit),
+                jnp.arcsinh(x * 100))
+
+    spec = jax.ShapeDtypeStruct
+    return f, (spec((4, 8), jnp.float32), spec((2,), jnp.uint32))
+
+
 def composite_barrier_model(jax):
     """lax.composite (a call of its decomposition) behind an optimization barrier."""
     jnp, lax = jax.numpy, jax.lax
@@ -136,6 +152,7 @@ MODELS = {
     "sort_reduce": (sort_reduce_model, ()),
     "dropout_pool_grad": (dropout_model, ()),
     "decoder_grad": (gen_fixtures.decoder_grad_model, ()),
+    "chlo_math": (chlo_math_model, ()),
     "composite_barrier": (composite_barrier_model, ()),
     "rng_bit_generator": (rng_bit_generator_model, ()),
     "cholesky_custom_call": (cholesky_model, ()),

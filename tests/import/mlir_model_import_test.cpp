@@ -167,8 +167,9 @@ INSTANTIATE_TEST_SUITE_P(JaxPrograms, JaxProgramTest,
                          ::testing::Values("while_tuple", "cond_switch_sort", "scan_grad",
                                            "gather_scatter", "sort_reduce", "dropout_pool_grad",
                                            "decoder_grad", "bert_train_step", "composite_barrier",
-                                           "while_tuple.generic", "cond_switch_sort.generic",
-                                           "gather_scatter.generic", "sort_reduce.generic"));
+                                           "chlo_math", "while_tuple.generic",
+                                           "cond_switch_sort.generic", "gather_scatter.generic",
+                                           "sort_reduce.generic"));
 
 TEST(MlirModelImportTest, StablehloOpsBecomeHloInstructions) {
   auto imported = ImportMlirModelFile(kData + "mlp/stablehlo.mlir");

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ir/computation.h"
+#include "ir/import/mlir/chlo_expansion.h"
 #include "ir/import/mlir/mlir_text_scan.h"
 #include "ir/import/mlir/stablehlo_mapping.h"
 #include "ir/instruction.h"
@@ -299,6 +300,8 @@ class Builder {
     }
     if (mapping) {
       mappings_[added] = *mapping;
+      if (!mapping->expansion.empty())
+        added->AddCalledComputation("to_apply", Expansion(mapping->expansion, shape));
       if (mapping->opcode == Opcode::kCall) {
         const std::string& callee = mapping->callee.empty() ? operation.callee : mapping->callee;
         if (!callee.empty()) pending_calls_.emplace_back(added, callee);
@@ -369,6 +372,17 @@ class Builder {
                             result_.module->UniqueName(std::string(OpcodeName(binary)))));
     reducer->set_root(root);
     reduce->AddCalledComputation("to_apply", reducer);
+  }
+
+  // The computation a chlo operation of `shape` calls, made once per operation and shape.
+  Computation* Expansion(const std::string& name, const Shape& shape) {
+    const std::string key = name + " " + shape.ToString(false);
+    if (auto found = expansions_.find(key); found != expansions_.end()) return found->second;
+    Computation* computation = NewComputation("chlo." + name);
+    ExpandChlo(name, shape, *computation,
+               [&](std::string_view base) { return result_.module->UniqueName(base); });
+    expansions_[key] = computation;
+    return computation;
   }
 
   Instruction* AddTuple(Computation* computation, const std::vector<Instruction*>& values,
@@ -736,6 +750,7 @@ class Builder {
   std::vector<std::pair<std::unique_ptr<Computation>, bool>> pending_add_;
   std::vector<std::pair<Instruction*, std::string>> pending_calls_;
   std::unordered_map<const Instruction*, HloMapping> mappings_;
+  std::unordered_map<std::string, Computation*> expansions_;  // by chlo name and shape
   // A while of one loop-carried value that now carries captured values too: the element
   // that stands for its old result.
   std::unordered_map<const Instruction*, Instruction*> widened_;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ir/import/mlir/chlo_expansion.h"
 #include "ir/import/mlir/mlir_text_scan.h"
 
 namespace fusescope::ir::mlir_import {
@@ -744,8 +745,21 @@ std::optional<HloMapping> MapRegionOperation(std::string_view name, const MlirOp
 
 // chlo operations jax emits and HLO has as opcodes.
 std::optional<HloMapping> MapChlo(std::string_view name, const MlirOperation& operation,
-                                  std::string& why) {
+                                  const std::vector<Shape>& operand_shapes, std::string& why) {
   HloMapping mapping;
+  if (HasChloExpansion(name)) {
+    const bool single_float = operand_shapes.size() == 1 && operand_shapes[0].IsArray() &&
+                              IsFloatingPointType(operand_shapes[0].element_type());
+    if (!single_float ||
+        (name == "erf_inv" && operand_shapes[0].element_type() != PrimitiveType::kF32)) {
+      why = "chlo." + std::string(name) + " is expanded for one floating-point operand" +
+            (name == "erf_inv" ? " of f32" : "");
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kCall;
+    mapping.expansion = std::string(name);
+    return mapping;
+  }
   if (name == "square") {
     mapping.opcode = Opcode::kMultiply;
     mapping.square = true;
@@ -878,7 +892,7 @@ std::optional<HloMapping> MapOperation(const MlirOperation& operation,
     return mapping;
   }
   std::string_view name = operation.name;
-  if (name.rfind("chlo.", 0) == 0) return MapChlo(name.substr(5), operation, why);
+  if (name.rfind("chlo.", 0) == 0) return MapChlo(name.substr(5), operation, operand_shapes, why);
   if (name.rfind("stablehlo.", 0) == 0) {
     name.remove_prefix(10);
   } else if (name.rfind("mhlo.", 0) == 0) {

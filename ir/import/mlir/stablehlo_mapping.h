@@ -39,6 +39,9 @@ struct HloMapping {
   std::vector<std::string> region_keys;  // per region, where region_key is not the same for all
   std::string callee;                    // stablehlo.composite: the function it stands for
   bool tuple_operands = false;           // optimization_barrier: its operands as one tuple
+  // A chlo operation HLO has no opcode for (chlo.erf_inv, ...): a call of its expansion
+  // (chlo_expansion.h), named without `chlo.`.
+  std::string expansion;
 };
 
 // nullopt when the operation is not stablehlo/mhlo/chlo (or func.call) or has no HLO
