@@ -482,6 +482,45 @@ TEST(MlirModelImportTest, TuplesAndTheirElementsMap) {
   EXPECT_EQ(result->elements()[1].GetDouble(1), 2.5);
 }
 
+// reduce_precision (pretty `format = e5m10`), fft, map and batch_norm (generic) map with
+// their attributes.
+TEST(MlirModelImportTest, PrecisionFftMapAndBatchNormMap) {
+  const std::string text =
+      "func.func @main(%arg0: tensor<2x8xf32>, %arg1: tensor<8xf32>) -> (tensor<2x8xf32>, "
+      "tensor<2x5xcomplex<f32>>, tensor<2x8xf32>, tensor<2x8xf32>) {\n"
+      "  %0 = stablehlo.reduce_precision %arg0, format = e5m10 : tensor<2x8xf32>\n"
+      "  %1 = stablehlo.fft %arg0, type = RFFT, length = [8] : (tensor<2x8xf32>) -> "
+      "tensor<2x5xcomplex<f32>>\n"
+      "  %2 = \"stablehlo.map\"(%0, %arg0) <{dimensions = array<i64: 0, 1>}> ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %5 = \"stablehlo.subtract\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%5) : (tensor<f32>) -> ()\n"
+      "  }) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>\n"
+      "  %3 = \"stablehlo.batch_norm_inference\"(%arg0, %arg1, %arg1, %arg1, %arg1) "
+      "<{epsilon = 1.000000e-01 : f32, feature_index = 1 : i64}> : (tensor<2x8xf32>, "
+      "tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>\n"
+      "  return %0, %1, %2, %3 : tensor<2x8xf32>, tensor<2x5xcomplex<f32>>, tensor<2x8xf32>, "
+      "tensor<2x8xf32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "misc.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
+  const Module& module = *imported->module;
+  EXPECT_EQ(module.FindInstruction("0")->opcode(), Opcode::kReducePrecision);
+  EXPECT_EQ(module.FindInstruction("0")->attribute("exponent_bits").value_or(""), "5");
+  EXPECT_EQ(module.FindInstruction("0")->attribute("mantissa_bits").value_or(""), "10");
+  EXPECT_EQ(module.FindInstruction("1")->opcode(), Opcode::kFft);
+  EXPECT_EQ(module.FindInstruction("1")->attribute("fft_type").value_or(""), "RFFT");
+  EXPECT_EQ(module.FindInstruction("1")->attribute("fft_length").value_or(""), "{8}");
+  EXPECT_EQ(module.FindInstruction("2")->opcode(), Opcode::kMap);
+  EXPECT_EQ(module.FindInstruction("2")->CalledComputations("to_apply").size(), 1u);
+  EXPECT_EQ(module.FindInstruction("3")->opcode(), Opcode::kBatchNormInference);
+  EXPECT_EQ(module.FindInstruction("3")->attribute("feature_index").value_or(""), "1");
+  EXPECT_EQ(module.FindInstruction("3")->attribute("epsilon").value_or(""), "0.1");
+}
+
 // MHLO in generic form with its older attribute spellings.
 TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
   const std::string text =

@@ -712,6 +712,84 @@ std::optional<HloMapping> MapSelectAndScatter(const MlirOperation& operation,
   return mapping;
 }
 
+// `format = e5m10` (pretty) or exponent_bits/mantissa_bits.
+std::optional<HloMapping> MapReducePrecision(std::string_view text, std::string& why) {
+  std::optional<int64_t> exponent = IntOf(text, "exponent_bits");
+  std::optional<int64_t> mantissa = IntOf(text, "mantissa_bits");
+  if (auto format = ValueOf(text, "format");
+      format && format->size() > 1 && format->front() == 'e') {
+    const size_t m = format->find('m');
+    int64_t e_bits = 0;
+    int64_t m_bits = 0;
+    if (m != std::string_view::npos &&
+        std::from_chars(format->data() + 1, format->data() + m, e_bits).ec == std::errc() &&
+        std::from_chars(format->data() + m + 1, format->data() + format->size(), m_bits).ec ==
+            std::errc()) {
+      exponent = e_bits;
+      mantissa = m_bits;
+    }
+  }
+  if (!exponent || !mantissa) {
+    why = "reduce_precision names no exponent and mantissa bits";
+    return std::nullopt;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kReducePrecision;
+  mapping.attributes.emplace_back("exponent_bits", std::to_string(*exponent));
+  mapping.attributes.emplace_back("mantissa_bits", std::to_string(*mantissa));
+  return mapping;
+}
+
+// `type = FFT, length = [8]` (pretty) or fft_type = #stablehlo<fft_type RFFT>, fft_length.
+std::optional<HloMapping> MapFft(std::string_view text, std::string& why) {
+  std::string type;
+  for (std::string_view candidate : {"IRFFT", "RFFT", "IFFT", "FFT"}) {
+    const size_t at = text.find(candidate);
+    if (at != std::string_view::npos && (at == 0 || !IsValueNameChar(text[at - 1]))) {
+      type = std::string(candidate);
+      break;
+    }
+  }
+  auto length = IntListOf(text, "length");
+  if (!length) length = IntListOf(text, "fft_length");
+  if (type.empty() || !length) {
+    why = "fft names no type or length";
+    return std::nullopt;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kFft;
+  mapping.attributes.emplace_back("fft_type", type);
+  mapping.attributes.emplace_back("fft_length", Braced(*length));
+  return mapping;
+}
+
+// batch_norm_training/inference/grad: epsilon and feature_index.
+std::optional<HloMapping> MapBatchNorm(std::string_view kind, std::string_view text,
+                                       std::string& why) {
+  HloMapping mapping;
+  if (kind == "training") {
+    mapping.opcode = Opcode::kBatchNormTraining;
+  } else if (kind == "inference") {
+    mapping.opcode = Opcode::kBatchNormInference;
+  } else if (kind == "grad") {
+    mapping.opcode = Opcode::kBatchNormGrad;
+  } else {
+    why = "stablehlo.batch_norm_" + std::string(kind) + " has no HLO counterpart here";
+    return std::nullopt;
+  }
+  std::optional<int64_t> feature = IntOf(text, "feature_index");
+  auto epsilon = ValueOf(text, "epsilon");
+  std::optional<std::string> value;
+  if (epsilon) value = Element(epsilon->substr(0, epsilon->find(':')), PrimitiveType::kF32);
+  if (!feature || !value) {
+    why = "batch_norm needs epsilon and feature_index";
+    return std::nullopt;
+  }
+  mapping.attributes.emplace_back("epsilon", *value);
+  mapping.attributes.emplace_back("feature_index", std::to_string(*feature));
+  return mapping;
+}
+
 std::optional<HloMapping> MapRegionOperation(std::string_view name, const MlirOperation& operation,
                                              std::string& why) {
   HloMapping mapping;
@@ -874,6 +952,20 @@ std::optional<HloMapping> MapStablehloOnly(std::string_view name, const MlirOper
     mapping.callee = std::string(decomposition->substr(1));
     return mapping;
   }
+  if (name == "replica_id" || name == "partition_id") {
+    mapping.opcode = name == "replica_id" ? Opcode::kReplicaId : Opcode::kPartitionId;
+    return mapping;
+  }
+  if (name == "reduce_precision") return MapReducePrecision(text, why);
+  if (name == "fft") return MapFft(text, why);
+  if (name == "map") {
+    if (operation.regions.size() != 1) {
+      why = "map needs its computation region";
+      return std::nullopt;
+    }
+    return WithDimensions(Opcode::kMap, text, {"dimensions"});
+  }
+  if (name.rfind("batch_norm_", 0) == 0) return MapBatchNorm(name.substr(11), text, why);
   if (name == "optimization_barrier") {
     mapping.opcode = Opcode::kOptimizationBarrier;
     mapping.tuple_operands = operand_shapes.size() != 1 || result.IsTuple();
