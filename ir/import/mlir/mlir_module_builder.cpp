@@ -433,15 +433,17 @@ class Builder {
         if (Instruction* value = Lookup(scope, operand)) operands.push_back(value);
       }
       std::vector<std::vector<Instruction*>> captures = region_captures_[instruction];
+      bool later = false;
       for (auto& captured : captures) {
         for (Instruction*& outer : captured) {
           if (auto wider = widened_.find(outer); wider != widened_.end()) outer = wider->second;
-          if (Order(outer) >= Order(instruction)) {
-            Warn(*operation, "a region of '" + operation->name +
-                                 "' uses a value defined after it; its operands are left as read");
-            return;
-          }
+          later = later || Order(outer) >= Order(instruction);
         }
+      }
+      if (later) {
+        Warn(*operation, "a region of '" + operation->name +
+                             "' uses a value defined after it; its operands are left as read");
+        continue;
       }
       if (hlo.tuple_operands) {
         instruction->DropAllOperands();

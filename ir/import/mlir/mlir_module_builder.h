@@ -18,9 +18,12 @@
 //    `builtin.module` unwrapped; functions are instructions calling their bodies;
 //  - kModel (a .mlir file): the function `main` (else the only or last function) is the
 //    entry, other functions are computations reached by `call` (to_apply=), func.return
-//    becomes the root (a tuple for several values). With `map_stablehlo`, stablehlo/mhlo
-//    operations become HLO instructions (stablehlo_mapping.h); others stay opaque and are
-//    counted in `unmapped`.
+//    becomes the root (a tuple for several values). With `map_stablehlo`, stablehlo/mhlo/
+//    chlo operations become HLO instructions (stablehlo_mapping.h); others stay opaque and
+//    are counted in `unmapped`, with a warning where a known operation could not map. HLO's
+//    regions see no outer values: a while's condition and body take one tuple of the
+//    loop-carried values and the outer values either uses (the body passes those through),
+//    each branch of an if/case a tuple of the outer values it uses.
 
 #include <cstdint>
 #include <map>
