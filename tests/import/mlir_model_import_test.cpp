@@ -2,6 +2,8 @@
 // `jax.jit(f).lower(...).as_text()`) maps onto HLO and computes what the HLO jax wrote for
 // the same function computes; other dialects load as graphs that cannot be compiled.
 
+#include <filesystem>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,8 @@
 #include "ir/import/mlir/mlir_library_reader.h"
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/import/mlir/mlir_module_builder.h"
+#include "ir/import/mlir/mlir_tolerant_reader.h"
 #include "ir/instruction.h"
 #include "ir/verifier.h"
 #include "recording/compile_and_record.h"
@@ -579,6 +583,28 @@ TEST(MlirModelImportTest, DeepNestingDoesNotCrash) {
   ASSERT_TRUE(imported.ok()) << imported.message();
   EXPECT_THAT(imported->mlir_error, HasSubstr("nested deeper than"));
   EXPECT_FALSE(imported->warnings.empty());
+}
+
+// The mlir_log fuzzer's seeds (pieces of real files and the inputs of bugs it found), read
+// tolerantly and built as models with StableHLO mapped, print as HLO that parses back: a
+// garbled while whose header reads its own results once made a cycle.
+TEST(MlirModelImportTest, FuzzSeedsBuildModelsThatPrintAndParseBack) {
+  const std::filesystem::path corpus =
+      std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "fuzz" / "corpus" / "mlir_log";
+  int64_t seeds = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    auto text = ReadTextFile(entry.path().string(), int64_t{1} << 30);
+    ASSERT_TRUE(text.ok()) << text.message();
+    const TolerantReadResult read = ReadMlirTolerantly(*text, "seed");
+    MlirModuleOptions options;
+    options.layout = MlirModuleOptions::Layout::kModel;
+    options.map_stablehlo = true;
+    const MlirModule built = BuildModule(read.tree, options);
+    auto reparsed = ParseHloModule(PrintModule(*built.module), "printed");
+    EXPECT_TRUE(reparsed.ok()) << entry.path().filename() << ": " << reparsed.message();
+    ++seeds;
+  }
+  EXPECT_GT(seeds, 10);
 }
 
 TEST(MlirModelImportTest, GraphOnlyRecordingHoldsTheModuleAndNoPass) {

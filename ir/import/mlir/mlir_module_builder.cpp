@@ -430,7 +430,9 @@ class Builder {
       if (hlo.regions == HloMapping::Regions::kPlain && !hlo.tuple_operands) continue;
       std::vector<Instruction*> operands;
       for (const std::string& operand : operation->operands) {
-        if (Instruction* value = Lookup(scope, operand)) operands.push_back(value);
+        // As ResolveOperands took them: a later value (garbled text) would make a cycle.
+        Instruction* value = Lookup(scope, operand);
+        if (value != nullptr && Order(value) < Order(instruction)) operands.push_back(value);
       }
       std::vector<std::vector<Instruction*>> captures = region_captures_[instruction];
       bool later = false;
