@@ -823,11 +823,14 @@ std::optional<HloMapping> MapRegionOperation(std::string_view name, const MlirOp
 
 // chlo operations jax emits and HLO has as opcodes.
 std::optional<HloMapping> MapChlo(std::string_view name, const MlirOperation& operation,
-                                  const std::vector<Shape>& operand_shapes, std::string& why) {
+                                  const std::vector<Shape>& operand_shapes, const Shape& result,
+                                  std::string& why) {
   HloMapping mapping;
   if (HasChloExpansion(name)) {
+    // The expansion is built over the result's shape, which must be the operand's.
     const bool single_float = operand_shapes.size() == 1 && operand_shapes[0].IsArray() &&
-                              IsFloatingPointType(operand_shapes[0].element_type());
+                              IsFloatingPointType(operand_shapes[0].element_type()) &&
+                              operand_shapes[0].Compatible(result);
     if (!single_float ||
         (name == "erf_inv" && operand_shapes[0].element_type() != PrimitiveType::kF32)) {
       why = "chlo." + std::string(name) + " is expanded for one floating-point operand" +
@@ -984,7 +987,8 @@ std::optional<HloMapping> MapOperation(const MlirOperation& operation,
     return mapping;
   }
   std::string_view name = operation.name;
-  if (name.rfind("chlo.", 0) == 0) return MapChlo(name.substr(5), operation, operand_shapes, why);
+  if (name.rfind("chlo.", 0) == 0)
+    return MapChlo(name.substr(5), operation, operand_shapes, result, why);
   if (name.rfind("stablehlo.", 0) == 0) {
     name.remove_prefix(10);
   } else if (name.rfind("mhlo.", 0) == 0) {
