@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ir/computation.h"
+#include "ir/import/mlir/chlo_expansion.h"
 #include "ir/import/mlir/mlir_text_scan.h"
 #include "ir/import/mlir/stablehlo_mapping.h"
 #include "ir/instruction.h"
@@ -115,6 +116,8 @@ class Builder {
     Scope* parent = nullptr;
     Instruction* owner = nullptr;  // the instruction whose region this is
     std::unordered_map<std::string, Instruction*> values;
+    // `%values, %indices = chlo.top_k(...)`: names of the elements of a tuple-shaped result.
+    std::unordered_map<std::string, std::pair<Instruction*, int64_t>> elements;
     std::vector<Instruction*> captured;  // outer values, in parameter order after block arguments
     int64_t next_parameter = 0;
     Instruction* last_operation = nullptr;  // the last operation's instruction
@@ -172,20 +175,15 @@ class Builder {
     const size_t hash = name.find('#');
     if (hash != std::string::npos) {
       auto tuple = scope.values.find(name.substr(0, hash));
-      if (tuple != scope.values.end() && tuple->second->shape().IsTuple()) {
-        int64_t index = 0;
-        std::from_chars(name.data() + hash + 1, name.data() + name.size(), index);
-        const auto& elements = tuple->second->shape().tuple_shapes();
-        if (index >= 0 && index < static_cast<int64_t>(elements.size())) {
-          auto element = Instruction::Create(
-              Opcode::kGetTupleElement, elements[static_cast<size_t>(index)], {tuple->second},
-              result_.module->UniqueName(Sanitized(name.substr(1), "value")));
-          element->SetAttribute("index", std::to_string(index));
-          Instruction* added = scope.computation->AddInstruction(std::move(element));
-          scope.values[name] = added;
-          return added;
-        }
+      int64_t index = 0;
+      std::from_chars(name.data() + hash + 1, name.data() + name.size(), index);
+      if (tuple != scope.values.end()) {
+        if (Instruction* element = ElementOf(scope, name, tuple->second, index)) return element;
       }
+    }
+    if (auto named = scope.elements.find(name); named != scope.elements.end()) {
+      if (Instruction* element = ElementOf(scope, name, named->second.first, named->second.second))
+        return element;
     }
     if (scope.parent == nullptr) return nullptr;
     Instruction* outer = Lookup(*scope.parent, name);
@@ -197,6 +195,20 @@ class Builder {
     Instruction* added = scope.computation->AddInstruction(std::move(parameter));
     scope.values[name] = added;
     scope.captured.push_back(outer);
+    return added;
+  }
+
+  // Element `index` of tuple-shaped `tuple` as the value `name`; nullptr when there is none.
+  Instruction* ElementOf(Scope& scope, const std::string& name, Instruction* tuple, int64_t index) {
+    if (!tuple->shape().IsTuple()) return nullptr;
+    const auto& elements = tuple->shape().tuple_shapes();
+    if (index < 0 || index >= static_cast<int64_t>(elements.size())) return nullptr;
+    auto element =
+        Instruction::Create(Opcode::kGetTupleElement, elements[static_cast<size_t>(index)], {tuple},
+                            result_.module->UniqueName(Sanitized(name.substr(1), "value")));
+    element->SetAttribute("index", std::to_string(index));
+    Instruction* added = scope.computation->AddInstruction(std::move(element));
+    scope.values[name] = added;
     return added;
   }
 
@@ -227,11 +239,13 @@ class Builder {
         Instruction* value = Lookup(scope, operand);
         operand_shapes.push_back(value != nullptr ? value->shape() : Shape());
       }
-      mapping = MapStablehloOperation(operation, operand_shapes, shape);
+      std::string why;
+      mapping = MapStablehloOperation(operation, operand_shapes, shape, &why);
       if (mapping) {
         ++result_.mapped;
       } else {
         ++result_.unmapped[operation.name];
+        if (!why.empty()) Warn(operation, "'" + operation.name + "' kept opaque: " + why);
       }
     }
     auto instruction =
@@ -275,12 +289,23 @@ class Builder {
         (!operation.results.empty() && !added->shape().IsTuple())) {
       scope.values[operation.results.front()] = added;
     } else {
-      for (const std::string& result : operation.results) {
-        scope.values[result.substr(0, result.find('#'))] = added;
+      for (size_t i = 0; i < operation.results.size(); ++i) {
+        const std::string& result = operation.results[i];
+        if (result.find('#') != std::string::npos) {
+          scope.values[result.substr(0, result.find('#'))] = added;
+        } else {
+          scope.elements[result] = {added, static_cast<int64_t>(i)};
+        }
       }
     }
     if (mapping) {
-      mapping_keys_[added] = mapping->region_key;
+      mappings_[added] = *mapping;
+      if (!mapping->expansion.empty())
+        added->AddCalledComputation("to_apply", Expansion(mapping->expansion, shape));
+      if (mapping->opcode == Opcode::kCall) {
+        const std::string& callee = mapping->callee.empty() ? operation.callee : mapping->callee;
+        if (!callee.empty()) pending_calls_.emplace_back(added, callee);
+      }
       if (mapping->reduction) AddReducer(added, *mapping->reduction);
       if (mapping->reshape_operand) operand_reshapes_[added] = *mapping->reshape_operand;
       if (mapping->square) squares_.insert(added);
@@ -349,6 +374,191 @@ class Builder {
     reduce->AddCalledComputation("to_apply", reducer);
   }
 
+  // The computation a chlo operation of `shape` calls, made once per operation and shape.
+  Computation* Expansion(const std::string& name, const Shape& shape) {
+    const std::string key = name + " " + shape.ToString(false);
+    if (auto found = expansions_.find(key); found != expansions_.end()) return found->second;
+    Computation* computation = NewComputation("chlo." + name);
+    ExpandChlo(name, shape, *computation,
+               [&](std::string_view base) { return result_.module->UniqueName(base); });
+    expansions_[key] = computation;
+    return computation;
+  }
+
+  Instruction* AddTuple(Computation* computation, const std::vector<Instruction*>& values,
+                        std::string_view base) {
+    std::vector<Shape> shapes;
+    for (const Instruction* value : values) shapes.push_back(value->shape());
+    return computation->AddInstruction(Instruction::Create(
+        Opcode::kTuple, Shape::Tuple(shapes), values, result_.module->UniqueName(base)));
+  }
+
+  // HLO passes a while's state or a branch's inputs as one parameter: the parameters of
+  // `computation` (block arguments, then captured values) become elements of a tuple of shape
+  // `state`, parameter i read as element index[i]. Returns the new parameter.
+  Instruction* TupleParameters(Computation* computation, const Shape& state,
+                               const std::vector<int64_t>& index) {
+    const std::vector<Instruction*> old = computation->parameters();
+    std::vector<Instruction*> elements;
+    for (size_t i = 0; i < old.size(); ++i) {
+      auto element = Instruction::Create(Opcode::kGetTupleElement, old[i]->shape(), {},
+                                         result_.module->UniqueName(old[i]->name() + ".element"));
+      element->SetAttribute("index", std::to_string(index[i]));
+      Instruction* added = computation->AddInstruction(std::move(element));
+      const std::string name = old[i]->name();
+      old[i]->ReplaceAllUsesWith(added);
+      computation->RemoveInstruction(old[i]);
+      added->set_name(name);
+      elements.push_back(added);
+    }
+    auto parameter = Instruction::Create(
+        Opcode::kParameter, state, {}, result_.module->UniqueName(computation->name() + ".state"));
+    parameter->set_parameter_number(0);
+    Instruction* added = computation->AddInstruction(std::move(parameter));
+    for (Instruction* element : elements) element->AppendOperand(added);
+    return added;
+  }
+
+  // While, if, case and optimization_barrier take their operands as HLO does once the
+  // operations of a scope have theirs.
+  void Restructure(const std::vector<std::pair<const MlirOperation*, Instruction*>>& created,
+                   Scope& scope) {
+    for (const auto& [operation, instruction] : created) {
+      auto mapping = mappings_.find(instruction);
+      if (mapping == mappings_.end()) continue;
+      const HloMapping& hlo = mapping->second;
+      if (hlo.regions == HloMapping::Regions::kPlain && !hlo.tuple_operands) continue;
+      std::vector<Instruction*> operands;
+      for (const std::string& operand : operation->operands) {
+        // As ResolveOperands took them: a later value (garbled text) would make a cycle.
+        Instruction* value = Lookup(scope, operand);
+        if (value != nullptr && Order(value) < Order(instruction)) operands.push_back(value);
+      }
+      std::vector<std::vector<Instruction*>> captures = region_captures_[instruction];
+      bool later = false;
+      for (auto& captured : captures) {
+        for (Instruction*& outer : captured) {
+          if (auto wider = widened_.find(outer); wider != widened_.end()) outer = wider->second;
+          later = later || Order(outer) >= Order(instruction);
+        }
+      }
+      if (later) {
+        Warn(*operation, "a region of '" + operation->name +
+                             "' uses a value defined after it; its operands are left as read");
+        continue;
+      }
+      if (hlo.tuple_operands) {
+        instruction->DropAllOperands();
+        instruction->AppendOperand(
+            AddTuple(scope.computation, operands, instruction->name() + ".operands"));
+        continue;
+      }
+      if (captures.size() != instruction->called_computations().size()) {
+        Warn(*operation, "'" + operation->name + "' has an empty region");
+        continue;
+      }
+      if (hlo.regions == HloMapping::Regions::kWhile) {
+        RestructureWhile(*operation, instruction, operands, captures, scope);
+      } else {
+        RestructureConditional(*operation, instruction, operands, captures, scope);
+      }
+    }
+  }
+
+  // The loop-carried values and the values either region captures make one tuple; the body
+  // passes the captured ones through unchanged.
+  void RestructureWhile(const MlirOperation& operation, Instruction* loop,
+                        const std::vector<Instruction*>& carried,
+                        const std::vector<std::vector<Instruction*>>& captures, Scope& scope) {
+    Computation* condition = loop->called_computations()[0];
+    Computation* body = loop->called_computations()[1];
+    const size_t n = carried.size();
+    std::vector<Instruction*> state = carried;
+    for (const auto& captured : captures)
+      state.insert(state.end(), captured.begin(), captured.end());
+    if (condition->parameter_count() != static_cast<int64_t>(n + captures[0].size()) ||
+        body->parameter_count() != static_cast<int64_t>(n + captures[1].size())) {
+      Warn(operation, "the regions of '" + operation.name +
+                          "' do not take one argument per loop-carried value");
+      return;
+    }
+    loop->DropAllOperands();
+    if (state.size() == 1) {
+      loop->AppendOperand(state.front());
+      return;
+    }
+    loop->AppendOperand(AddTuple(scope.computation, state, loop->name() + ".init"));
+    std::vector<Shape> shapes;
+    for (const Instruction* value : state) shapes.push_back(value->shape());
+    const Shape state_shape = Shape::Tuple(shapes);
+    std::vector<int64_t> condition_index;
+    std::vector<int64_t> body_index;
+    for (size_t i = 0; i < n + captures[0].size(); ++i)
+      condition_index.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < n; ++i) body_index.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < captures[1].size(); ++i)
+      body_index.push_back(static_cast<int64_t>(n + captures[0].size() + i));
+    TupleParameters(condition, state_shape, condition_index);
+    Instruction* body_state = TupleParameters(body, state_shape, body_index);
+    Instruction* root = body->root();
+    std::vector<Instruction*> next = {root};
+    if (n > 1 && root->opcode() == Opcode::kTuple &&
+        root->operand_count() == static_cast<int64_t>(n))
+      next = root->operands();
+    for (size_t i = n; i < state.size(); ++i) {
+      auto element = Instruction::Create(Opcode::kGetTupleElement, shapes[i], {body_state},
+                                         result_.module->UniqueName(body->name() + ".same"));
+      element->SetAttribute("index", std::to_string(i));
+      next.push_back(body->AddInstruction(std::move(element)));
+    }
+    body->set_root(AddTuple(body, next, body->name() + ".next"));
+    if (root != body->root() && root->opcode() == Opcode::kTuple && root->users().empty())
+      body->RemoveInstruction(root);
+    const bool was_array = !loop->shape().IsTuple();
+    loop->set_shape(state_shape);
+    if (was_array) {
+      // Users read the one loop-carried value out of the wider state.
+      auto element = Instruction::Create(Opcode::kGetTupleElement, shapes[0], {loop},
+                                         result_.module->UniqueName(loop->name() + ".value"));
+      element->SetAttribute("index", "0");
+      Instruction* value = scope.computation->AddInstruction(std::move(element));
+      loop->ReplaceAllUsesWith(value);
+      widened_[loop] = value;
+      for (auto& [name, instruction] : scope.values) {
+        if (instruction == loop) instruction = value;
+      }
+    }
+  }
+
+  // Branches use outer values (StableHLO's regions take no arguments): each branch gets a
+  // tuple of the values it uses as its operand.
+  void RestructureConditional(const MlirOperation& operation, Instruction* conditional,
+                              const std::vector<Instruction*>& operands,
+                              const std::vector<std::vector<Instruction*>>& captures,
+                              Scope& scope) {
+    if (operands.size() != 1) {
+      Warn(operation, "'" + operation.name + "' needs one selector operand");
+      return;
+    }
+    const std::vector<Computation*> branches = conditional->called_computations();
+    for (size_t i = 0; i < branches.size(); ++i) {
+      if (branches[i]->parameter_count() != static_cast<int64_t>(captures[i].size())) {
+        Warn(operation, "a branch of '" + operation.name + "' takes arguments");
+        return;
+      }
+    }
+    conditional->DropAllOperands();
+    conditional->AppendOperand(operands.front());
+    for (size_t i = 0; i < branches.size(); ++i) {
+      Instruction* inputs = AddTuple(scope.computation, captures[i],
+                                     conditional->name() + ".branch" + std::to_string(i));
+      conditional->AppendOperand(inputs);
+      std::vector<int64_t> index;
+      for (size_t k = 0; k < captures[i].size(); ++k) index.push_back(static_cast<int64_t>(k));
+      TupleParameters(branches[i], inputs->shape(), index);
+    }
+  }
+
   static bool IsReturn(const MlirOperation& operation) {
     return operation.name == "stablehlo.return" || operation.name == "mhlo.return";
   }
@@ -385,6 +595,7 @@ class Builder {
       }
     }
     ResolveOperands(created, scope);
+    Restructure(created, scope);
     if (terminator != nullptr) {
       SetReturnRoot(*terminator, terminator, scope);
     } else {
@@ -392,6 +603,7 @@ class Builder {
                                                   : created.back().second);
     }
     if (owner != nullptr) {
+      region_captures_[owner].push_back(scope.captured);
       for (Instruction* outer : scope.captured) {
         // A region cannot use what its own operation, or a later one, defines.
         if (Order(outer) < Order(owner)) owner->AppendOperand(outer);
@@ -406,8 +618,12 @@ class Builder {
       if (operation.regions.size() > 1) name += "." + std::to_string(i);
       Computation* body = BuildRegion(operation.regions[i], name, &scope, instruction);
       if (body == nullptr) continue;
-      auto key = mapping_keys_.find(instruction);
-      instruction->AddCalledComputation(key != mapping_keys_.end() ? key->second : "calls", body);
+      std::string key = "calls";
+      if (auto mapping = mappings_.find(instruction); mapping != mappings_.end()) {
+        const HloMapping& hlo = mapping->second;
+        key = i < hlo.region_keys.size() ? hlo.region_keys[i] : hlo.region_key;
+      }
+      instruction->AddCalledComputation(key, body);
     }
   }
 
@@ -498,14 +714,12 @@ class Builder {
           continue;
         }
         Instruction* instruction = CreateInstruction(operation, scope);
-        if (!operation.callee.empty() && operation.name == "func.call" && options_.map_stablehlo) {
-          pending_calls_.emplace_back(instruction, operation.callee);
-        }
         created.emplace_back(&operation, instruction);
         BuildNestedRegions(operation, instruction, scope);
       }
     }
     ResolveOperands(created, scope);
+    Restructure(created, scope);
     SetReturnRoot(function, terminator, scope);
     return scope.computation;
   }
@@ -539,7 +753,14 @@ class Builder {
   MlirModule result_;
   std::vector<std::pair<std::unique_ptr<Computation>, bool>> pending_add_;
   std::vector<std::pair<Instruction*, std::string>> pending_calls_;
-  std::unordered_map<Instruction*, std::string> mapping_keys_;
+  std::unordered_map<const Instruction*, HloMapping> mappings_;
+  std::unordered_map<std::string, Computation*> expansions_;  // by chlo name and shape
+  // A while of one loop-carried value that now carries captured values too: the element
+  // that stands for its old result.
+  std::unordered_map<const Instruction*, Instruction*> widened_;
+  // Per operation with regions: the outer values each region uses, in the order of the
+  // parameters they became (after the block arguments).
+  std::unordered_map<const Instruction*, std::vector<std::vector<Instruction*>>> region_captures_;
   std::unordered_map<const Instruction*, int64_t> order_;
   std::unordered_map<const Instruction*, Shape> operand_reshapes_;
   std::unordered_set<const Instruction*> squares_;
@@ -548,12 +769,28 @@ class Builder {
 
 }  // namespace
 
-std::optional<Shape> ShapeFromMlirType(std::string_view type) {
+namespace {
+
+// Tuples nest no deeper than this; deeper text is not a type any program uses, and reading it
+// recursively could exhaust the stack.
+constexpr int kMaxTupleNesting = 32;
+
+std::optional<Shape> ShapeOfType(std::string_view type, int depth) {
   type = TrimText(type);
   if (auto scalar = ElementType(type)) return Shape(*scalar, {});
   const size_t open = type.find('<');
   if (open == std::string_view::npos || type.back() != '>') return std::nullopt;
   const std::string_view kind = type.substr(0, open);
+  if (kind == "tuple") {
+    if (depth >= kMaxTupleNesting) return std::nullopt;
+    std::vector<Shape> elements;
+    for (std::string_view element : SplitTopLevel(type.substr(open + 1, type.size() - open - 2))) {
+      auto shape = ShapeOfType(element, depth + 1);
+      if (!shape) return std::nullopt;
+      elements.push_back(*shape);
+    }
+    return Shape::Tuple(std::move(elements));
+  }
   if (kind != "tensor" && kind != "memref" && kind != "vector") return std::nullopt;
   std::string_view inner = type.substr(open + 1, type.size() - open - 2);
   std::vector<std::string_view> parts = SplitTopLevel(inner);
@@ -598,6 +835,10 @@ std::optional<Shape> ShapeFromMlirType(std::string_view type) {
   }
   return shape;
 }
+
+}  // namespace
+
+std::optional<Shape> ShapeFromMlirType(std::string_view type) { return ShapeOfType(type, 0); }
 
 MlirModule BuildModule(const MlirOperationTree& tree, const MlirModuleOptions& options) {
   return Builder(options).Run(tree);

@@ -18,9 +18,12 @@
 //    `builtin.module` unwrapped; functions are instructions calling their bodies;
 //  - kModel (a .mlir file): the function `main` (else the only or last function) is the
 //    entry, other functions are computations reached by `call` (to_apply=), func.return
-//    becomes the root (a tuple for several values). With `map_stablehlo`, stablehlo/mhlo
-//    operations become HLO instructions (stablehlo_mapping.h); others stay opaque and are
-//    counted in `unmapped`.
+//    becomes the root (a tuple for several values). With `map_stablehlo`, stablehlo/mhlo/
+//    chlo operations become HLO instructions (stablehlo_mapping.h); others stay opaque and
+//    are counted in `unmapped`, with a warning where a known operation could not map. HLO's
+//    regions see no outer values: a while's condition and body take one tuple of the
+//    loop-carried values and the outer values either uses (the body passes those through),
+//    each branch of an if/case a tuple of the outer values it uses.
 
 #include <cstdint>
 #include <map>
@@ -53,8 +56,8 @@ struct MlirModule {
 
 MlirModule BuildModule(const MlirOperationTree& tree, const MlirModuleOptions& options);
 
-// `tensor<4x?xf32>` -> f32[4,?]; scalars `f32`, `i1` (pred), `index` (s64); nullopt for a
-// type without an array meaning.
+// `tensor<4x?xf32>` -> f32[4,?]; scalars `f32`, `i1` (pred), `index` (s64);
+// `tuple<tensor<f32>, i32>` -> (f32[], s32[]); nullopt for a type without an array meaning.
 std::optional<Shape> ShapeFromMlirType(std::string_view type);
 
 }  // namespace fusescope::ir::mlir_import

@@ -466,8 +466,20 @@ class Reader {
       if (operation.regions.size() == 1) {
         std::vector<std::string> operands_before = std::move(operation.operands);
         operation.operands.clear();
-        ClassifyHeader(std::string_view(flat).substr(header_scanned), operation, entry,
-                       scopes_.back());
+        const std::string_view header = std::string_view(flat).substr(header_scanned);
+        ClassifyHeader(header, operation, entry, scopes_.back());
+        // `reducer(%a0, %b0) (%a1, %b1)` pairs each input's accumulator with its value; the
+        // block takes the accumulators first: (%a0, %a1, %b0, %b1).
+        if (header.find("reducer(") != std::string_view::npos && entry.arguments.size() > 2 &&
+            entry.arguments.size() % 2 == 0) {
+          MlirBlock paired = entry;
+          const size_t pairs = entry.arguments.size() / 2;
+          for (size_t i = 0; i < entry.arguments.size(); ++i) {
+            const size_t to = (i % 2) * pairs + i / 2;
+            entry.arguments[to] = paired.arguments[i];
+            entry.argument_types[to] = paired.argument_types[i];
+          }
+        }
         operands_before.insert(operands_before.end(), operation.operands.begin(),
                                operation.operands.end());
         operation.operands = std::move(operands_before);
@@ -565,6 +577,7 @@ class Reader {
         operation.result_types.assign(operation.results.size(), std::string());
       }
     }
+    PairOperandsAsMlirDoes(text, operation);
     std::string_view symbol_text = text;
     for (std::string_view keyword : {"public ", "private ", "nested "}) {
       if (symbol_text.substr(0, keyword.size()) == keyword)
@@ -592,6 +605,28 @@ class Reader {
       scopes_.back().insert(result.substr(0, hash));
     }
     block.operations.push_back(std::move(operation));
+  }
+
+  // The pretty forms of reduce and while write what the generic form keeps elsewhere:
+  // `reduce(%x init: %c), (%i init: %d)` pairs each input with its initial value, where the
+  // operation takes the inputs first (%x, %i, %c, %d); `while(%iterArg = %c) : tensor<i32>`
+  // types its regions' arguments after the colon, as its results.
+  static void PairOperandsAsMlirDoes(std::string_view text, MlirOperation& operation) {
+    const size_t count = operation.operands.size();
+    if (text.find(" init: ") != std::string_view::npos && count > 2 && count % 2 == 0) {
+      const std::vector<std::string> paired = operation.operands;
+      for (size_t i = 0; i < count; ++i)
+        operation.operands[(i % 2) * (count / 2) + i / 2] = paired[i];
+    }
+    if (!EndsWith(operation.name, {".while"})) return;
+    for (MlirRegion& region : operation.regions) {
+      if (region.blocks.empty()) continue;
+      MlirBlock& entry = region.blocks.front();
+      if (entry.argument_types.size() != operation.result_types.size()) continue;
+      for (size_t i = 0; i < entry.argument_types.size(); ++i) {
+        if (entry.argument_types[i].empty()) entry.argument_types[i] = operation.result_types[i];
+      }
+    }
   }
 
   void ResolveLocations(std::vector<MlirOperation>& operations) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ir/import/mlir/chlo_expansion.h"
 #include "ir/import/mlir/mlir_text_scan.h"
 
 namespace fusescope::ir::mlir_import {
@@ -66,7 +67,6 @@ const std::unordered_map<std::string_view, Opcode>& PlainOperations() {
       {"imag", Opcode::kImag},
       {"complex", Opcode::kComplex},
       {"tuple", Opcode::kTuple},
-      {"optimization_barrier", Opcode::kOptimizationBarrier},
   };
   return *table;
 }
@@ -570,23 +570,425 @@ std::optional<HloMapping> MapReduce(const MlirOperation& operation) {
   return mapping;
 }
 
-}  // namespace
+// `key = 3 : i64`, `key = 3>` or `key = 3`.
+std::optional<int64_t> IntOf(std::string_view text, std::string_view key) {
+  auto value = ValueOf(text, key);
+  if (!value) return std::nullopt;
+  std::string_view number = TrimText(value->substr(0, value->find(':')));
+  int64_t parsed = 0;
+  auto end = std::from_chars(number.data(), number.data() + number.size(), parsed);
+  if (end.ec != std::errc() || end.ptr != number.data() + number.size()) return std::nullopt;
+  return parsed;
+}
 
-std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
-                                                const std::vector<Shape>& operand_shapes,
-                                                const Shape& result) {
-  if (operation.name == "chlo.square") {
-    HloMapping mapping;
+// Lists of dimension numbers (`offset_dims = [2]` inside `#stablehlo.gather<...>`) as HLO
+// attributes; a list left out is empty, one that is written must read. `index_vector_dim`
+// is required.
+std::optional<HloMapping> WithDimensionNumbers(Opcode opcode, std::string_view text,
+                                               std::initializer_list<std::string_view> lists,
+                                               std::string& why) {
+  HloMapping mapping;
+  mapping.opcode = opcode;
+  for (std::string_view key : lists) {
+    std::vector<int64_t> values;
+    if (auto value = ValueOf(text, key)) {
+      auto list = IntList(*value);
+      if (!list) {
+        why = std::string(key) + " is not a list of integers: '" + std::string(*value) + "'";
+        return std::nullopt;
+      }
+      values = *list;
+    }
+    mapping.attributes.emplace_back(std::string(key), Braced(values));
+  }
+  auto vector_dim = IntOf(text, "index_vector_dim");
+  if (!vector_dim) {
+    why = "index_vector_dim is missing or not an integer";
+    return std::nullopt;
+  }
+  mapping.attributes.emplace_back("index_vector_dim", std::to_string(*vector_dim));
+  for (std::string_view flag : {"indices_are_sorted", "unique_indices"}) {
+    if (auto value = ValueOf(text, flag); value && *value == "true")
+      mapping.attributes.emplace_back(std::string(flag), "true");
+  }
+  return mapping;
+}
+
+std::optional<HloMapping> MapGather(std::string_view text, std::string& why) {
+  auto mapping = WithDimensionNumbers(Opcode::kGather, text,
+                                      {"offset_dims", "collapsed_slice_dims", "start_index_map",
+                                       "operand_batching_dims", "start_indices_batching_dims"},
+                                      why);
+  if (!mapping) return std::nullopt;
+  auto sizes = IntListOf(text, "slice_sizes");
+  if (!sizes) {
+    why = "slice_sizes is missing or not a list of integers";
+    return std::nullopt;
+  }
+  mapping->attributes.emplace_back("slice_sizes", Braced(*sizes));
+  return mapping;
+}
+
+std::optional<HloMapping> MapScatter(const MlirOperation& operation, std::string& why) {
+  if (operation.regions.size() != 1) {
+    why = "scatter needs its update computation region";
+    return std::nullopt;
+  }
+  return WithDimensionNumbers(
+      Opcode::kScatter, operation.text,
+      {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims",
+       "input_batching_dims", "scatter_indices_batching_dims"},
+      why);
+}
+
+// `low = [1, -2], high = [-1, 3], interior = [1, 0]` (or edge_padding_low, ...) as
+// `padding=1_-1_1x-2_3_0`.
+std::optional<HloMapping> MapPad(std::string_view text, std::string& why) {
+  auto low = IntListOf(text, "low");
+  if (!low) low = IntListOf(text, "edge_padding_low");
+  auto high = IntListOf(text, "high");
+  if (!high) high = IntListOf(text, "edge_padding_high");
+  auto interior = IntListOf(text, "interior");
+  if (!interior) interior = IntListOf(text, "interior_padding");
+  if (!low || !high || !interior || high->size() != low->size() ||
+      interior->size() != low->size()) {
+    why = "low, high and interior padding must be lists of the same length";
+    return std::nullopt;
+  }
+  std::string padding;
+  for (size_t i = 0; i < low->size(); ++i) {
+    padding += (i ? "x" : "") + std::to_string((*low)[i]) + "_" + std::to_string((*high)[i]) + "_" +
+               std::to_string((*interior)[i]);
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kPad;
+  mapping.attributes.emplace_back("padding", padding);
+  return mapping;
+}
+
+std::optional<HloMapping> MapSort(const MlirOperation& operation,
+                                  const std::vector<Shape>& operand_shapes, std::string& why) {
+  if (operation.regions.size() != 1 || operand_shapes.empty()) {
+    why = "sort needs operands and its comparator region";
+    return std::nullopt;
+  }
+  int64_t dimension = IntOf(operation.text, "dimension").value_or(-1);
+  if (dimension < 0 && operand_shapes[0].IsArray()) dimension += operand_shapes[0].rank();
+  HloMapping mapping;
+  mapping.opcode = Opcode::kSort;
+  mapping.region_key = "to_apply";
+  mapping.attributes.emplace_back("dimensions", Braced({dimension}));
+  if (auto stable = ValueOf(operation.text, "is_stable"); stable && *stable == "true")
+    mapping.attributes.emplace_back("is_stable", "true");
+  return mapping;
+}
+
+std::optional<HloMapping> MapSelectAndScatter(const MlirOperation& operation,
+                                              const std::vector<Shape>& operand_shapes,
+                                              std::string& why) {
+  if (operation.regions.size() != 2 || operand_shapes.size() != 3 || !operand_shapes[0].IsArray()) {
+    why = "select_and_scatter needs three operands and its select and scatter regions";
+    return std::nullopt;
+  }
+  const std::string_view text = operation.text;
+  const size_t rank = static_cast<size_t>(operand_shapes[0].rank());
+  auto size = IntListOf(text, "window_dimensions");
+  std::vector<std::pair<int64_t, int64_t>> pad(rank, {0, 0});
+  if (auto value = ValueOf(text, "padding")) {
+    auto read = Padding(*value, rank);
+    if (!read) size.reset();
+    if (read) pad = *read;
+  }
+  if (!size || size->size() != rank) {
+    why = "window_dimensions and padding must have one entry per operand dimension";
+    return std::nullopt;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kSelectAndScatter;
+  mapping.region_keys = {"select", "scatter"};
+  mapping.attributes.emplace_back(
+      "window", WindowText(*size, ListOr(text, "window_strides", rank, 1), pad,
+                           std::vector<int64_t>(rank, 1), std::vector<int64_t>(rank, 1)));
+  return mapping;
+}
+
+// `format = e5m10` (pretty) or exponent_bits/mantissa_bits.
+std::optional<HloMapping> MapReducePrecision(std::string_view text, std::string& why) {
+  std::optional<int64_t> exponent = IntOf(text, "exponent_bits");
+  std::optional<int64_t> mantissa = IntOf(text, "mantissa_bits");
+  if (auto format = ValueOf(text, "format");
+      format && format->size() > 1 && format->front() == 'e') {
+    const size_t m = format->find('m');
+    int64_t e_bits = 0;
+    int64_t m_bits = 0;
+    if (m != std::string_view::npos &&
+        std::from_chars(format->data() + 1, format->data() + m, e_bits).ec == std::errc() &&
+        std::from_chars(format->data() + m + 1, format->data() + format->size(), m_bits).ec ==
+            std::errc()) {
+      exponent = e_bits;
+      mantissa = m_bits;
+    }
+  }
+  if (!exponent || !mantissa) {
+    why = "reduce_precision names no exponent and mantissa bits";
+    return std::nullopt;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kReducePrecision;
+  mapping.attributes.emplace_back("exponent_bits", std::to_string(*exponent));
+  mapping.attributes.emplace_back("mantissa_bits", std::to_string(*mantissa));
+  return mapping;
+}
+
+// `type = FFT, length = [8]` (pretty) or fft_type = #stablehlo<fft_type RFFT>, fft_length.
+std::optional<HloMapping> MapFft(std::string_view text, std::string& why) {
+  std::string type;
+  for (std::string_view candidate : {"IRFFT", "RFFT", "IFFT", "FFT"}) {
+    const size_t at = text.find(candidate);
+    if (at != std::string_view::npos && (at == 0 || !IsValueNameChar(text[at - 1]))) {
+      type = std::string(candidate);
+      break;
+    }
+  }
+  auto length = IntListOf(text, "length");
+  if (!length) length = IntListOf(text, "fft_length");
+  if (type.empty() || !length) {
+    why = "fft names no type or length";
+    return std::nullopt;
+  }
+  HloMapping mapping;
+  mapping.opcode = Opcode::kFft;
+  mapping.attributes.emplace_back("fft_type", type);
+  mapping.attributes.emplace_back("fft_length", Braced(*length));
+  return mapping;
+}
+
+// batch_norm_training/inference/grad: epsilon and feature_index.
+std::optional<HloMapping> MapBatchNorm(std::string_view kind, std::string_view text,
+                                       std::string& why) {
+  HloMapping mapping;
+  if (kind == "training") {
+    mapping.opcode = Opcode::kBatchNormTraining;
+  } else if (kind == "inference") {
+    mapping.opcode = Opcode::kBatchNormInference;
+  } else if (kind == "grad") {
+    mapping.opcode = Opcode::kBatchNormGrad;
+  } else {
+    why = "stablehlo.batch_norm_" + std::string(kind) + " has no HLO counterpart here";
+    return std::nullopt;
+  }
+  std::optional<int64_t> feature = IntOf(text, "feature_index");
+  auto epsilon = ValueOf(text, "epsilon");
+  std::optional<std::string> value;
+  if (epsilon) value = Element(epsilon->substr(0, epsilon->find(':')), PrimitiveType::kF32);
+  if (!feature || !value) {
+    why = "batch_norm needs epsilon and feature_index";
+    return std::nullopt;
+  }
+  mapping.attributes.emplace_back("epsilon", *value);
+  mapping.attributes.emplace_back("feature_index", std::to_string(*feature));
+  return mapping;
+}
+
+std::optional<HloMapping> MapRegionOperation(std::string_view name, const MlirOperation& operation,
+                                             std::string& why) {
+  HloMapping mapping;
+  if (name == "while") {
+    if (operation.regions.size() != 2) {
+      why = "while needs a cond and a do region";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kWhile;
+    mapping.regions = HloMapping::Regions::kWhile;
+    mapping.region_keys = {"condition", "body"};
+    return mapping;
+  }
+  if (operation.regions.empty()) {
+    why = std::string(name) + " has no branch regions";
+    return std::nullopt;
+  }
+  if (name == "if" && operation.regions.size() != 2) {
+    why = "if needs a then and an else region";
+    return std::nullopt;
+  }
+  mapping.opcode = Opcode::kConditional;
+  mapping.regions = HloMapping::Regions::kConditional;
+  if (name == "if") {
+    mapping.region_keys = {"true_computation", "false_computation"};
+  } else {
+    mapping.region_key = "branch_computations";
+  }
+  return mapping;
+}
+
+// chlo operations jax emits and HLO has as opcodes.
+std::optional<HloMapping> MapChlo(std::string_view name, const MlirOperation& operation,
+                                  const std::vector<Shape>& operand_shapes, const Shape& result,
+                                  std::string& why) {
+  HloMapping mapping;
+  if (HasChloExpansion(name)) {
+    // The expansion is built over the result's shape, which must be the operand's.
+    const bool single_float = operand_shapes.size() == 1 && operand_shapes[0].IsArray() &&
+                              IsFloatingPointType(operand_shapes[0].element_type()) &&
+                              operand_shapes[0].Compatible(result);
+    if (!single_float ||
+        (name == "erf_inv" && operand_shapes[0].element_type() != PrimitiveType::kF32)) {
+      why = "chlo." + std::string(name) + " is expanded for one floating-point operand" +
+            (name == "erf_inv" ? " of f32" : "");
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kCall;
+    mapping.expansion = std::string(name);
+    return mapping;
+  }
+  if (name == "square") {
     mapping.opcode = Opcode::kMultiply;
     mapping.square = true;
     return mapping;
   }
+  if (name == "erf" || name == "tan") {
+    mapping.opcode = name == "erf" ? Opcode::kErf : Opcode::kTan;
+    return mapping;
+  }
+  if (name == "top_k") {
+    auto k = IntOf(operation.text, "k");
+    if (!k) {
+      why = "top_k has no k";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kTopK;
+    mapping.attributes.emplace_back("k", std::to_string(*k));
+    mapping.attributes.emplace_back("largest", "true");
+    return mapping;
+  }
+  why = "chlo." + std::string(name) + " has no HLO opcode here";
+  return std::nullopt;
+}
+
+std::string QuotedText(std::string_view text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// The string after `key = "`, unescaped only as far as it needs to be a name.
+std::optional<std::string> StringOf(std::string_view text, std::string_view key) {
+  auto value = ValueOf(text, key);
+  if (!value || value->size() < 2 || value->front() != '"') return std::nullopt;
+  const size_t end = SkipStringLiteral(*value, 0);
+  if (end < 2) return std::nullopt;
+  return std::string(value->substr(1, end - 2));
+}
+
+std::optional<HloMapping> MapStablehloOnly(std::string_view name, const MlirOperation& operation,
+                                           const std::vector<Shape>& operand_shapes,
+                                           const Shape& result, std::string& why) {
+  const std::string_view text = operation.text;
+  if (name == "while" || name == "if" || name == "case")
+    return MapRegionOperation(name, operation, why);
+  if (name == "gather") return MapGather(text, why);
+  if (name == "scatter") return MapScatter(operation, why);
+  if (name == "pad") return MapPad(text, why);
+  if (name == "sort") return MapSort(operation, operand_shapes, why);
+  if (name == "select_and_scatter") return MapSelectAndScatter(operation, operand_shapes, why);
+  HloMapping mapping;
+  if (name == "dynamic_slice") {
+    auto sizes = IntListOf(text, "sizes");
+    if (!sizes) sizes = IntListOf(text, "slice_sizes");
+    if (!sizes) {
+      why = "dynamic_slice has no sizes";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kDynamicSlice;
+    mapping.attributes.emplace_back("dynamic_slice_sizes", Braced(*sizes));
+    return mapping;
+  }
+  if (name == "dynamic_update_slice") {
+    mapping.opcode = Opcode::kDynamicUpdateSlice;
+    return mapping;
+  }
+  if (name == "get_tuple_element") {
+    std::optional<int64_t> index = IntOf(text, "index");
+    if (const size_t open = text.find('['); !index && open != std::string_view::npos) {
+      std::string_view digits = text.substr(open + 1, text.find(']', open) - open - 1);
+      int64_t value = 0;
+      if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec == std::errc())
+        index = value;
+    }
+    if (!index) {
+      why = "get_tuple_element has no index";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kGetTupleElement;
+    mapping.attributes.emplace_back("index", std::to_string(*index));
+    return mapping;
+  }
+  if (name == "rng_bit_generator") {
+    mapping.opcode = Opcode::kRngBitGenerator;
+    std::string algorithm = "rng_default";
+    if (text.find("THREE_FRY") != std::string_view::npos) algorithm = "rng_three_fry";
+    if (text.find("PHILOX") != std::string_view::npos) algorithm = "rng_philox";
+    mapping.attributes.emplace_back("algorithm", algorithm);
+    return mapping;
+  }
+  if (name == "custom_call") {
+    std::string target = operation.callee;
+    if (auto named = StringOf(text, "call_target_name")) target = *named;
+    if (target.empty()) {
+      why = "custom_call names no target";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kCustomCall;
+    mapping.attributes.emplace_back("custom_call_target", QuotedText(target));
+    return mapping;
+  }
+  if (name == "composite") {
+    auto decomposition = ValueOf(text, "decomposition");
+    if (!decomposition || decomposition->size() < 2 || decomposition->front() != '@') {
+      why = "composite names no decomposition";
+      return std::nullopt;
+    }
+    mapping.opcode = Opcode::kCall;
+    mapping.callee = std::string(decomposition->substr(1));
+    return mapping;
+  }
+  if (name == "replica_id" || name == "partition_id") {
+    mapping.opcode = name == "replica_id" ? Opcode::kReplicaId : Opcode::kPartitionId;
+    return mapping;
+  }
+  if (name == "reduce_precision") return MapReducePrecision(text, why);
+  if (name == "fft") return MapFft(text, why);
+  if (name == "map") {
+    if (operation.regions.size() != 1) {
+      why = "map needs its computation region";
+      return std::nullopt;
+    }
+    return WithDimensions(Opcode::kMap, text, {"dimensions"});
+  }
+  if (name.rfind("batch_norm_", 0) == 0) return MapBatchNorm(name.substr(11), text, why);
+  if (name == "optimization_barrier") {
+    mapping.opcode = Opcode::kOptimizationBarrier;
+    mapping.tuple_operands = operand_shapes.size() != 1 || result.IsTuple();
+    return mapping;
+  }
+  why = "stablehlo." + std::string(name) + " has no HLO counterpart here";
+  return std::nullopt;
+}
+
+std::optional<HloMapping> MapOperation(const MlirOperation& operation,
+                                       const std::vector<Shape>& operand_shapes,
+                                       const Shape& result, std::string& why) {
   if (operation.name == "func.call") {
     HloMapping mapping;
     mapping.opcode = Opcode::kCall;
     return mapping;
   }
   std::string_view name = operation.name;
+  if (name.rfind("chlo.", 0) == 0)
+    return MapChlo(name.substr(5), operation, operand_shapes, result, why);
   if (name.rfind("stablehlo.", 0) == 0) {
     name.remove_prefix(10);
   } else if (name.rfind("mhlo.", 0) == 0) {
@@ -653,7 +1055,10 @@ std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
   if (name == "reduce_window") return MapReduceWindow(operation, operand_shapes);
   if (name == "slice") return MapSlice(text);
   if (name == "reduce") {
-    if (operand_shapes.size() != 2) return std::nullopt;  // variadic reductions: not yet
+    if (operand_shapes.size() < 2 || operand_shapes.size() % 2 != 0) {
+      why = "reduce needs as many initial values as inputs";
+      return std::nullopt;
+    }
     return MapReduce(operation);
   }
   if (name == "constant") {
@@ -664,7 +1069,18 @@ std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
     mapping.literal = *literal;
     return mapping;
   }
-  return std::nullopt;
+  return MapStablehloOnly(name, operation, operand_shapes, result, why);
+}
+
+}  // namespace
+
+std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
+                                                const std::vector<Shape>& operand_shapes,
+                                                const Shape& result, std::string* why) {
+  std::string reason;
+  std::optional<HloMapping> mapping = MapOperation(operation, operand_shapes, result, reason);
+  if (!mapping && why != nullptr) *why = std::move(reason);
+  return mapping;
 }
 
 }  // namespace fusescope::ir::mlir_import

@@ -30,13 +30,27 @@ struct HloMapping {
   // is first reshaped to this shape (those dimensions dropped).
   std::optional<Shape> reshape_operand;
   bool square = false;  // chlo.square: multiply the operand by itself
+  // How the operation's regions become computations: each on its own, its block arguments its
+  // parameters (reduce, sort, scatter); or over one tuple, which the builder assembles from
+  // the loop-carried values (while) or from the values a branch uses (if, case), captured
+  // values of enclosing regions included.
+  enum class Regions { kPlain, kWhile, kConditional };
+  Regions regions = Regions::kPlain;
+  std::vector<std::string> region_keys;  // per region, where region_key is not the same for all
+  std::string callee;                    // stablehlo.composite: the function it stands for
+  bool tuple_operands = false;           // optimization_barrier: its operands as one tuple
+  // A chlo operation HLO has no opcode for (chlo.erf_inv, ...): a call of its expansion
+  // (chlo_expansion.h), named without `chlo.`.
+  std::string expansion;
 };
 
-// nullopt when the operation is not stablehlo/mhlo (or func.call) or has no HLO counterpart
-// here (or its attributes could not be read). `result` is the operation's (first) result shape.
+// nullopt when the operation is not stablehlo/mhlo/chlo (or func.call) or has no HLO
+// counterpart here (or its attributes could not be read); then `why`, when given, says which
+// (empty for an operation of another dialect). `result` is the operation's result shape, a
+// tuple for several results.
 std::optional<HloMapping> MapStablehloOperation(const MlirOperation& operation,
                                                 const std::vector<Shape>& operand_shapes,
-                                                const Shape& result);
+                                                const Shape& result, std::string* why = nullptr);
 
 }  // namespace fusescope::ir::mlir_import
 
