@@ -172,9 +172,26 @@ void HloPrinter::AppendModule(const Module& module) {
   // (a computation must be defined before a `calls=`/`to_apply=` names it). The order is
   // the stored one wherever that already is callee-first, so XLA's own text prints back as
   // it came; computations that passes appended (fused computations) move before their users.
+  // A stored order that is callee-first throughout prints as stored, even with computations
+  // nothing calls after ENTRY (jax writes a composite's unused decomposition there).
   std::vector<const Computation*> order;
-  for (const Computation* computation : module.MakeComputationPostOrder()) {
-    order.push_back(computation);
+  std::unordered_set<const Computation*> defined;
+  bool stored_is_callee_first = true;
+  for (const auto& computation : module.computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      for (const Computation* callee : instruction->called_computations()) {
+        if (!defined.count(callee)) stored_is_callee_first = false;
+      }
+    }
+    if (!stored_is_callee_first) break;
+    defined.insert(computation.get());
+    order.push_back(computation.get());
+  }
+  if (!stored_is_callee_first) {
+    order.clear();
+    for (const Computation* computation : module.MakeComputationPostOrder()) {
+      order.push_back(computation);
+    }
   }
   if (options_.canonical_names) NameComputations(order, module.entry());
   FindInlineBodies(module);
