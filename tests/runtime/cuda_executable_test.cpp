@@ -28,8 +28,8 @@
 namespace fusescope::runtime {
 namespace {
 
-// A dot cuBLAS takes (x * W^T), one whose lhs batch dimension is not leading (it would need a
-// transpose first: the host), elementwise kernels, a while loop and tuple plumbing.
+// A dot cuBLAS takes as it is (x * W^T), one whose lhs batch dimension is not leading (a PTX
+// transpose first), elementwise kernels, a while loop and tuple plumbing.
 constexpr const char* kMixedModule = R"(HloModule mixed
 
 cond {
@@ -163,11 +163,15 @@ TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
   ASSERT_NE(compiled.gemm(index), nullptr);
   EXPECT_EQ(compiled.ptx(index), nullptr);
 
-  const recording::KernelRecord* q = RecordOf(compiled, "q");
+  const recording::KernelRecord* q = RecordOf(compiled, "q", &index);
   ASSERT_NE(q, nullptr);
-  EXPECT_EQ(q->backend, "host");
-  EXPECT_NE(q->note.find("batch dimensions are not its leading dimensions"), std::string::npos)
-      << q->note;
+  EXPECT_EQ(q->backend, "cublas") << q->note;
+  EXPECT_EQ(q->note, "cublasSgemmStridedBatched N,N m=3 n=4 k=5 batch 2, lhs transposed {1,0,2}");
+  ASSERT_EQ(q->stages.size(), 2u);
+  EXPECT_EQ(q->stages[0].name, "lhs-transpose launch-plan");
+  EXPECT_EQ(q->stages[1].name, "lhs-transpose ptx");
+  EXPECT_NE(q->stages[1].text.find(".entry"), std::string::npos);
+  EXPECT_FALSE(compiled.LaunchNames(index).empty());
 
   const recording::KernelRecord* z = RecordOf(compiled, "z", &index);
   ASSERT_NE(z, nullptr);
@@ -182,7 +186,7 @@ TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
   // Values (parameters, constants, tuples, get-tuple-element) are no kernels.
   EXPECT_EQ(RecordOf(compiled, "init"), nullptr);
   EXPECT_EQ(RecordOf(compiled, "r"), nullptr);
-  EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 1 cublas, 2 host (dot, while), 2 nvptx")
+  EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 2 cublas, 1 host (while), 2 nvptx")
       << compiled.KernelSummary();
 }
 
