@@ -1,16 +1,16 @@
 #ifndef FUSESCOPE_RUNTIME_GEMM_PLAN_H_
 #define FUSESCOPE_RUNTIME_GEMM_PLAN_H_
 
-// An HLO dot as one column-major strided-batched GEMM (cuBLAS's convention), without copying
-// its operands. Our buffers are row-major with the dot's result ordered (batch, lhs free,
-// rhs free): read column-major, that memory is the transposed product C^T = B^T A^T, so the
-// GEMM's first operand is the dot's rhs and its second the lhs. Each operand must be
-// [batch..., free..., contracting...] or [batch..., contracting..., free...] (the second is a
-// transposed GEMM operand); an operand in another order (batch dimensions not leading,
-// contracting dimensions apart or out of order) is first transposed into a temporary in the
-// first of those orders, and the plan says with which permutation. A pure function of the
-// instruction: it is checked without a GPU by running the same parameters (and permutations)
-// through a column-major host GEMM.
+// An HLO dot as one column-major strided-batched GEMM (cuBLAS's convention), reading its
+// operands where they are whenever their order allows. Our buffers are row-major with the
+// dot's result ordered (batch, lhs free, rhs free): read column-major, that memory is the
+// transposed product C^T = B^T A^T, so the GEMM's first operand is the dot's rhs and its
+// second the lhs. Each operand must be read as [batch..., free..., contracting...] or
+// [batch..., contracting..., free...] (the second is a transposed GEMM operand); an operand in
+// another order (batch dimensions not leading, contracting dimensions apart or out of order)
+// is first transposed into a temporary in one of those orders, and the plan says with which
+// permutation. A pure function of the instruction: it is checked without a GPU by running the
+// same parameters (and permutations) through a column-major host GEMM.
 
 #include <cstdint>
 #include <string>
