@@ -332,7 +332,11 @@ Status CudaExecutable::Impl::PlanStep(Step& step) {
             NewRecord(instruction));
     return Status::Ok();
   }
-  if (IsValueOpcode(opcode)) {
+  // Our buffers hold values in logical row-major order whatever the layout: a reshape or a
+  // copy is the same bytes, an alias of its operand's buffer.
+  const bool same_bytes =
+      (opcode == Opcode::kReshape || opcode == Opcode::kCopy) && !instruction.shape().IsTuple();
+  if (IsValueOpcode(opcode) || same_bytes) {
     step.kind = StepKind::kValue;
     return Status::Ok();
   }
@@ -513,12 +517,14 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunValue(
                           operands[0]->leaves.begin() + first + count);
       return value;
     }
+    case Opcode::kReshape:
+    case Opcode::kCopy:
     case Opcode::kBitcast:
-      // Planned only between row-major layouts: the same bytes (our buffers hold values in
-      // row-major order).
+      // Planned as values only where the result is the operand's bytes (a bitcast: between
+      // row-major layouts).
       if (value.shape.IsTuple() || operands[0]->shape.IsTuple() ||
           ShapeBytes(value.shape) != ShapeBytes(operands[0]->shape))
-        return Status::Error("bitcast changes the byte size");
+        return Status::Error(std::string(instruction.opcode_name()) + " changes the byte size");
       value.leaves = operands[0]->leaves;
       return value;
     default: {
