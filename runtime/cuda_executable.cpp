@@ -199,6 +199,9 @@ class CudaExecutable::Impl {
   CudaDriver* driver_ = nullptr;
   CublasLibrary* cublas_ = nullptr;
   int64_t live_bytes_ = 0;  // device bytes held by live values
+  // Constants, uploaded at the first run and kept (nothing writes a value in place); declared
+  // after live_bytes_, which their buffers count in.
+  std::unordered_map<const ir::Instruction*, DeviceValue> constants_;
 };
 
 void CudaExecutable::Impl::AddHost(Step& step, const std::string& note,
@@ -528,10 +531,15 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunValue(
       value.leaves = operands[0]->leaves;
       return value;
     default: {
-      // A constant: its value computed on the host, then uploaded.
+      // A constant: its value computed on the host and uploaded once.
+      auto cached = constants_.find(&instruction);
+      if (cached != constants_.end()) return cached->second;
       StatusOr<Literal> literal = host_.EvaluateInstruction(instruction, {});
       if (!literal.ok()) return literal.status();
-      return Upload(*literal);
+      StatusOr<DeviceValue> uploaded = Upload(*literal);
+      if (!uploaded.ok()) return uploaded;
+      constants_[&instruction] = *uploaded;
+      return uploaded;
     }
   }
 }

@@ -12,8 +12,8 @@
 //     one with an elementwise epilogue: cuBLAS, the epilogue as a PTX kernel reading the
 //     GEMM's result, "cublas" (the transposes' PTX kept as stages too);
 //   - parameters, constants, tuples, get-tuple-element, reshapes, copies and bitcasts between
-//     row-major layouts: device buffers (all but constants and parameters alias their operands'
-//     buffers: values are held in logical row-major order), no kernel;
+//     row-major layouts: device buffers (constants uploaded once, at the first run; the others
+//     alias their operands' buffers: values are held in logical row-major order), no kernel;
 //   - while, conditional, call, and everything not lowered (what the emitter refuses or PTX
 //     lowering fails on, convolutions, dots of other types): the operands
 //     copied to the host, the reference interpreter, the result copied back, "host", with a
