@@ -188,10 +188,11 @@ StatusOr<std::vector<GpuKernelActivity>> CuptiCollection::Take() {
     taken.swap(records);
     for (GpuKernelActivity& kernel : taken) {
       auto found = external_ids.find(kernel.correlation_id);
-      if (found == external_ids.end()) continue;
-      kernel.external_id = found->second;
-      external_ids.erase(found);
+      if (found != external_ids.end()) kernel.external_id = found->second;
     }
+    // The rest belong to API calls that launched nothing (copies, synchronisation); a forced
+    // flush has delivered every record of the work done so far.
+    external_ids.clear();
   }
   std::sort(taken.begin(), taken.end(),
             [](const GpuKernelActivity& a, const GpuKernelActivity& b) { return a.start_ns < b.start_ns; });

@@ -5,7 +5,9 @@
 // does not start on a machine without the driver. `CudaDriver::Get()` opens libcuda.so.1,
 // resolves the few driver functions it uses, initialises the driver and takes the first
 // device's primary context; where any of that fails it says so in one sentence
-// ("no NVIDIA driver/GPU found: ...") and everything else keeps working.
+// ("no NVIDIA driver/GPU found: ...") and everything else keeps working. Through it the CUDA
+// backend (runtime/cuda_executable.h) allocates device memory, copies, loads PTX kernels and
+// queues their launches, all on the default stream. No CUDA type appears here.
 
 #include <cstddef>
 #include <cstdint>

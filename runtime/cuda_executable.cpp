@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ir/computation.h"
+#include "ir/hlo_parser.h"
 #include "ir/verifier.h"
 #include "runtime/cublas_library.h"
 #include "runtime/cuda_driver.h"
@@ -35,6 +36,11 @@ struct Step {
   std::shared_ptr<const PtxKernel> ptx;
   std::shared_ptr<LoadedPtxKernel> loaded;  // at the first run
   std::optional<GemmPlan> gemm;
+  // kGemm / kOutput: the kernels transposing the lhs and rhs first where the plan says so
+  // (null otherwise), loaded at the first run, and the shapes they write.
+  std::shared_ptr<const PtxKernel> transposes[2];
+  std::shared_ptr<LoadedPtxKernel> loaded_transposes[2];
+  ir::Shape transposed_shapes[2];
   const ir::Instruction* dot = nullptr;  // kOutput: the dot inside the fusion
   int64_t dot_lhs = -1, dot_rhs = -1;    // …and the fusion operands that are its operands
   std::vector<size_t> operands;          // value slots of the instruction's operands
@@ -104,6 +110,30 @@ int64_t LeafCount(const ir::Shape& shape) {
   return count;
 }
 
+// `shape` with its dimensions in `order` (dimension i = shape's dimension order[i]).
+ir::Shape PermutedShape(const ir::Shape& shape, const std::vector<int64_t>& order) {
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(shape.dimension(d));
+  return ir::Shape(shape.element_type(), std::move(dims));
+}
+
+// A PTX kernel writing an operand of `shape` with its dimensions in `order`: the transpose a
+// GEMM operand needs first, emitted like any transpose instruction.
+StatusOr<PtxKernel> TransposeKernel(const ir::Shape& shape, const std::vector<int64_t>& order,
+                                    const PtxOptions& options) {
+  std::string dimensions;
+  for (int64_t d : order) dimensions += (dimensions.empty() ? "" : ",") + std::to_string(d);
+  const std::string text =
+      "HloModule operand_transpose\n\nENTRY main {\n  p = " + shape.ToString(false) +
+      " parameter(0)\n  ROOT t = " + PermutedShape(shape, order).ToString(false) +
+      " transpose(p), dimensions={" + dimensions + "}\n}\n";
+  StatusOr<std::unique_ptr<ir::Module>> module = ir::ParseHloModule(text);
+  if (!module.ok()) return module.status();
+  StatusOr<EmittedKernel> emitted = EmitInstructionKernel(*(*module)->entry()->root());
+  if (!emitted.ok()) return emitted.status();
+  return CompileToPtx(emitted->text, emitted->function_name, options, nullptr, 1);
+}
+
 }  // namespace
 
 class CudaExecutable::Impl {
@@ -144,6 +174,11 @@ class CudaExecutable::Impl {
   Status PlanPtx(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                  const std::string& note);
   Status PlanOutputFusion(Step& step);
+  StatusOr<std::vector<recording::KernelStage>> PlanTransposes(Step& step,
+                                                               const ir::Instruction& dot);
+  StatusOr<DevicePointer> Transposed(const Step& step, int side, DevicePointer operand,
+                                     std::vector<std::shared_ptr<DeviceBuffer>>& temporaries);
+  Status RunGemm(const Step& step, DevicePointer lhs, DevicePointer rhs, DevicePointer product);
 
   Status Prepare();
   StatusOr<std::shared_ptr<DeviceBuffer>> NewBuffer(const ir::Shape& shape);
@@ -164,6 +199,9 @@ class CudaExecutable::Impl {
   CudaDriver* driver_ = nullptr;
   CublasLibrary* cublas_ = nullptr;
   int64_t live_bytes_ = 0;  // device bytes held by live values
+  // Constants, uploaded at the first run and kept (nothing writes a value in place); declared
+  // after live_bytes_, which their buffers count in.
+  std::unordered_map<const ir::Instruction*, DeviceValue> constants_;
 };
 
 void CudaExecutable::Impl::AddHost(Step& step, const std::string& note,
@@ -171,6 +209,7 @@ void CudaExecutable::Impl::AddHost(Step& step, const std::string& note,
   step.kind = StepKind::kHost;
   step.ptx = nullptr;
   step.gemm.reset();
+  step.transposes[0] = step.transposes[1] = nullptr;
   step.tuple_result = false;
   record.backend = "host";
   record.note = note;
@@ -211,6 +250,28 @@ Status CudaExecutable::Impl::PlanPtx(Step& step, StatusOr<EmittedKernel> emitted
   return Status::Ok();
 }
 
+// The transposes `step.gemm` needs first, lowered to PTX; their PTX, as stages for the record.
+StatusOr<std::vector<recording::KernelStage>> CudaExecutable::Impl::PlanTransposes(
+    Step& step, const ir::Instruction& dot) {
+  std::vector<recording::KernelStage> stages;
+  const std::vector<int64_t>* permutations[2] = {&step.gemm->lhs_permutation,
+                                                 &step.gemm->rhs_permutation};
+  for (int side = 0; side < 2; ++side) {
+    if (permutations[side]->empty()) continue;
+    const ir::Shape& shape = dot.operand(side)->shape();
+    StatusOr<PtxKernel> kernel = TransposeKernel(shape, *permutations[side], options_.ptx);
+    const std::string name = side == 0 ? "lhs-transpose" : "rhs-transpose";
+    if (!kernel.ok()) return Status::Error("the " + name + " does not lower: " + kernel.message());
+    for (const recording::KernelStage& stage : kernel->record.stages) {
+      if (stage.name == "ptx" || stage.name == "launch-plan")
+        stages.push_back({name + " " + stage.name, stage.text});
+    }
+    step.transposed_shapes[side] = PermutedShape(shape, *permutations[side]);
+    step.transposes[side] = std::make_shared<const PtxKernel>(std::move(kernel).value());
+  }
+  return stages;
+}
+
 Status CudaExecutable::Impl::PlanOutputFusion(Step& step) {
   std::optional<GemmPlan> gemm;
   StatusOr<ContractionFusion> split =
@@ -224,14 +285,22 @@ Status CudaExecutable::Impl::PlanOutputFusion(Step& step) {
       });
   if (!split.ok()) return split.status();
   if (gemm->k == 0) return Status::Error("the dot contracts nothing (an empty dimension)");
+  step.gemm = gemm;
+  StatusOr<std::vector<recording::KernelStage>> transposes =
+      PlanTransposes(step, *split->contraction);
+  if (!transposes.ok()) return transposes.status();
   step.kind = StepKind::kOutput;
   step.tuple_result = split->tuple_result;
   step.dot = split->contraction;
   step.dot_lhs = split->lhs;
   step.dot_rhs = split->rhs;
-  step.gemm = gemm;
-  return PlanPtx(step, std::move(split->epilogue), "cublas",
-                 gemm->Description() + ", then the epilogue as a PTX kernel");
+  Status planned = PlanPtx(step, std::move(split->epilogue), "cublas",
+                           gemm->Description() + ", then the epilogue as a PTX kernel");
+  if (step.kind == StepKind::kOutput) {
+    std::vector<recording::KernelStage>& stages = records_[static_cast<size_t>(step.record)].stages;
+    stages.insert(stages.end(), transposes->begin(), transposes->end());
+  }
+  return planned;
 }
 
 Status CudaExecutable::Impl::PlanFusion(Step& step) {
@@ -266,7 +335,11 @@ Status CudaExecutable::Impl::PlanStep(Step& step) {
             NewRecord(instruction));
     return Status::Ok();
   }
-  if (IsValueOpcode(opcode)) {
+  // Our buffers hold values in logical row-major order whatever the layout: a reshape or a
+  // copy is the same bytes, an alias of its operand's buffer.
+  const bool same_bytes =
+      (opcode == Opcode::kReshape || opcode == Opcode::kCopy) && !instruction.shape().IsTuple();
+  if (IsValueOpcode(opcode) || same_bytes) {
     step.kind = StepKind::kValue;
     return Status::Ok();
   }
@@ -279,11 +352,18 @@ Status CudaExecutable::Impl::PlanStep(Step& step) {
       AddHost(step, "dot runs through the interpreter: " + plan.message(), NewRecord(instruction));
       return Status::Ok();
     }
-    step.kind = StepKind::kGemm;
     step.gemm = *plan;
+    StatusOr<std::vector<recording::KernelStage>> transposes = PlanTransposes(step, instruction);
+    if (!transposes.ok()) {
+      AddHost(step, "dot runs through the interpreter: " + transposes.message(),
+              NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.kind = StepKind::kGemm;
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = "cublas";
     record.note = plan->Description();
+    record.stages = std::move(transposes).value();
     AddRecord(step, std::move(record));
     return Status::Ok();
   }
@@ -335,6 +415,12 @@ Status CudaExecutable::Impl::Prepare() {
       StatusOr<CublasLibrary*> cublas = CublasLibrary::Get();
       if (!cublas.ok()) return cublas.status();
       cublas_ = *cublas;
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (!step.transposes[side] || step.loaded_transposes[side]) continue;
+      StatusOr<std::unique_ptr<LoadedPtxKernel>> loaded = driver_->Load(*step.transposes[side]);
+      if (!loaded.ok()) return Status::Error(step.instruction->name() + ": " + loaded.message());
+      step.loaded_transposes[side] = std::move(loaded).value();
     }
     if (step.ptx && !step.loaded) {
       StatusOr<std::unique_ptr<LoadedPtxKernel>> loaded = driver_->Load(*step.ptx);
@@ -434,19 +520,26 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunValue(
                           operands[0]->leaves.begin() + first + count);
       return value;
     }
+    case Opcode::kReshape:
+    case Opcode::kCopy:
     case Opcode::kBitcast:
-      // Planned only between row-major layouts: the same bytes (our buffers hold values in
-      // row-major order).
+      // Planned as values only where the result is the operand's bytes (a bitcast: between
+      // row-major layouts).
       if (value.shape.IsTuple() || operands[0]->shape.IsTuple() ||
           ShapeBytes(value.shape) != ShapeBytes(operands[0]->shape))
-        return Status::Error("bitcast changes the byte size");
+        return Status::Error(std::string(instruction.opcode_name()) + " changes the byte size");
       value.leaves = operands[0]->leaves;
       return value;
     default: {
-      // A constant: its value computed on the host, then uploaded.
+      // A constant: its value computed on the host and uploaded once.
+      auto cached = constants_.find(&instruction);
+      if (cached != constants_.end()) return cached->second;
       StatusOr<Literal> literal = host_.EvaluateInstruction(instruction, {});
       if (!literal.ok()) return literal.status();
-      return Upload(*literal);
+      StatusOr<DeviceValue> uploaded = Upload(*literal);
+      if (!uploaded.ok()) return uploaded;
+      constants_[&instruction] = *uploaded;
+      return uploaded;
     }
   }
 }
@@ -482,6 +575,33 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunKernel(const Step& step,
   return value;
 }
 
+// `operand` itself, or its transpose into a new temporary where the GEMM needs one.
+StatusOr<DevicePointer> CudaExecutable::Impl::Transposed(
+    const Step& step, int side, DevicePointer operand,
+    std::vector<std::shared_ptr<DeviceBuffer>>& temporaries) {
+  if (!step.loaded_transposes[side]) return operand;
+  StatusOr<std::shared_ptr<DeviceBuffer>> buffer = NewBuffer(step.transposed_shapes[side]);
+  if (!buffer.ok()) return buffer.status();
+  Status launched = driver_->Launch(*step.loaded_transposes[side], {operand, (*buffer)->pointer()});
+  if (!launched.ok()) return launched;
+  temporaries.push_back(*buffer);
+  return (*buffer)->pointer();
+}
+
+// The step's GEMM into `product`, its operands transposed first where planned; returns once
+// the device is done with the temporaries.
+Status CudaExecutable::Impl::RunGemm(const Step& step, DevicePointer lhs, DevicePointer rhs,
+                                     DevicePointer product) {
+  std::vector<std::shared_ptr<DeviceBuffer>> temporaries;
+  StatusOr<DevicePointer> b = Transposed(step, 0, lhs, temporaries);
+  if (!b.ok()) return b.status();
+  StatusOr<DevicePointer> a = Transposed(step, 1, rhs, temporaries);
+  if (!a.ok()) return a.status();
+  Status ran = cublas_->Gemm(*step.gemm, *a, *b, product);
+  if (!ran.ok() || temporaries.empty()) return ran;
+  return driver_->Synchronize();
+}
+
 StatusOr<DeviceValue> CudaExecutable::Impl::RunStep(
     const Step& step, const std::vector<const DeviceValue*>& operands) {
   std::vector<DevicePointer> inputs;
@@ -501,7 +621,7 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunStep(
     case StepKind::kGemm: {
       StatusOr<std::shared_ptr<DeviceBuffer>> product = NewBuffer(step.instruction->shape());
       if (!product.ok()) return product.status();
-      Status ran = cublas_->Gemm(*step.gemm, inputs[1], inputs[0], (*product)->pointer());
+      Status ran = RunGemm(step, inputs[0], inputs[1], (*product)->pointer());
       if (!ran.ok()) return ran;
       DeviceValue value;
       value.shape = step.instruction->shape();
@@ -511,9 +631,8 @@ StatusOr<DeviceValue> CudaExecutable::Impl::RunStep(
     case StepKind::kOutput: {
       StatusOr<std::shared_ptr<DeviceBuffer>> product = NewBuffer(step.dot->shape());
       if (!product.ok()) return product.status();
-      Status ran =
-          cublas_->Gemm(*step.gemm, inputs.at(static_cast<size_t>(step.dot_rhs)),
-                        inputs.at(static_cast<size_t>(step.dot_lhs)), (*product)->pointer());
+      Status ran = RunGemm(step, inputs.at(static_cast<size_t>(step.dot_lhs)),
+                           inputs.at(static_cast<size_t>(step.dot_rhs)), (*product)->pointer());
       if (!ran.ok()) return ran;
       inputs.push_back((*product)->pointer());
       // The product is read by queued launches: released after the device synchronised.
@@ -619,6 +738,14 @@ const GemmPlan* CudaExecutable::gemm(size_t kernel) const {
 
 std::vector<std::string> CudaExecutable::LaunchNames(size_t kernel) const {
   std::vector<std::string> names;
+  if (kernel < impl_->step_of_record_.size()) {
+    for (const auto& transpose : impl_->step_of_record_[kernel]->transposes) {
+      if (!transpose) continue;
+      for (const PtxLaunch& launch : transpose->launches) {
+        if (!launch.is_copy) names.push_back(launch.kernel);
+      }
+    }
+  }
   if (const PtxKernel* lowered = ptx(kernel)) {
     for (const PtxLaunch& launch : lowered->launches) {
       if (!launch.is_copy) names.push_back(launch.kernel);

@@ -7,13 +7,15 @@
 //   - loop/input fusions and lone elementwise-like instructions: the CPU emitter's kernel
 //     lowered to PTX with a launch plan (runtime/ptx_compiler.h), "nvptx", the PTX and the
 //     plan kept as stages;
-//   - f32/f64 dots whose operand orders one strided-batched GEMM expresses
-//     (runtime/gemm_plan.h), and output fusions of one with an elementwise epilogue: cuBLAS,
-//     the epilogue as a PTX kernel reading the GEMM's result, "cublas";
-//   - parameters, constants, tuples, get-tuple-element and bitcasts between row-major layouts:
-//     device buffers (tuples and bitcasts alias their operands' buffers), no kernel;
+//   - f32/f64 dots, as one strided-batched GEMM each (runtime/gemm_plan.h; an operand in an
+//     order the GEMM cannot read is transposed by a PTX kernel first), and output fusions of
+//     one with an elementwise epilogue: cuBLAS, the epilogue as a PTX kernel reading the
+//     GEMM's result, "cublas" (the transposes' PTX kept as stages too);
+//   - parameters, constants, tuples, get-tuple-element, reshapes, copies and bitcasts between
+//     row-major layouts: device buffers (constants uploaded once, at the first run; the others
+//     alias their operands' buffers: values are held in logical row-major order), no kernel;
 //   - while, conditional, call, and everything not lowered (what the emitter refuses or PTX
-//     lowering fails on, convolutions, dots cuBLAS cannot take as they are): the operands
+//     lowering fails on, convolutions, dots of other types): the operands
 //     copied to the host, the reference interpreter, the result copied back, "host", with a
 //     note saying why.
 // Run() needs the GPU (the driver's sentence otherwise): it loads the PTX and cuBLAS on first
@@ -81,8 +83,8 @@ class CudaExecutable {
   // or the epilogue of a "cublas" fusion), and its GEMM (null unless "cublas").
   const PtxKernel* ptx(size_t kernel) const;
   const GemmPlan* gemm(size_t kernel) const;
-  // The PTX entry names kernel `kernel` launches, in order: the table GPU activity is named
-  // by (cuBLAS's own kernels carry cuBLAS's names).
+  // The PTX entry names kernel `kernel` launches (its operand transposes first), in order: the
+  // table GPU activity is named by (cuBLAS's own kernels carry cuBLAS's names).
   std::vector<std::string> LaunchNames(size_t kernel) const;
   // Seconds Compile() took, all kernels together.
   double compile_seconds() const;

@@ -52,6 +52,43 @@ StatusOr<OperandLayout> Layout(const ir::Shape& shape, const std::vector<int64_t
   return layout;
 }
 
+// `count` consecutive dimensions from `first`.
+std::vector<int64_t> Iota(int64_t first, size_t count) {
+  std::vector<int64_t> dims(count);
+  for (size_t i = 0; i < count; ++i) dims[i] = first + static_cast<int64_t>(i);
+  return dims;
+}
+
+// Batch dimensions, then free then contracting ones (or contracting then free): the order a
+// transposed operand takes.
+StatusOr<std::vector<int64_t>> CanonicalOrder(int64_t rank, const std::vector<int64_t>& batch,
+                                              const std::vector<int64_t>& contracting,
+                                              bool contracting_first) {
+  std::vector<bool> used(static_cast<size_t>(rank), false);
+  for (const std::vector<int64_t>* dims : {&batch, &contracting}) {
+    for (int64_t d : *dims) {
+      if (used[static_cast<size_t>(d)]) return Status::Error("a dimension is used twice");
+      used[static_cast<size_t>(d)] = true;
+    }
+  }
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!used[static_cast<size_t>(d)]) free.push_back(d);
+  }
+  std::vector<int64_t> order = batch;
+  const std::vector<int64_t>& middle = contracting_first ? contracting : free;
+  const std::vector<int64_t>& last = contracting_first ? free : contracting;
+  order.insert(order.end(), middle.begin(), middle.end());
+  order.insert(order.end(), last.begin(), last.end());
+  return order;
+}
+
+ir::Shape Permuted(const ir::Shape& shape, const std::vector<int64_t>& order) {
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(shape.dimension(d));
+  return ir::Shape(shape.element_type(), std::move(dims));
+}
+
 }  // namespace
 
 StatusOr<GemmPlan> PlanGemm(const ir::Instruction& dot) {
@@ -73,11 +110,37 @@ StatusOr<GemmPlan> PlanGemm(const ir::Instruction& dot) {
   const std::vector<int64_t> rc = Attribute(dot, "rhs_contracting_dims");
   if (lb.size() != rb.size() || lc.size() != rc.size())
     return Status::Error(dot.name() + ": dot dimension numbers do not pair up");
-  StatusOr<OperandLayout> a = Layout(lhs, lb, lc, "the lhs", false);
-  if (!a.ok()) return a.status();
-  StatusOr<OperandLayout> b = Layout(rhs, rb, rc, "the rhs", true);
-  if (!b.ok()) return b.status();
+  for (const std::vector<int64_t>* dims : {&lb, &lc}) {
+    for (int64_t d : *dims) {
+      if (d < 0 || d >= lhs.rank()) return Status::Error(dot.name() + ": bad lhs dimension");
+    }
+  }
+  for (const std::vector<int64_t>* dims : {&rb, &rc}) {
+    for (int64_t d : *dims) {
+      if (d < 0 || d >= rhs.rank()) return Status::Error(dot.name() + ": bad rhs dimension");
+    }
+  }
   GemmPlan plan;
+  // An operand the GEMM cannot read as it is is transposed first: batch and contracting
+  // dimensions in dimension-number order (so that they pair up), free ones in order.
+  StatusOr<OperandLayout> a = Layout(lhs, lb, lc, "the lhs", false);
+  if (!a.ok()) {
+    StatusOr<std::vector<int64_t>> order = CanonicalOrder(lhs.rank(), lb, lc, false);
+    if (!order.ok()) return Status::Error(dot.name() + ": " + order.message());
+    plan.lhs_permutation = *order;
+    a = Layout(Permuted(lhs, *order), Iota(0, lb.size()),
+               Iota(lhs.rank() - static_cast<int64_t>(lc.size()), lc.size()), "the lhs", false);
+    if (!a.ok()) return a.status();
+  }
+  StatusOr<OperandLayout> b = Layout(rhs, rb, rc, "the rhs", true);
+  if (!b.ok()) {
+    StatusOr<std::vector<int64_t>> order = CanonicalOrder(rhs.rank(), rb, rc, true);
+    if (!order.ok()) return Status::Error(dot.name() + ": " + order.message());
+    plan.rhs_permutation = *order;
+    b = Layout(Permuted(rhs, *order), Iota(0, rb.size()),
+               Iota(static_cast<int64_t>(rb.size()), rc.size()), "the rhs", true);
+    if (!b.ok()) return b.status();
+  }
   for (size_t i = 0; i < lb.size(); ++i) {
     if (lhs.dimension(lb[i]) != rhs.dimension(rb[i]))
       return Status::Error(dot.name() + ": batch dimensions differ in size");
@@ -114,6 +177,13 @@ std::string GemmPlan::Description() const {
   text += std::string(transpose_a ? "T" : "N") + "," + (transpose_b ? "T" : "N") +
           " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
   if (batch != 1) text += " batch " + std::to_string(batch);
+  auto dims = [](const std::vector<int64_t>& order) {
+    std::string list;
+    for (int64_t d : order) list += (list.empty() ? "" : ",") + std::to_string(d);
+    return "{" + list + "}";
+  };
+  if (!lhs_permutation.empty()) text += ", lhs transposed " + dims(lhs_permutation);
+  if (!rhs_permutation.empty()) text += ", rhs transposed " + dims(rhs_permutation);
   return text;
 }
 

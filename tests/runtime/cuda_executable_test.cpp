@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,8 +30,8 @@
 namespace fusescope::runtime {
 namespace {
 
-// A dot cuBLAS takes (x * W^T), one whose lhs batch dimension is not leading (it would need a
-// transpose first: the host), elementwise kernels, a while loop and tuple plumbing.
+// A dot cuBLAS takes as it is (x * W^T), one whose lhs batch dimension is not leading (a PTX
+// transpose first), elementwise kernels, a while loop and tuple plumbing.
 constexpr const char* kMixedModule = R"(HloModule mixed
 
 cond {
@@ -163,11 +165,15 @@ TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
   ASSERT_NE(compiled.gemm(index), nullptr);
   EXPECT_EQ(compiled.ptx(index), nullptr);
 
-  const recording::KernelRecord* q = RecordOf(compiled, "q");
+  const recording::KernelRecord* q = RecordOf(compiled, "q", &index);
   ASSERT_NE(q, nullptr);
-  EXPECT_EQ(q->backend, "host");
-  EXPECT_NE(q->note.find("batch dimensions are not its leading dimensions"), std::string::npos)
-      << q->note;
+  EXPECT_EQ(q->backend, "cublas") << q->note;
+  EXPECT_EQ(q->note, "cublasSgemmStridedBatched N,N m=3 n=4 k=5 batch 2, lhs transposed {1,0,2}");
+  ASSERT_EQ(q->stages.size(), 2u);
+  EXPECT_EQ(q->stages[0].name, "lhs-transpose launch-plan");
+  EXPECT_EQ(q->stages[1].name, "lhs-transpose ptx");
+  EXPECT_NE(q->stages[1].text.find(".entry"), std::string::npos);
+  EXPECT_FALSE(compiled.LaunchNames(index).empty());
 
   const recording::KernelRecord* z = RecordOf(compiled, "z", &index);
   ASSERT_NE(z, nullptr);
@@ -182,7 +188,7 @@ TEST(CudaExecutableTest, DotsGoToCublasAndTheRestToTheHostWithAReason) {
   // Values (parameters, constants, tuples, get-tuple-element) are no kernels.
   EXPECT_EQ(RecordOf(compiled, "init"), nullptr);
   EXPECT_EQ(RecordOf(compiled, "r"), nullptr);
-  EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 1 cublas, 2 host (dot, while), 2 nvptx")
+  EXPECT_EQ(compiled.KernelSummary(), "5 kernels: 2 cublas, 1 host (while), 2 nvptx")
       << compiled.KernelSummary();
 }
 
@@ -264,23 +270,28 @@ void RunOnTheGpuAndCompare(const ir::Module& reference, CudaExecutable& executab
   for (const KernelTiming& timing : timings) EXPECT_GE(timing.executions, 1);
 }
 
-// A bitcast between row-major shapes aliases its operand's buffer (no kernel); one between
-// layouts moves elements and is planned on the host, with the reason (and, on a GPU, both
-// give the interpreter's values).
-TEST(CudaExecutableTest, OnlyALayoutChangingBitcastRunsOnTheHost) {
+// A bitcast between row-major shapes, a reshape and a copy alias their operand's buffer (no
+// kernel); a bitcast between layouts moves elements and is planned on the host, with the reason
+// (and, on a GPU, both give the interpreter's values).
+TEST(CudaExecutableTest, ReshapesAliasAndALayoutChangingBitcastRunsOnTheHost) {
   auto module = ir::ParseHloModule(R"(HloModule bitcasts
 
 ENTRY main {
   x = f32[4,3]{1,0} parameter(0)
   flat = f32[12]{0} bitcast(x)
   swapped = f32[3,4]{0,1} bitcast(x)
-  ROOT t = (f32[12], f32[3,4]{0,1}) tuple(flat, swapped)
+  reshaped = f32[2,6] reshape(x)
+  copied = f32[4,3]{0,1} copy(x)
+  ROOT t = (f32[12], f32[3,4]{0,1}, f32[2,6], f32[4,3]{0,1}) tuple(flat, swapped, reshaped, copied)
 }
 )");
   ASSERT_TRUE(module.ok()) << module.message();
   auto executable = CudaExecutable::Compile(**module);
   ASSERT_TRUE(executable.ok()) << executable.message();
   EXPECT_EQ(RecordOf(**executable, "flat"), nullptr);
+  // Reshapes and copies keep the values in the same (logical, row-major) order: aliases too.
+  EXPECT_EQ(RecordOf(**executable, "reshaped"), nullptr);
+  EXPECT_EQ(RecordOf(**executable, "copied"), nullptr);
   const recording::KernelRecord* swapped = RecordOf(**executable, "swapped");
   ASSERT_NE(swapped, nullptr);
   EXPECT_EQ(swapped->backend, "host");
@@ -329,6 +340,63 @@ ENTRY main {
   EXPECT_TRUE(std::any_of(fusion->stages.begin(), fusion->stages.end(),
                           [](const auto& stage) { return stage.name == "launch-plan"; }));
   if (CudaDriver::Get().ok()) RunOnTheGpuAndCompare(**module, **executable);
+}
+
+// Every jax fixture (forward models, training steps with while loops, sorts and conditionals)
+// plans for the GPU: each kernel is PTX with launches, a cuBLAS GEMM, or the host with a reason.
+// On a GPU the forward ones also run against the interpreter (the training steps' gradients
+// sum many f32 GEMM products that nearly cancel: compared on the CPU path, in double).
+TEST(CudaExecutableTest, JaxFixturesPlanForTheGpu) {
+  if (!PtxCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR to lower PTX with";
+  const std::filesystem::path data = std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "tests" / "data";
+  std::vector<std::pair<std::filesystem::path, bool>> files = {
+      {data / "mlp" / "before_optimizations.hlo", true},
+      {data / "attention" / "before_optimizations.hlo", true},
+      {data / "convnet" / "before_optimizations.hlo", true},
+      {data / "training" / "bert_train_step.threefry.nometa.hlo", false},
+      {data / "training" / "cond_sort.hlo", true},
+      {data / "training" / "decoder_grad.hlo", false},
+      {data / "training" / "scan_grad.hlo", false},
+  };
+  for (const auto& entry : std::filesystem::directory_iterator(data / "samples_xla"))
+    files.emplace_back(entry.path(), true);
+  const bool gpu = CudaDriver::Get().ok();
+  int ptx_kernels = 0;
+  for (const auto& [file, run] : files) {
+    SCOPED_TRACE(file.filename().string());
+    std::ifstream in(file, std::ios::binary);
+    ASSERT_TRUE(in) << file;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    passes::PipelineOptions pipeline;
+    pipeline.target = "gpu";
+    auto recording = recording::CompileAndRecord(text, pipeline, file.filename().string());
+    ASSERT_TRUE(recording.ok()) << recording.message();
+    auto module = recording->snapshots.back().ToModule();
+    ASSERT_TRUE(module.ok()) << module.message();
+    auto executable = CudaExecutable::Compile(**module);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    const auto& kernels = (*executable)->kernels();
+    std::printf("%s: %s\n", file.filename().c_str(), (*executable)->KernelSummary().c_str());
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const recording::KernelRecord& kernel = kernels[i];
+      if (kernel.backend == "nvptx") {
+        ++ptx_kernels;
+        ASSERT_NE((*executable)->ptx(i), nullptr) << kernel.kernel;
+        EXPECT_FALSE((*executable)->ptx(i)->launches.empty()) << kernel.kernel;
+      } else if (kernel.backend == "cublas") {
+        EXPECT_NE((*executable)->gemm(i), nullptr) << kernel.kernel;
+      } else {
+        EXPECT_EQ(kernel.backend, "host") << kernel.kernel;
+        EXPECT_FALSE(kernel.note.empty()) << kernel.kernel;
+      }
+    }
+    if (gpu && run) {
+      auto original = ir::ParseHloModule(text);
+      ASSERT_TRUE(original.ok()) << original.message();
+      RunOnTheGpuAndCompare(**original, **executable);
+    }
+  }
+  EXPECT_GT(ptx_kernels, 0);
 }
 
 TEST(CudaExecutableTest, SamplesRunOnTheGpuAndMatchTheInterpreter) {

@@ -55,7 +55,35 @@ void ColumnMajorGemm<double>(const GemmPlan& plan, const double* a, const double
   }
 }
 
-// The planned GEMM on host data: A is the dot's rhs, B its lhs, C the row-major result.
+// `literal`'s elements with its dimensions in `order` (result dimension i = dimension
+// order[i]), row-major: what the device transpose makes of an operand.
+template <typename T>
+std::vector<T> Transposed(const Literal& literal, const std::vector<int64_t>& order) {
+  const std::vector<int64_t>& dims = literal.shape().dimensions();
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  const T* in = reinterpret_cast<const T*>(literal.data());
+  std::vector<T> out(static_cast<size_t>(literal.element_count()));
+  if (order.empty()) {
+    std::copy(in, in + out.size(), out.begin());
+    return out;
+  }
+  std::vector<int64_t> index(order.size(), 0);
+  for (T& value : out) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < order.size(); ++i)
+      offset += index[i] * strides[static_cast<size_t>(order[i])];
+    value = in[offset];
+    for (size_t i = order.size(); i-- > 0;) {
+      if (++index[i] < dims[static_cast<size_t>(order[i])]) break;
+      index[i] = 0;
+    }
+  }
+  return out;
+}
+
+// The planned GEMM on host data: A is the dot's rhs, B its lhs (each transposed first where the
+// plan says so), C the row-major result.
 template <typename T>
 void CheckAgainstInterpreter(const std::string& text, const GemmPlan& plan) {
   auto module = ir::ParseHloModule(text);
@@ -67,9 +95,9 @@ void CheckAgainstInterpreter(const std::string& text, const GemmPlan& plan) {
   ASSERT_TRUE(expected.ok()) << expected.message();
   auto actual = Literal::Create((*module)->entry()->root()->shape());
   ASSERT_TRUE(actual.ok());
-  ColumnMajorGemm<T>(plan, reinterpret_cast<const T*>((*inputs)[1].data()),
-                     reinterpret_cast<const T*>((*inputs)[0].data()),
-                     reinterpret_cast<T*>(actual->data()));
+  const std::vector<T> a = Transposed<T>((*inputs)[1], plan.rhs_permutation);
+  const std::vector<T> b = Transposed<T>((*inputs)[0], plan.lhs_permutation);
+  ColumnMajorGemm<T>(plan, a.data(), b.data(), reinterpret_cast<T*>(actual->data()));
   ASSERT_EQ(actual->element_count(), expected->element_count());
   const double tolerance = sizeof(T) == 4 ? 1e-4 : 1e-10;
   for (int64_t i = 0; i < expected->element_count(); ++i) {
@@ -83,6 +111,7 @@ struct DotCase {
   const char* intent;
   std::string type, lhs, rhs, result, dimensions;
   bool transpose_a, transpose_b;
+  std::vector<int64_t> lhs_permutation = {}, rhs_permutation = {};
 };
 
 // Every operand order the mapping covers, with the transposes it must choose.
@@ -124,6 +153,46 @@ const std::vector<DotCase>& Cases() {
       {"batch of 1 and a size-1 contraction", "f64", "[1,4,1]", "[1,1,3]", "[1,4,3]",
        "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}",
        false, false},
+      // Orders one strided GEMM cannot read: the operand is transposed first.
+      {"lhs batch dimension not leading",
+       "f32",
+       "[4,3,6]",
+       "[3,6,5]",
+       "[3,4,5]",
+       "lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}",
+       false,
+       false,
+       {1, 0, 2}},
+      {"contracting dimensions in opposite orders",
+       "f32",
+       "[4,3,5]",
+       "[5,3,6]",
+       "[4,6]",
+       "lhs_contracting_dims={1,2}, rhs_contracting_dims={1,0}",
+       false,
+       false,
+       {},
+       {1, 0, 2}},
+      {"contracting dimension between free ones",
+       "f64",
+       "[4,3,5]",
+       "[3,6]",
+       "[4,5,6]",
+       "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+       false,
+       false,
+       {0, 2, 1}},
+      {"both operands transposed, batch last on the rhs",
+       "f32",
+       "[2,5,3,4]",
+       "[5,4,6,2]",
+       "[2,3,6]",
+       "lhs_batch_dims={0}, lhs_contracting_dims={3,1}, rhs_batch_dims={3}, "
+       "rhs_contracting_dims={1,0}",
+       false,
+       false,
+       {0, 2, 3, 1},
+       {3, 1, 0, 2}},
   };
   return cases;
 }
@@ -141,6 +210,8 @@ TEST(GemmPlanTest, ThePlannedColumnMajorGemmIsTheInterpretersDot) {
     ASSERT_TRUE(plan.ok()) << plan.message();
     EXPECT_EQ(plan->transpose_a, c.transpose_a) << plan->Description();
     EXPECT_EQ(plan->transpose_b, c.transpose_b) << plan->Description();
+    EXPECT_EQ(plan->lhs_permutation, c.lhs_permutation) << plan->Description();
+    EXPECT_EQ(plan->rhs_permutation, c.rhs_permutation) << plan->Description();
     if (c.type == "f32")
       CheckAgainstInterpreter<float>(text, *plan);
     else
@@ -163,22 +234,19 @@ TEST(GemmPlanTest, DescribesTheCall) {
   EXPECT_EQ(plan->stride_c, 20);
 }
 
-// Orders a single strided GEMM cannot express, and types it has no call for, are refused
+// What cuBLAS has no GEMM for, and dimension numbers that do not describe a dot, are refused
 // with the reason rather than planned wrongly.
-TEST(GemmPlanTest, RefusesWhatOneStridedGemmCannotExpress) {
+TEST(GemmPlanTest, RefusesWhatNoGemmComputes) {
   struct Refusal {
     std::string type, lhs, rhs, result, dimensions, reason;
   };
   const std::vector<Refusal> refusals = {
-      {"f32", "[4,3,6]", "[3,6,5]", "[3,4,5]",
-       "lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}",
-       "batch dimensions are not its leading"},
-      {"f32", "[4,3,5]", "[5,3,6]", "[4,6]",
-       "lhs_contracting_dims={1,2}, rhs_contracting_dims={1,0}", "not adjacent and in order"},
-      {"f32", "[4,3,5]", "[3,6]", "[4,5,6]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
-       "between its free dimensions"},
       {"s32", "[4,3]", "[3,5]", "[4,5]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
        "on s32"},
+      {"f32", "[4,3]", "[3,5]", "[4,5]", "lhs_contracting_dims={1}, rhs_contracting_dims={0,1}",
+       "do not pair up"},
+      {"f32", "[4,3]", "[2,5]", "[4,5]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+       "differ in size"},
   };
   for (const Refusal& r : refusals) {
     SCOPED_TRACE(r.reason);
@@ -188,6 +256,17 @@ TEST(GemmPlanTest, RefusesWhatOneStridedGemmCannotExpress) {
     ASSERT_FALSE(plan.ok()) << plan->Description();
     EXPECT_NE(plan.message().find(r.reason), std::string::npos) << plan.message();
   }
+}
+
+TEST(GemmPlanTest, NamesTheTransposesItNeeds) {
+  auto module = ir::ParseHloModule(DotModule("f32", "[4,3,6]", "[3,6,5]", "[3,4,5]",
+                                             "lhs_batch_dims={1}, lhs_contracting_dims={2}, "
+                                             "rhs_batch_dims={0}, rhs_contracting_dims={1}"));
+  ASSERT_TRUE(module.ok()) << module.message();
+  StatusOr<GemmPlan> plan = PlanGemm(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  EXPECT_EQ(plan->Description(),
+            "cublasSgemmStridedBatched N,N m=5 n=4 k=6 batch 3, lhs transposed {1,0,2}");
 }
 
 }  // namespace
