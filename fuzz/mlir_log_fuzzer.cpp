@@ -2,7 +2,10 @@
 // IR from what they read, as importing a log does. Sections must lie inside the text in
 // order; every warning must carry "FILE:LINE:COL: "; every operation read must lie on a line
 // of its section; the built module must print as HLO text that parses back (a snapshot is
-// stored as that text). Anything else aborts.
+// stored as that text). Built as a model, StableHLO mapped onto HLO (attributes read from the
+// text: gather dimension numbers, windows, paddings), the module also goes through the
+// verifier, which must refuse what does not fit rather than index out of bounds. Anything
+// else aborts.
 
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +18,7 @@
 #include "ir/import/mlir/mlir_log_splitter.h"
 #include "ir/import/mlir/mlir_module_builder.h"
 #include "ir/import/mlir/mlir_tolerant_reader.h"
+#include "ir/verifier.h"
 
 namespace {
 
@@ -71,6 +75,7 @@ void CheckTree(std::string_view text, int64_t first_line, const std::string& wha
     auto reparsed = fusescope::ir::ParseHloModule(printed, "printed");
     if (!reparsed.ok())
       Die("built module does not parse back (" + what + "): " + reparsed.message(), printed);
+    if (options.map_stablehlo) (void)fusescope::ir::VerifyModule(*built.module);
   }
 }
 

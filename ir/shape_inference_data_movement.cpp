@@ -180,6 +180,11 @@ Inferred InferConcatenate(const Instruction& instruction) {
       expected.set_dimensions(std::move(same));
     }
     FS_RETURN_IF_ERROR(ExpectOperandShape(instruction, i, expected));
+    if ((*operand)->rank() != (*first)->rank()) {
+      return Status::Error("operand " + std::to_string(i) + " has rank " +
+                           std::to_string((*operand)->rank()) + ", operand 0 rank " +
+                           std::to_string((*first)->rank()));
+    }
     auto sum = CheckedSum(result[static_cast<size_t>(axis)], (*operand)->dimension(axis));
     if (!sum.ok()) return sum.status();
     result[static_cast<size_t>(axis)] = *sum;

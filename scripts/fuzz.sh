@@ -13,7 +13,8 @@
 #   xla_trace   bytes as a profiler trace (JSON or gzip) mapped onto a module; seeds in
 #               fuzz/corpus/xla_trace
 #   mlir_log    arbitrary bytes as an MLIR pass log: splitter, tolerant reader, IR built from
-#               it; seeds in fuzz/corpus/mlir_log (pieces of tests/data/mlir)
+#               it, also as a model with StableHLO mapped onto HLO and verified; seeds in
+#               fuzz/corpus/mlir_log (pieces of tests/data/mlir, jax programs)
 #   xla_dump_file_name
 #               arbitrary bytes as a file name of an XLA dump folder; seeds (real names) in
 #               fuzz/corpus/xla_dump_file_name

@@ -105,6 +105,26 @@ def chlo_math_model(jax):
     return f, (spec((4, 8), jnp.float32), spec((2,), jnp.uint32))
 
 
+def sharded_model(jax):
+    """A sharding constraint and shard_map's collectives (psum, all_gather, psum_scatter,
+    ppermute) on a mesh of one device, as Shardy exports them."""
+    jnp, lax = jax.numpy, jax.lax
+    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(AxisType.Auto,))
+
+    def body(a):
+        return (lax.psum(a, "x") + lax.all_gather(a, "x", axis=0, tiled=True)
+                + lax.psum_scatter(a, "x", scatter_dimension=1, tiled=True)
+                + lax.ppermute(a, "x", perm=[(0, 0)]))
+
+    def f(x):
+        y = lax.with_sharding_constraint(x * 2, NamedSharding(mesh, P("x")))
+        return jax.shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P("x"))(y)
+
+    return f, (jax.ShapeDtypeStruct((4, 4), jnp.float32),)
+
+
 def composite_barrier_model(jax):
     """lax.composite (a call of its decomposition) behind an optimization barrier."""
     jnp, lax = jax.numpy, jax.lax
@@ -154,6 +174,7 @@ MODELS = {
     "decoder_grad": (gen_fixtures.decoder_grad_model, ()),
     "chlo_math": (chlo_math_model, ()),
     "composite_barrier": (composite_barrier_model, ()),
+    "sharded": (sharded_model, ()),
     "rng_bit_generator": (rng_bit_generator_model, ()),
     "cholesky_custom_call": (cholesky_model, ()),
     "bert_train_step": (lambda jax: gen_fixtures.bert_train_step_model(jax, "threefry2x32"),

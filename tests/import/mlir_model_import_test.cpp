@@ -3,6 +3,7 @@
 // the same function computes; other dialects load as graphs that cannot be compiled.
 
 #include <filesystem>
+#include <map>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -171,7 +172,7 @@ INSTANTIATE_TEST_SUITE_P(JaxPrograms, JaxProgramTest,
                          ::testing::Values("while_tuple", "cond_switch_sort", "scan_grad",
                                            "gather_scatter", "sort_reduce", "dropout_pool_grad",
                                            "decoder_grad", "bert_train_step", "composite_barrier",
-                                           "chlo_math", "while_tuple.generic",
+                                           "chlo_math", "sharded", "while_tuple.generic",
                                            "cond_switch_sort.generic", "gather_scatter.generic",
                                            "sort_reduce.generic"));
 
@@ -523,6 +524,47 @@ TEST(MlirModelImportTest, PrecisionFftMapAndBatchNormMap) {
   EXPECT_EQ(module.FindInstruction("3")->opcode(), Opcode::kBatchNormInference);
   EXPECT_EQ(module.FindInstruction("3")->attribute("feature_index").value_or(""), "1");
   EXPECT_EQ(module.FindInstruction("3")->attribute("epsilon").value_or(""), "0.1");
+}
+
+// Collectives keep their replica groups (splat or not), channel and dimension; a sharding
+// constraint is XLA's Sharding custom-call; the mesh it names is no warning.
+TEST(MlirModelImportTest, CollectivesAndShardingMap) {
+  auto imported = ImportMlirModelFile(kData + "mlir/jax/sharded.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  std::map<Opcode, const Instruction*> found;
+  for (const auto& computation : imported->module->computations()) {
+    for (const auto& instruction : computation->instructions())
+      found[instruction->opcode()] = instruction.get();
+  }
+  ASSERT_TRUE(found.count(Opcode::kAllReduce));
+  EXPECT_EQ(found[Opcode::kAllReduce]->attribute("replica_groups").value_or(""), "{{0}}");
+  EXPECT_EQ(found[Opcode::kAllReduce]->attribute("channel_id").value_or(""), "1");
+  EXPECT_EQ(found[Opcode::kAllReduce]->CalledComputations("to_apply").size(), 1u);
+  ASSERT_TRUE(found.count(Opcode::kReduceScatter));
+  EXPECT_EQ(found[Opcode::kReduceScatter]->attribute("dimensions").value_or(""), "{1}");
+  ASSERT_TRUE(found.count(Opcode::kCollectivePermute));
+  EXPECT_EQ(found[Opcode::kCollectivePermute]->attribute("source_target_pairs").value_or(""),
+            "{{0,0}}");
+  ASSERT_TRUE(found.count(Opcode::kCustomCall));
+  EXPECT_EQ(found[Opcode::kCustomCall]->attribute("custom_call_target").value_or(""),
+            "\"Sharding\"");
+
+  const std::string text =
+      "func.func @main(%arg0: tensor<8xf32>) -> tensor<16xf32> {\n"
+      "  %0 = \"stablehlo.all_gather\"(%arg0) <{all_gather_dim = 0 : i64, replica_groups = "
+      "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}> : (tensor<8xf32>) -> tensor<16xf32>\n"
+      "  %1 = \"stablehlo.all_gather\"(%arg0) <{all_gather_dim = 0 : i64, replica_groups = "
+      "dense<[[0, 1]]> : tensor<3x2xi64>}> : (tensor<8xf32>) -> tensor<16xf32>\n"
+      "  \"func.return\"(%0) : (tensor<16xf32>) -> ()\n"
+      "}\n";
+  auto groups = ImportMlirModelText(text, "groups.mlir");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  const Instruction* gather = groups->module->entry()->root();
+  EXPECT_EQ(gather->opcode(), Opcode::kAllGather);
+  EXPECT_EQ(gather->attribute("replica_groups").value_or(""), "{{0,1},{2,3}}");
+  EXPECT_EQ(gather->attribute("dimensions").value_or(""), "{0}");
+  ASSERT_EQ(groups->warnings.size(), 1u);
+  EXPECT_THAT(groups->warnings[0], HasSubstr("replica_groups is missing or not a dense integer"));
 }
 
 // MHLO in generic form with its older attribute spellings.

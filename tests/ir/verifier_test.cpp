@@ -276,6 +276,15 @@ ENTRY main {
 }
 )"),
               HasSubstr("%c: operand 1 shape f32[3,3] does not match f32[2,3]"));
+  // An operand of lower rank than the first is refused, not indexed past its dimensions.
+  EXPECT_THAT(Verify(R"(HloModule m
+ENTRY main {
+  a = f32[2,3] parameter(0)
+  b = f32[2] parameter(1)
+  ROOT c = f32[2,4] concatenate(a, b), dimensions={1}
+}
+)"),
+              HasSubstr("operand 1 has rank 1, operand 0 rank 2"));
 }
 
 TEST(VerifierDataMovement, PadComputesEdgeAndInteriorPadding) {

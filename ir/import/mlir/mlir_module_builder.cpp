@@ -634,7 +634,11 @@ class Builder {
     const MlirOperation* entry_operation = nullptr;
     for (const MlirOperation& operation : top) {
       if (!IsFunction(operation)) {
-        Warn(operation, "'" + operation.name + "' at module level is not part of the model graph");
+        // A mesh only names the devices sharding annotations refer to.
+        if (operation.name != "sdy.mesh") {
+          Warn(operation,
+               "'" + operation.name + "' at module level is not part of the model graph");
+        }
         continue;
       }
       Computation* body = BuildFunction(operation);

@@ -790,6 +790,95 @@ std::optional<HloMapping> MapBatchNorm(std::string_view kind, std::string_view t
   return mapping;
 }
 
+// `key = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>` (a splat `dense<0> : tensor<1x1xi64>`
+// too) as `{{0,1},{2,3}}`: replica groups and source-target pairs.
+std::optional<std::string> GroupsOf(std::string_view text, std::string_view key) {
+  auto value = ValueOf(text, key);
+  if (!value || value->substr(0, 6) != "dense<") return std::nullopt;
+  const size_t end = value->rfind('>');
+  if (end == std::string_view::npos || end < 6) return std::nullopt;
+  std::vector<std::string_view> parts;
+  FlattenDense(value->substr(6, end - 6), parts);
+  // The type follows the value: ` : tensor<2x2xi64>`.
+  const std::string_view after =
+      text.substr(static_cast<size_t>(value->data() - text.data()) + value->size());
+  const size_t type = after.find("tensor<");
+  if (type == std::string_view::npos) return std::nullopt;
+  int64_t rows = 0;
+  int64_t columns = 0;
+  const char* cursor = after.data() + type + 7;
+  const char* limit = after.data() + after.size();
+  auto parsed = std::from_chars(cursor, limit, rows);
+  if (parsed.ec != std::errc() || parsed.ptr == limit || *parsed.ptr != 'x') return std::nullopt;
+  parsed = std::from_chars(parsed.ptr + 1, limit, columns);
+  if (parsed.ec != std::errc() || rows < 0 || columns < 0 || rows > kMaxLiteralElements ||
+      columns > kMaxLiteralElements || rows * columns > kMaxLiteralElements) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> values;
+  for (std::string_view part : parts) {
+    int64_t number = 0;
+    auto read = std::from_chars(part.data(), part.data() + part.size(), number);
+    if (read.ec != std::errc() || read.ptr != part.data() + part.size()) return std::nullopt;
+    values.push_back(number);
+  }
+  if (values.size() == 1) values.assign(static_cast<size_t>(rows * columns), values.front());
+  if (static_cast<int64_t>(values.size()) != rows * columns) return std::nullopt;
+  std::string groups = "{";
+  for (int64_t row = 0; row < rows; ++row) {
+    groups += row > 0 ? ",{" : "{";
+    for (int64_t column = 0; column < columns; ++column) {
+      groups += (column > 0 ? "," : "") +
+                std::to_string(values[static_cast<size_t>(row * columns + column)]);
+    }
+    groups += "}";
+  }
+  return groups + "}";
+}
+
+// all_reduce, all_gather, reduce_scatter and collective_permute with their replica groups (or
+// source-target pairs), channel and dimension.
+std::optional<HloMapping> MapCollective(std::string_view name, const MlirOperation& operation,
+                                        std::string& why) {
+  const std::string_view text = operation.text;
+  HloMapping mapping;
+  const bool permute = name == "collective_permute";
+  const std::string_view groups_key = permute ? "source_target_pairs" : "replica_groups";
+  auto groups = GroupsOf(text, groups_key);
+  if (!groups) {
+    why = std::string(groups_key) + " is missing or not a dense integer matrix";
+    return std::nullopt;
+  }
+  if (auto channel = IntOf(text, "handle"); channel && *channel > 0)
+    mapping.attributes.emplace_back("channel_id", std::to_string(*channel));
+  mapping.attributes.emplace_back(std::string(groups_key), *groups);
+  if (!permute && text.find("use_global_device_ids") != std::string_view::npos)
+    mapping.attributes.emplace_back("use_global_device_ids", "true");
+  std::optional<int64_t> dimension;
+  if (name == "all_reduce") {
+    mapping.opcode = Opcode::kAllReduce;
+  } else if (name == "all_gather") {
+    mapping.opcode = Opcode::kAllGather;
+    dimension = IntOf(text, "all_gather_dim");
+  } else if (name == "reduce_scatter") {
+    mapping.opcode = Opcode::kReduceScatter;
+    dimension = IntOf(text, "scatter_dimension");
+  } else {
+    mapping.opcode = Opcode::kCollectivePermute;
+  }
+  const bool reduces = name == "all_reduce" || name == "reduce_scatter";
+  if (reduces && operation.regions.size() != 1) {
+    why = std::string(name) + " needs its reduction region";
+    return std::nullopt;
+  }
+  if ((name == "all_gather" || name == "reduce_scatter") && !dimension) {
+    why = std::string(name) + " names no dimension";
+    return std::nullopt;
+  }
+  if (dimension) mapping.attributes.emplace_back("dimensions", Braced({*dimension}));
+  return mapping;
+}
+
 std::optional<HloMapping> MapRegionOperation(std::string_view name, const MlirOperation& operation,
                                              std::string& why) {
   HloMapping mapping;
@@ -969,6 +1058,10 @@ std::optional<HloMapping> MapStablehloOnly(std::string_view name, const MlirOper
     return WithDimensions(Opcode::kMap, text, {"dimensions"});
   }
   if (name.rfind("batch_norm_", 0) == 0) return MapBatchNorm(name.substr(11), text, why);
+  if (name == "all_reduce" || name == "all_gather" || name == "reduce_scatter" ||
+      name == "collective_permute") {
+    return MapCollective(name, operation, why);
+  }
   if (name == "optimization_barrier") {
     mapping.opcode = Opcode::kOptimizationBarrier;
     mapping.tuple_operands = operand_shapes.size() != 1 || result.IsTuple();
@@ -989,6 +1082,13 @@ std::optional<HloMapping> MapOperation(const MlirOperation& operation,
   std::string_view name = operation.name;
   if (name.rfind("chlo.", 0) == 0)
     return MapChlo(name.substr(5), operation, operand_shapes, result, why);
+  if (name == "sdy.sharding_constraint") {
+    // What XLA makes of it: a Sharding custom-call, the identity on one device.
+    HloMapping mapping;
+    mapping.opcode = Opcode::kCustomCall;
+    mapping.attributes.emplace_back("custom_call_target", "\"Sharding\"");
+    return mapping;
+  }
   if (name.rfind("stablehlo.", 0) == 0) {
     name.remove_prefix(10);
   } else if (name.rfind("mhlo.", 0) == 0) {
