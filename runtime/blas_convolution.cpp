@@ -1,6 +1,9 @@
 #include "runtime/blas_convolution.h"
 
+#include <algorithm>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "ir/attribute_values.h"
@@ -116,6 +119,14 @@ void Gemm(const double* a, const double* b, double* c, int m, int n, int k) {
 }
 #endif
 
+// Whether `order` is 0, 1, ..., n-1: the dimensions in row-major storage order.
+bool InOrder(const std::vector<int64_t>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
 template <typename Stored, typename T>
 void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
               Literal& result) {
@@ -128,17 +139,42 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
   const Stored* w = reinterpret_cast<const Stored*>(kernel.data());
   Stored* out = reinterpret_cast<Stored*>(result.data());
   const int64_t columns = plan.positions * plan.in_features;
-  std::vector<T> patches(static_cast<size_t>(plan.rows * columns));
-  std::vector<T> weights(static_cast<size_t>(columns * plan.out_features));
-  std::vector<T> product(static_cast<size_t>(plan.rows * plan.out_features));
+  constexpr bool kSameType = std::is_same_v<Stored, T>;
+  const int64_t feature_stride = is[static_cast<size_t>(l.input_feature)];
+  // Where the layouts allow it (one group, the GEMM's own type, NHWC-like input, HWIO-like
+  // kernel without reversal, NHWC-like output), the GEMM reads the kernel in place and writes
+  // the result in place; otherwise both are rearranged through scratch matrices.
+  bool reversed = false;
+  for (const ir::WindowDimension& wd : plan.window) reversed = reversed || wd.reversal;
+  std::vector<int64_t> kernel_order(l.kernel_spatial.begin(), l.kernel_spatial.end());
+  kernel_order.push_back(l.kernel_input_feature);
+  kernel_order.push_back(l.kernel_output_feature);
+  std::vector<int64_t> output_order = {l.output_batch};
+  output_order.insert(output_order.end(), l.output_spatial.begin(), l.output_spatial.end());
+  output_order.push_back(l.output_feature);
+  const bool kernel_in_place = kSameType && plan.groups == 1 && !reversed && InOrder(kernel_order);
+  const bool output_in_place = kSameType && plan.groups == 1 && InOrder(output_order);
+  // Every cell of the scratch matrices is written before it is read: no zero-filling.
+  std::unique_ptr<T[]> patches(new T[static_cast<size_t>(plan.rows * columns)]);
+  std::unique_ptr<T[]> weights(kernel_in_place ? nullptr
+                                               : new T[static_cast<size_t>(columns * plan.out_features)]);
+  std::unique_ptr<T[]> product(output_in_place ? nullptr
+                                               : new T[static_cast<size_t>(plan.rows * plan.out_features)]);
   std::vector<int64_t> row_dims = {plan.batch};
   row_dims.insert(row_dims.end(), plan.out_dims.begin(), plan.out_dims.end());
+  std::vector<int64_t> sizes(spatial), steps(spatial);
+  for (size_t i = 0; i < spatial; ++i) {
+    sizes[i] = input.shape().dimension(l.input_spatial[i]);
+    steps[i] = is[static_cast<size_t>(l.input_spatial[i])];
+  }
+  std::vector<int64_t> row(row_dims.size(), 0);
+  std::vector<int64_t> k(spatial, 0);
   for (int64_t g = 0; g < plan.groups; ++g) {
     // Patches: row (b, o...), column (k..., c).
-    std::vector<int64_t> row(row_dims.size(), 0);
+    std::fill(row.begin(), row.end(), 0);
     for (int64_t r = 0; r < plan.rows; ++r, Next(row, row_dims)) {
-      T* dst = patches.data() + r * columns;
-      std::vector<int64_t> k(spatial, 0);
+      T* dst = patches.get() + r * columns;
+      std::fill(k.begin(), k.end(), 0);
       for (int64_t p = 0; p < plan.positions; ++p, Next(k, plan.kernel_dims)) {
         int64_t base = row[0] * is[static_cast<size_t>(l.input_batch)];
         bool inside = true;
@@ -146,47 +182,69 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
           const ir::WindowDimension& wd = plan.window[i];
           const int64_t position =
               row[i + 1] * wd.stride - wd.padding_low + k[i] * wd.window_dilation;
-          const int64_t size = input.shape().dimension(l.input_spatial[i]);
-          if (position < 0 || position % wd.base_dilation != 0 ||
-              position / wd.base_dilation >= size) {
+          if (position < 0) {
             inside = false;
             break;
           }
-          base += (position / wd.base_dilation) * is[static_cast<size_t>(l.input_spatial[i])];
+          int64_t at = position;
+          if (wd.base_dilation != 1) {
+            if (position % wd.base_dilation != 0) {
+              inside = false;
+              break;
+            }
+            at = position / wd.base_dilation;
+          }
+          if (at >= sizes[i]) {
+            inside = false;
+            break;
+          }
+          base += at * steps[i];
         }
         T* cell = dst + p * plan.in_features;
-        for (int64_t c = 0; c < plan.in_features; ++c) {
-          cell[c] = inside ? static_cast<T>(in[base + (g * plan.in_features + c) *
-                                                          is[static_cast<size_t>(l.input_feature)]])
-                           : T{0};
+        if (!inside) {
+          std::fill(cell, cell + plan.in_features, T{0});
+        } else if (kSameType && feature_stride == 1) {
+          const Stored* from = in + base + g * plan.in_features;
+          std::copy(from, from + plan.in_features, cell);
+        } else {
+          for (int64_t c = 0; c < plan.in_features; ++c)
+            cell[c] = static_cast<T>(in[base + (g * plan.in_features + c) * feature_stride]);
         }
       }
     }
     // Weights: row (k..., c), column f.
-    std::vector<int64_t> k(spatial, 0);
-    for (int64_t p = 0; p < plan.positions; ++p, Next(k, plan.kernel_dims)) {
-      int64_t base = 0;
-      for (size_t i = 0; i < spatial; ++i) {
-        const int64_t index = plan.window[i].reversal ? plan.kernel_dims[i] - 1 - k[i] : k[i];
-        base += index * ks[static_cast<size_t>(l.kernel_spatial[i])];
-      }
-      for (int64_t c = 0; c < plan.in_features; ++c) {
-        for (int64_t f = 0; f < plan.out_features; ++f) {
-          weights[static_cast<size_t>((p * plan.in_features + c) * plan.out_features + f)] =
-              static_cast<T>(w[base + c * ks[static_cast<size_t>(l.kernel_input_feature)] +
-                               (g * plan.out_features + f) *
-                                   ks[static_cast<size_t>(l.kernel_output_feature)]]);
+    const T* weight_matrix = nullptr;
+    if (kernel_in_place) {
+      weight_matrix = reinterpret_cast<const T*>(w);
+    } else {
+      std::fill(k.begin(), k.end(), 0);
+      for (int64_t p = 0; p < plan.positions; ++p, Next(k, plan.kernel_dims)) {
+        int64_t base = 0;
+        for (size_t i = 0; i < spatial; ++i) {
+          const int64_t index = plan.window[i].reversal ? plan.kernel_dims[i] - 1 - k[i] : k[i];
+          base += index * ks[static_cast<size_t>(l.kernel_spatial[i])];
+        }
+        for (int64_t c = 0; c < plan.in_features; ++c) {
+          for (int64_t f = 0; f < plan.out_features; ++f) {
+            weights[static_cast<size_t>((p * plan.in_features + c) * plan.out_features + f)] =
+                static_cast<T>(w[base + c * ks[static_cast<size_t>(l.kernel_input_feature)] +
+                                 (g * plan.out_features + f) *
+                                     ks[static_cast<size_t>(l.kernel_output_feature)]]);
+          }
         }
       }
+      weight_matrix = weights.get();
     }
+    T* product_matrix = output_in_place ? reinterpret_cast<T*>(out) : product.get();
     if (columns == 0) {
-      std::fill(product.begin(), product.end(), T{0});
+      std::fill(product_matrix, product_matrix + plan.rows * plan.out_features, T{0});
     } else {
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-      Gemm(patches.data(), weights.data(), product.data(), static_cast<int>(plan.rows),
+      Gemm(patches.get(), weight_matrix, product_matrix, static_cast<int>(plan.rows),
            static_cast<int>(plan.out_features), static_cast<int>(columns));
 #endif
     }
+    if (output_in_place) continue;
     // Scatter into the output's dimension order.
     std::fill(row.begin(), row.end(), 0);
     for (int64_t r = 0; r < plan.rows; ++r, Next(row, row_dims)) {
