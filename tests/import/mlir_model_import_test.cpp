@@ -2,6 +2,7 @@
 // `jax.jit(f).lower(...).as_text()`) maps onto HLO and computes what the HLO jax wrote for
 // the same function computes; other dialects load as graphs that cannot be compiled.
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -485,6 +486,46 @@ TEST(MlirModelImportTest, TuplesAndTheirElementsMap) {
   ASSERT_EQ(result->elements().size(), 2u);
   EXPECT_EQ(result->elements()[0].GetInt(0), 7);
   EXPECT_EQ(result->elements()[1].GetDouble(1), 2.5);
+}
+
+// Constants in MLIR's hex form (little-endian element bytes, or one element's for a splat), as
+// jax prints weights: f32, bf16, f16, s8 and a splat, computed by the interpreter.
+TEST(MlirModelImportTest, HexDenseConstantsMap) {
+  const std::string text =
+      "func.func @main() -> (tensor<2xf32>, tensor<2xbf16>, tensor<2xf16>, tensor<2xi8>, "
+      "tensor<3xf32>) {\n"
+      "  %0 = stablehlo.constant dense<\"0x0000803F000020C0\"> : tensor<2xf32>\n"
+      "  %1 = stablehlo.constant dense<\"0xC03F80FF\"> : tensor<2xbf16>\n"
+      "  %2 = stablehlo.constant dense<\"0x003C0100\"> : tensor<2xf16>\n"
+      "  %3 = stablehlo.constant dense<\"0xFF7F\"> : tensor<2xi8>\n"
+      "  %4 = stablehlo.constant dense<\"0x00004040\"> : tensor<3xf32>\n"
+      "  return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xbf16>, tensor<2xf16>, "
+      "tensor<2xi8>, tensor<3xf32>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "hex.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  auto result = runtime::Interpreter().Run(*imported->module, {});
+  ASSERT_TRUE(result.ok()) << result.message();
+  ASSERT_EQ(result->elements().size(), 5u);
+  EXPECT_EQ(result->elements()[0].GetDouble(0), 1.0);
+  EXPECT_EQ(result->elements()[0].GetDouble(1), -2.5);
+  EXPECT_EQ(result->elements()[1].GetDouble(0), 1.5);
+  EXPECT_TRUE(std::isinf(result->elements()[1].GetDouble(1)));
+  EXPECT_LT(result->elements()[1].GetDouble(1), 0);
+  EXPECT_EQ(result->elements()[2].GetDouble(0), 1.0);
+  EXPECT_EQ(result->elements()[2].GetDouble(1), std::ldexp(1.0, -24));  // smallest subnormal
+  EXPECT_EQ(result->elements()[3].GetInt(0), -1);
+  EXPECT_EQ(result->elements()[3].GetInt(1), 127);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(result->elements()[4].GetDouble(i), 3.0);
+  // A blob whose length fits neither one element nor all of them stays opaque.
+  auto wrong = ImportMlirModelText(
+      "func.func @main() -> tensor<3xf32> {\n"
+      "  %0 = stablehlo.constant dense<\"0x0000803F000020C0\"> : tensor<3xf32>\n"
+      "  return %0 : tensor<3xf32>\n}\n",
+      "wrong.mlir");
+  ASSERT_TRUE(wrong.ok()) << wrong.message();
+  EXPECT_FALSE(wrong->compilable());
 }
 
 // reduce_precision (pretty `format = e5m10`), fft, map and batch_norm (generic) map with

@@ -270,9 +270,77 @@ void AppendNested(const std::vector<std::string>& elements, const std::vector<in
   out += "}";
 }
 
-// `dense<1.0>`, `dense<[[1, 2], [3, 4]]>`, `dense<0xFF800000>` as an HLO literal of `shape`.
-// Arrays larger than kMaxLiteralElements and hex blobs of several elements are refused.
+// `dense<1.0>`, `dense<[[1, 2], [3, 4]]>`, `dense<0xFF800000>`, `dense<"0x0000803F...">` as an
+// HLO literal of `shape`. Arrays larger than kMaxLiteralElements are refused.
 constexpr int64_t kMaxLiteralElements = 1 << 16;
+
+// f16 bits as a double (subnormals, infinities and NaN included).
+double HalfToDouble(uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1F;
+  const int mantissa = bits & 0x3FF;
+  const double sign = (bits & 0x8000) ? -1.0 : 1.0;
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+  if (exponent == 31) return mantissa ? std::nan("") : sign * HUGE_VAL;
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+// MLIR's hex form of a dense attribute: the elements' little-endian bytes one after another,
+// or one element's bytes for a splat. Each element as `Element` would read its decimal text.
+std::optional<std::vector<std::string>> HexElements(std::string_view hex, PrimitiveType type,
+                                                    int64_t count) {
+  const int bits = PrimitiveTypeBitWidth(type);
+  if (type == PrimitiveType::kPred || bits % 8 != 0 || bits == 0 || bits > 64) return std::nullopt;
+  if (hex.size() < 2 || hex.substr(0, 2) != "0x" || hex.size() % 2 != 0) return std::nullopt;
+  hex.remove_prefix(2);
+  const size_t width = static_cast<size_t>(bits / 8);
+  const size_t bytes = hex.size() / 2;
+  if (bytes != width && bytes != width * static_cast<size_t>(count)) return std::nullopt;
+  std::vector<uint8_t> data(bytes);
+  for (size_t i = 0; i < bytes; ++i) {
+    unsigned value = 0;
+    auto parsed = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, value, 16);
+    if (parsed.ec != std::errc() || parsed.ptr != hex.data() + 2 * i + 2) return std::nullopt;
+    data[i] = static_cast<uint8_t>(value);
+  }
+  std::vector<std::string> elements;
+  for (size_t at = 0; at < bytes; at += width) {
+    uint64_t raw = 0;
+    for (size_t b = 0; b < width; ++b) raw |= static_cast<uint64_t>(data[at + b]) << (8 * b);
+    if (IsFloatingPointType(type)) {
+      double value = 0;
+      if (type == PrimitiveType::kF64) {
+        std::memcpy(&value, &raw, sizeof value);
+      } else if (type == PrimitiveType::kF32 || type == PrimitiveType::kBF16) {
+        const uint32_t narrow =
+            type == PrimitiveType::kF32 ? static_cast<uint32_t>(raw) : static_cast<uint32_t>(raw << 16);
+        float f;
+        std::memcpy(&f, &narrow, sizeof f);
+        value = f;
+      } else if (type == PrimitiveType::kF16) {
+        value = HalfToDouble(static_cast<uint16_t>(raw));
+      } else {
+        return std::nullopt;  // fp8 kinds: no decimal form here
+      }
+      if (std::isnan(value)) {
+        elements.push_back("nan");
+        continue;
+      }
+      if (std::isinf(value)) {
+        elements.push_back(value < 0 ? "-inf" : "inf");
+        continue;
+      }
+      char buffer[40];
+      std::snprintf(buffer, sizeof buffer, type == PrimitiveType::kF64 ? "%.17g" : "%.9g", value);
+      elements.push_back(buffer);
+    } else if (IsSignedIntegralType(type)) {
+      const int shift = 64 - bits;
+      elements.push_back(std::to_string(static_cast<int64_t>(raw << shift) >> shift));
+    } else {
+      elements.push_back(std::to_string(raw));
+    }
+  }
+  return elements;
+}
 
 std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
   const size_t dense = text.find("dense<");
@@ -290,19 +358,23 @@ std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
   }
   if (depth != 0) return std::nullopt;
   std::string_view payload = rest.substr(0, end - 1);
-  if (!payload.empty() && payload.front() == '"') return std::nullopt;
-  std::vector<std::string_view> parts;
-  FlattenDense(payload, parts);
   const int64_t count = shape.ElementCount();
-  if (count > kMaxLiteralElements ||
-      (parts.size() != 1 && static_cast<int64_t>(parts.size()) != count)) {
-    return std::nullopt;
-  }
+  if (count > kMaxLiteralElements) return std::nullopt;
   std::vector<std::string> elements;
-  for (std::string_view part : parts) {
-    auto element = Element(part, shape.element_type());
-    if (!element) return std::nullopt;
-    elements.push_back(*element);
+  if (!payload.empty() && payload.front() == '"') {
+    if (payload.size() < 2 || payload.back() != '"') return std::nullopt;
+    auto hex = HexElements(payload.substr(1, payload.size() - 2), shape.element_type(), count);
+    if (!hex) return std::nullopt;
+    elements = std::move(*hex);
+  } else {
+    std::vector<std::string_view> parts;
+    FlattenDense(payload, parts);
+    if (parts.size() != 1 && static_cast<int64_t>(parts.size()) != count) return std::nullopt;
+    for (std::string_view part : parts) {
+      auto element = Element(part, shape.element_type());
+      if (!element) return std::nullopt;
+      elements.push_back(*element);
+    }
   }
   if (elements.size() == 1 && count != 1)
     elements.assign(static_cast<size_t>(count), elements.front());
