@@ -127,9 +127,117 @@ bool InOrder(const std::vector<int64_t>& order) {
   return true;
 }
 
+// Channels-first layouts (NCHW input and output, OIHW kernel, dimensions in that order, no
+// reversal): per batch element and group, the GEMM W[out features, in features x kernel
+// positions] x patches[in features x kernel positions, output positions] reads the kernel in
+// place and writes the output in place; the patches are built row by row along the last
+// spatial dimension. False when the layouts are not these.
+template <typename T>
+bool RunChannelsFirst(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
+                      Literal& result) {
+  const ir::ConvolutionDimensionLabels& l = plan.labels;
+  const size_t spatial = plan.kernel_dims.size();
+  std::vector<int64_t> input_order = {l.input_batch, l.input_feature};
+  input_order.insert(input_order.end(), l.input_spatial.begin(), l.input_spatial.end());
+  std::vector<int64_t> kernel_order = {l.kernel_output_feature, l.kernel_input_feature};
+  kernel_order.insert(kernel_order.end(), l.kernel_spatial.begin(), l.kernel_spatial.end());
+  std::vector<int64_t> output_order = {l.output_batch, l.output_feature};
+  output_order.insert(output_order.end(), l.output_spatial.begin(), l.output_spatial.end());
+  for (const ir::WindowDimension& wd : plan.window) {
+    if (wd.reversal) return false;
+  }
+  if (spatial == 0 || !InOrder(input_order) || !InOrder(kernel_order) || !InOrder(output_order))
+    return false;
+  const T* in = reinterpret_cast<const T*>(input.data());
+  const T* w = reinterpret_cast<const T*>(kernel.data());
+  T* out = reinterpret_cast<T*>(result.data());
+  std::vector<int64_t> in_sizes(spatial);
+  int64_t in_positions = 1;
+  int64_t out_positions = 1;
+  for (size_t i = 0; i < spatial; ++i) {
+    in_sizes[i] = input.shape().dimension(l.input_spatial[i]);
+    in_positions *= in_sizes[i];
+    out_positions *= plan.out_dims[i];
+  }
+  const std::vector<int64_t> in_steps = Strides(in_sizes);
+  const int64_t depth = plan.in_features * plan.positions;  // the GEMM's K
+  const int64_t last = plan.out_dims.back();
+  const ir::WindowDimension& last_window = plan.window.back();
+  std::unique_ptr<T[]> patches(new T[static_cast<size_t>(depth * out_positions)]);
+  // The output positions without the last dimension, iterated as an index vector.
+  std::vector<int64_t> outer_dims(plan.out_dims.begin(), plan.out_dims.end() - 1);
+  std::vector<int64_t> outer(outer_dims.size(), 0);
+  std::vector<int64_t> k(spatial, 0);
+  // Input index along one dimension, or -1 outside the input (padding, between dilated cells).
+  auto at = [&](size_t i, int64_t output_index, int64_t kernel_index) -> int64_t {
+    const ir::WindowDimension& wd = plan.window[i];
+    const int64_t position =
+        output_index * wd.stride - wd.padding_low + kernel_index * wd.window_dilation;
+    if (position < 0 || position % wd.base_dilation != 0) return -1;
+    const int64_t index = position / wd.base_dilation;
+    return index < in_sizes[i] ? index : -1;
+  };
+  for (int64_t b = 0; b < plan.batch; ++b) {
+    for (int64_t g = 0; g < plan.groups; ++g) {
+      for (int64_t c = 0; c < plan.in_features; ++c) {
+        const T* channel =
+            in + (b * plan.in_features * plan.groups + g * plan.in_features + c) * in_positions;
+        std::fill(k.begin(), k.end(), 0);
+        for (int64_t p = 0; p < plan.positions; ++p, Next(k, plan.kernel_dims)) {
+          T* dst = patches.get() + (c * plan.positions + p) * out_positions;
+          std::fill(outer.begin(), outer.end(), 0);
+          for (int64_t o = 0; o < out_positions; o += last, Next(outer, outer_dims)) {
+            int64_t base = 0;
+            bool inside = true;
+            for (size_t i = 0; i + 1 < spatial && inside; ++i) {
+              const int64_t index = at(i, outer[i], k[i]);
+              inside = index >= 0;
+              base += index * in_steps[i];
+            }
+            T* row = dst + o;
+            if (!inside) {
+              std::fill(row, row + last, T{0});
+              continue;
+            }
+            const T* from = channel + base;
+            if (last_window.stride == 1 && last_window.base_dilation == 1) {
+              // A run of consecutive input cells, zeros where it leaves the input.
+              const int64_t start =
+                  k[spatial - 1] * last_window.window_dilation - last_window.padding_low;
+              for (int64_t j = 0; j < last; ++j) {
+                const int64_t index = start + j;
+                row[j] = index >= 0 && index < in_sizes[spatial - 1] ? from[index] : T{0};
+              }
+            } else {
+              for (int64_t j = 0; j < last; ++j) {
+                const int64_t index = at(spatial - 1, j, k[spatial - 1]);
+                row[j] = index >= 0 ? from[index] : T{0};
+              }
+            }
+          }
+        }
+      }
+      const T* weights = w + g * plan.out_features * depth;
+      T* product = out + (b * plan.out_features * plan.groups + g * plan.out_features) * out_positions;
+      if (depth == 0) {
+        std::fill(product, product + plan.out_features * out_positions, T{0});
+        continue;
+      }
+#ifdef FUSESCOPE_HAVE_OPENBLAS
+      Gemm(weights, patches.get(), product, static_cast<int>(plan.out_features),
+           static_cast<int>(out_positions), static_cast<int>(depth));
+#endif
+    }
+  }
+  return true;
+}
+
 template <typename Stored, typename T>
 void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
               Literal& result) {
+  if constexpr (std::is_same_v<Stored, T>) {
+    if (RunChannelsFirst<T>(plan, input, kernel, result)) return;
+  }
   const ir::ConvolutionDimensionLabels& l = plan.labels;
   const size_t spatial = plan.kernel_dims.size();
   const std::vector<int64_t> is = Strides(input.shape().dimensions());

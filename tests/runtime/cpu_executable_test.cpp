@@ -170,6 +170,46 @@ TEST_F(CpuExecutableTest, ConvolutionsRunThroughIm2colGemm) {
   EXPECT_EQ(convolutions, 2) << (*executable)->KernelSummary();
 }
 
+// The im2col paths by layout: channels-first (NCHW/OIHW, ONNX's), channels-last (NHWC/HWIO,
+// jax's) and a mixed one that takes the general path, with strides, padding on both sides,
+// window and base dilation, feature groups, 1-D and 3-D windows, f32 and f64.
+TEST_F(CpuExecutableTest, ConvolutionLayoutsMatchTheInterpreter) {
+  const char* kConvolutions[] = {
+      "x = f32[2,3,9,9] parameter(0)\n w = f32[4,3,3,3] parameter(1)\n"
+      " ROOT c = f32[2,4,5,5] convolution(x, w), window={size=3x3 stride=2x2 pad=1_1x1_1}, "
+      "dim_labels=bf01_oi01->bf01",
+      "x = f32[1,4,7,6] parameter(0)\n w = f32[6,2,3,2] parameter(1)\n"
+      " ROOT c = f32[1,6,5,7] convolution(x, w), window={size=3x2 pad=1_1x0_2 rhs_dilate=2x1}, "
+      "dim_labels=bf01_oi01->bf01, feature_group_count=2",
+      "x = f32[1,2,5,5] parameter(0)\n w = f32[3,2,2,2] parameter(1)\n"
+      " ROOT c = f32[1,3,10,10] convolution(x, w), window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2}, "
+      "dim_labels=bf01_oi01->bf01",
+      "x = f64[2,3,11] parameter(0)\n w = f64[5,3,4] parameter(1)\n"
+      " ROOT c = f64[2,5,4] convolution(x, w), window={size=4 stride=3 pad=2_1}, "
+      "dim_labels=bf0_oi0->bf0",
+      "x = f32[1,2,4,4,4] parameter(0)\n w = f32[2,2,2,2,2] parameter(1)\n"
+      " ROOT c = f32[1,2,3,3,3] convolution(x, w), window={size=2x2x2}, "
+      "dim_labels=bf012_oi012->bf012",
+      "x = f32[2,8,8,3] parameter(0)\n w = f32[3,3,3,5] parameter(1)\n"
+      " ROOT c = f32[2,4,4,5] convolution(x, w), window={size=3x3 stride=2x2 pad=0_1x0_1}, "
+      "dim_labels=b01f_01io->b01f",
+      "x = f32[2,3,6,6] parameter(0)\n w = f32[3,3,3,4] parameter(1)\n"
+      " ROOT c = f32[2,6,6,4] convolution(x, w), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=bf01_01io->b01f",
+  };
+  // Widened (f32 through dgemm: the general path) and native (f32 through sgemm: the in-place
+  // paths, as profiles run).
+  CpuExecutableOptions native;
+  native.f32_dot_precision = BlasPrecision::kNative;
+  int index = 0;
+  for (const char* body : kConvolutions) {
+    const std::string text = "HloModule conv" + std::to_string(index) + "\nENTRY e {\n " + body + "\n}\n";
+    CompileRunAndCompare(text, "convolution " + std::to_string(index));
+    CompileRunAndCompare(text, "convolution " + std::to_string(index) + " sgemm", native);
+    ++index;
+  }
+}
+
 TEST_F(CpuExecutableTest, ReduceWindowCompilesAsScalarLoops) {
   auto module = ir::ParseHloModule(R"(HloModule pool
 max {
