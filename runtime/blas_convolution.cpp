@@ -384,10 +384,12 @@ Status CheckBlasConvolution(const ir::Instruction& convolution) {
 }
 
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
-                                     const Literal& kernel, BlasPrecision precision) {
+                                     const Literal& kernel, BlasPrecision precision,
+                                     std::vector<uint8_t> storage) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return plan.status();
-  StatusOr<Literal> result = Literal::Create(convolution.shape());
+  // Every element is written below (an empty contraction fills zeros).
+  StatusOr<Literal> result = Literal::CreateInto(convolution.shape(), std::move(storage));
   if (!result.ok()) return result.status();
   if (result->element_count() == 0) return result;
   if (convolution.shape().element_type() == ir::PrimitiveType::kF64)

@@ -22,9 +22,11 @@ Status CheckBlasConvolution(const ir::Instruction& convolution);
 
 // Precondition: CheckBlasConvolution(convolution) is ok and the operands have its operand
 // shapes.
+// `storage` (optional) becomes the result's bytes when it has the result's size.
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel,
-                                     BlasPrecision precision = BlasPrecision::kWidened);
+                                     BlasPrecision precision = BlasPrecision::kWidened,
+                                     std::vector<uint8_t> storage = {});
 
 // "im2col + cblas_dgemm 2048x64x576 (1 group)".
 std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision);

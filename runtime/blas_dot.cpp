@@ -129,8 +129,18 @@ void Gemm(const double* a, const double* b, double* c, int m, int n, int k) {
 
 template <typename T>
 void RunTyped(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Literal& result) {
-  const std::vector<T> a = Permuted<T>(lhs, plan.lhs_order);
-  const std::vector<T> b = Permuted<T>(rhs, plan.rhs_order);
+  // Operands already in the GEMM's order are read in place; others are reordered into copies.
+  std::vector<T> lhs_copy, rhs_copy;
+  const T* a = reinterpret_cast<const T*>(lhs.data());
+  const T* b = reinterpret_cast<const T*>(rhs.data());
+  if (!IsIdentity(plan.lhs_order)) {
+    lhs_copy = Permuted<T>(lhs, plan.lhs_order);
+    a = lhs_copy.data();
+  }
+  if (!IsIdentity(plan.rhs_order)) {
+    rhs_copy = Permuted<T>(rhs, plan.rhs_order);
+    b = rhs_copy.data();
+  }
   T* c = reinterpret_cast<T*>(result.data());
   for (int64_t i = 0; i < plan.batch; ++i) {
     T* out = c + i * plan.m * plan.n;
@@ -139,8 +149,8 @@ void RunTyped(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Liter
       continue;
     }
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n, out,
-         static_cast<int>(plan.m), static_cast<int>(plan.n), static_cast<int>(plan.k));
+    Gemm(a + i * plan.m * plan.k, b + i * plan.k * plan.n, out, static_cast<int>(plan.m),
+         static_cast<int>(plan.n), static_cast<int>(plan.k));
 #endif
   }
 }
@@ -194,10 +204,11 @@ Status CheckBlasDot(const ir::Instruction& dot) {
 }
 
 StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
-                             BlasPrecision precision) {
+                             BlasPrecision precision, std::vector<uint8_t> storage) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
-  StatusOr<Literal> result = Literal::Create(dot.shape());
+  // Every element is written below (a zero contraction fills zeros).
+  StatusOr<Literal> result = Literal::CreateInto(dot.shape(), std::move(storage));
   if (!result.ok()) return result.status();
   if (dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened)
     RunWidened(*plan, lhs, rhs, *result);

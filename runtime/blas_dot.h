@@ -28,8 +28,10 @@ Status CheckBlasDot(const ir::Instruction& dot);
 enum class BlasPrecision { kNative, kWidened };
 
 // Precondition: CheckBlasDot(dot) is ok and the operands have the dot's operand shapes.
+// `storage` (optional) becomes the result's bytes when it has the result's size.
 StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
-                             BlasPrecision precision = BlasPrecision::kNative);
+                             BlasPrecision precision = BlasPrecision::kNative,
+                             std::vector<uint8_t> storage = {});
 
 // "cblas_sgemm 64x512x256 (batch 2)": the library call `dot` makes.
 std::string BlasCallDescription(const ir::Instruction& dot,

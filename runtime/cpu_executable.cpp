@@ -8,6 +8,7 @@
 
 #include "ir/computation.h"
 #include "ir/verifier.h"
+#include "passes/buffer_assignment.h"
 #include "runtime/blas_convolution.h"
 #include "runtime/blas_dot.h"
 #include "runtime/executable_planning.h"
@@ -88,6 +89,28 @@ class CpuExecutable::Impl {
   std::vector<recording::KernelRecord> records_;
   std::vector<KernelTiming> timings_;
   bool time_kernels_ = true;
+  // Buffer assignment of the entry computation (passes/buffer_assignment): the allocation
+  // each value that a kernel or library call writes lives in, and the bytes each allocation
+  // holds between runs. A value takes its allocation's bytes when they are free (their last
+  // holder has died), and gives them back when it dies, so the entry computation runs in the
+  // allocations buffer assignment made; the root's bytes leave with the result.
+  std::unordered_map<const ir::Instruction*, int64_t> allocation_of_;
+  std::vector<std::vector<uint8_t>> allocations_;
+  int64_t reused_values_ = 0;  // values of the last run that took their allocation's bytes
+  std::vector<uint8_t> TakeAllocation(const Step& step) {
+    auto found = allocation_of_.find(step.instruction);
+    if (found == allocation_of_.end()) return {};
+    std::vector<uint8_t> bytes = std::move(allocations_[static_cast<size_t>(found->second)]);
+    allocations_[static_cast<size_t>(found->second)].clear();
+    if (!bytes.empty()) ++reused_values_;
+    return bytes;
+  }
+  void GiveBack(const ir::Instruction* instruction, Literal& value) {
+    auto found = allocation_of_.find(instruction);
+    if (found == allocation_of_.end() || value.is_tuple()) return;
+    std::vector<uint8_t>& slot = allocations_[static_cast<size_t>(found->second)];
+    if (slot.empty()) slot = value.TakeStorage();
+  }
   double compile_seconds_ = 0;
   std::map<std::string, int64_t> host_opcodes_;  // what runs on the host, by opcode
 
@@ -118,10 +141,11 @@ class CpuExecutable::Impl {
   StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
   // A dot or convolution through BLAS, and the call it makes.
   StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs,
-                               const Literal& rhs) {
+                               const Literal& rhs, std::vector<uint8_t> storage = {}) {
     if (instruction.opcode() == Opcode::kDot)
-      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision);
-    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision);
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage));
+    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
+                              std::move(storage));
   }
   std::string LibraryCall(const ir::Instruction& instruction) const {
     if (instruction.opcode() == Opcode::kDot)
@@ -356,6 +380,17 @@ Status CpuExecutable::Impl::Compile() {
   StatusOr<const Program*> program = PlanProgram(*entry);
   if (!program.ok()) return program.status();
   entry_ = *program;
+  const passes::BufferAssignmentResult assignment = passes::BufferAssignment::Analyze(*entry);
+  allocations_.assign(assignment.allocation_bytes.size(), {});
+  for (const passes::BufferAssignmentResult::Buffer& buffer : assignment.buffers) {
+    const ir::Instruction* instruction = entry->FindInstruction(buffer.instruction);
+    if (instruction == nullptr || buffer.allocation < 0 || !instruction->shape().IsArray()) continue;
+    const auto slot = entry_->slot.find(instruction);
+    if (slot == entry_->slot.end()) continue;
+    const StepKind kind = entry_->steps[slot->second].kind;
+    if (kind == StepKind::kMlir || kind == StepKind::kBlas || kind == StepKind::kOutput)
+      allocation_of_[instruction] = buffer.allocation;
+  }
   compile_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return Status::Ok();
@@ -371,7 +406,9 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
     buffers.push_back(const_cast<uint8_t*>(input->data()));
   }
   for (const ir::Shape& shape : step.output_shapes) {
-    StatusOr<Literal> output = Literal::Create(shape);
+    // A compiled kernel writes every element of its outputs.
+    StatusOr<Literal> output = step.tuple_result ? Literal::Create(shape)
+                                                 : Literal::CreateInto(shape, TakeAllocation(step));
     if (!output.ok()) return Status::Error(step.instruction->name() + ": " + output.message());
     outputs.push_back(std::move(output).value());
   }
@@ -391,7 +428,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
     case StepKind::kMlir:
       return RunKernel(step, operands);
     case StepKind::kBlas:
-      return RunLibrary(*step.instruction, *operands[0], *operands[1]);
+      return RunLibrary(*step.instruction, *operands[0], *operands[1], TakeAllocation(step));
     case StepKind::kOutput: {
       StatusOr<Literal> product =
           RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
@@ -453,6 +490,7 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
   timings_.assign(records_.size(), KernelTiming{});
   for (size_t i = 0; i < timings_.size(); ++i) timings_[i].kernel = i;
   live_bytes_ = 0;
+  reused_values_ = 0;
   std::vector<const Literal*> pointers;
   for (const Literal& argument : arguments) pointers.push_back(&argument);
   return RunProgram(*entry_, pointers);
@@ -528,6 +566,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
         const int64_t freed = values[slot].TotalByteSize();
         live_bytes_ -= freed;
         held -= freed;
+        if (&program == entry_) GiveBack(steps[slot].instruction, values[slot]);
         values[slot] = Literal();
         live[slot] = false;
       }
@@ -557,6 +596,10 @@ const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const {
 }
 const std::vector<KernelTiming>& CpuExecutable::last_timings() const { return impl_->timings_; }
 void CpuExecutable::set_kernel_timing(bool on) { impl_->time_kernels_ = on; }
+int64_t CpuExecutable::reused_values() const { return impl_->reused_values_; }
+int64_t CpuExecutable::assigned_values() const {
+  return static_cast<int64_t>(impl_->allocation_of_.size());
+}
 double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
 
 std::string CpuExecutable::KernelSummary() const {

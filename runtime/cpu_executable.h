@@ -74,6 +74,12 @@ class CpuExecutable {
   // Per-kernel clocks around every step (on by default). Off, Run() reads no clock and
   // last_timings() stays zero: the plain run that profiling's overhead is measured against.
   void set_kernel_timing(bool on);
+  // Values of the entry computation that kernels and library calls write into buffer
+  // assignment's allocations (passes/buffer_assignment), and how many of them found their
+  // allocation's bytes free in the last run (from the second run on, most do: no allocation,
+  // no page faults).
+  int64_t assigned_values() const;
+  int64_t reused_values() const;
   // "12 kernels: 9 mlir-cpu, 2 openblas, 1 host (while)".
   std::string KernelSummary() const;
 

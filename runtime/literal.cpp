@@ -107,6 +107,32 @@ StatusOr<Literal> Literal::Create(const ir::Shape& shape) {
   return literal;
 }
 
+StatusOr<Literal> Literal::CreateInto(const ir::Shape& shape, std::vector<uint8_t> storage) {
+  if (shape.IsTuple() || shape.IsToken() || storage.empty()) return Create(shape);
+  const int element_bytes = ElementByteSize(shape.element_type());
+  int64_t count = 1;
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    const int64_t dim = shape.dimension(i);
+    if (dim < 0 || shape.is_dynamic_dimension(i) || __builtin_mul_overflow(count, dim, &count))
+      return Create(shape);
+  }
+  int64_t bytes = 0;
+  if (element_bytes <= 0 || __builtin_mul_overflow(count, int64_t{element_bytes}, &bytes) ||
+      static_cast<size_t>(bytes) != storage.size() || !IsSupportedElementType(shape.element_type()))
+    return Create(shape);
+  Literal literal;
+  literal.shape_ = shape;
+  literal.element_count_ = count;
+  literal.bytes_ = std::move(storage);
+  return literal;
+}
+
+std::vector<uint8_t> Literal::TakeStorage() {
+  std::vector<uint8_t> storage = std::move(bytes_);
+  *this = Literal();
+  return storage;
+}
+
 Literal Literal::Tuple(std::vector<Literal> elements) {
   Literal literal;
   std::vector<ir::Shape> shapes;

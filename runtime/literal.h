@@ -28,6 +28,12 @@ class Literal {
   // A zero-filled value of `shape` (an array or a tuple of arrays). Refuses unsupported
   // element types, dynamic dimensions and sizes that do not fit in memory arithmetic.
   static StatusOr<Literal> Create(const ir::Shape& shape);
+  // An array value of `shape` whose bytes are `storage` when it has exactly the value's size
+  // (its contents unspecified: for a producer that writes every element), else zero-filled
+  // as Create makes them.
+  static StatusOr<Literal> CreateInto(const ir::Shape& shape, std::vector<uint8_t> storage);
+  // Moves the bytes out (for reuse by CreateInto); the literal is left an empty tuple.
+  std::vector<uint8_t> TakeStorage();
   static Literal Tuple(std::vector<Literal> elements);
   // A scalar of `type` holding `value` (rounded / wrapped to the type).
   static Literal ScalarDouble(ir::PrimitiveType type, double value);

@@ -210,6 +210,44 @@ TEST_F(CpuExecutableTest, ConvolutionLayoutsMatchTheInterpreter) {
   }
 }
 
+// Runs after the first write into buffer assignment's allocations, whose bytes hold the last
+// run's values: every run on new inputs still matches the interpreter.
+TEST_F(CpuExecutableTest, RepeatedRunsReuseTheAllocationsOfBufferAssignment) {
+  const std::string text(resources::FindSample("bert_encoder").text);
+  passes::PipelineOptions pipeline;
+  pipeline.target = "cpu";
+  auto recording = recording::CompileAndRecord(text, pipeline, "bert_encoder");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  auto module = recording->snapshots.back().ToModule();
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto original = ir::ParseHloModule(text);
+  ASSERT_TRUE(original.ok());
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_GT((*executable)->assigned_values(), 10);
+  int64_t reused_in_first_run = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    auto inputs = SeededInputs(*(*original)->entry(), seed);
+    ASSERT_TRUE(inputs.ok());
+    auto expected = Interpreter().Run(**original, *inputs);
+    ASSERT_TRUE(expected.ok()) << expected.message();
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    const LiteralDifference difference = CompareLiterals(*actual, *expected, kRtol, kAtol);
+    EXPECT_TRUE(difference.ok()) << "seed " << seed << ": max abs " << difference.max_abs_error;
+    if (seed == 1) {
+      // Within the first run only where buffer assignment gave a dead value's allocation to a
+      // later one.
+      reused_in_first_run = (*executable)->reused_values();
+      EXPECT_LT(reused_in_first_run, (*executable)->assigned_values());
+    } else {
+      // Later runs also find the allocations the last run left (the root's left with it).
+      EXPECT_GT((*executable)->reused_values(), reused_in_first_run);
+      EXPECT_GE((*executable)->reused_values(), (*executable)->assigned_values() - 1);
+    }
+  }
+}
+
 TEST_F(CpuExecutableTest, ReduceWindowCompilesAsScalarLoops) {
   auto module = ir::ParseHloModule(R"(HloModule pool
 max {
