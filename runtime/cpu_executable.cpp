@@ -1,10 +1,14 @@
 #include "runtime/cpu_executable.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/computation.h"
 #include "ir/verifier.h"
@@ -56,6 +60,25 @@ struct Program {
 LoweringOptions WithoutVectorizer(LoweringOptions options) {
   options.vector = 0;
   return options;
+}
+
+// Calls task(0) ... task(count - 1), each once, on up to `threads` threads (the calling thread
+// among them). Returns when every call has.
+void RunConcurrently(size_t count, int threads, const std::function<void(size_t)>& task) {
+  const size_t workers = std::min(count, static_cast<size_t>(std::max(threads, 1)));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t index = next++; index < count; index = next++) task(index);
+  };
+  std::vector<std::thread> pool;
+  for (size_t worker = 1; worker < workers; ++worker) pool.emplace_back(work);
+  work();
+  for (std::thread& thread : pool) thread.join();
+}
+
+int CompileThreads(int requested) {
+  if (requested > 0) return requested;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 // Why an instruction runs on the host when nothing was tried for it.
@@ -128,8 +151,26 @@ class CpuExecutable::Impl {
     record.snapshot = options_.snapshot;
     return record;
   }
+  // A kernel emitted while planning, compiled once planning is done. The step is named by its
+  // program and index (steps move while their program is built); its record slot is kept.
+  struct PendingKernel {
+    Program* program = nullptr;
+    size_t step = 0;
+    EmittedKernel emitted;
+    const char* backend = "";
+    std::string note;
+  };
+  // One compile of a distinct (compiler, function, text).
+  struct CompileJob {
+    KernelCompiler* compiler = nullptr;
+    const EmittedKernel* emitted = nullptr;
+    KernelCompilation result;
+  };
   void AddHost(Step& step, const std::string& note, recording::KernelRecord record);
+  void StoreRecord(Step& step, recording::KernelRecord record);
   Status PlanStep(Step& step);
+  Status CompilePending();
+  Status FinishKernel(const PendingKernel& pending, KernelCompilation compiled);
   StatusOr<const Program*> PlanProgram(const ir::Computation& computation);
   Status PlanControl(Step& step);
   StatusOr<Literal> RunProgram(const Program& program,
@@ -137,6 +178,7 @@ class CpuExecutable::Impl {
   StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                     const std::string& note);
+  static std::string CompileKey(const KernelCompiler& compiler, const EmittedKernel& emitted);
   Status PlanOutputFusion(Step& step);
   StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
   // A dot or convolution through BLAS, and the call it makes.
@@ -160,6 +202,8 @@ class CpuExecutable::Impl {
   KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
   Interpreter host_;
   std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
+  Program* planning_ = nullptr;         // the program whose steps PlanStep is planning
+  std::vector<PendingKernel> pending_;  // in plan order
   const Program* entry_ = nullptr;
   int64_t live_bytes_ = 0;  // held by the values of every program running now
 };
@@ -171,6 +215,16 @@ void CpuExecutable::Impl::AddHost(Step& step, const std::string& note,
   record.backend = "host";
   record.note = note;
   ++host_opcodes_[std::string(step.instruction->opcode_name())];
+  StoreRecord(step, std::move(record));
+}
+
+// A step whose kernel is compiled after planning already holds its record slot, so that the
+// records stay in plan order whatever order the kernels compile in.
+void CpuExecutable::Impl::StoreRecord(Step& step, recording::KernelRecord record) {
+  if (step.record >= 0) {
+    records_[static_cast<size_t>(step.record)] = std::move(record);
+    return;
+  }
   step.record = static_cast<int64_t>(records_.size());
   records_.push_back(std::move(record));
 }
@@ -182,20 +236,80 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
     AddHost(step, "the MLIR emitter refused it: " + emitted.message(), NewRecord(instruction));
     return Status::Ok();
   }
-  KernelCompiler& compiler = emitted->vectorizable ? compiler_ : scalar_compiler_;
-  KernelCompilation compiled = compiler.Compile(emitted->text, emitted->function_name);
-  std::string retry_note;
-  if (!emitted->vectorizable && options_.lowering.vector > 0)
-    retry_note = "reversed, strided or gathered reads: compiled without vectorization";
-  if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
-    // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's
-    // strided window accesses): those kernels are compiled as scalar loops instead.
-    retry_note = "affine-super-vectorize failed (" + compiled.record.error +
-                 "); compiled without vectorization";
-    compiled = scalar_compiler_.Compile(emitted->text, emitted->function_name);
+  step.record = static_cast<int64_t>(records_.size());
+  records_.push_back(NewRecord(instruction));
+  pending_.push_back(
+      {planning_, planning_->steps.size(), std::move(emitted).value(), backend, note});
+  return Status::Ok();
+}
+
+std::string CpuExecutable::Impl::CompileKey(const KernelCompiler& compiler,
+                                            const EmittedKernel& emitted) {
+  return compiler.options().ToString() + "\n" + emitted.function_name + "\n" + emitted.text;
+}
+
+// Each distinct kernel is compiled once, concurrently with the others; then every pending
+// kernel takes its result in plan order, "cached" where an earlier one had the same key, as
+// compiling them one by one through the compilers' caches would have given.
+Status CpuExecutable::Impl::CompilePending() {
+  std::vector<CompileJob> jobs;
+  std::unordered_map<std::string, size_t> job_of;
+  auto add_job = [&](KernelCompiler& compiler, const EmittedKernel& emitted) {
+    if (job_of.emplace(CompileKey(compiler, emitted), jobs.size()).second)
+      jobs.push_back({&compiler, &emitted, {}});
+  };
+  auto compile = [&](size_t first) {
+    RunConcurrently(
+        jobs.size() - first, CompileThreads(options_.compile_threads), [&](size_t index) {
+          CompileJob& job = jobs[first + index];
+          job.result = job.compiler->Compile(job.emitted->text, job.emitted->function_name);
+        });
+  };
+  for (const PendingKernel& pending : pending_)
+    add_job(pending.emitted.vectorizable ? compiler_ : scalar_compiler_, pending.emitted);
+  compile(0);
+  // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's strided
+  // window accesses): those kernels are compiled again as scalar loops.
+  const size_t retries = jobs.size();
+  for (size_t index = 0; index < retries; ++index) {
+    if (jobs[index].result.record.failed_stage == "affine-super-vectorize")
+      add_job(scalar_compiler_, *jobs[index].emitted);
   }
-  recording::KernelRecord record = compiled.record;
-  if (!retry_note.empty()) record.note = retry_note;
+  compile(retries);
+
+  std::unordered_set<std::string> compiled_before;
+  auto take = [&](KernelCompiler& compiler, const EmittedKernel& emitted) {
+    std::string key = CompileKey(compiler, emitted);
+    KernelCompilation compiled = jobs[job_of.at(key)].result;
+    if (!compiled_before.insert(std::move(key)).second) {
+      compiled.cached = true;
+      compiled.record.compile_seconds = 0;
+    }
+    return compiled;
+  };
+  for (const PendingKernel& pending : pending_) {
+    const EmittedKernel& emitted = pending.emitted;
+    KernelCompilation compiled = take(emitted.vectorizable ? compiler_ : scalar_compiler_, emitted);
+    std::string retry_note;
+    if (!emitted.vectorizable && options_.lowering.vector > 0)
+      retry_note = "reversed, strided or gathered reads: compiled without vectorization";
+    if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
+      retry_note = "affine-super-vectorize failed (" + compiled.record.error +
+                   "); compiled without vectorization";
+      compiled = take(scalar_compiler_, emitted);
+    }
+    if (!retry_note.empty()) compiled.record.note = retry_note;
+    Status finished = FinishKernel(pending, std::move(compiled));
+    if (!finished.ok()) return finished;
+  }
+  pending_.clear();
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCompilation compiled) {
+  Step& step = pending.program->steps[pending.step];
+  const ir::Instruction& instruction = *step.instruction;
+  recording::KernelRecord record = std::move(compiled.record);
   record.kernel = instruction.name();
   record.instruction_id = instruction.id();
   record.snapshot = options_.snapshot;
@@ -206,17 +320,18 @@ Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitt
     }
     const std::string host_note = "compiling its kernel failed at " + record.failed_stage + " (" +
                                   record.error + "); it runs on the host";
+    if (step.kind == StepKind::kMlir) step.tuple_result = false;
     AddHost(step, host_note, std::move(record));
     return Status::Ok();
   }
-  record.backend = backend;
-  if (!note.empty()) record.note += std::string(record.note.empty() ? "" : "; ") + note;
+  record.backend = pending.backend;
+  if (!pending.note.empty())
+    record.note += std::string(record.note.empty() ? "" : "; ") + pending.note;
   if (compiled.cached)
     record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
   step.kernel = compiled.kernel;
-  step.output_shapes = emitted->output_shapes;
-  step.record = static_cast<int64_t>(records_.size());
-  records_.push_back(std::move(record));
+  step.output_shapes = pending.emitted.output_shapes;
+  StoreRecord(step, std::move(record));
   return Status::Ok();
 }
 
@@ -318,6 +433,7 @@ StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation&
     step.instruction = instruction;
     for (const ir::Instruction* operand : instruction->operands())
       step.operands.push_back(program->slot.at(operand));
+    planning_ = program.get();
     Status planned = PlanStep(step);
     if (!planned.ok()) return planned;
     program->slot[instruction] = program->steps.size();
@@ -379,6 +495,8 @@ Status CpuExecutable::Impl::Compile() {
   if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
   StatusOr<const Program*> program = PlanProgram(*entry);
   if (!program.ok()) return program.status();
+  Status compiled = CompilePending();
+  if (!compiled.ok()) return compiled;
   entry_ = *program;
   const passes::BufferAssignmentResult assignment = passes::BufferAssignment::Analyze(*entry);
   allocations_.assign(assignment.allocation_bytes.size(), {});

@@ -15,9 +15,11 @@
 //   - everything else (sort, scatter, custom-calls, and
 //     what the emitter refuses or the compiler fails on): the reference interpreter on the
 //     host, "host", with a note saying why.
-// Run() then executes the steps in order with one buffer per value, releasing each after its
-// last use and refusing a value that would take the live bytes past the limit before
-// allocating it. No MLIR type appears here.
+// Kernels are emitted while planning and compiled afterwards, the distinct texts concurrently
+// (CpuExecutableOptions::compile_threads), each result then attached to its steps in plan
+// order. Run() then executes the steps in order with one buffer per value, releasing each
+// after its last use and refusing a value that would take the live bytes past the limit
+// before allocating it. No MLIR type appears here.
 
 #include <cstdint>
 #include <memory>
@@ -49,6 +51,9 @@ struct CpuExecutableOptions {
   // numbers, so that comparing with it checks the kernels rather than rounding), or cblas_sgemm
   // (kNative: single-precision speed, differences of about 1e-5 where products cancel).
   BlasPrecision f32_dot_precision = BlasPrecision::kWidened;
+  // Threads that compile kernels (each distinct kernel text once): 0 uses every core, 1
+  // compiles on the calling thread. The records do not depend on it.
+  int compile_threads = 0;
 };
 
 class CpuExecutable {

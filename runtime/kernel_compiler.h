@@ -55,7 +55,9 @@ struct KernelCompilation {
 // Whether this build can compile kernels (MLIR 19 was found).
 bool KernelCompilerAvailable();
 
-// Compiles kernels with one set of options, each distinct text once.
+// Compiles kernels with one set of options, each distinct text once. Thread-safe, but two
+// threads compiling the same new text at once both compile it: CpuExecutable hands each
+// distinct text to one thread.
 class KernelCompiler {
  public:
   explicit KernelCompiler(LoweringOptions options = {}) : options_(options) {}
@@ -69,7 +71,9 @@ class KernelCompiler {
   std::unordered_map<std::string, KernelCompilation> cache_;
 };
 
-// The uncached compile behind KernelCompiler (implemented by the MLIR side).
+// The uncached compile behind KernelCompiler (implemented by the MLIR side). Thread-safe:
+// each call has its own MLIRContext, LLVMContext, diagnostics and JIT; LLVM's native target and
+// the MLIR pass registry are set up once, before the first call goes on.
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options);
 

@@ -203,7 +203,8 @@ TEST_F(CpuExecutableTest, ConvolutionLayoutsMatchTheInterpreter) {
   native.f32_dot_precision = BlasPrecision::kNative;
   int index = 0;
   for (const char* body : kConvolutions) {
-    const std::string text = "HloModule conv" + std::to_string(index) + "\nENTRY e {\n " + body + "\n}\n";
+    const std::string text =
+        "HloModule conv" + std::to_string(index) + "\nENTRY e {\n " + body + "\n}\n";
     CompileRunAndCompare(text, "convolution " + std::to_string(index));
     CompileRunAndCompare(text, "convolution " + std::to_string(index) + " sgemm", native);
     ++index;
@@ -447,20 +448,89 @@ ENTRY e {
   ROOT t = (f32[16], f32[16]) tuple(a, b)
 })");
   ASSERT_TRUE(module.ok());
-  auto executable = CpuExecutable::Compile(**module);
-  ASSERT_TRUE(executable.ok()) << executable.message();
-  const auto& kernels = (*executable)->kernels();
-  ASSERT_EQ(kernels.size(), 2u);
-  EXPECT_EQ(kernels[0].backend, "mlir-cpu");
-  EXPECT_EQ(kernels[1].backend, "mlir-cpu");
-  EXPECT_EQ(kernels[1].stages.size(), kernels[0].stages.size());
-  EXPECT_NE(kernels[1].note.find("same kernel"), std::string::npos);
-  EXPECT_EQ(kernels[1].compile_seconds, 0);
-  auto result = (*executable)
-                    ->Run({testing::F32({16}, std::vector<double>(16, 3)),
-                           testing::F32({16}, std::vector<double>(16, 2))});
-  ASSERT_TRUE(result.ok()) << result.message();
-  EXPECT_EQ(testing::Values(result->elements()[1]), std::vector<double>(16, 12));
+  // Concurrent compilation still compiles the shared text once, and the later step reuses it.
+  for (int threads : {1, 4}) {
+    SCOPED_TRACE(threads);
+    CpuExecutableOptions options;
+    options.compile_threads = threads;
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    const auto& kernels = (*executable)->kernels();
+    ASSERT_EQ(kernels.size(), 2u);
+    EXPECT_EQ(kernels[0].backend, "mlir-cpu");
+    EXPECT_EQ(kernels[1].backend, "mlir-cpu");
+    EXPECT_EQ(kernels[1].stages.size(), kernels[0].stages.size());
+    EXPECT_EQ(kernels[0].note.find("same kernel"), std::string::npos);
+    EXPECT_NE(kernels[1].note.find("same kernel"), std::string::npos);
+    EXPECT_GT(kernels[0].compile_seconds, 0);
+    EXPECT_EQ(kernels[1].compile_seconds, 0);
+    auto result = (*executable)
+                      ->Run({testing::F32({16}, std::vector<double>(16, 3)),
+                             testing::F32({16}, std::vector<double>(16, 2))});
+    ASSERT_TRUE(result.ok()) << result.message();
+    EXPECT_EQ(testing::Values(result->elements()[1]), std::vector<double>(16, 12));
+  }
+}
+
+// Everything a kernel record says except how long compiling took.
+std::string DescribeRecords(const std::vector<recording::KernelRecord>& kernels) {
+  std::ostringstream text;
+  for (const recording::KernelRecord& kernel : kernels) {
+    text << kernel.kernel << " #" << kernel.instruction_id << " " << kernel.backend << " ["
+         << kernel.options << "] failed=" << kernel.failed_stage << " error=" << kernel.error
+         << " note=" << kernel.note << " timed=" << (kernel.compile_seconds > 0) << "\n";
+    for (const recording::KernelStage& stage : kernel.stages)
+      text << "  " << stage.name << "\n" << stage.text << "\n";
+  }
+  return text.str();
+}
+
+TEST_F(CpuExecutableTest, CompileThreadsLeaveRecordsAndResultsAsTheyAre) {
+  const std::filesystem::path data = std::filesystem::path(FUSESCOPE_SOURCE_DIR) / "tests" / "data";
+  // Many distinct kernels and repeated ones; scan_grad's loop bodies are planned as programs of
+  // their own, so their kernels are compiled with the entry's.
+  for (const std::filesystem::path& file :
+       {data / "training" / "bert_train_step.threefry.nometa.hlo",
+        data / "training" / "scan_grad.hlo"}) {
+    SCOPED_TRACE(file.filename().string());
+    const std::string text = ReadFile(file);
+    auto original = ir::ParseHloModule(text);
+    ASSERT_TRUE(original.ok()) << original.message();
+    passes::PipelineOptions pipeline;
+    pipeline.target = "cpu";
+    auto recording = recording::CompileAndRecord(text, pipeline, file.filename().string());
+    ASSERT_TRUE(recording.ok()) << recording.message();
+    auto compiled = recording->snapshots.back().ToModule();
+    ASSERT_TRUE(compiled.ok()) << compiled.message();
+    auto inputs = SeededInputs(*(*original)->entry(), 7);
+    ASSERT_TRUE(inputs.ok()) << inputs.message();
+
+    std::vector<std::string> described;
+    std::vector<Literal> results;
+    for (int threads : {1, 4}) {
+      CpuExecutableOptions options;
+      options.compile_threads = threads;
+      auto executable = CpuExecutable::Compile(**compiled, options);
+      ASSERT_TRUE(executable.ok()) << executable.message();
+      const auto& kernels = (*executable)->kernels();
+      described.push_back(DescribeRecords(kernels));
+      auto result = (*executable)->Run(*inputs);
+      ASSERT_TRUE(result.ok()) << result.message();
+      results.push_back(std::move(result).value());
+      if (threads > 1) continue;
+      const auto compiled_count = std::count_if(kernels.begin(), kernels.end(), [](const auto& k) {
+        return !k.stages.empty() && k.compile_seconds > 0;
+      });
+      const auto reused_count = std::count_if(kernels.begin(), kernels.end(), [](const auto& k) {
+        return k.note.find("same kernel as an earlier one") != std::string::npos;
+      });
+      EXPECT_GE(compiled_count, 4) << (*executable)->KernelSummary();
+      EXPECT_GE(reused_count, 1) << (*executable)->KernelSummary();
+    }
+    EXPECT_EQ(described[0], described[1]);
+    const LiteralDifference difference = CompareLiterals(results[0], results[1], 0, 0);
+    EXPECT_TRUE(difference.ok()) << "mismatches " << difference.mismatches;
+  }
 }
 
 TEST_F(CpuExecutableTest, HostKernelsSayWhyAndLoopBodiesAreCompiled) {
