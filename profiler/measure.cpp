@@ -189,8 +189,8 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
   return measured;
 }
 
-double Measurement::CuptiOverhead() const {
-  const double without = Summarize(latency_without_cupti_us).median;
+double Measurement::Overhead() const {
+  const double without = Summarize(plain_latency_us).median;
   const double with = Summarize(profile.run_latency_us).median;
   return without > 0 ? with / without - 1 : 0;
 }
@@ -282,7 +282,7 @@ StatusOr<Measurement> MeasureOnCuda(const ir::Module& module,
   collection = nullptr;
   if (!measured.ok()) return measured;
   measured->profile.run_latency_us.assign(run_us.end() - options.reps, run_us.end());
-  measured->latency_without_cupti_us = without;
+  measured->plain_latency_us = without;
   measured->gpu_launches = std::move(last_run);
   measured->unclaimed_launches = unclaimed;
   const runtime::CudaDevice& device = (*driver)->device();
@@ -290,7 +290,7 @@ StatusOr<Measurement> MeasureOnCuda(const ir::Module& module,
       "cuda: " + device.name + ", kernel times from CUPTI (" + compiled.KernelSummary() + ")";
   char overhead[96];
   std::snprintf(overhead, sizeof overhead, "; CUPTI overhead %+.1f%% of the run's wall time",
-                100 * measured->CuptiOverhead());
+                100 * measured->Overhead());
   measured->profile.settings += "; PTX for " + chip + overhead;
   measured->profile.snapshot_index = snapshot_index;
   measured->profile.label = module.name() + " on the GPU";

@@ -61,16 +61,17 @@ struct Measurement {
   // Compiled devices: the seconds compiling took and how each kernel was lowered.
   double compile_seconds = 0;
   std::vector<recording::KernelRecord> kernels;
-  // With MeasureOptions::measure_overhead: the latency of each plain run, microseconds.
+  // The latency of each plain run, microseconds: on the CPU (with
+  // MeasureOptions::measure_overhead) runs without kernel clocks or counters, on CUDA (always)
+  // runs without a CUPTI collection open.
   std::vector<double> plain_latency_us;
-  // CUDA: the whole module's wall time per timed run without a CUPTI collection open (the
-  // profile's run_latency_us are the same runs with one open), the GPU kernels of the last
-  // timed run, and the launches over all timed runs that no kernel claimed.
-  std::vector<double> latency_without_cupti_us;
+  // CUDA: the GPU kernels of the last timed run, and the launches over all timed runs that no
+  // kernel claimed.
   std::vector<GpuLaunch> gpu_launches;
   int64_t unclaimed_launches = 0;
-  // Median with CUPTI over median without, minus 1 (0.03: 3% slower with CUPTI).
-  double CuptiOverhead() const;
+  // What measuring cost: the profile's median latency over the plain runs' median, minus 1
+  // (0.03: 3% slower measured); 0 without plain runs.
+  double Overhead() const;
 };
 
 // `snapshot_index` is stored in the profile (which snapshot's instructions the kernels are).

@@ -721,21 +721,7 @@ int64_t CpuExecutable::assigned_values() const {
 double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
 
 std::string CpuExecutable::KernelSummary() const {
-  std::map<std::string, int64_t> by_backend;
-  for (const recording::KernelRecord& record : impl_->records_) ++by_backend[record.backend];
-  std::string text = std::to_string(impl_->records_.size()) + " kernels";
-  const char* separator = ": ";
-  for (const auto& [backend, count] : by_backend) {
-    text += separator + std::to_string(count) + " " + backend;
-    separator = ", ";
-    if (backend != "host") continue;
-    std::string opcodes;
-    for (const auto& [opcode, n] : impl_->host_opcodes_) {
-      opcodes += (opcodes.empty() ? "" : ", ") + opcode + (n > 1 ? " x" + std::to_string(n) : "");
-    }
-    text += " (" + opcodes + ")";
-  }
-  return text;
+  return SummarizeKernels(impl_->records_, impl_->host_opcodes_);
 }
 
 }  // namespace fusescope::runtime

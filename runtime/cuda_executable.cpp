@@ -755,21 +755,7 @@ std::vector<std::string> CudaExecutable::LaunchNames(size_t kernel) const {
 }
 
 std::string CudaExecutable::KernelSummary() const {
-  std::map<std::string, int64_t> by_backend;
-  for (const recording::KernelRecord& record : impl_->records_) ++by_backend[record.backend];
-  std::string text = std::to_string(impl_->records_.size()) + " kernels";
-  const char* separator = ": ";
-  for (const auto& [backend, count] : by_backend) {
-    text += separator + std::to_string(count) + " " + backend;
-    separator = ", ";
-    if (backend != "host") continue;
-    std::string opcodes;
-    for (const auto& [opcode, n] : impl_->host_opcodes_) {
-      opcodes += (opcodes.empty() ? "" : ", ") + opcode + (n > 1 ? " x" + std::to_string(n) : "");
-    }
-    text += " (" + opcodes + ")";
-  }
-  return text;
+  return SummarizeKernels(impl_->records_, impl_->host_opcodes_);
 }
 
 }  // namespace fusescope::runtime

@@ -26,6 +26,25 @@ int64_t ShapeBytes(const ir::Shape& shape) {
   return bytes;
 }
 
+std::string SummarizeKernels(const std::vector<recording::KernelRecord>& records,
+                             const std::map<std::string, int64_t>& host_opcodes) {
+  std::map<std::string, int64_t> by_backend;
+  for (const recording::KernelRecord& record : records) ++by_backend[record.backend];
+  std::string text = std::to_string(records.size()) + " kernels";
+  const char* separator = ": ";
+  for (const auto& [backend, count] : by_backend) {
+    text += separator + std::to_string(count) + " " + backend;
+    separator = ", ";
+    if (backend != "host") continue;
+    std::string opcodes;
+    for (const auto& [opcode, n] : host_opcodes) {
+      opcodes += (opcodes.empty() ? "" : ", ") + opcode + (n > 1 ? " x" + std::to_string(n) : "");
+    }
+    text += " (" + opcodes + ")";
+  }
+  return text;
+}
+
 bool IsValueOpcode(Opcode opcode) {
   return opcode == Opcode::kParameter || opcode == Opcode::kConstant || opcode == Opcode::kTuple ||
          opcode == Opcode::kGetTupleElement || opcode == Opcode::kBitcast;

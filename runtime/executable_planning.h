@@ -9,10 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "ir/instruction.h"
 #include "ir/shape.h"
 #include "ir/status.h"
+#include "recording/kernel_record.h"
 #include "runtime/kernel_emitter.h"
 
 namespace fusescope::runtime {
@@ -27,6 +31,11 @@ struct KernelTiming {
 
 // Bytes of a value of `shape` (a tuple: its elements'), -1 on overflow or a negative size.
 int64_t ShapeBytes(const ir::Shape& shape);
+
+// "12 kernels: 9 mlir-cpu, 2 openblas, 1 host (while)": the records counted by backend, the
+// host's by opcode.
+std::string SummarizeKernels(const std::vector<recording::KernelRecord>& records,
+                             const std::map<std::string, int64_t>& host_opcodes);
 
 // Parameters, constants, tuples, get-tuple-element and bitcasts: values, no kernel.
 bool IsValueOpcode(ir::Opcode opcode);

@@ -7,6 +7,7 @@
 #include "ir/module.h"
 #include "ir/verifier.h"
 #include "passes/literal_value.h"
+#include "runtime/executable_planning.h"
 #include "runtime/interpreter_ops.h"
 
 namespace fusescope::runtime {
@@ -57,24 +58,6 @@ namespace {
 using internal::InstructionError;
 using internal::Operands;
 using ir::Opcode;
-
-// Bytes a value of `shape` needs, or -1 when that does not fit in 63 bits.
-int64_t ShapeBytes(const ir::Shape& shape) {
-  if (shape.IsTuple()) {
-    int64_t total = 0;
-    for (const ir::Shape& element : shape.tuple_shapes()) {
-      const int64_t bytes = ShapeBytes(element);
-      if (bytes < 0 || __builtin_add_overflow(total, bytes, &total)) return -1;
-    }
-    return total;
-  }
-  if (!shape.IsArray()) return 0;
-  int64_t bytes = std::max(ElementByteSize(shape.element_type()), 1);
-  for (int64_t dim : shape.dimensions()) {
-    if (dim < 0 || __builtin_mul_overflow(bytes, dim, &bytes)) return -1;
-  }
-  return bytes;
-}
 
 Literal Copy(const Literal& literal) { return literal; }
 

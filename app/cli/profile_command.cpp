@@ -99,10 +99,10 @@ std::string LaunchedBy(const profiler::Measurement& measured, const profiler::Gp
 void GpuJson(JsonWriter& json, const profiler::Measurement& measured) {
   json.Key("cupti_overhead").BeginObject();
   json.Key("without_us");
-  SummaryJson(json, profiler::Summarize(measured.latency_without_cupti_us));
+  SummaryJson(json, profiler::Summarize(measured.plain_latency_us));
   json.Key("with_us");
   SummaryJson(json, profiler::Summarize(measured.profile.run_latency_us));
-  json.Key("fraction").Double(measured.CuptiOverhead());
+  json.Key("fraction").Double(measured.Overhead());
   json.EndObject();
   json.Key("unclaimed_launches").Int(measured.unclaimed_launches);
   json.Key("gpu_kernels").BeginArray();
@@ -129,12 +129,12 @@ void GpuJson(JsonWriter& json, const profiler::Measurement& measured) {
 
 // The CUPTI overhead and the last run's GPU kernels, each with the kernel that launched it.
 void PrintGpu(const profiler::Measurement& measured, size_t limit) {
-  const double without = profiler::Summarize(measured.latency_without_cupti_us).median;
+  const double without = profiler::Summarize(measured.plain_latency_us).median;
   const double with = profiler::Summarize(measured.profile.run_latency_us).median;
   std::printf(
       "  CUPTI overhead: median run %.1f us without the collection, %.1f us with it "
       "(%+.1f%%), same process and inputs\n",
-      without, with, 100 * measured.CuptiOverhead());
+      without, with, 100 * measured.Overhead());
   if (measured.unclaimed_launches > 0) {
     std::printf("  %lld GPU kernel(s) no kernel of the module claimed\n",
                 static_cast<long long>(measured.unclaimed_launches));
@@ -248,8 +248,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   const profiler::SampleSummary latency = profiler::Summarize(profile.run_latency_us);
   // What profiling costs: the instrumented runs' median against the plain runs' median.
   const profiler::SampleSummary plain = profiler::Summarize(measured->plain_latency_us);
-  const double overhead =
-      plain.median > 0 ? (latency.median - plain.median) / plain.median : 0.0;
+  const double overhead = measured->Overhead();
 
   if (args->Has("--save")) {
     if (progress) PrintProgress("save", 0, 1, "profile");
@@ -288,7 +287,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     json.Key("latency_us");
     SummaryJson(json, latency);
     json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
-    if (!measured->plain_latency_us.empty()) {
+    if (device == "cpu" && !measured->plain_latency_us.empty()) {
       json.Key("plain_latency_us");
       SummaryJson(json, plain);
       json.Key("profiling_overhead").Double(overhead);
@@ -329,7 +328,7 @@ int RunProfile(const std::vector<std::string>& raw_args) {
               static_cast<long long>(options.warmup), latency.median, latency.p95, latency.p99,
               latency.min, latency.max, static_cast<long long>(latency.outliers_high),
               latency.mean > 0 ? 1e6 / latency.mean : 0.0);
-  if (!measured->plain_latency_us.empty()) {
+  if (device == "cpu" && !measured->plain_latency_us.empty()) {
     std::printf("  profiling overhead: %+.1f%% (plain runs without kernel clocks or counters, "
                 "interleaved: p50 %.1f us, p95 %.1f us)\n",
                 100 * overhead, plain.median, plain.p95);

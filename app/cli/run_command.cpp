@@ -215,6 +215,27 @@ Status SaveOutputs(const std::vector<runtime::Literal>& outputs, const std::stri
   return Status::Ok();
 }
 
+// Runs a compiled executable (CPU or GPU) once on `inputs` and fills the snapshot's outputs,
+// wall time and the kernels' records and timings; `where` names the device in errors.
+template <typename Executable>
+Status RunCompiled(Executable& executable, const std::vector<runtime::Literal>& inputs,
+                   const std::string& where, RunReport& report) {
+  const auto started = std::chrono::steady_clock::now();
+  auto result = executable.Run(inputs);
+  if (!result.ok()) return Status::Error("run: on the " + where + ": " + result.message());
+  report.snapshot.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (result->is_tuple())
+    report.snapshot.outputs = std::move(result->elements());
+  else
+    report.snapshot.outputs.push_back(std::move(result).value());
+  report.compile_seconds = executable.compile_seconds();
+  report.kernel_summary = executable.KernelSummary();
+  report.kernels = executable.kernels();
+  report.timings = executable.last_timings();
+  return Status::Ok();
+}
+
 int RunRun(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
@@ -308,20 +329,9 @@ int RunRun(const std::vector<std::string>& raw_args) {
     cpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
     auto executable = runtime::CpuExecutable::Compile(*snapshot->module, cpu_options);
     if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
-    const auto started = std::chrono::steady_clock::now();
-    auto result = (*executable)->Run(*inputs);
-    if (!result.ok()) return Fail("run: on the CPU: " + result.message());
-    report.snapshot.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (result->is_tuple())
-      report.snapshot.outputs = std::move(result->elements());
-    else
-      report.snapshot.outputs.push_back(std::move(result).value());
+    Status ran = RunCompiled(**executable, *inputs, "CPU", report);
+    if (!ran.ok()) return Fail(ran.message());
     report.on_cpu = true;
-    report.compile_seconds = (*executable)->compile_seconds();
-    report.kernel_summary = (*executable)->KernelSummary();
-    report.kernels = (*executable)->kernels();
-    report.timings = (*executable)->last_timings();
     if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
       Status saved = SaveKernels(report.kernels, *dir);
       if (!saved.ok()) return Fail("run: " + saved.message());
@@ -331,21 +341,10 @@ int RunRun(const std::vector<std::string>& raw_args) {
     gpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
     auto executable = runtime::CudaExecutable::Compile(*snapshot->module, gpu_options);
     if (!executable.ok()) return Fail("run: compiling for the GPU: " + executable.message());
-    const auto started = std::chrono::steady_clock::now();
-    auto result = (*executable)->Run(*inputs);
-    if (!result.ok()) return Fail("run: on the GPU: " + result.message());
-    report.snapshot.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (result->is_tuple())
-      report.snapshot.outputs = std::move(result->elements());
-    else
-      report.snapshot.outputs.push_back(std::move(result).value());
+    Status ran = RunCompiled(**executable, *inputs, "GPU", report);
+    if (!ran.ok()) return Fail(ran.message());
     report.on_gpu = true;
     report.gpu_name = gpu->device().name;
-    report.compile_seconds = (*executable)->compile_seconds();
-    report.kernel_summary = (*executable)->KernelSummary();
-    report.kernels = (*executable)->kernels();
-    report.timings = (*executable)->last_timings();
     if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
       Status saved = SaveKernels(report.kernels, *dir);
       if (!saved.ok()) return Fail("run: " + saved.message());

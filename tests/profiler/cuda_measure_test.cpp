@@ -75,10 +75,10 @@ TEST(CuptiCorrelationTest, KernelRecordsMapToTheFusionsThatLaunchedThem) {
   }
   EXPECT_GT(ptx_seen, 0);
   EXPECT_EQ(measured->profile.run_latency_us.size(), 5u);
-  EXPECT_EQ(measured->latency_without_cupti_us.size(), 5u);
+  EXPECT_EQ(measured->plain_latency_us.size(), 5u);
   EXPECT_NE(measured->profile.settings.find("CUPTI overhead"), std::string::npos);
   std::printf("CUPTI overhead on bert_encoder: %+.1f%% (%zu GPU kernels in a run)\n",
-              100 * measured->CuptiOverhead(), measured->gpu_launches.size());
+              100 * measured->Overhead(), measured->gpu_launches.size());
 }
 
 }  // namespace
