@@ -192,6 +192,7 @@ TEST(WorkerTest, HangPastTheTimeLimitIsReported) {
   const QString message = RecompileUntilFailure(*window);
   EXPECT_TRUE(message.contains("was stopped after 1 s without finishing")) << message.toStdString();
   EXPECT_TRUE(message.contains(name)) << message.toStdString();
+  ASSERT_NE(window->worker_report()->failure(), nullptr);
   EXPECT_EQ(window->worker_report()->failure()->outcome().kind, WorkerOutcome::Kind::kTimedOut);
   EXPECT_EQ(window->context()->recording(), before);
 }
@@ -209,6 +210,8 @@ TEST(WorkerTest, RunawayAllocationIsReportedAsOutOfMemory) {
   const QString message = RecompileUntilFailure(*window);
   EXPECT_TRUE(message.contains("ran out of memory (limit 1 GiB) in pass")) << message.toStdString();
   EXPECT_TRUE(message.contains(name)) << message.toStdString();
+  // Without a report (the worker did not fail in time) there is nothing more to check.
+  ASSERT_NE(window->worker_report()->failure(), nullptr);
   EXPECT_EQ(window->worker_report()->failure()->outcome().kind, WorkerOutcome::Kind::kOutOfMemory);
   EXPECT_EQ(window->context()->recording(), before);
 }
