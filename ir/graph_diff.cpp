@@ -217,7 +217,9 @@ std::vector<const Attribute*> PlainAttributesByKey(const Instruction& instructio
 }
 
 bool SameAttributes(const Instruction& a, const Instruction& b) {
-  if (a.literal() != b.literal() || a.parameter_number() != b.parameter_number()) return false;
+  if (a.literal() != b.literal() || a.constant_fingerprint() != b.constant_fingerprint() ||
+      a.parameter_number() != b.parameter_number())
+    return false;
   if (a.attributes() == b.attributes()) return true;
   std::vector<const Attribute*> pa = PlainAttributesByKey(a);
   std::vector<const Attribute*> pb = PlainAttributesByKey(b);
@@ -512,6 +514,7 @@ class GraphDiffBuilder {
     // Most instructions have no literal; hashing the empty text is not free.
     if (!instruction->literal().empty()) {
       HashCombine(seed, std::hash<std::string>()(instruction->literal()));
+      HashCombine(seed, instruction->constant_fingerprint());
     }
     for (const Instruction* operand : operands) {
       HashCombine(seed, std::hash<const void*>()(operand));
@@ -528,6 +531,7 @@ class GraphDiffBuilder {
            instruction->shape().Compatible(other->shape()) &&
            instruction->parameter_number() == other->parameter_number() &&
            instruction->literal() == other->literal() &&
+           instruction->constant_fingerprint() == other->constant_fingerprint() &&
            std::equal(operands.begin(), operands.end(), other->operands().begin(),
                       other->operands().end());
   }

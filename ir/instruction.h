@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/constant_bytes.h"
 #include "ir/opcode.h"
 #include "ir/provenance.h"
 #include "ir/shape.h"
@@ -130,6 +131,15 @@ class Instruction {
   // constant(...): the literal text between the parentheses, verbatim ("{...}" if elided).
   const std::string& literal() const { return literal_; }
   void set_literal(std::string literal) { literal_ = std::move(literal); }
+  // constant(...): the elements as bytes (ir/constant_bytes.h) when an importer or a pass
+  // made them, shared with every clone; null for a constant known by its text alone. When set,
+  // the bytes are the value and literal() may be `{...}`.
+  const ConstantBytesPtr& constant_bytes() const { return constant_bytes_; }
+  void set_constant_bytes(ConstantBytesPtr bytes) { constant_bytes_ = std::move(bytes); }
+  // The bytes' fingerprint, 0 without bytes: with literal(), what tells two constants apart.
+  uint64_t constant_fingerprint() const {
+    return constant_bytes_ ? constant_bytes_->fingerprint() : 0;
+  }
 
   // Shorthands for common structured attributes.
   std::optional<int64_t> tuple_index() const { return IntAttribute("index"); }
@@ -165,6 +175,7 @@ class Instruction {
   ProvenanceSet provenance_;
   int64_t parameter_number_ = -1;
   std::string literal_;
+  ConstantBytesPtr constant_bytes_;
 };
 
 }  // namespace fusescope::ir

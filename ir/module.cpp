@@ -271,6 +271,7 @@ std::unique_ptr<Module> Module::Clone() const {
       cloned->set_provenance(instruction->provenance());
       cloned->set_parameter_number(instruction->parameter_number());
       cloned->set_literal(instruction->literal());
+      cloned->set_constant_bytes(instruction->constant_bytes());
       instruction_map[instruction] = copy->AddInstruction(std::move(cloned));
     }
     if (computation->root()) copy->set_root(instruction_map.at(computation->root()));

@@ -65,6 +65,7 @@ std::string InstructionKey(const Instruction& instruction, std::vector<std::stri
   }
   key += '\x1f';
   key += instruction.literal();
+  if (instruction.constant_bytes()) key += "#" + std::to_string(instruction.constant_fingerprint());
   key += '\x1f';
   key += std::to_string(instruction.parameter_number());
   return key;

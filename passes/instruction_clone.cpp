@@ -23,6 +23,7 @@ std::unique_ptr<ir::Instruction> CloneWithOperands(const ir::Instruction& origin
     }
   }
   clone->set_literal(original.literal());
+  clone->set_constant_bytes(original.constant_bytes());
   clone->set_parameter_number(original.parameter_number());
   clone->set_metadata(original.metadata());
   clone->set_provenance(original.provenance());
