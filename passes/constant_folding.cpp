@@ -22,7 +22,7 @@ std::optional<LiteralValue> ReadConstant(const Instruction& constant) {
   if (constant.opcode() != ir::Opcode::kConstant || !IsSmallArray(constant.shape())) {
     return std::nullopt;
   }
-  return LiteralValue::Parse(constant.literal(), constant.shape());
+  return LiteralValue::Of(constant);
 }
 
 // The value of an operand that is a small constant, or a small broadcast of one.

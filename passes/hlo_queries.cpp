@@ -26,8 +26,7 @@ std::optional<double> UniformValue(const ir::Instruction& instruction) {
       instruction.shape().ElementCount() > kUniformValueMaxElements) {
     return std::nullopt;
   }
-  std::optional<LiteralValue> literal =
-      LiteralValue::Parse(instruction.literal(), instruction.shape());
+  std::optional<LiteralValue> literal = LiteralValue::Of(instruction);
   if (!literal || literal->element_count() == 0) return std::nullopt;
   const double first = literal->GetDouble(0);
   if (!literal->AllEqual(first)) return std::nullopt;

@@ -3,7 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+
+#include "ir/narrow_float.h"
 
 namespace fusescope::passes {
 namespace {
@@ -147,6 +150,62 @@ std::optional<LiteralValue> LiteralValue::Parse(std::string_view text, const ir:
   return literal;
 }
 
+std::optional<LiteralValue> LiteralValue::FromBytes(const uint8_t* data, int64_t size,
+                                                    const ir::Shape& shape) {
+  using ir::PrimitiveType;
+  const PrimitiveType type = shape.element_type();
+  if (!shape.IsArray()) return std::nullopt;
+  const int bits = ir::PrimitiveTypeBitWidth(type);
+  if (ir::IsComplexType(type) || bits % 8 != 0 ||
+      !(ir::IsFloatingPointType(type) || ir::IsIntegralType(type) || type == PrimitiveType::kPred))
+    return std::nullopt;
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    if (shape.dimension(i) < 0 || shape.is_dynamic_dimension(i)) return std::nullopt;
+  }
+  const int64_t width = type == PrimitiveType::kPred ? 1 : bits / 8;
+  LiteralValue literal(type, shape.dimensions());
+  if (static_cast<int64_t>(literal.count_) * width != size) return std::nullopt;
+  auto read = [&](size_t i, auto sample) {
+    std::memcpy(&sample, data + i * sizeof(sample), sizeof(sample));
+    return sample;
+  };
+  for (size_t i = 0; i < literal.count_; ++i) {
+    switch (type) {
+      case PrimitiveType::kF64:
+        literal.floats_[i] = read(i, double{});
+        break;
+      case PrimitiveType::kF32:
+        literal.floats_[i] = read(i, float{});
+        break;
+      case PrimitiveType::kF16:
+        literal.floats_[i] = ir::HalfBitsToDouble(read(i, uint16_t{}));
+        break;
+      case PrimitiveType::kBF16:
+        literal.floats_[i] = ir::Bfloat16BitsToDouble(read(i, uint16_t{}));
+        break;
+      case PrimitiveType::kPred:
+        literal.ints_[i] = read(i, uint8_t{}) != 0 ? 1 : 0;
+        break;
+      default: {
+        if (!literal.is_floating()) {
+          uint64_t raw = 0;
+          std::memcpy(&raw, data + i * static_cast<size_t>(width), static_cast<size_t>(width));
+          literal.ints_[i] = WrapToType(static_cast<int64_t>(raw), type);
+          break;
+        }
+        return std::nullopt;  // a float type with no decoding here
+      }
+    }
+  }
+  return literal;
+}
+
+std::optional<LiteralValue> LiteralValue::Of(const ir::Instruction& constant) {
+  if (const ir::ConstantBytesPtr& bytes = constant.constant_bytes())
+    return FromBytes(bytes->data(), bytes->size(), constant.shape());
+  return Parse(constant.literal(), constant.shape());
+}
+
 double LiteralValue::GetDouble(int64_t index) const {
   const auto i = static_cast<size_t>(index);
   if (is_floating()) return floats_[i];
@@ -224,6 +283,26 @@ std::string LiteralValue::ToText() const {
   size_t next = 0;
   AppendNested(out, 0, next);
   return out;
+}
+
+StatusOr<int64_t> SpellOutConstants(ir::Module& module) {
+  int64_t spelled = 0;
+  for (const auto& computation : module.computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (instruction->opcode() != ir::Opcode::kConstant || !instruction->constant_bytes() ||
+          instruction->literal().find("...") == std::string::npos)
+        continue;
+      std::optional<LiteralValue> value = LiteralValue::Of(*instruction);
+      if (!value) {
+        return Status::Error(instruction->name() + ": its " +
+                             std::to_string(instruction->constant_bytes()->size()) +
+                             " bytes are not a " + instruction->shape().ToString(false));
+      }
+      instruction->set_literal(value->ToText());
+      ++spelled;
+    }
+  }
+  return spelled;
 }
 
 }  // namespace fusescope::passes

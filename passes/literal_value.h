@@ -15,7 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/instruction.h"
+#include "ir/module.h"
 #include "ir/shape.h"
+#include "ir/status.h"
 
 namespace fusescope::passes {
 
@@ -27,6 +30,12 @@ class LiteralValue {
   // Reads `text` as the literal of an array `shape`. nullopt when the text is elided
   // (`{...}`), complex, not a number list, or has the wrong element count.
   static std::optional<LiteralValue> Parse(std::string_view text, const ir::Shape& shape);
+  // Reads `size` bytes in ir::ConstantBytes' layout as an array `shape`; nullopt for a size
+  // that is not the shape's or a type without such a layout.
+  static std::optional<LiteralValue> FromBytes(const uint8_t* data, int64_t size,
+                                               const ir::Shape& shape);
+  // A constant's value: its bytes when it has them, else its literal text.
+  static std::optional<LiteralValue> Of(const ir::Instruction& constant);
 
   // Whether values of `type` can be computed exactly here: pred, integers up to 64 bits,
   // f32 and f64. (Narrow floats would need their own rounding to match XLA.)
@@ -61,6 +70,11 @@ class LiteralValue {
   std::vector<double> floats_;  // floating-point types
   std::vector<int64_t> ints_;   // pred and integer types
 };
+
+// Gives every constant of `module` that holds its value as bytes alone (literal `{...}`) its
+// full literal text, for text that another compiler must run (`fusescope export`). Returns
+// how many it spelled out; an error names a constant whose bytes do not fit its shape.
+StatusOr<int64_t> SpellOutConstants(ir::Module& module);
 
 // Integer helpers shared by the passes that compute on literals.
 int64_t WrapToType(int64_t value, ir::PrimitiveType type);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/constant_bytes.h"
 #include "ir/provenance.h"
 #include "recording/compact_provenance.h"
 
@@ -31,6 +32,9 @@ struct InstructionRecord {
   std::shared_ptr<const CompactProvenance> provenance_set;
   // For a fusion: its fused computation's name; empty otherwise.
   std::string fused_computation;
+  // A constant's bytes (ir::ConstantBytes), shared with the module it was captured from and
+  // every other record of it; null for constants known by their text alone.
+  ir::ConstantBytesPtr constant_bytes;
 
   // Decoded; for a membership test alone, provenance_set->Contains(id) is cheaper.
   ir::ProvenanceSet provenance() const { return provenance_set->Decode(); }
@@ -39,7 +43,14 @@ struct InstructionRecord {
   bool operator==(const InstructionRecord& other) const {
     return id == other.id && name == other.name && computation == other.computation &&
            opcode == other.opcode && text == other.text && operand_ids == other.operand_ids &&
-           *provenance_set == *other.provenance_set && fused_computation == other.fused_computation;
+           *provenance_set == *other.provenance_set &&
+           fused_computation == other.fused_computation && SameConstant(other);
+  }
+  bool SameConstant(const InstructionRecord& other) const {
+    if (constant_bytes == other.constant_bytes) return true;
+    return constant_bytes && other.constant_bytes &&
+           constant_bytes->fingerprint() == other.constant_bytes->fingerprint() &&
+           constant_bytes->bytes() == other.constant_bytes->bytes();
   }
 };
 

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "recording/constant_store.h"
 #include "recording/recording_schema.h"
 #include "recording/store_values.h"
 
@@ -30,7 +31,8 @@ Status OutOfOrder(std::string_view table, int64_t expected, int64_t found) {
 }
 
 StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row,
-                                             std::shared_ptr<const CompactProvenance> provenance) {
+                                             std::shared_ptr<const CompactProvenance> provenance,
+                                             ir::ConstantBytesPtr constant) {
   auto record = std::make_shared<InstructionRecord>();
   record->id = row.Int(1);
   record->name = std::string(row.Text(2));
@@ -42,6 +44,7 @@ StatusOr<InstructionRecordPtr> RecordFromRow(const SqliteStatement& row,
   record->operand_ids = std::move(*operands);
   record->provenance_set = std::move(provenance);
   record->fused_computation = std::string(row.Text(8));
+  record->constant_bytes = std::move(constant);
   return InstructionRecordPtr(std::move(record));
 }
 
@@ -126,6 +129,9 @@ StatusOr<Recording> RecordingReader::Read() {
   FS_RETURN_IF_ERROR(ReadOptions(recording.options));
   FS_RETURN_IF_ERROR(ReadPasses(recording.passes));
   FS_RETURN_IF_ERROR(ReadProvenance());
+  StatusOr<std::unordered_map<int64_t, ir::ConstantBytesPtr>> constants = ReadRecordConstants(db_);
+  if (!constants.ok()) return constants.status();
+  record_constants_ = std::move(constants).value();
   FS_RETURN_IF_ERROR(ReadRecords());
   FS_RETURN_IF_ERROR(ReadComputations());
   FS_RETURN_IF_ERROR(ReadSnapshots(recording.snapshots));
@@ -217,7 +223,10 @@ Status RecordingReader::ReadRecords() {
         if (provenance == provenance_.end()) {
           return Status::Error("record refers to a missing provenance set");
         }
-        StatusOr<InstructionRecordPtr> record = RecordFromRow(row, provenance->second);
+        auto constant = record_constants_.find(row.Int(0));
+        StatusOr<InstructionRecordPtr> record =
+            RecordFromRow(row, provenance->second,
+                          constant == record_constants_.end() ? nullptr : constant->second);
         if (!record.ok()) return record.status();
         records_.emplace(row.Int(0), std::move(*record));
         return Status::Ok();

@@ -56,6 +56,7 @@ class RecordingReader {
 
   SqliteDatabase& db_;
   std::unordered_map<int64_t, std::shared_ptr<const CompactProvenance>> provenance_;
+  std::unordered_map<int64_t, ir::ConstantBytesPtr> record_constants_;  // by record row
   std::unordered_map<int64_t, InstructionRecordPtr> records_;
   std::unordered_map<int64_t, std::shared_ptr<ComputationSnapshot>> computations_;
 };

@@ -17,8 +17,9 @@
 
 namespace fusescope::recording {
 
-// The schema this build writes, and the newest it reads.
-inline constexpr int kRecordingSchemaVersion = 1;
+// The schema this build writes, and the newest it reads. Version 2 added constants' bytes
+// (constant_store.h); version 1 files read as they are, their constants text only.
+inline constexpr int kRecordingSchemaVersion = 2;
 
 // Writes to a temporary file next to `path` and renames it over `path` once complete, so an
 // existing file survives a failed save intact.

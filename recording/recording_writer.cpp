@@ -70,6 +70,7 @@ Status RecordingWriter::Write(const Recording& recording) {
 
 Status RecordingWriter::WriteAll(const Recording& recording) {
   FS_RETURN_IF_ERROR(db_.Execute(kRecordingSchema));
+  FS_RETURN_IF_ERROR(db_.Execute(kConstantSchema));
   FS_RETURN_IF_ERROR(
       db_.Execute("PRAGMA user_version=" + std::to_string(kRecordingSchemaVersion) +
                   "; PRAGMA application_id=" + std::to_string(kRecordingApplicationId) + ";"));
@@ -145,7 +146,7 @@ Status RecordingWriter::PrepareSnapshotStatements() {
     if (!prepared.ok()) return prepared.status();
     statement->emplace(std::move(*prepared));
   }
-  return Status::Ok();
+  return constants_.Prepare(db_);
 }
 
 Status RecordingWriter::WriteSnapshots(const std::vector<Snapshot>& snapshots) {
@@ -231,6 +232,11 @@ StatusOr<int64_t> RecordingWriter::RecordRow(const InstructionRecord& record) {
   insert_record_->Bind(8, *provenance);
   insert_record_->Bind(9, std::string_view(record.fused_computation));
   FS_RETURN_IF_ERROR(insert_record_->Run());
+  if (record.constant_bytes) {
+    StatusOr<int64_t> constant = constants_.Row(record.constant_bytes);
+    if (!constant.ok()) return constant.status();
+    FS_RETURN_IF_ERROR(constants_.Link(row, *constant));
+  }
   rows_[&record] = row;
   records_by_content_.emplace(hash, std::make_pair(&record, row));
   return row;

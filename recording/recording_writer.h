@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/status.h"
+#include "recording/constant_store.h"
 #include "recording/recording.h"
 #include "recording/sqlite_database.h"
 
@@ -46,6 +47,7 @@ class RecordingWriter {
   std::optional<SqliteStatement> insert_computation_member_;
   std::optional<SqliteStatement> insert_prologue_;
   std::optional<SqliteStatement> insert_provenance_;
+  ConstantWriter constants_;
   std::unordered_map<std::string_view, int64_t> provenance_rows_;  // by encoded ids
   std::unordered_map<const void*, int64_t> rows_;
   // Equal records that are different objects (a change undone by a later pass) still get

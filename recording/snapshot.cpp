@@ -69,7 +69,8 @@ bool RecordMatches(const InstructionRecord& record, const ir::Instruction& instr
          record.computation == ComputationName(instruction) &&
          record.provenance_set->Equals(instruction.provenance()) &&
          SameOperandIds(instruction, record.operand_ids) &&
-         record.fused_computation == FusedComputationName(instruction);
+         record.fused_computation == FusedComputationName(instruction) &&
+         record.constant_bytes == instruction.constant_bytes();
 }
 
 InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_view line,
@@ -83,6 +84,7 @@ InstructionRecordPtr MakeRecord(const ir::Instruction& instruction, std::string_
   record->operand_ids = OperandIds(instruction);
   record->provenance_set = std::move(provenance);
   record->fused_computation = std::string(FusedComputationName(instruction));
+  record->constant_bytes = instruction.constant_bytes();
   return record;
 }
 
@@ -377,6 +379,7 @@ StatusOr<std::unique_ptr<ir::Module>> Snapshot::ToModule() const {
                              std::to_string(instruction->id()) + ", unknown to the snapshot");
       }
       instruction->set_provenance(record->provenance());
+      instruction->set_constant_bytes(record->constant_bytes);
     }
   }
   return parsed;

@@ -8,6 +8,7 @@
 #include "ir/verifier.h"
 #include "passes/literal_value.h"
 #include "runtime/executable_planning.h"
+#include "runtime/float_widening.h"
 #include "runtime/interpreter_ops.h"
 
 namespace fusescope::runtime {
@@ -66,6 +67,8 @@ Literal Copy(const Literal& literal) { return literal; }
 class Interpreter::Impl {
  public:
   explicit Impl(InterpreterOptions options) : options_(std::move(options)) {}
+
+  bool widen_floats_to_f64() const { return options_.widen_floats_to_f64; }
 
   StatusOr<Literal> Evaluate(const ir::Computation& computation, std::vector<Literal> arguments) {
     ++depth_;
@@ -210,6 +213,13 @@ StatusOr<Literal> Interpreter::Impl::EvaluateConstant(const ir::Instruction& ins
   if (cached != constants_.end()) return Copy(cached->second);
   const ir::Shape& shape = instruction.shape();
   if (!shape.IsArray()) return InstructionError(instruction, "tuple constants are not supported");
+  if (const ir::ConstantBytesPtr& bytes = instruction.constant_bytes()) {
+    // Read in place: a weight is not copied, and the copies handed out share it too.
+    StatusOr<Literal> shared = Literal::Shared(shape, bytes);
+    if (!shared.ok()) return InstructionError(instruction, shared.message());
+    constants_.emplace(&instruction, *shared);
+    return shared;
+  }
   StatusOr<Literal> created = internal::NewArray(instruction);
   if (!created.ok()) return created.status();
   Literal literal = std::move(created).value();
@@ -434,7 +444,11 @@ Interpreter::~Interpreter() = default;
 StatusOr<Literal> Interpreter::Run(const ir::Module& module, std::vector<Literal> arguments) {
   if (module.entry() == nullptr)
     return Status::Error("module " + module.name() + " has no entry computation");
-  return Evaluate(*module.entry(), std::move(arguments));
+  if (!impl_->widen_floats_to_f64()) return Evaluate(*module.entry(), std::move(arguments));
+  StatusOr<std::unique_ptr<ir::Module>> wide = WidenFloatsToF64(module);
+  if (!wide.ok()) return Status::Error("widening to f64: " + wide.message());
+  for (Literal& argument : arguments) argument = WidenLiteral(argument);
+  return Evaluate(*(*wide)->entry(), std::move(arguments));
 }
 
 StatusOr<Literal> Interpreter::Evaluate(const ir::Computation& computation,

@@ -40,6 +40,10 @@ struct InterpreterOptions {
   // When set, called after each instruction of the entry computation with the seconds it
   // took (a while or call counts whole): what profiling with the interpreter measures.
   std::function<void(const ir::Instruction&, double)> entry_instruction_time;
+  // Run() computes on a copy of the module with every f16, bf16 and f32 value made f64
+  // (runtime/float_widening.h): the exact answer that rounded results are judged by. Its
+  // float results are then f64; Evaluate and EvaluateInstruction are not affected.
+  bool widen_floats_to_f64 = false;
 };
 
 class Interpreter {
@@ -49,7 +53,8 @@ class Interpreter {
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
-  // Runs the entry computation on one argument per parameter.
+  // Runs the entry computation on one argument per parameter (widened to f64 with
+  // InterpreterOptions::widen_floats_to_f64, the arguments too).
   StatusOr<Literal> Run(const ir::Module& module, std::vector<Literal> arguments);
   // Runs any computation of a module on one argument per parameter. Both refuse a module that
   // does not verify (ir::VerifyModule).

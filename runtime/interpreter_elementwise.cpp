@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "ir/computation.h"
+#include "ir/narrow_float.h"
 #include "passes/elementwise_semantics.h"
 #include "runtime/interpreter_ops.h"
-#include "runtime/narrow_float.h"
 
 namespace fusescope::runtime::internal {
 namespace {
@@ -111,8 +111,9 @@ StatusOr<Literal> EvaluateReducePrecision(const ir::Instruction& instruction,
     return InstructionError(instruction, "reduce-precision needs exponent_bits and mantissa_bits");
   }
   for (int64_t i = 0; i < result.element_count(); ++i) {
-    result.SetDouble(i, RoundToBinaryFormat(operand.GetDouble(i), static_cast<int>(*exponent_bits),
-                                            static_cast<int>(*mantissa_bits)));
+    result.SetDouble(i,
+                     ir::RoundToBinaryFormat(operand.GetDouble(i), static_cast<int>(*exponent_bits),
+                                             static_cast<int>(*mantissa_bits)));
   }
   return result;
 }

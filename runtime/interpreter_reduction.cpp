@@ -10,8 +10,8 @@
 
 #include "ir/attribute_values.h"
 #include "ir/computation.h"
+#include "ir/narrow_float.h"
 #include "runtime/interpreter_ops.h"
-#include "runtime/narrow_float.h"
 
 namespace fusescope::runtime::internal {
 namespace {
@@ -52,8 +52,8 @@ StatusOr<std::vector<Literal>> NewResults(const ir::Instruction& instruction, si
 }
 
 double RoundTo(ir::PrimitiveType type, double value) {
-  return type == ir::PrimitiveType::kF16 ? RoundToBinaryFormat(value, 5, 10)
-                                         : RoundToBinaryFormat(value, 8, 7);
+  return type == ir::PrimitiveType::kF16 ? ir::RoundToBinaryFormat(value, 5, 10)
+                                         : ir::RoundToBinaryFormat(value, 8, 7);
 }
 
 // Runs `reducer` over the elements at `offsets` (relative to `base`) of each input,

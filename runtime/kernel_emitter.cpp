@@ -754,8 +754,7 @@ Status KernelWriter::EmitGeneralReduce(const ir::Instruction& instruction) {
     if (!step->shape().IsScalar() || !ScalarType(step->shape().element_type()))
       return Refuse(instruction, "the reducer computes " + step->shape().ToString(false));
     if (step->opcode() == Opcode::kConstant) {
-      std::optional<passes::LiteralValue> value =
-          passes::LiteralValue::Parse(step->literal(), step->shape());
+      std::optional<passes::LiteralValue> value = passes::LiteralValue::Of(*step);
       if (!value) return Refuse(instruction, "the reducer's constant is not readable");
       const PrimitiveType type = step->shape().element_type();
       const std::string t = *ScalarType(type);
@@ -1132,8 +1131,7 @@ Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
   const ir::Shape& shape = instruction.shape();
   StatusOr<std::string> type = TensorType(instruction, shape);
   if (!type.ok()) return type.status();
-  std::optional<passes::LiteralValue> value =
-      passes::LiteralValue::Parse(instruction.literal(), shape);
+  std::optional<passes::LiteralValue> value = passes::LiteralValue::Of(instruction);
   if (!value) {
     return Refuse(instruction, instruction.literal().find("...") != std::string::npos
                                    ? "the constant's value was elided from the text"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "runtime/narrow_float.h"
+#include "ir/narrow_float.h"
 
 namespace fusescope::runtime {
 namespace {
@@ -127,7 +127,38 @@ StatusOr<Literal> Literal::CreateInto(const ir::Shape& shape, std::vector<uint8_
   return literal;
 }
 
+StatusOr<Literal> Literal::Shared(const ir::Shape& shape, ir::ConstantBytesPtr bytes) {
+  if (!shape.IsArray() || bytes == nullptr)
+    return Status::Error("shared bytes need an array shape, not " + shape.ToString(false));
+  const int64_t element_bytes = ElementByteSize(shape.element_type());
+  if (element_bytes == 0) {
+    return Status::Error("element type " +
+                         std::string(ir::PrimitiveTypeName(shape.element_type())) +
+                         " is not supported by the interpreter");
+  }
+  int64_t count = 1;
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    if (shape.dimension(i) < 0 || __builtin_mul_overflow(count, shape.dimension(i), &count))
+      return Status::Error("shape " + shape.ToString(false) + " has too many elements");
+  }
+  if (count * element_bytes != bytes->size()) {
+    return Status::Error("the constant holds " + std::to_string(bytes->size()) + " bytes, " +
+                         shape.ToString(false) + " needs " + std::to_string(count * element_bytes));
+  }
+  Literal literal;
+  literal.shape_ = shape;
+  literal.element_count_ = count;
+  literal.shared_ = std::move(bytes);
+  return literal;
+}
+
+void Literal::Unshare() {
+  bytes_ = shared_->bytes();
+  shared_.reset();
+}
+
 std::vector<uint8_t> Literal::TakeStorage() {
+  if (shared_) Unshare();
   std::vector<uint8_t> storage = std::move(bytes_);
   *this = Literal();
   return storage;
@@ -155,7 +186,7 @@ Literal Literal::ScalarInt(PrimitiveType type, int64_t value) {
 }
 
 int64_t Literal::TotalByteSize() const {
-  int64_t total = static_cast<int64_t>(bytes_.size());
+  int64_t total = static_cast<int64_t>(byte_size());
   for (const Literal& element : elements_) total += element.TotalByteSize();
   return total;
 }
@@ -167,9 +198,9 @@ double Literal::GetDouble(int64_t index) const {
     case PrimitiveType::kF64:
       return Raw<double>(index);
     case PrimitiveType::kF16:
-      return HalfBitsToDouble(Raw<uint16_t>(index));
+      return ir::HalfBitsToDouble(Raw<uint16_t>(index));
     case PrimitiveType::kBF16:
-      return Bfloat16BitsToDouble(Raw<uint16_t>(index));
+      return ir::Bfloat16BitsToDouble(Raw<uint16_t>(index));
     case PrimitiveType::kU64:
       return static_cast<double>(Raw<uint64_t>(index));
     default:
@@ -186,10 +217,10 @@ void Literal::SetDouble(int64_t index, double value) {
       SetRaw<double>(index, value);
       return;
     case PrimitiveType::kF16:
-      SetRaw<uint16_t>(index, DoubleToHalfBits(value));
+      SetRaw<uint16_t>(index, ir::DoubleToHalfBits(value));
       return;
     case PrimitiveType::kBF16:
-      SetRaw<uint16_t>(index, DoubleToBfloat16Bits(value));
+      SetRaw<uint16_t>(index, ir::DoubleToBfloat16Bits(value));
       return;
     default:
       SetInt(index, SaturatingToInt(value, type()));
@@ -246,7 +277,9 @@ void Literal::SetInt(int64_t index, int64_t value) {
 
 bool Literal::BitwiseEqual(const Literal& other) const {
   if (!shape_.Compatible(other.shape_) || elements_.size() != other.elements_.size()) return false;
-  if (bytes_ != other.bytes_) return false;
+  if (byte_size() != other.byte_size() ||
+      (byte_size() > 0 && std::memcmp(data(), other.data(), byte_size()) != 0))
+    return false;
   for (size_t i = 0; i < elements_.size(); ++i) {
     if (!elements_[i].BitwiseEqual(other.elements_[i])) return false;
   }

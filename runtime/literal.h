@@ -5,12 +5,17 @@
 // its elements in logical row-major order, whatever the shape's layout says) or a tuple of
 // such values. Element types: pred, s8..s64, u8..u64, f16, bf16, f32, f64. Elements are
 // stored little-endian in their own type, so the bytes are what a .npy file holds.
+//
+// A literal made from a constant's bytes (Shared) reads them in place, however large: a
+// model's weights are not copied to be interpreted or run. Writing to such a literal (the
+// mutable accessors) copies its bytes first.
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "ir/constant_bytes.h"
 #include "ir/shape.h"
 #include "ir/status.h"
 
@@ -32,6 +37,9 @@ class Literal {
   // (its contents unspecified: for a producer that writes every element), else zero-filled
   // as Create makes them.
   static StatusOr<Literal> CreateInto(const ir::Shape& shape, std::vector<uint8_t> storage);
+  // An array of `shape` over `bytes` without copying them; an error when their size is not
+  // the shape's.
+  static StatusOr<Literal> Shared(const ir::Shape& shape, ir::ConstantBytesPtr bytes);
   // Moves the bytes out (for reuse by CreateInto); the literal is left an empty tuple.
   std::vector<uint8_t> TakeStorage();
   static Literal Tuple(std::vector<Literal> elements);
@@ -50,9 +58,14 @@ class Literal {
   std::vector<Literal>& elements() { return elements_; }
   const std::vector<Literal>& elements() const { return elements_; }
 
-  uint8_t* data() { return bytes_.data(); }
-  const uint8_t* data() const { return bytes_.data(); }
-  size_t byte_size() const { return bytes_.size(); }
+  uint8_t* data() {
+    if (shared_) Unshare();
+    return bytes_.data();
+  }
+  const uint8_t* data() const { return shared_ ? shared_->data() : bytes_.data(); }
+  size_t byte_size() const { return shared_ ? shared_->bytes().size() : bytes_.size(); }
+  // Whether the bytes are a constant's, read in place.
+  bool is_shared() const { return shared_ != nullptr; }
   // Bytes of the whole value, tuple leaves included.
   int64_t TotalByteSize() const;
 
@@ -70,11 +83,12 @@ class Literal {
   template <typename T>
   T Raw(int64_t index) const {
     T value;
-    std::memcpy(&value, bytes_.data() + index * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    std::memcpy(&value, data() + index * static_cast<int64_t>(sizeof(T)), sizeof(T));
     return value;
   }
   template <typename T>
   void SetRaw(int64_t index, T value) {
+    if (shared_) Unshare();
     std::memcpy(bytes_.data() + index * static_cast<int64_t>(sizeof(T)), &value, sizeof(T));
   }
 
@@ -84,9 +98,12 @@ class Literal {
   std::string ToString(int64_t max_elements = 64) const;
 
  private:
+  void Unshare();
+
   ir::Shape shape_;
   int64_t element_count_ = 0;
   std::vector<uint8_t> bytes_;
+  ir::ConstantBytesPtr shared_;  // when set, the elements' bytes and bytes_ is empty
   std::vector<Literal> elements_;
 };
 

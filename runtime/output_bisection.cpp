@@ -26,19 +26,28 @@ StatusOr<TimedOutputs> RunModule(const ir::Module& module, const std::vector<Lit
   return timed;
 }
 
-void Judge(const std::vector<Literal>& outputs, const std::vector<Literal>& expected, double rtol,
-           double atol, BisectionRow& row) {
-  row.ok = outputs.size() == expected.size();
-  if (!row.ok)
+void Judge(const std::vector<Literal>& outputs, const std::vector<Literal>& expected,
+           const std::vector<Literal>& exact, double rtol, double atol, BisectionRow& row) {
+  if (outputs.size() != expected.size()) {
+    row.ok = false;
+    row.verdict = OutputVerdict::kMismatch;
     row.error =
         std::to_string(outputs.size()) + " outputs instead of " + std::to_string(expected.size());
-  for (size_t i = 0; i < std::min(outputs.size(), expected.size()); ++i) {
-    const LiteralDifference difference = CompareLiterals(outputs[i], expected[i], rtol, atol);
-    if (!difference.same_shape) row.error = "output " + std::to_string(i) + " changed shape";
-    row.ok = row.ok && difference.ok();
-    row.max_abs_error = std::max(row.max_abs_error, difference.max_abs_error);
-    row.max_rel_error = std::max(row.max_rel_error, difference.max_rel_error);
+    return;
   }
+  const std::vector<OutputJudgement> judgements =
+      JudgeOutputs(outputs, expected, exact, rtol, atol);
+  for (size_t i = 0; i < judgements.size(); ++i) {
+    const OutputJudgement& judgement = judgements[i];
+    if (!judgement.to_reference.same_shape)
+      row.error = "output " + std::to_string(i) + " changed shape";
+    row.max_abs_error = std::max(row.max_abs_error, judgement.to_reference.max_abs_error);
+    row.max_rel_error = std::max(row.max_rel_error, judgement.to_reference.max_rel_error);
+    row.to_exact = std::max(row.to_exact, judgement.candidate_to_exact);
+    row.input_to_exact = std::max(row.input_to_exact, judgement.reference_to_exact);
+  }
+  row.verdict = WorstVerdict(judgements);
+  row.ok = row.verdict != OutputVerdict::kMismatch;
 }
 
 }  // namespace
@@ -64,6 +73,20 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
   if (!reference.ok()) return Status::Error("the input module: " + reference.message());
   BisectionResult result;
   result.input_seconds = reference->seconds;
+  InterpreterOptions wide_options = options;
+  wide_options.widen_floats_to_f64 = true;
+  const StageRunner interpret_wide = [&wide_options](const ir::Module& module,
+                                                     const std::vector<Literal>& module_arguments) {
+    return Interpreter(wide_options).Run(module, module_arguments);
+  };
+  StatusOr<TimedOutputs> exact = RunModule(input, arguments, interpret_wide);
+  std::vector<Literal> exact_outputs;
+  if (exact.ok()) {
+    result.exact_seconds = exact->seconds;
+    exact_outputs = std::move(exact->outputs);
+  } else {
+    result.exact_error = exact.message();
+  }
   result.outputs = static_cast<int64_t>(reference->outputs.size());
   BisectionRow previous_row;  // before the first pass: the input module itself, exact
   previous_row.ran = true;
@@ -87,7 +110,7 @@ StatusOr<BisectionResult> BisectOutputs(const ir::Module& input,
       } else {
         row.ran = true;
         row.seconds = outputs->seconds;
-        Judge(outputs->outputs, reference->outputs, rtol, atol, row);
+        Judge(outputs->outputs, reference->outputs, exact_outputs, rtol, atol, row);
       }
     }
     previous_row = row;

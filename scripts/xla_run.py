@@ -82,6 +82,41 @@ def compare(np, got, want, rtol, atol):
     return results
 
 
+NARROW_ULPS = 4  # as runtime/output_judgement.h
+
+
+def effective_rtol(dtype, rtol):
+    """rtol for outputs of `dtype`: narrow floats are held to their own precision."""
+    bits = {"float16": 10, "bfloat16": 7}.get(str(dtype))
+    return max(rtol, NARROW_ULPS * 2.0 ** -bits) if bits else rtol
+
+
+def distance(np, a, x):
+    """max |a - x|, NaN matching NaN and equal infinities matching."""
+    a = a.astype(np.float64)
+    same = (np.isnan(a) & np.isnan(x)) | (a == x)
+    diff = np.where(same, 0.0, np.abs(a - x))
+    return float(np.where(np.isnan(diff), np.inf, diff).max()) if diff.size else 0.0
+
+
+def arbitrate(np, got, ref, exact, rtol, atol, names=("interpreter", "XLA")):
+    """(verdict, note): a candidate's output `got` against the reference `ref`, judged by the
+    exact (f64) answer: "ok (exact)" when the candidate is no further from it than the
+    reference plus the tolerance, "ill-conditioned" when the reference itself is further than
+    the tolerance from it, else "MISMATCH" (runtime/output_judgement.h)."""
+    finite = np.abs(exact[np.isfinite(exact)])
+    tolerance = atol + rtol * (float(finite.max()) if finite.size else 0.0)
+    ours_off = distance(np, got, exact)
+    xla_off = distance(np, ref, exact)
+    note = (f"f64 arbiter: {names[0]} off the exact answer by {ours_off:.2e}, {names[1]} by "
+            f"{xla_off:.2e}")
+    if ours_off <= xla_off + tolerance:
+        return "ok (exact)", note
+    if xla_off > tolerance:
+        return "ill-conditioned", note
+    return "MISMATCH", note
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)

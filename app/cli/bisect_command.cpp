@@ -2,8 +2,10 @@
 // [--device interpreter|cpu] [--json] [--progress]`: the first pass whose module computes
 // different numbers. The module before the first pass and after every pass run through the
 // reference interpreter (or, with --device cpu, compiled for the CPU, the input module
-// included as row -1) on the same inputs; each is compared with the input module interpreted. Exit status 1 when a pass is found, 0 when
-// every pass keeps the outputs within tolerance. --progress reports each snapshot as it starts
+// included as row -1) on the same inputs; each is judged against the input module interpreted
+// and against the exact answer, the input module in f64 (runtime/output_bisection.h). Exit
+// status 1 when a pass is found, 0 when every pass keeps the outputs within tolerance or
+// rounding explains the difference. --progress reports each snapshot as it starts
 // running on stderr ("progress: snapshot 7/18 priority-fusion", numbered as the recording's
 // snapshots: 0 is the input, K the module after pass K-1); snapshots a pass left unchanged
 // are not run again and not reported.
@@ -28,23 +30,38 @@ double Finite(double value) { return std::isfinite(value) ? value : 1e308; }
 
 void PrintText(const runtime::BisectionResult& result, const std::string& model,
                const std::string& device) {
-  std::printf("%s: %lld outputs, input module interpreted in %.3f s; stages run on the %s\n\n",
-              model.c_str(), static_cast<long long>(result.outputs), result.input_seconds,
-              device == "cpu" ? "CPU, compiled (time includes compiling)" : "interpreter");
-  std::printf("%4s  %-24s %-9s %13s %13s %9s  %s\n", "#", "pass", "verdict", "max abs err",
-              "max rel err", "time(s)", "notes");
+  char exact[64];
+  std::snprintf(exact, sizeof exact, "%.3f s", result.exact_seconds);
+  std::printf(
+      "%s: %lld outputs, input module interpreted in %.3f s (in f64: %s); stages run "
+      "on the %s\n\n",
+      model.c_str(), static_cast<long long>(result.outputs), result.input_seconds,
+      result.exact_error.empty() ? exact : result.exact_error.c_str(),
+      device == "cpu" ? "CPU, compiled (time includes compiling)" : "interpreter");
+  std::printf("%4s  %-24s %-15s %13s %13s %13s %13s %9s  %s\n", "#", "pass", "verdict",
+              "max abs err", "max rel err", "to exact", "input to exact", "time(s)", "notes");
   for (const runtime::BisectionRow& row : result.rows) {
-    const char* verdict = !row.ran ? "not run" : (row.ok ? "ok" : "DIFFERS");
+    const char* verdict = !row.ran ? "not run"
+                          : row.verdict == runtime::OutputVerdict::kMismatch
+                              ? "DIFFERS"
+                              : OutputVerdictName(row.verdict);
     std::string notes = row.reused ? "unchanged module" : "";
     if (!row.error.empty()) notes += (notes.empty() ? "" : "; ") + row.error;
-    std::printf("%4lld  %-24s %-9s %13.3e %13.3e %9.3f  %s\n",
+    std::printf("%4lld  %-24s %-15s %13.3e %13.3e %13.3e %13.3e %9.3f  %s\n",
                 static_cast<long long>(row.pass_index), row.pass_name.c_str(), verdict,
-                row.max_abs_error, row.max_rel_error, row.seconds, notes.c_str());
+                row.max_abs_error, row.max_rel_error, row.to_exact, row.input_to_exact, row.seconds,
+                notes.c_str());
   }
   if (result.first_bad) {
     const runtime::BisectionRow& bad = result.rows[*result.first_bad];
     std::printf("\nfirst pass whose outputs differ: #%lld %s\n",
                 static_cast<long long>(bad.pass_index), bad.pass_name.c_str());
+  } else if (std::any_of(result.rows.begin(), result.rows.end(), [](const auto& row) {
+               return row.ran && row.verdict == runtime::OutputVerdict::kIllConditioned;
+             })) {
+    std::printf(
+        "\nno pass is to blame: the input module is ill-conditioned on these inputs (rounding "
+        "alone moves its outputs beyond tolerance from the exact answer)\n");
   } else {
     std::printf("\nno pass changes the outputs beyond tolerance\n");
   }
@@ -60,6 +77,10 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
   json.Key("atol").Double(atol);
   json.Key("outputs").Int(result.outputs);
   json.Key("input_seconds").Double(result.input_seconds);
+  if (result.exact_error.empty())
+    json.Key("exact_seconds").Double(result.exact_seconds);
+  else
+    json.Key("exact_error").String(result.exact_error);
   json.Key("first_bad_pass");
   if (result.first_bad) {
     const runtime::BisectionRow& bad = result.rows[*result.first_bad];
@@ -78,8 +99,11 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
     json.Key("ran").Bool(row.ran);
     json.Key("reused").Bool(row.reused);
     json.Key("ok").Bool(row.ok);
+    json.Key("verdict").String(runtime::OutputVerdictName(row.verdict));
     json.Key("max_abs_error").Double(Finite(row.max_abs_error));
     json.Key("max_rel_error").Double(Finite(row.max_rel_error));
+    json.Key("to_exact").Double(Finite(row.to_exact));
+    json.Key("input_to_exact").Double(Finite(row.input_to_exact));
     json.Key("seconds").Double(row.seconds);
     if (!row.error.empty()) json.Key("error").String(row.error);
     json.EndObject();
@@ -90,9 +114,8 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
 }
 
 int RunBisect(const std::vector<std::string>& raw_args) {
-  auto args =
-      ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs", "--device"},
-                {"--json", "--progress"});
+  auto args = ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs", "--device"},
+                        {"--json", "--progress"});
   if (!args.ok()) return Fail("bisect: " + args.message());
   if (args->positional().size() != 1) {
     return Fail(

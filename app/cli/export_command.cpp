@@ -15,6 +15,7 @@
 #include "app/cli/model_loader.h"
 #include "ir/hlo_printer.h"
 #include "passes/fusion_inliner.h"
+#include "passes/literal_value.h"
 #include "runtime/npy.h"
 #include "runtime/seeded_inputs.h"
 
@@ -59,14 +60,19 @@ int RunExport(const std::vector<std::string>& raw_args) {
   const std::string& what = args->positional()[0];
   auto snapshot = LoadModel(what, *pass);
   if (!snapshot.ok()) return Fail(snapshot.message());
-  auto original = LoadModel(what, LooksLikeRecording(what) ? std::optional<int64_t>(-1)
-                                                            : std::nullopt);
+  auto original =
+      LoadModel(what, LooksLikeRecording(what) ? std::optional<int64_t>(-1) : std::nullopt);
   if (!original.ok()) return Fail(original.message());
 
   const fs::path dir(*out);
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) return Fail("export: cannot create " + dir.string() + ": " + error.message());
+  // XLA runs what it reads: weights held as bytes are written out in full.
+  for (ir::Module* module : {snapshot->module.get(), original->module.get()}) {
+    StatusOr<int64_t> spelled = passes::SpellOutConstants(*module);
+    if (!spelled.ok()) return Fail("export: " + spelled.message());
+  }
   const ir::PrintOptions options = ir::PrintOptions::Parsable();
   Status written = WriteText(dir / "snapshot.hlo", ir::PrintModule(*snapshot->module, options));
   passes::PassContext context;
@@ -78,13 +84,14 @@ int RunExport(const std::vector<std::string>& raw_args) {
   if (written.ok()) {
     written = WriteText(dir / "original.hlo", ir::PrintModule(*original->module, options));
   }
-  if (written.ok()) written = WriteInputs(*original->module, dir, static_cast<uint64_t>(seed->value_or(0)));
+  if (written.ok())
+    written = WriteInputs(*original->module, dir, static_cast<uint64_t>(seed->value_or(0)));
   const std::string command = "\"${FUSESCOPE_PYTHON:-python3}\" \"" FUSESCOPE_SCRIPTS_DIR
                               "/xla_run.py\" \"$(dirname \"$0\")\"";
   if (written.ok()) written = WriteText(dir / "run_with_xla.sh", "#!/bin/sh\n" + command + "\n");
   if (!written.ok()) return Fail("export: " + written.message());
-  fs::permissions(dir / "run_with_xla.sh", fs::perms::owner_exec | fs::perms::group_exec |
-                                                fs::perms::others_exec,
+  fs::permissions(dir / "run_with_xla.sh",
+                  fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                   fs::perm_options::add, error);
   std::cout << "wrote " << dir.string() << ": snapshot.hlo, snapshot.inlined.hlo, original.hlo, "
             << original->module->entry()->parameter_count() << " inputs\n"

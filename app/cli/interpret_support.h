@@ -2,8 +2,7 @@
 #define FUSESCOPE_APP_CLI_INTERPRET_SUPPORT_H_
 
 // What `fusescope run` and `fusescope bisect` share: choosing inputs (seeded, or .npy files
-// from a folder), running a module through the reference interpreter with a wall time, and
-// comparing two runs output by output.
+// from a folder), running a module through the reference interpreter with a wall time.
 
 #include <cstdint>
 #include <functional>
@@ -19,8 +18,11 @@
 
 namespace fusescope::app {
 
-// DIR/arg_000.npy... (or DIR/inputs/arg_000.npy..., as `fusescope export` writes them) when
-// `dir` is set, else seeded inputs from `seed`.
+// When `dir` is set: one .npy per parameter in that folder (or its inputs/ folder, as
+// `fusescope export` writes them), named arg_000.npy, arg0.npy, arg_0.npy, arr_0.npy or after
+// the parameter; or one .npz archive (the folder's only file, or `dir` itself) with arrays
+// named so (np.savez(path, *arrays) writes arr_0, arr_1, ...). Else seeded inputs from `seed`
+// (runtime/seeded_inputs.h).
 StatusOr<std::vector<runtime::Literal>> ChooseInputs(const ir::Module& module,
                                                      const std::optional<std::string>& dir,
                                                      uint64_t seed);
@@ -41,12 +43,6 @@ void PrintProgress(std::string_view kind, int64_t index, int64_t total, std::str
 // NAME" lines: the first, the last, and one per hundredth of the entry computation between,
 // so that a module of 100k instructions does not flood the pipe.
 std::function<void(int64_t, int64_t)> InstructionProgress(std::string name);
-
-// One difference per output of `expected`; an output missing from `actual` has same_shape
-// false.
-std::vector<runtime::LiteralDifference> CompareOutputs(
-    const std::vector<runtime::Literal>& actual, const std::vector<runtime::Literal>& expected,
-    double rtol, double atol);
 
 // --rtol / --atol as doubles (defaults when absent); an error for text that is no number.
 StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,

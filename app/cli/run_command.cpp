@@ -1,9 +1,12 @@
 // `fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR]
 // [--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering OPTIONS] [--sgemm]
-// [--kernels-dir DIR] [--json] [--progress]`: runs the module through the reference
-// interpreter. For a recording, the original module and the chosen snapshot (the final one by
-// default) run on the same inputs and each output of the snapshot is compared with the
-// original's; for a model file the module just runs.
+// [--kernels-dir DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]`: runs the module
+// through the reference interpreter. For a recording, the original module and the chosen
+// snapshot (the final one by default) run on the same inputs and each output of the snapshot
+// is judged against the original's and against the exact answer, the original module
+// interpreted in f64 (runtime/output_judgement.h: ok, ok (exact), ill-conditioned, MISMATCH;
+// --no-exact leaves the f64 run out); for a model file the module just runs. --save-exact
+// writes the f64 run's outputs as .npy files.
 // With `--device cpu` the snapshot (for a model file: the final snapshot of our CPU pipeline)
 // is compiled into CPU kernels (runtime::CpuExecutable) and run, and its outputs are compared
 // with the interpreter's run of the original module. `--device cuda` does the same on the GPU
@@ -30,6 +33,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/cuda_executable.h"
 #include "runtime/npy.h"
+#include "runtime/output_judgement.h"
 
 namespace fusescope::app {
 namespace {
@@ -39,7 +43,10 @@ struct RunReport {
   std::optional<int64_t> pass;  // the snapshot compared, for recordings
   InterpretedRun snapshot;
   std::optional<InterpretedRun> original;
-  std::vector<runtime::LiteralDifference> differences;
+  // The original module interpreted in f64: the exact answer (runtime/output_judgement.h).
+  std::optional<InterpretedRun> exact;
+  std::string exact_error;  // why it could not run, when it was asked for
+  std::vector<runtime::OutputJudgement> judgements;
   // --device cpu or cuda: how the compiled snapshot ran.
   bool on_cpu = false;
   bool on_gpu = false;
@@ -51,11 +58,31 @@ struct RunReport {
 };
 
 bool AllMatch(const RunReport& report) {
-  for (const runtime::LiteralDifference& d : report.differences) {
-    if (!d.ok()) return false;
-  }
-  return true;
+  return runtime::WorstVerdict(report.judgements) != runtime::OutputVerdict::kMismatch;
 }
+
+std::string Summary(const RunReport& report) {
+  const bool compiled = report.on_cpu || report.on_gpu;
+  const std::string what = compiled ? "compiled snapshot" : "snapshot";
+  switch (runtime::WorstVerdict(report.judgements)) {
+    case runtime::OutputVerdict::kMatch:
+      return what + " matches the original module";
+    case runtime::OutputVerdict::kMatchByExactAnswer:
+      return what +
+             " matches the original module: where it differs from the rounded "
+             "reference it is no further from the exact answer";
+    case runtime::OutputVerdict::kIllConditioned:
+      return "ill-conditioned on these inputs: rounding alone moves the original module's own "
+             "outputs beyond tolerance from the exact answer, so the " +
+             what +
+             " cannot be judged (not a mismatch; try inputs the model was made for: --inputs)";
+    case runtime::OutputVerdict::kMismatch:
+      return what + " DIFFERS from the original module";
+  }
+  return "";
+}
+
+double Finite(double value) { return std::isfinite(value) ? value : 1e308; }
 
 void PrintText(const RunReport& report) {
   if (report.on_cpu) {
@@ -75,17 +102,23 @@ void PrintText(const RunReport& report) {
   for (size_t i = 0; i < report.snapshot.outputs.size(); ++i) {
     const runtime::Literal& output = report.snapshot.outputs[i];
     std::printf("  output %zu  %-24s", i, output.shape().ToString(false).c_str());
-    if (report.original && i < report.differences.size()) {
-      const runtime::LiteralDifference& d = report.differences[i];
-      if (!d.same_shape) {
+    if (report.original && i < report.judgements.size()) {
+      const runtime::OutputJudgement& j = report.judgements[i];
+      if (!j.to_reference.same_shape) {
         std::printf("  MISMATCH: shape differs from the original's");
       } else {
-        std::printf("  max abs err %.3e  max rel err %.3e  %s", d.max_abs_error, d.max_rel_error,
-                    d.ok() ? "ok" : "MISMATCH");
+        std::printf("  %-15s vs original %.3e (rel %.3e)", runtime::OutputVerdictName(j.verdict),
+                    j.to_reference.max_abs_error, j.to_reference.max_rel_error);
+        if (j.has_exact) {
+          std::printf("  to exact: this %.3e, original %.3e", j.candidate_to_exact,
+                      j.reference_to_exact);
+        }
       }
     }
     std::printf("\n");
   }
+  if (report.original && !report.exact_error.empty())
+    std::printf("no exact answer: %s\n", report.exact_error.c_str());
   const bool compiled = report.on_cpu || report.on_gpu;
   if (compiled) {
     std::printf("%s\n", report.kernel_summary.c_str());
@@ -95,13 +128,7 @@ void PrintText(const RunReport& report) {
                     kernel.note.c_str());
     }
   }
-  if (report.original) {
-    std::printf("%s\n", AllMatch(report)
-                            ? (compiled ? "compiled snapshot matches the original module"
-                                        : "snapshot matches the original module")
-                            : (compiled ? "compiled snapshot DIFFERS from the original module"
-                                        : "snapshot DIFFERS from the original module"));
-  }
+  if (report.original) std::printf("%s\n", Summary(report).c_str());
 }
 
 void PrintJson(const RunReport& report) {
@@ -116,17 +143,29 @@ void PrintJson(const RunReport& report) {
     json.BeginObject();
     json.Key("index").Int(static_cast<int64_t>(i));
     json.Key("shape").String(report.snapshot.outputs[i].shape().ToString(false));
-    if (report.original && i < report.differences.size()) {
-      const runtime::LiteralDifference& d = report.differences[i];
-      json.Key("same_shape").Bool(d.same_shape);
-      json.Key("max_abs_error").Double(std::isfinite(d.max_abs_error) ? d.max_abs_error : 1e308);
-      json.Key("max_rel_error").Double(std::isfinite(d.max_rel_error) ? d.max_rel_error : 1e308);
-      json.Key("ok").Bool(d.ok());
+    if (report.original && i < report.judgements.size()) {
+      const runtime::OutputJudgement& j = report.judgements[i];
+      json.Key("same_shape").Bool(j.to_reference.same_shape);
+      json.Key("max_abs_error").Double(Finite(j.to_reference.max_abs_error));
+      json.Key("max_rel_error").Double(Finite(j.to_reference.max_rel_error));
+      json.Key("verdict").String(runtime::OutputVerdictName(j.verdict));
+      json.Key("rtol").Double(j.rtol);
+      if (j.has_exact) {
+        json.Key("to_exact").Double(Finite(j.candidate_to_exact));
+        json.Key("original_to_exact").Double(Finite(j.reference_to_exact));
+      }
+      json.Key("ok").Bool(j.ok());
     }
     json.EndObject();
   }
   json.EndArray();
-  if (report.original) json.Key("match").Bool(AllMatch(report));
+  if (report.original) {
+    json.Key("match").Bool(AllMatch(report));
+    json.Key("verdict").String(
+        runtime::OutputVerdictName(runtime::WorstVerdict(report.judgements)));
+    if (report.exact) json.Key("exact_seconds").Double(report.exact->seconds);
+    if (!report.exact_error.empty()) json.Key("exact_error").String(report.exact_error);
+  }
   if (report.on_cpu || report.on_gpu) {
     json.Key("device").String(report.on_cpu ? "cpu" : "cuda");
     if (report.on_gpu) json.Key("gpu").String(report.gpu_name);
@@ -239,8 +278,8 @@ Status RunCompiled(Executable& executable, const std::vector<runtime::Literal>& 
 int RunRun(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
-                         "--device", "--lowering", "--kernels-dir"},
-                        {"--json", "--sgemm", "--progress"});
+                         "--device", "--lowering", "--kernels-dir", "--save-exact"},
+                        {"--json", "--sgemm", "--progress", "--no-exact"});
   if (!args.ok()) return Fail("run: " + args.message());
   const std::string device = args->Value("--device").value_or("interpreter");
   if (device != "interpreter" && device != "cpu" && device != "cuda")
@@ -267,7 +306,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (args->positional().size() != 1) {
     return Fail(
         "usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs "
-        "DIR] [--json] [--progress]");
+        "DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]");
   }
   auto pass = args->IntValue("--pass");
   auto seed = args->IntValue("--seed");
@@ -322,6 +361,20 @@ int RunRun(const std::vector<std::string>& raw_args) {
     if (!reference.ok()) return Fail("run: original module: " + reference.message());
     report.original = std::move(reference).value();
   }
+  // The exact answer: what the snapshot is judged by where it differs from the rounded
+  // reference, and what --save-exact writes for other tools to judge by.
+  const std::optional<std::string> save_exact = args->Value("--save-exact");
+  if ((original && !args->Has("--no-exact")) || save_exact) {
+    runtime::InterpreterOptions wide = options("original module in f64");
+    wide.widen_floats_to_f64 = true;
+    auto exact = Interpret(input_module, *inputs, wide);
+    if (exact.ok()) {
+      report.exact = std::move(exact).value();
+    } else {
+      report.exact_error = exact.message();
+      if (save_exact) return Fail("run: the module in f64: " + exact.message());
+    }
+  }
   if (on_cpu) {
     runtime::CpuExecutableOptions cpu_options;
     cpu_options.lowering = lowering;
@@ -359,10 +412,15 @@ int RunRun(const std::vector<std::string>& raw_args) {
     report.snapshot = std::move(result).value();
   }
   if (report.original)
-    report.differences =
-        CompareOutputs(report.snapshot.outputs, report.original->outputs, *rtol, *atol);
+    report.judgements = runtime::JudgeOutputs(
+        report.snapshot.outputs, report.original->outputs,
+        report.exact ? report.exact->outputs : std::vector<runtime::Literal>{}, *rtol, *atol);
   if (std::optional<std::string> dir = args->Value("--save-outputs")) {
     Status saved = SaveOutputs(report.snapshot.outputs, *dir);
+    if (!saved.ok()) return Fail("run: " + saved.message());
+  }
+  if (save_exact) {
+    Status saved = SaveOutputs(report.exact->outputs, *save_exact);
     if (!saved.ok()) return Fail("run: " + saved.message());
   }
   if (args->Has("--json")) {
@@ -377,8 +435,7 @@ const CommandRegistrar kRegistrar(
     {"run",
      "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
      "[--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering \"tile=0 vector=8\"] "
-     "[--sgemm] "
-     "[--kernels-dir DIR] [--json] [--progress]",
+     "[--sgemm] [--kernels-dir DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]",
      "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the original) "
      "on "
      "seeded or given inputs",

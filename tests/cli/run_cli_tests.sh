@@ -181,11 +181,51 @@ json_ok "run sample json" "len(d['outputs']) == 1 and d['outputs'][0]['shape'] =
 expect_ok "run recording" "$fs" run "$tmp/interp.fsdb" --json
 json_ok "run recording json" "d['match'] and all(o['ok'] and o['max_abs_error'] < 1e-5 for o in d['outputs'])"
 expect_ok "run recording text" "$fs" run "$tmp/interp.fsdb" --pass 3 --save-outputs "$tmp/outs"
-contains "run text" 'max abs err .* ok$' "$tmp/out"
+contains "run text" '^  output 0 .* ok +vs original .* to exact: this .*, original ' "$tmp/out"
 if [[ -s "$tmp/outs/out_000.npy" ]]; then ok; else bad "run --save-outputs wrote no out_000.npy"; fi
 "$fs" export "$tmp/interp.fsdb" -o "$tmp/exported" >/dev/null 2>&1
 expect_ok "run with exported inputs" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/exported/inputs" --json
 json_ok "run exported inputs json" "d['match']"
+# numpy's names: arg0.npy... in a folder, or one .npz (np.savez's arr_0...), or the .npz itself
+mkdir -p "$tmp/numpy_names" "$tmp/npz"
+count=$(ls "$tmp/exported/inputs" | wc -l)
+for ((i = 0; i < count; i++)); do cp "$tmp/exported/inputs/$(printf 'arg_%03d.npy' $i)" "$tmp/numpy_names/arg$i.npy"; done
+expect_ok "run with arg0.npy names" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/numpy_names" --json
+json_ok "run arg0 names json" "d['match'] and all(o['max_abs_error'] == 0 for o in d['outputs'])"
+python3 - "$tmp/exported/inputs" "$tmp/npz/inputs.npz" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sorted(os.listdir(sys.argv[1])):
+        z.write(os.path.join(sys.argv[1], name), "arr_%d.npy" % int(name[4:7]))
+PY
+expect_ok "run with an npz folder" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/npz" --json
+json_ok "run npz json" "d['match'] and all(o['max_abs_error'] == 0 for o in d['outputs'])"
+expect_ok "run with an npz file" "$fs" run "$tmp/interp.fsdb" --inputs "$tmp/npz/inputs.npz"
+expect_error "run npz missing array" "holds no array named arr_[0-9]+, arg[0-9]+ or " "$fs" run sample:bert_encoder --inputs "$tmp/npz/inputs.npz"
+expect_error "run inputs not npz" "not an .npz archive" "$fs" run sample:mlp --inputs "$tmp/exported/original.hlo"
+# A recurrence whose weight is scaled up inside the graph stays chaotic on any inputs: the
+# compiled kernels round tanh differently, the outputs move by O(1), and the verdict is that
+# the module is ill-conditioned on these inputs, not a mismatch; bisect blames no pass.
+{
+  printf 'HloModule rnn\nbody {\n  s = (s32[], f32[1,64], f32[64,64]) parameter(0)\n'
+  printf '  i = s32[] get-tuple-element(s), index=0\n  h = f32[1,64] get-tuple-element(s), index=1\n'
+  printf '  w = f32[64,64] get-tuple-element(s), index=2\n  one = s32[] constant(1)\n  n = s32[] add(i, one)\n'
+  printf '  z = f32[1,64] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n'
+  printf '  t = f32[1,64] tanh(z)\n  ROOT o = (s32[], f32[1,64], f32[64,64]) tuple(n, t, w)\n}\n'
+  printf 'cond {\n  s = (s32[], f32[1,64], f32[64,64]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n'
+  printf '  k = s32[] constant(50)\n  ROOT lt = pred[] compare(i, k), direction=LT\n}\n'
+  printf 'ENTRY e {\n  h0 = f32[1,64] parameter(0)\n  w0 = f32[64,64] parameter(1)\n  g = f32[] constant(4)\n'
+  printf '  gb = f32[64,64] broadcast(g), dimensions={}\n  w = f32[64,64] multiply(w0, gb)\n  zero = s32[] constant(0)\n'
+  printf '  init = (s32[], f32[1,64], f32[64,64]) tuple(zero, h0, w)\n'
+  printf '  l = (s32[], f32[1,64], f32[64,64]) while(init), condition=cond, body=body\n'
+  printf '  ROOT r = f32[1,64] get-tuple-element(l), index=1\n}\n'
+} >"$tmp/rnn.hlo"
+expect_ok "run chaotic recurrence" "$fs" run "$tmp/rnn.hlo" --device cpu
+contains "run chaotic is ill-conditioned" "^ill-conditioned on these inputs" "$tmp/out"
+contains "run chaotic output row" '^  output 0 .* ill-conditioned +vs original ' "$tmp/out"
+"$fs" compile "$tmp/rnn.hlo" -o "$tmp/rnn.fsdb" >/dev/null 2>&1
+expect_ok "bisect chaotic recurrence" "$fs" bisect "$tmp/rnn.fsdb" --device cpu --json
+json_ok "bisect chaotic blames nothing" "d['first_bad_pass'] is None and d['passes'][0]['verdict'] == 'ill-conditioned'"
 # --- --device cuda: on a GPU the compiled snapshot against the interpreter; without one the
 # driver's one sentence, before any work
 if "$fs" machine 2>/dev/null | grep -q '^gpu: no NVIDIA driver/GPU found'; then
@@ -204,7 +244,9 @@ contains "run cpu match" 'compiled snapshot matches the original module' "$tmp/o
 if ls "$tmp"/kernels/*/00_input.txt >/dev/null 2>&1 && grep -q "func.func @kernel" "$tmp"/kernels/*/00_input.txt; then ok; else bad "run --kernels-dir wrote no input stage"; fi
 expect_error "run cpu bad lowering" "unknown lowering option 'unroll'" "$fs" run sample:mlp --device cpu --lowering "unroll=2"
 expect_error "run kernels-dir without cpu" "kernels-dir needs --device cpu" "$fs" run sample:mlp --kernels-dir "$tmp/k2"
-expect_error "run missing inputs" "arg_000.npy" "$fs" run sample:mlp --inputs "$tmp/nowhere"
+expect_error "run missing inputs" "nowhere does not exist" "$fs" run sample:mlp --inputs "$tmp/nowhere"
+mkdir -p "$tmp/few"
+expect_error "run missing input" "no input for parameter 0 (.*): .* holds none of arg_000.npy, arg0.npy, arr_0.npy or " "$fs" run sample:mlp --inputs "$tmp/few"
 printf 'HloModule m\n\nENTRY main {\n  p = f32[8] parameter(0)\n  ROOT c = f32[8] custom-call(p), custom_call_target="Secret"\n}\n' >"$tmp/cc.hlo"
 expect_error "run custom-call" "c: custom-call Secret" "$fs" run "$tmp/cc.hlo"
 expect_ok "bisect clean" "$fs" bisect "$tmp/interp.fsdb" --json

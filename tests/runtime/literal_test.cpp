@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "ir/hlo_parser.h"
-#include "runtime/narrow_float.h"
+#include "ir/narrow_float.h"
 #include "runtime/npy.h"
 #include "runtime/seeded_inputs.h"
 #include "runtime_test_util.h"
@@ -18,25 +18,28 @@ using testing::F32;
 
 // f16 rounds to nearest even, overflows to infinity and keeps subnormals.
 TEST(NarrowFloatTest, HalfRoundsToNearestEven) {
-  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + std::ldexp(1.0, -10))),
+  EXPECT_EQ(ir::HalfBitsToDouble(ir::DoubleToHalfBits(1.0 + std::ldexp(1.0, -10))),
             1.0 + std::ldexp(1.0, -10));
-  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + std::ldexp(1.0, -11))), 1.0);  // tie: even
-  EXPECT_EQ(HalfBitsToDouble(DoubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11))),
+  EXPECT_EQ(ir::HalfBitsToDouble(ir::DoubleToHalfBits(1.0 + std::ldexp(1.0, -11))),
+            1.0);  // tie: even
+  EXPECT_EQ(ir::HalfBitsToDouble(ir::DoubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11))),
             1.0 + std::ldexp(1.0, -9));
-  EXPECT_EQ(DoubleToHalfBits(65504.0), 0x7bff);
-  EXPECT_EQ(DoubleToHalfBits(65520.0), 0x7c00);  // halfway past the largest: infinity
-  EXPECT_EQ(DoubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
-  EXPECT_EQ(DoubleToHalfBits(-2.0), 0xc000);
-  EXPECT_TRUE(std::isnan(HalfBitsToDouble(DoubleToHalfBits(std::nan("")))));
+  EXPECT_EQ(ir::DoubleToHalfBits(65504.0), 0x7bff);
+  EXPECT_EQ(ir::DoubleToHalfBits(65520.0), 0x7c00);  // halfway past the largest: infinity
+  EXPECT_EQ(ir::DoubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
+  EXPECT_EQ(ir::DoubleToHalfBits(-2.0), 0xc000);
+  EXPECT_TRUE(std::isnan(ir::HalfBitsToDouble(ir::DoubleToHalfBits(std::nan("")))));
 }
 
 // bf16 rounds straight from double: going through float first would round twice.
 TEST(NarrowFloatTest, Bfloat16RoundsOnceFromDouble) {
-  EXPECT_EQ(Bfloat16BitsToDouble(DoubleToBfloat16Bits(1.0 + std::ldexp(1.0, -8))), 1.0);  // tie
+  EXPECT_EQ(ir::Bfloat16BitsToDouble(ir::DoubleToBfloat16Bits(1.0 + std::ldexp(1.0, -8))),
+            1.0);  // tie
   const double above_tie = 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30);
-  EXPECT_EQ(Bfloat16BitsToDouble(DoubleToBfloat16Bits(above_tie)), 1.0 + std::ldexp(1.0, -7));
-  EXPECT_EQ(DoubleToBfloat16Bits(1.0), 0x3f80);
-  EXPECT_EQ(DoubleToBfloat16Bits(std::numeric_limits<double>::infinity()), 0x7f80);
+  EXPECT_EQ(ir::Bfloat16BitsToDouble(ir::DoubleToBfloat16Bits(above_tie)),
+            1.0 + std::ldexp(1.0, -7));
+  EXPECT_EQ(ir::DoubleToBfloat16Bits(1.0), 0x3f80);
+  EXPECT_EQ(ir::DoubleToBfloat16Bits(std::numeric_limits<double>::infinity()), 0x7f80);
 }
 
 // Integers wrap on SetInt; float to integer saturates and sends NaN to 0.

@@ -35,7 +35,8 @@ int BisectModel::columnCount(const QModelIndex& parent) const {
 QString BisectModel::Verdict(const BisectPass& pass) {
   if (!pass.ran) return tr("not run");
   if (!pass.ok) return tr("DIFFERS");
-  return pass.reused ? tr("ok (unchanged)") : tr("ok");
+  const QString verdict = pass.verdict.isEmpty() ? tr("ok") : pass.verdict;
+  return pass.reused ? verdict + tr(" (unchanged)") : verdict;
 }
 
 QVariant BisectModel::Display(const BisectPass& pass, int column) const {
@@ -50,6 +51,10 @@ QVariant BisectModel::Display(const BisectPass& pass, int column) const {
       return pass.ran ? RunOutputModel::FormatError(pass.max_abs_error) : QString();
     case kMaxRelError:
       return pass.ran ? RunOutputModel::FormatError(pass.max_rel_error) : QString();
+    case kToExact:
+      return pass.ran ? RunOutputModel::FormatError(pass.to_exact) : QString();
+    case kInputToExact:
+      return pass.ran ? RunOutputModel::FormatError(pass.input_to_exact) : QString();
     case kSeconds:
       return pass.ran && !pass.reused ? QString::number(pass.seconds, 'f', 3) : QString();
     case kNotes:
@@ -72,7 +77,8 @@ QVariant BisectModel::data(const QModelIndex& index, int role) const {
       return pass.error.isEmpty() ? QVariant() : QVariant(pass.error);
     case Qt::TextAlignmentRole:
       return index.column() == kPass || index.column() == kMaxAbsError ||
-                     index.column() == kMaxRelError || index.column() == kSeconds
+                     index.column() == kMaxRelError || index.column() == kToExact ||
+                     index.column() == kInputToExact || index.column() == kSeconds
                  ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::BackgroundRole:
@@ -86,7 +92,7 @@ QVariant BisectModel::data(const QModelIndex& index, int role) const {
     }
     case Qt::ForegroundRole:
       if (index.column() != kVerdict || !pass.ran) return {};
-      return pass.ok ? DiffColors::Accepted() : DiffColors::Refused();
+      return RunOutputModel::VerdictColor(pass.verdict, pass.ok);
   }
   return {};
 }
@@ -104,6 +110,10 @@ QVariant BisectModel::headerData(int section, Qt::Orientation orientation, int r
       return tr("Max abs err");
     case kMaxRelError:
       return tr("Max rel err");
+    case kToExact:
+      return tr("To exact");
+    case kInputToExact:
+      return tr("Input to exact");
     case kSeconds:
       return tr("Time (s)");
     case kNotes:

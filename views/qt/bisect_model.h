@@ -22,6 +22,8 @@ class BisectModel : public QAbstractTableModel {
     kVerdict,
     kMaxAbsError,
     kMaxRelError,
+    kToExact,
+    kInputToExact,
     kSeconds,
     kNotes,
     kColumnCount

@@ -41,7 +41,15 @@ QString RunOutputModel::FormatError(double error) {
 QString RunOutputModel::Verdict(const RunOutput& output) {
   if (!output.compared) return QStringLiteral("—");
   if (!output.same_shape) return tr("shape differs");
+  if (!output.verdict.isEmpty()) return output.verdict;
   return output.ok ? tr("ok") : tr("MISMATCH");
+}
+
+QColor RunOutputModel::VerdictColor(const QString& verdict, bool ok) {
+  if (!ok) return DiffColors::Refused();
+  // Neither right nor wrong: rounding alone moves the reference that far on these inputs.
+  if (verdict == QLatin1String("ill-conditioned")) return QColor(0xb0, 0x70, 0x00);
+  return DiffColors::Accepted();
 }
 
 QVariant RunOutputModel::data(const QModelIndex& index, int role) const {
@@ -59,6 +67,10 @@ QVariant RunOutputModel::data(const QModelIndex& index, int role) const {
           return output.compared ? FormatError(output.max_abs_error) : QString();
         case kMaxRelError:
           return output.compared ? FormatError(output.max_rel_error) : QString();
+        case kToExact:
+          return output.to_exact ? FormatError(*output.to_exact) : QString();
+        case kOriginalToExact:
+          return output.original_to_exact ? FormatError(*output.original_to_exact) : QString();
         case kVerdict:
           return Verdict(output);
       }
@@ -71,7 +83,15 @@ QVariant RunOutputModel::data(const QModelIndex& index, int role) const {
       return differs ? QVariant(Tint(DiffColors::Refused())) : QVariant();
     case Qt::ForegroundRole:
       if (index.column() != kVerdict || !output.compared) return {};
-      return differs ? DiffColors::Refused() : DiffColors::Accepted();
+      return VerdictColor(output.verdict, !differs);
+    case Qt::ToolTipRole:
+      if (index.column() == kToExact)
+        return tr("Max abs distance of this run to the exact answer (the original module in f64)");
+      if (index.column() == kOriginalToExact)
+        return tr(
+            "Max abs distance of the original module, run in its own types, to the exact "
+            "answer: what rounding alone costs");
+      return {};
   }
   return {};
 }
@@ -87,6 +107,10 @@ QVariant RunOutputModel::headerData(int section, Qt::Orientation orientation, in
       return tr("Max abs err");
     case kMaxRelError:
       return tr("Max rel err");
+    case kToExact:
+      return tr("To exact");
+    case kOriginalToExact:
+      return tr("Original to exact");
     case kVerdict:
       return tr("Verdict");
   }

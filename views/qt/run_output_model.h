@@ -2,10 +2,12 @@
 #define FUSESCOPE_VIEWS_QT_RUN_OUTPUT_MODEL_H_
 
 // The outputs of one `fusescope run`, one row each: shape, the largest absolute and relative
-// error against the original module, and the verdict ("ok", "MISMATCH"). Rows that differ are
-// tinted red.
+// error against the original module, the distances of this run and of the original module to
+// the exact (f64) answer, and the verdict ("ok", "ok (exact)", "ill-conditioned",
+// "MISMATCH"). Rows that differ are tinted red; ill-conditioned verdicts are amber.
 
 #include <QAbstractTableModel>
+#include <QColor>
 
 #include "views/qt/run_result.h"
 
@@ -15,7 +17,16 @@ class RunOutputModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kOutput, kShape, kMaxAbsError, kMaxRelError, kVerdict, kColumnCount };
+  enum Column {
+    kOutput,
+    kShape,
+    kMaxAbsError,
+    kMaxRelError,
+    kToExact,
+    kOriginalToExact,
+    kVerdict,
+    kColumnCount
+  };
 
   explicit RunOutputModel(QObject* parent = nullptr);
 
@@ -30,8 +41,10 @@ class RunOutputModel : public QAbstractTableModel {
 
   // "1.25e-06", "0", "inf": how the run and bisect tables write an error.
   static QString FormatError(double error);
-  // "ok", "MISMATCH", "shape differs", "—" (not compared).
+  // The run's verdict, "shape differs", "—" (not compared).
   static QString Verdict(const RunOutput& output);
+  // The colour a verdict is written in; `ok` false for a MISMATCH.
+  static QColor VerdictColor(const QString& verdict, bool ok);
 
  private:
   RunReport report_;

@@ -341,11 +341,19 @@ void RunPanel::ShowRun(const RunReport& report) {
       Plural(static_cast<int64_t>(report.outputs.size()), tr("output"), tr("outputs"));
   if (!report.match.has_value()) {
     summary_->setText(tr("%1: %2 in %3 s").arg(snapshot, outputs, Seconds(report.seconds)));
+  } else if (report.verdict == QLatin1String("ill-conditioned")) {
+    summary_->setText(tr("%1: ill-conditioned on these inputs — rounding alone moves the original "
+                         "module's own outputs beyond tolerance from the exact (f64) answer, so "
+                         "this run cannot be judged; not a mismatch")
+                          .arg(snapshot));
   } else if (*report.match) {
-    summary_->setText(tr("%1: %2, all within tolerance of the original module (%3 s; original "
-                         "%4 s)")
-                          .arg(snapshot, outputs, Seconds(report.seconds),
-                               Seconds(report.original_seconds.value_or(0))));
+    summary_->setText(
+        tr("%1: %2, all within tolerance of the original module%3 (%4 s; original %5 s)")
+            .arg(snapshot, outputs,
+                 report.verdict == QLatin1String("ok (exact)")
+                     ? tr(" or no further from the exact answer than it")
+                     : QString(),
+                 Seconds(report.seconds), Seconds(report.original_seconds.value_or(0))));
   } else {
     summary_->setText(tr("%1: %2 of %3 outputs DIFFER from the original module")
                           .arg(snapshot)

@@ -27,6 +27,7 @@ RunReport ReadRun(const QJsonObject& json) {
   if (json.contains("original_seconds"))
     report.original_seconds = json["original_seconds"].toDouble();
   if (json.contains("match")) report.match = json["match"].toBool();
+  report.verdict = json["verdict"].toString();
   for (const QJsonValue& value : json["outputs"].toArray()) {
     const QJsonObject output = value.toObject();
     RunOutput row;
@@ -37,6 +38,10 @@ RunReport ReadRun(const QJsonObject& json) {
     row.max_abs_error = Error(output["max_abs_error"]);
     row.max_rel_error = Error(output["max_rel_error"]);
     row.ok = output["ok"].toBool(true);
+    row.verdict = output["verdict"].toString();
+    if (output.contains("to_exact")) row.to_exact = Error(output["to_exact"]);
+    if (output.contains("original_to_exact"))
+      row.original_to_exact = Error(output["original_to_exact"]);
     report.outputs.push_back(row);
   }
   return report;
@@ -58,8 +63,11 @@ BisectReport ReadBisect(const QJsonObject& json) {
     row.ran = pass["ran"].toBool();
     row.reused = pass["reused"].toBool();
     row.ok = pass["ok"].toBool();
+    row.verdict = pass["verdict"].toString();
     row.max_abs_error = Error(pass["max_abs_error"]);
     row.max_rel_error = Error(pass["max_rel_error"]);
+    row.to_exact = Error(pass["to_exact"]);
+    row.input_to_exact = Error(pass["input_to_exact"]);
     row.seconds = pass["seconds"].toDouble();
     row.error = pass["error"].toString();
     if (first_bad.isObject() && report.first_bad < 0 && row.index == Int(first_bad["index"])) {

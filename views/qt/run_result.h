@@ -26,6 +26,11 @@ struct RunOutput {
   double max_abs_error = 0;
   double max_rel_error = 0;
   bool ok = true;
+  // "ok", "ok (exact)", "ill-conditioned" or "MISMATCH" (runtime/output_judgement.h).
+  QString verdict;
+  // Max abs distances of this run and of the original module to the exact (f64) answer.
+  std::optional<double> to_exact;
+  std::optional<double> original_to_exact;
 };
 
 struct RunReport {
@@ -34,7 +39,8 @@ struct RunReport {
   double seconds = 0;
   std::optional<double> original_seconds;
   std::vector<RunOutput> outputs;
-  std::optional<bool> match;  // every output within tolerance; unset when nothing was compared
+  std::optional<bool> match;  // no output is a MISMATCH; unset when nothing was compared
+  QString verdict;            // the worst output's
 };
 
 // One pass of `fusescope bisect`: its module's outputs against the input module's.
@@ -44,8 +50,11 @@ struct BisectPass {
   bool ran = false;
   bool reused = false;  // the pass changed nothing: the previous module's numbers
   bool ok = true;
+  QString verdict;  // as RunOutput's
   double max_abs_error = 0;
   double max_rel_error = 0;
+  double to_exact = 0;
+  double input_to_exact = 0;
   double seconds = 0;
   QString error;
 };

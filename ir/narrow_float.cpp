@@ -1,10 +1,10 @@
-#include "runtime/narrow_float.h"
+#include "ir/narrow_float.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-namespace fusescope::runtime {
+namespace fusescope::ir {
 
 double RoundToBinaryFormat(double value, int exponent_bits, int mantissa_bits) {
   if (std::isnan(value) || std::isinf(value) || value == 0) return value;
@@ -65,4 +65,4 @@ double Bfloat16BitsToDouble(uint16_t bits) {
   return value;
 }
 
-}  // namespace fusescope::runtime
+}  // namespace fusescope::ir
