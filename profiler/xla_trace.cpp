@@ -171,9 +171,9 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
   if (ours.empty()) {
     std::string held;
     for (const std::string& name : trace.modules) held += (held.empty() ? "" : ", ") + name;
-    return Status::Error("the trace holds no run of module " + module.name() +
-                         (held.empty() ? std::string(" (it names no HLO ops at all)")
-                                       : " (it holds " + held + ")"));
+    return Status::Error(
+        "the trace holds no run of module " + module.name() +
+        (held.empty() ? std::string(" (it names no HLO ops at all)") : " (it holds " + held + ")"));
   }
   // A run's latency: the executor event that contains the run's ops.
   std::vector<double> latencies;
@@ -190,7 +190,8 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
   profile.runs = static_cast<int64_t>(runs.size());
   profile.module_latency_us = Summarize(latencies);
   profile.run_latency_us = latencies;
-  const double module_total = profile.module_latency_us.mean * static_cast<double>(latencies.size());
+  const double module_total =
+      profile.module_latency_us.mean * static_cast<double>(latencies.size());
 
   int64_t matched = 0;
   double ops_total = 0;
@@ -214,11 +215,10 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
     profile.ops.push_back(std::move(op));
   }
   if (matched * 2 < static_cast<int64_t>(per_op_run.size())) {
-    return Status::Error("the trace's ops of " + module.name() + " are mostly not in this module (" +
-                         std::to_string(profile.unmatched_ops.size()) + " of " +
-                         std::to_string(per_op_run.size()) +
-                         " unknown, e.g. " + profile.unmatched_ops.front() +
-                         "): a trace of another compilation?");
+    return Status::Error(
+        "the trace's ops of " + module.name() + " are mostly not in this module (" +
+        std::to_string(profile.unmatched_ops.size()) + " of " + std::to_string(per_op_run.size()) +
+        " unknown, e.g. " + profile.unmatched_ops.front() + "): a trace of another compilation?");
   }
   const double denominator = module_total > 0 ? module_total : ops_total;
   for (OpProfile& op : profile.ops) op.share = denominator > 0 ? op.total_us / denominator : 0;

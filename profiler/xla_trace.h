@@ -57,12 +57,12 @@ struct SourceLine {
 struct OpProfile {
   const ir::Instruction* instruction = nullptr;
   std::string name;
-  std::vector<double> samples_us;  // one per run
-  SampleSummary duration_us;       // of samples_us
-  double total_us = 0;            // all runs
-  double share = 0;               // of the module's time in the runs the trace holds
-  std::vector<std::string> op_names;       // metadata op_name of what the kernel holds
-  std::vector<SourceLine> source_lines;    // distinct, in program order of the fused ops
+  std::vector<double> samples_us;        // one per run
+  SampleSummary duration_us;             // of samples_us
+  double total_us = 0;                   // all runs
+  double share = 0;                      // of the module's time in the runs the trace holds
+  std::vector<std::string> op_names;     // metadata op_name of what the kernel holds
+  std::vector<SourceLine> source_lines;  // distinct, in program order of the fused ops
 };
 
 struct TraceProfile {
@@ -70,8 +70,8 @@ struct TraceProfile {
   int64_t runs = 0;
   std::vector<double> run_latency_us;  // per run, from the executor's event
   SampleSummary module_latency_us;     // of run_latency_us
-  std::vector<OpProfile> ops;       // by total time, largest first
-  double covered_share = 0;         // the ops' time over the module's time
+  std::vector<OpProfile> ops;          // by total time, largest first
+  double covered_share = 0;            // the ops' time over the module's time
   // Ops the trace names that the module does not have (another compilation?).
   std::vector<std::string> unmatched_ops;
 };

@@ -22,7 +22,8 @@ namespace {
 std::string Where(const profiler::OpProfile& op, size_t limit) {
   std::string text;
   for (size_t i = 0; i < op.source_lines.size() && i < limit; ++i) {
-    text += (i ? ", " : "") + op.source_lines[i].file + ":" + std::to_string(op.source_lines[i].line);
+    text +=
+        (i ? ", " : "") + op.source_lines[i].file + ":" + std::to_string(op.source_lines[i].line);
   }
   if (op.source_lines.size() > limit) {
     text += " +" + std::to_string(op.source_lines.size() - limit);
@@ -78,8 +79,9 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"--top"}, {"--json", "--save"});
   if (!args.ok()) return Fail("xla-trace: " + args.message());
   if (args->positional().size() != 2) {
-    return Fail("usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
-                "[--json]");
+    return Fail(
+        "usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
+        "[--json]");
   }
   auto top = args->IntValue("--top");
   if (!top.ok()) return Fail(top.message());
@@ -108,20 +110,23 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
     return 0;
   }
   const profiler::SampleSummary& latency = profile->module_latency_us;
-  std::printf("%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
-              "(min %.1f, max %.1f)\n",
-              profile->module_name.c_str(), static_cast<long long>(profile->runs), latency.median,
-              latency.p95, latency.p99, latency.min, latency.max);
+  std::printf(
+      "%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+      "(min %.1f, max %.1f)\n",
+      profile->module_name.c_str(), static_cast<long long>(profile->runs), latency.median,
+      latency.p95, latency.p99, latency.min, latency.max);
   std::printf("ops named in the trace cover %.0f%% of it\n\n", 100 * profile->covered_share);
-  std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us",
-              "share", "source lines (op names)");
+  std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us", "share",
+              "source lines (op names)");
   const size_t limit = top->value_or(20) > 0 ? static_cast<size_t>(top->value_or(20)) : 0;
   for (size_t i = 0; i < profile->ops.size() && i < limit; ++i) {
     const profiler::OpProfile& op = profile->ops[i];
     std::string names = op.op_names.empty() ? "" : op.op_names.front();
     if (op.op_names.size() > 1) names += " +" + std::to_string(op.op_names.size() - 1);
     const std::string where = Where(op, 3);
-    const std::string place = where.empty() ? names : names.empty() ? where : where + " (" + names + ")";
+    const std::string place = where.empty()   ? names
+                              : names.empty() ? where
+                                              : where + " (" + names + ")";
     std::printf("%-32s %-11s %10.2f %10.2f %6.1f%%  %s\n", op.name.c_str(),
                 std::string(ir::OpcodeName(op.instruction->opcode())).c_str(),
                 op.duration_us.median, op.duration_us.p95, 100 * op.share, place.c_str());
