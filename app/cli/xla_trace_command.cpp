@@ -1,7 +1,8 @@
 // `fusescope xla-trace TRACE MODULE [--top K] [--json]`: a profile XLA recorded itself
 // (jax.profiler's perfetto_trace.json.gz or any Chrome trace JSON) mapped by op name onto
-// the module XLA compiled (its after-optimizations text): time per XLA fusion over the runs,
-// its share of the module's latency, and what each kernel holds — the model's op names and
+// the module XLA compiled (its after-optimizations text): each run's latency (its span, first
+// op's start to last op's end on any thread), time per XLA fusion over the runs, its share of
+// the runs' latencies, and what each kernel holds — the model's op names and
 // source lines from the metadata of the fused instructions. MODULE may be a recording (an
 // imported XLA dump): the trace maps onto its final snapshot, and --save stores it there as
 // a profile that `fusescope hot` carries onto every pass's graph.
@@ -18,6 +19,10 @@
 
 namespace fusescope::app {
 namespace {
+
+// What the trace shows of a run: its thunks' span, not jax's dispatch before them nor the
+// hand-back after (jax's wall time per call holds both).
+constexpr char kLatencyIs[] = "a run's first op's start to its last op's end, on any thread";
 
 std::string Where(const profiler::OpProfile& op, size_t limit) {
   std::string text;
@@ -43,7 +48,13 @@ void PrintJson(const profiler::TraceProfile& profile) {
   json.Key("min").Double(profile.module_latency_us.min);
   json.Key("max").Double(profile.module_latency_us.max);
   json.EndObject();
+  json.Key("latency_is").String(kLatencyIs);
+  json.Key("run_latency_us").BeginArray();
+  for (double latency : profile.run_latency_us) json.Double(latency);
+  json.EndArray();
+  json.Key("max_threads").Int(profile.max_threads);
   json.Key("covered_share").Double(profile.covered_share);
+  json.Key("op_time_share").Double(profile.op_time_share);
   json.Key("ops").BeginArray();
   for (const profiler::OpProfile& op : profile.ops) {
     json.BeginObject();
@@ -73,6 +84,24 @@ void PrintJson(const profiler::TraceProfile& profile) {
   json.EndArray();
   json.EndObject();
   std::cout << json.str() << '\n';
+}
+
+void PrintSummary(const profiler::TraceProfile& profile) {
+  const profiler::SampleSummary& latency = profile.module_latency_us;
+  std::printf(
+      "%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+      "(min %.1f, max %.1f)\n",
+      profile.module_name.c_str(), static_cast<long long>(profile.runs), latency.median,
+      latency.p95, latency.p99, latency.min, latency.max);
+  const std::string threads = profile.max_threads == 1
+                                  ? std::string("one thread")
+                                  : "up to " + std::to_string(profile.max_threads) + " threads";
+  std::printf("latency: %s (a run's ops ran on %s)\n", kLatencyIs, threads.c_str());
+  // Both figures, since with concurrent thunks thread time and wall time part ways.
+  std::printf(
+      "ops ran during %.0f%% of it; their time summed over threads is %.0f%% of it, which the "
+      "shares below add up to\n\n",
+      100 * profile.covered_share, 100 * profile.op_time_share);
 }
 
 int RunXlaTrace(const std::vector<std::string>& raw_args) {
@@ -109,13 +138,7 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
     PrintJson(*profile);
     return 0;
   }
-  const profiler::SampleSummary& latency = profile->module_latency_us;
-  std::printf(
-      "%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
-      "(min %.1f, max %.1f)\n",
-      profile->module_name.c_str(), static_cast<long long>(profile->runs), latency.median,
-      latency.p95, latency.p99, latency.min, latency.max);
-  std::printf("ops named in the trace cover %.0f%% of it\n\n", 100 * profile->covered_share);
+  PrintSummary(*profile);
   std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us", "share",
               "source lines (op names)");
   const size_t limit = top->value_or(20) > 0 ? static_cast<size_t>(top->value_or(20)) : 0;
