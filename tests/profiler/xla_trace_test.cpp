@@ -141,6 +141,33 @@ ENTRY main {
   EXPECT_DOUBLE_EQ(profile->ops.front().share, 100.0 / 260);
 }
 
+// A real trace of thunks on several threads (tests/data/gpt_block): 5 runs under 14 executor
+// events, ops overlapping in some runs. One latency per run, none shorter than an op it
+// holds, and the coverage apart from the thread time.
+TEST(XlaTraceTest, RealConcurrentTraceGivesOneLatencyPerRun) {
+  StatusOr<XlaTrace> trace = ReadXlaTrace(Data("gpt_block/xla_cpu_trace.json.gz"));
+  ASSERT_TRUE(trace.ok()) << trace.message();
+  auto module = Load("gpt_block/after_optimizations.hlo");
+  ASSERT_NE(module, nullptr);
+  StatusOr<TraceProfile> profile = MapTraceOntoModule(*trace, *module);
+  ASSERT_TRUE(profile.ok()) << profile.message();
+  EXPECT_TRUE(profile->unmatched_ops.empty());
+  EXPECT_EQ(profile->runs, 5);
+  ASSERT_EQ(profile->run_latency_us.size(), 5u);
+  EXPECT_EQ(profile->max_threads, 3);
+  EXPECT_LE(profile->covered_share, 1.0);
+  EXPECT_GT(profile->op_time_share, profile->covered_share + 0.05);
+  double shares = 0;
+  for (const OpProfile& op : profile->ops) {
+    ASSERT_EQ(op.samples_us.size(), 5u) << op.name;
+    for (size_t run = 0; run < 5; ++run) {
+      EXPECT_LE(op.samples_us[run], profile->run_latency_us[run]) << op.name << " run " << run;
+    }
+    shares += op.share;
+  }
+  EXPECT_NEAR(shares, profile->op_time_share, 1e-9);
+}
+
 TEST(XlaTraceTest, TraceOfAnotherModuleIsRefused) {
   StatusOr<XlaTrace> trace = ReadXlaTrace(Data("attention/xla_cpu_trace.json.gz"));
   ASSERT_TRUE(trace.ok()) << trace.message();
