@@ -90,6 +90,91 @@ void CollectAttribution(const ir::Module& module, const ir::Instruction& instruc
   }
 }
 
+// One run of the module: its op events on every thread.
+struct Run {
+  std::vector<const TraceEvent*> ops;
+  double start_us = 0;
+  double end_us = 0;
+};
+
+// The module's op events by run_id, runs in the order they started (run ids are not ordered).
+std::vector<Run> GroupByRun(const std::vector<const TraceEvent*>& ours) {
+  std::map<std::string, Run> by_id;
+  for (const TraceEvent* op : ours) {
+    const double end = op->start_us + op->duration_us;
+    auto [it, fresh] = by_id.try_emplace(op->run_id);
+    Run& run = it->second;
+    run.start_us = fresh ? op->start_us : std::min(run.start_us, op->start_us);
+    run.end_us = fresh ? end : std::max(run.end_us, end);
+    run.ops.push_back(op);
+  }
+  std::vector<Run> runs;
+  for (auto& [id, run] : by_id) runs.push_back(std::move(run));
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const Run& a, const Run& b) { return a.start_us < b.start_us; });
+  return runs;
+}
+
+// The time at least one of the run's ops was running: concurrent ops count once.
+double BusyUs(const Run& run) {
+  std::vector<std::pair<double, double>> spans;
+  for (const TraceEvent* op : run.ops) {
+    spans.push_back({op->start_us, op->start_us + op->duration_us});
+  }
+  std::sort(spans.begin(), spans.end());
+  double busy = 0;
+  double from = spans.front().first;
+  double to = spans.front().second;
+  for (const auto& [start, end] : spans) {
+    if (start > to) {
+      busy += to - from;
+      from = start;
+    }
+    to = std::max(to, end);
+  }
+  return busy + (to - from);
+}
+
+int64_t ThreadCount(const Run& run) {
+  std::set<std::pair<int64_t, int64_t>> threads;
+  for (const TraceEvent* op : run.ops) threads.insert({op->pid, op->tid});
+  return static_cast<int64_t>(threads.size());
+}
+
+struct WallTimes {
+  double span_us = 0;     // the runs' latencies summed
+  double busy_us = 0;     // of that, when some op ran
+  double op_time_us = 0;  // the ops' durations summed, concurrent ones each
+};
+
+// Fills the profile's per-run figures; the sums are the denominators and numerators of its
+// shares.
+WallTimes MeasureRuns(const std::vector<Run>& runs, TraceProfile& profile) {
+  WallTimes times;
+  for (const Run& run : runs) {
+    profile.run_latency_us.push_back(run.end_us - run.start_us);
+    times.span_us += run.end_us - run.start_us;
+    times.busy_us += BusyUs(run);
+    for (const TraceEvent* op : run.ops) times.op_time_us += op->duration_us;
+    profile.max_threads = std::max(profile.max_threads, ThreadCount(run));
+  }
+  profile.runs = static_cast<int64_t>(runs.size());
+  profile.module_latency_us = Summarize(profile.run_latency_us);
+  return times;
+}
+
+// Per op, one sample per run it ran in (its events there summed: loops run an op many
+// times), in run order.
+std::map<std::string, std::vector<double>> SamplesByOp(const std::vector<Run>& runs) {
+  std::map<std::string, std::vector<double>> samples;
+  for (const Run& run : runs) {
+    std::map<std::string, double> in_run;
+    for (const TraceEvent* op : run.ops) in_run[op->hlo_op] += op->duration_us;
+    for (const auto& [name, micros] : in_run) samples[name].push_back(micros);
+  }
+  return samples;
+}
+
 }  // namespace
 
 StatusOr<XlaTrace> ParseXlaTrace(std::string_view json, const std::string& source_name) {
@@ -123,8 +208,6 @@ StatusOr<XlaTrace> ParseXlaTrace(std::string_view json, const std::string& sourc
     if (!parsed.hlo_op.empty()) {
       if (modules.insert(parsed.hlo_module).second) trace.modules.push_back(parsed.hlo_module);
       trace.op_events.push_back(std::move(parsed));
-    } else if (parsed.name == "ThunkExecutor::Execute") {
-      trace.execution_events.push_back(std::move(parsed));
     }
   }
   return trace;
@@ -160,41 +243,22 @@ StatusOr<XlaTrace> DecodeXlaTrace(std::string bytes, const std::string& source_n
 StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Module& module) {
   TraceProfile profile;
   profile.module_name = module.name();
-  // Per op, the time of each run (an op can run several times in one run: loops).
-  std::map<std::string, std::map<std::string, double>> per_op_run;
   std::vector<const TraceEvent*> ours;
   for (const TraceEvent& event : trace.op_events) {
-    if (event.hlo_module != module.name()) continue;
-    ours.push_back(&event);
-    per_op_run[event.hlo_op][event.run_id] += event.duration_us;
+    if (event.hlo_module == module.name()) ours.push_back(&event);
   }
   if (ours.empty()) {
     std::string held;
     for (const std::string& name : trace.modules) held += (held.empty() ? "" : ", ") + name;
-    return Status::Error("the trace holds no run of module " + module.name() +
-                         (held.empty() ? std::string(" (it names no HLO ops at all)")
-                                       : " (it holds " + held + ")"));
+    return Status::Error(
+        "the trace holds no run of module " + module.name() +
+        (held.empty() ? std::string(" (it names no HLO ops at all)") : " (it holds " + held + ")"));
   }
-  // A run's latency: the executor event that contains the run's ops.
-  std::vector<double> latencies;
-  for (const TraceEvent& execution : trace.execution_events) {
-    const double end = execution.start_us + execution.duration_us;
-    const bool holds_ours = std::any_of(ours.begin(), ours.end(), [&](const TraceEvent* op) {
-      return op->tid == execution.tid && op->pid == execution.pid &&
-             op->start_us >= execution.start_us && op->start_us <= end;
-    });
-    if (holds_ours) latencies.push_back(execution.duration_us);
-  }
-  std::set<std::string> runs;
-  for (const TraceEvent* op : ours) runs.insert(op->run_id);
-  profile.runs = static_cast<int64_t>(runs.size());
-  profile.module_latency_us = Summarize(latencies);
-  profile.run_latency_us = latencies;
-  const double module_total = profile.module_latency_us.mean * static_cast<double>(latencies.size());
-
+  const std::vector<Run> runs = GroupByRun(ours);
+  const WallTimes times = MeasureRuns(runs, profile);
+  const std::map<std::string, std::vector<double>> samples_by_op = SamplesByOp(runs);
   int64_t matched = 0;
-  double ops_total = 0;
-  for (const auto& [name, by_run] : per_op_run) {
+  for (const auto& [name, samples] : samples_by_op) {
     const ir::Instruction* instruction = module.FindInstruction(name);
     if (instruction == nullptr) {
       profile.unmatched_ops.push_back(name);
@@ -204,25 +268,25 @@ StatusOr<TraceProfile> MapTraceOntoModule(const XlaTrace& trace, const ir::Modul
     OpProfile op;
     op.instruction = instruction;
     op.name = name;
-    std::vector<double> samples;
-    for (const auto& [run, micros] : by_run) samples.push_back(micros);
+    op.samples_us = samples;
     op.duration_us = Summarize(samples);
     for (double sample : samples) op.total_us += sample;
-    op.samples_us = std::move(samples);
-    ops_total += op.total_us;
     CollectAttribution(module, *instruction, op);
     profile.ops.push_back(std::move(op));
   }
-  if (matched * 2 < static_cast<int64_t>(per_op_run.size())) {
-    return Status::Error("the trace's ops of " + module.name() + " are mostly not in this module (" +
+  if (matched * 2 < static_cast<int64_t>(samples_by_op.size())) {
+    return Status::Error("the trace's ops of " + module.name() +
+                         " are mostly not in this module (" +
                          std::to_string(profile.unmatched_ops.size()) + " of " +
-                         std::to_string(per_op_run.size()) +
-                         " unknown, e.g. " + profile.unmatched_ops.front() +
-                         "): a trace of another compilation?");
+                         std::to_string(samples_by_op.size()) + " unknown, e.g. " +
+                         profile.unmatched_ops.front() + "): a trace of another compilation?");
   }
-  const double denominator = module_total > 0 ? module_total : ops_total;
-  for (OpProfile& op : profile.ops) op.share = denominator > 0 ? op.total_us / denominator : 0;
-  profile.covered_share = denominator > 0 ? ops_total / denominator : 0;
+  const auto over_span = [&](double micros) {
+    return times.span_us > 0 ? micros / times.span_us : 0;
+  };
+  for (OpProfile& op : profile.ops) op.share = over_span(op.total_us);
+  profile.op_time_share = over_span(times.op_time_us);
+  profile.covered_share = over_span(times.busy_us);
   std::sort(profile.ops.begin(), profile.ops.end(),
             [](const OpProfile& a, const OpProfile& b) { return a.total_us > b.total_us; });
   return profile;

@@ -4,11 +4,16 @@
 // Profiles recorded by XLA itself, mapped onto XLA's own module. jax.profiler traces
 // (`create_perfetto_trace=True` writes perfetto_trace.json.gz, Chrome trace JSON) from
 // XLA:CPU carry one complete event per thunk executed, named after the HLO instruction and
-// with args {hlo_module, hlo_op, run_id}, inside a `ThunkExecutor::Execute` event per run;
-// jaxlib 0.10 writes one for every fusion, dot library call and copy. Mapped by name onto
-// the after-optimizations module XLA compiled (its dump or `compile().as_text()`), each
-// event's time lands on a real XLA fusion, and through that fusion's fused instructions'
-// metadata on the model's op names and source lines.
+// with args {hlo_module, hlo_op, run_id}; jaxlib 0.10 writes one for every fusion, dot
+// library call and copy. Mapped by name onto the after-optimizations module XLA compiled (its
+// dump or `compile().as_text()`), each event's time lands on a real XLA fusion, and through
+// that fusion's fused instructions' metadata on the model's op names and source lines.
+//
+// A run is told by its run_id, not by the runtime's events around it: XLA:CPU runs
+// independent thunks on several threads, each under a `ThunkExecutor::Execute` event of its
+// own, and in real traces a worker's event often goes on past its run's last thunk into the
+// next run. The client's `ExecuteHelper` event returns once the thunks are dispatched, so no
+// runtime event encloses a run either.
 
 #include <cstdint>
 #include <string>
@@ -33,10 +38,9 @@ struct TraceEvent {
 };
 
 struct XlaTrace {
-  std::vector<TraceEvent> op_events;         // events that name an HLO op
-  std::vector<TraceEvent> execution_events;  // one per module run (ThunkExecutor::Execute)
-  std::vector<std::string> modules;          // hlo_module values seen, in order
-  int64_t event_count = 0;                   // all complete events read
+  std::vector<TraceEvent> op_events;  // events that name an HLO op
+  std::vector<std::string> modules;   // hlo_module values seen, in order
+  int64_t event_count = 0;            // all complete events read
 };
 
 // Reads a Chrome/Perfetto JSON trace, plain or gzip-compressed (by content, not name).
@@ -57,21 +61,31 @@ struct SourceLine {
 struct OpProfile {
   const ir::Instruction* instruction = nullptr;
   std::string name;
-  std::vector<double> samples_us;  // one per run
-  SampleSummary duration_us;       // of samples_us
-  double total_us = 0;            // all runs
-  double share = 0;               // of the module's time in the runs the trace holds
-  std::vector<std::string> op_names;       // metadata op_name of what the kernel holds
-  std::vector<SourceLine> source_lines;    // distinct, in program order of the fused ops
+  std::vector<double> samples_us;        // per run it ran in: its events' time there, summed
+  SampleSummary duration_us;             // of samples_us
+  double total_us = 0;                   // all runs
+  double share = 0;                      // total_us over the runs' latencies summed
+  std::vector<std::string> op_names;     // metadata op_name of what the kernel holds
+  std::vector<SourceLine> source_lines;  // distinct, in program order of the fused ops
 };
 
+// Latency and coverage count wall time, whatever the number of threads: a run's latency is
+// its span, from its first op's start to its last op's end on any thread. Thread time, the
+// ops' durations summed, can exceed it when thunks run concurrently, so the ops' shares can
+// sum to more than 1; covered_share counts each instant once. The run figures count all the
+// module's op events in the trace, whether this module text has the op or not.
 struct TraceProfile {
   std::string module_name;
   int64_t runs = 0;
-  std::vector<double> run_latency_us;  // per run, from the executor's event
+  std::vector<double> run_latency_us;  // one per run, in the order the runs started
   SampleSummary module_latency_us;     // of run_latency_us
-  std::vector<OpProfile> ops;       // by total time, largest first
-  double covered_share = 0;         // the ops' time over the module's time
+  std::vector<OpProfile> ops;          // by total time, largest first
+  // The time at least one op ran (the union of the ops' intervals) over the runs' spans: at
+  // most 1; the rest is the runtime between thunks.
+  double covered_share = 0;
+  // The ops' summed time over the runs' spans: their shares' sum when all are matched.
+  double op_time_share = 0;
+  int64_t max_threads = 0;  // the most threads one run's ops ran on
   // Ops the trace names that the module does not have (another compilation?).
   std::vector<std::string> unmatched_ops;
 };

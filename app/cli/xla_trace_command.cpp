@@ -1,7 +1,8 @@
 // `fusescope xla-trace TRACE MODULE [--top K] [--json]`: a profile XLA recorded itself
 // (jax.profiler's perfetto_trace.json.gz or any Chrome trace JSON) mapped by op name onto
-// the module XLA compiled (its after-optimizations text): time per XLA fusion over the runs,
-// its share of the module's latency, and what each kernel holds — the model's op names and
+// the module XLA compiled (its after-optimizations text): each run's latency (its span, first
+// op's start to last op's end on any thread), time per XLA fusion over the runs, its share of
+// the runs' latencies, and what each kernel holds — the model's op names and
 // source lines from the metadata of the fused instructions. MODULE may be a recording (an
 // imported XLA dump): the trace maps onto its final snapshot, and --save stores it there as
 // a profile that `fusescope hot` carries onto every pass's graph.
@@ -19,10 +20,15 @@
 namespace fusescope::app {
 namespace {
 
+// What the trace shows of a run: its thunks' span, not jax's dispatch before them nor the
+// hand-back after (jax's wall time per call holds both).
+constexpr char kLatencyIs[] = "a run's first op's start to its last op's end, on any thread";
+
 std::string Where(const profiler::OpProfile& op, size_t limit) {
   std::string text;
   for (size_t i = 0; i < op.source_lines.size() && i < limit; ++i) {
-    text += (i ? ", " : "") + op.source_lines[i].file + ":" + std::to_string(op.source_lines[i].line);
+    text +=
+        (i ? ", " : "") + op.source_lines[i].file + ":" + std::to_string(op.source_lines[i].line);
   }
   if (op.source_lines.size() > limit) {
     text += " +" + std::to_string(op.source_lines.size() - limit);
@@ -42,7 +48,13 @@ void PrintJson(const profiler::TraceProfile& profile) {
   json.Key("min").Double(profile.module_latency_us.min);
   json.Key("max").Double(profile.module_latency_us.max);
   json.EndObject();
+  json.Key("latency_is").String(kLatencyIs);
+  json.Key("run_latency_us").BeginArray();
+  for (double latency : profile.run_latency_us) json.Double(latency);
+  json.EndArray();
+  json.Key("max_threads").Int(profile.max_threads);
   json.Key("covered_share").Double(profile.covered_share);
+  json.Key("op_time_share").Double(profile.op_time_share);
   json.Key("ops").BeginArray();
   for (const profiler::OpProfile& op : profile.ops) {
     json.BeginObject();
@@ -74,12 +86,31 @@ void PrintJson(const profiler::TraceProfile& profile) {
   std::cout << json.str() << '\n';
 }
 
+void PrintSummary(const profiler::TraceProfile& profile) {
+  const profiler::SampleSummary& latency = profile.module_latency_us;
+  std::printf(
+      "%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+      "(min %.1f, max %.1f)\n",
+      profile.module_name.c_str(), static_cast<long long>(profile.runs), latency.median,
+      latency.p95, latency.p99, latency.min, latency.max);
+  const std::string threads = profile.max_threads == 1
+                                  ? std::string("one thread")
+                                  : "up to " + std::to_string(profile.max_threads) + " threads";
+  std::printf("latency: %s (a run's ops ran on %s)\n", kLatencyIs, threads.c_str());
+  // Both figures, since with concurrent thunks thread time and wall time part ways.
+  std::printf(
+      "ops ran during %.0f%% of it; their time summed over threads is %.0f%% of it, which the "
+      "shares below add up to\n\n",
+      100 * profile.covered_share, 100 * profile.op_time_share);
+}
+
 int RunXlaTrace(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"--top"}, {"--json", "--save"});
   if (!args.ok()) return Fail("xla-trace: " + args.message());
   if (args->positional().size() != 2) {
-    return Fail("usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
-                "[--json]");
+    return Fail(
+        "usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
+        "[--json]");
   }
   auto top = args->IntValue("--top");
   if (!top.ok()) return Fail(top.message());
@@ -107,21 +138,18 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
     PrintJson(*profile);
     return 0;
   }
-  const profiler::SampleSummary& latency = profile->module_latency_us;
-  std::printf("%s: %lld runs in the trace, latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
-              "(min %.1f, max %.1f)\n",
-              profile->module_name.c_str(), static_cast<long long>(profile->runs), latency.median,
-              latency.p95, latency.p99, latency.min, latency.max);
-  std::printf("ops named in the trace cover %.0f%% of it\n\n", 100 * profile->covered_share);
-  std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us",
-              "share", "source lines (op names)");
+  PrintSummary(*profile);
+  std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us", "share",
+              "source lines (op names)");
   const size_t limit = top->value_or(20) > 0 ? static_cast<size_t>(top->value_or(20)) : 0;
   for (size_t i = 0; i < profile->ops.size() && i < limit; ++i) {
     const profiler::OpProfile& op = profile->ops[i];
     std::string names = op.op_names.empty() ? "" : op.op_names.front();
     if (op.op_names.size() > 1) names += " +" + std::to_string(op.op_names.size() - 1);
     const std::string where = Where(op, 3);
-    const std::string place = where.empty() ? names : names.empty() ? where : where + " (" + names + ")";
+    const std::string place = where.empty()   ? names
+                              : names.empty() ? where
+                                              : where + " (" + names + ")";
     std::printf("%-32s %-11s %10.2f %10.2f %6.1f%%  %s\n", op.name.c_str(),
                 std::string(ir::OpcodeName(op.instruction->opcode())).c_str(),
                 op.duration_us.median, op.duration_us.p95, 100 * op.share, place.c_str());

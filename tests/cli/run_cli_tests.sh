@@ -349,8 +349,11 @@ json_ok "hot says no roofline" 'd["roofline"] == [] and d["roofline_unavailable"
 expect_ok "xla-trace" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$src/tests/data/attention/after_optimizations.hlo" --top 5
 contains "xla-trace latency" '^jit_attention: 5 runs in the trace, latency p50 ' "$tmp/out"
 contains "xla-trace source" 'subtract_exponential_fusion|ynn_fusion' "$tmp/out"
+contains "xla-trace latency is" "^latency: a run's first op's start to its last op's end" "$tmp/out"
 expect_ok "xla-trace json" "$fs" xla-trace "$src/tests/data/mlp/xla_cpu_trace.json.gz" "$src/tests/data/mlp/after_optimizations.hlo" --json
-json_ok "xla-trace json" "d['runs'] == 5 and d['ops'] and not d['unmatched_ops'] and abs(sum(o['share'] for o in d['ops']) - d['covered_share']) < 1e-9 and all(o['source_lines'] for o in d['ops'])"
+json_ok "xla-trace json" "d['runs'] == 5 and d['ops'] and not d['unmatched_ops'] and len(d['run_latency_us']) == 5 and abs(sum(o['share'] for o in d['ops']) - d['op_time_share']) < 1e-9 and 0 < d['covered_share'] <= 1 and all(o['source_lines'] for o in d['ops'])"
+expect_ok "xla-trace threads" "$fs" xla-trace "$src/tests/data/gpt_block/xla_cpu_trace.json.gz" "$src/tests/data/gpt_block/after_optimizations.hlo" --json
+json_ok "xla-trace threads" "d['runs'] == 5 and len(d['run_latency_us']) == 5 and d['max_threads'] == 3 and d['covered_share'] <= 1 < d['op_time_share']"
 expect_error "xla-trace other module" "holds no run of module jit_mlp" "$fs" xla-trace "$src/tests/data/attention/xla_cpu_trace.json.gz" "$src/tests/data/mlp/after_optimizations.hlo"
 printf '{"traceEvents": [' >"$tmp/cut.json"
 expect_error "xla-trace cut" "cut.json: line 1, column 18: " "$fs" xla-trace "$tmp/cut.json" "$src/tests/data/mlp/after_optimizations.hlo"
