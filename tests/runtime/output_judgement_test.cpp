@@ -202,5 +202,42 @@ TEST(OutputJudgementTest, TheSameRecurrenceOnTheInputsTheGraphAsksForMatches) {
   EXPECT_LT(j.reference_to_exact, 1e-5);
 }
 
+// tests/runtime/xla_cases/narrow_floats.hlo's f16 a*b + h, as a CPU with AVX-512 FP16 runs it
+// (one rounding of the fused multiply-add) and as one that rounds the f16 product first: some
+// elements that cancel differ by about five units of f16 precision, yet neither is further
+// from the exact answer than the other by more than f16's own rounding.
+TEST(OutputJudgementTest, FusedAndUnfusedHalfMultiplyAddsAgreeByTheExactAnswer) {
+  const std::string params =
+      "  a = f32[8,16] parameter(0)\n  b = f32[8,16] parameter(1)\n  h = f16[8,16] "
+      "parameter(2)\n  ah = f16[8,16] convert(a)\n  bh = f16[8,16] convert(b)\n";
+  auto rounded = ir::ParseHloModule("HloModule r\nENTRY e {\n" + params +
+                                        "  p = f16[8,16] multiply(ah, bh)\n"
+                                        "  ROOT s = f16[8,16] add(p, h)\n}\n",
+                                    "r.hlo");
+  // The product of two f16 values is exact in f32: only the sum rounds, to f32 and then f16.
+  auto fused =
+      ir::ParseHloModule("HloModule f\nENTRY e {\n" + params +
+                             "  aw = f32[8,16] convert(ah)\n  bw = f32[8,16] convert(bh)\n"
+                             "  hw = f32[8,16] convert(h)\n  p = f32[8,16] multiply(aw, bw)\n"
+                             "  s = f32[8,16] add(p, hw)\n  ROOT r = f16[8,16] convert(s)\n}\n",
+                         "f.hlo");
+  ASSERT_TRUE(rounded.ok()) << rounded.message();
+  ASSERT_TRUE(fused.ok()) << fused.message();
+  auto inputs = SeededInputs(*(*rounded)->entry(), 0);
+  ASSERT_TRUE(inputs.ok());
+  InterpreterOptions wide;
+  wide.widen_floats_to_f64 = true;
+  const Literal reference = Interpreter().Run(**rounded, *inputs).value();
+  const Literal candidate = Interpreter().Run(**fused, *inputs).value();
+  const Literal exact = Interpreter(wide).Run(**rounded, *inputs).value();
+  const double rtol = EffectiveRtol(ir::PrimitiveType::kF16, 1e-5);
+  ASSERT_FALSE(CompareLiterals(candidate, reference, rtol, 1e-6).ok())
+      << "no element cancels on these inputs; the test proves nothing";
+  const OutputJudgement j = JudgeOutput(candidate, reference, &exact, 1e-5, 1e-6);
+  EXPECT_EQ(j.verdict, OutputVerdict::kMatchByExactAnswer) << j.Explanation();
+  const OutputJudgement back = JudgeOutput(reference, candidate, &exact, 1e-5, 1e-6);
+  EXPECT_EQ(back.verdict, OutputVerdict::kMatchByExactAnswer) << back.Explanation();
+}
+
 }  // namespace
 }  // namespace fusescope::runtime
