@@ -3,6 +3,7 @@
 // the same function computes; other dialects load as graphs that cannot be compiled.
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -526,6 +527,45 @@ TEST(MlirModelImportTest, HexDenseConstantsMap) {
       "wrong.mlir");
   ASSERT_TRUE(wrong.ok()) << wrong.message();
   EXPECT_FALSE(wrong->compilable());
+}
+
+// A weight past the text limit, as jax prints a model's parameters: its hex bytes become the
+// constant's bytes (never dropped, never decimal text), a large splat too.
+TEST(MlirModelImportTest, LargeHexConstantsKeepTheirBytes) {
+  std::string hex = "0x";
+  char byte[3];
+  for (int i = 0; i < 64 * 64; ++i) {
+    const float value = static_cast<float>(i) * 0.25f;
+    uint8_t bits[4];
+    std::memcpy(bits, &value, 4);
+    for (uint8_t b : bits) {
+      std::snprintf(byte, sizeof byte, "%02X", b);
+      hex += byte;
+    }
+  }
+  const std::string text =
+      "func.func @main() -> (tensor<64x64xf32>, tensor<2048xf16>) {\n"
+      "  %0 = stablehlo.constant dense<\"" +
+      hex +
+      "\"> : tensor<64x64xf32>\n"
+      "  %1 = stablehlo.constant dense<\"0x003C\"> : tensor<2048xf16>\n"
+      "  return %0, %1 : tensor<64x64xf32>, tensor<2048xf16>\n"
+      "}\n";
+  auto imported = ImportMlirModelText(text, "weights.mlir");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
+  int with_bytes = 0;
+  for (const auto& instruction : imported->module->entry()->instructions()) {
+    if (instruction->opcode() != ir::Opcode::kConstant) continue;
+    ASSERT_NE(instruction->constant_bytes(), nullptr) << instruction->name();
+    EXPECT_EQ(instruction->literal(), "{...}");
+    ++with_bytes;
+  }
+  EXPECT_EQ(with_bytes, 2);
+  auto result = runtime::Interpreter().Run(*imported->module, {});
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(result->elements()[0].GetDouble(4095), 4095 * 0.25);
+  EXPECT_EQ(result->elements()[1].GetDouble(2047), 1.0);
 }
 
 // reduce_precision (pretty `format = e5m10`), fft, map and batch_norm (generic) map with

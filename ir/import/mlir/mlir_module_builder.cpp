@@ -254,6 +254,8 @@ class Builder {
     if (mapping) {
       for (auto& [key, value] : mapping->attributes) instruction->SetAttribute(key, value);
       if (!mapping->literal.empty()) instruction->set_literal(mapping->literal);
+      if (!mapping->constant_bytes.empty())
+        instruction->set_constant_bytes(ir::MakeConstantBytes(std::move(mapping->constant_bytes)));
     } else if (!operation.text.empty()) {
       instruction->SetAttribute("mlir", Quoted(operation.text));
     }

@@ -311,8 +311,8 @@ std::optional<std::vector<std::string>> HexElements(std::string_view hex, Primit
       if (type == PrimitiveType::kF64) {
         std::memcpy(&value, &raw, sizeof value);
       } else if (type == PrimitiveType::kF32 || type == PrimitiveType::kBF16) {
-        const uint32_t narrow =
-            type == PrimitiveType::kF32 ? static_cast<uint32_t>(raw) : static_cast<uint32_t>(raw << 16);
+        const uint32_t narrow = type == PrimitiveType::kF32 ? static_cast<uint32_t>(raw)
+                                                            : static_cast<uint32_t>(raw << 16);
         float f;
         std::memcpy(&f, &narrow, sizeof f);
         value = f;
@@ -342,9 +342,13 @@ std::optional<std::vector<std::string>> HexElements(std::string_view hex, Primit
   return elements;
 }
 
-std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
+// Constants with more elements than this written in hex keep their bytes, not text.
+constexpr int64_t kMaxTextElements = 1024;
+
+// The payload of `dense<...>` in `text`, or nullopt.
+std::optional<std::string_view> DensePayload(std::string_view text) {
   const size_t dense = text.find("dense<");
-  if (dense == std::string_view::npos || !shape.IsArray()) return std::nullopt;
+  if (dense == std::string_view::npos) return std::nullopt;
   std::string_view rest = text.substr(dense + 6);
   int depth = 1;
   size_t end = 0;
@@ -357,7 +361,40 @@ std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
     if (rest[end] == '>') --depth;
   }
   if (depth != 0) return std::nullopt;
-  std::string_view payload = rest.substr(0, end - 1);
+  return rest.substr(0, end - 1);
+}
+
+// A hex payload's bytes in ir::ConstantBytes' layout (a splat repeated); nullopt for other
+// payloads and types whose elements are not whole bytes.
+std::optional<std::vector<uint8_t>> HexBytes(std::string_view payload, PrimitiveType type,
+                                             int64_t count) {
+  const int bits = PrimitiveTypeBitWidth(type);
+  if (payload.size() < 4 || payload.front() != '"' || payload.back() != '"' ||
+      payload.substr(1, 2) != "0x" || type == PrimitiveType::kPred || bits % 8 != 0 || bits == 0 ||
+      IsComplexType(type))
+    return std::nullopt;
+  const std::string_view hex = payload.substr(3, payload.size() - 4);
+  const size_t width = static_cast<size_t>(bits / 8);
+  if (hex.size() % 2 != 0) return std::nullopt;
+  const size_t given = hex.size() / 2;
+  if (given != width && given != width * static_cast<size_t>(count)) return std::nullopt;
+  std::vector<uint8_t> data(width * static_cast<size_t>(count));
+  for (size_t i = 0; i < given; ++i) {
+    unsigned value = 0;
+    auto parsed = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, value, 16);
+    if (parsed.ec != std::errc() || parsed.ptr != hex.data() + 2 * i + 2) return std::nullopt;
+    data[i] = static_cast<uint8_t>(value);
+  }
+  for (size_t at = given; at < data.size(); at += width)
+    std::memcpy(data.data() + at, data.data(), width);  // a splat
+  return data;
+}
+
+std::optional<std::string> Literal(std::string_view text, const Shape& shape) {
+  if (!shape.IsArray()) return std::nullopt;
+  std::optional<std::string_view> dense_payload = DensePayload(text);
+  if (!dense_payload) return std::nullopt;
+  std::string_view payload = *dense_payload;
   const int64_t count = shape.ElementCount();
   if (count > kMaxLiteralElements) return std::nullopt;
   std::vector<std::string> elements;
@@ -1234,10 +1271,18 @@ std::optional<HloMapping> MapOperation(const MlirOperation& operation,
     return MapReduce(operation);
   }
   if (name == "constant") {
-    auto literal = Literal(text, result);
-    if (!literal) return std::nullopt;
     HloMapping mapping;
     mapping.opcode = Opcode::kConstant;
+    std::optional<std::string_view> payload = DensePayload(text);
+    if (payload && result.IsArray() && result.ElementCount() > kMaxTextElements) {
+      if (auto bytes = HexBytes(*payload, result.element_type(), result.ElementCount())) {
+        mapping.constant_bytes = std::move(*bytes);
+        mapping.literal = "{...}";
+        return mapping;
+      }
+    }
+    auto literal = Literal(text, result);
+    if (!literal) return std::nullopt;
     mapping.literal = *literal;
     return mapping;
   }

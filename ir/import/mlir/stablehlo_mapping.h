@@ -22,7 +22,10 @@ struct HloMapping {
   Opcode opcode = Opcode::kUnknown;
   std::vector<std::pair<std::string, std::string>> attributes;  // key, value as HLO writes it
   std::string literal;                                          // constant(...) contents
-  std::string region_key = "to_apply";                          // where the operation's region goes
+  // A large constant written in MLIR's hex form: its elements' bytes (ir::ConstantBytes), and
+  // `literal` is `{...}`.
+  std::vector<uint8_t> constant_bytes;
+  std::string region_key = "to_apply";  // where the operation's region goes
   // `stablehlo.reduce ... applies stablehlo.add`: the reducer is this binary opcode on
   // scalars, written without a region.
   std::optional<Opcode> reduction;
