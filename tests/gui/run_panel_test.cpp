@@ -9,8 +9,10 @@
 
 #include <QAction>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFont>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -219,6 +221,69 @@ TEST(RunPanelTest, BisectHighlightsTheBrokenFusionPass) {
       << panel->summary()->text().toStdString();
   EXPECT_FALSE(panel->error_label()->isVisible());
   EXPECT_TRUE(checker.problems().isEmpty()) << checker.problems().join('\n').toStdString();
+}
+
+// A recurrence whose weight the graph scales up is chaotic on any inputs: compiled, its tanh
+// rounds differently and the outputs move by O(1). The dock says the module is
+// ill-conditioned on these inputs (amber, not red), with both distances to the exact answer.
+TEST(RunPanelTest, AChaoticRecurrenceIsIllConditionedNotAMismatch) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString path = dir.filePath(QStringLiteral("rnn.hlo"));
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(R"(HloModule rnn
+body {
+  s = (s32[], f32[1,64], f32[64,64]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  h = f32[1,64] get-tuple-element(s), index=1
+  w = f32[64,64] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  n = s32[] add(i, one)
+  z = f32[1,64] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[1,64] tanh(z)
+  ROOT o = (s32[], f32[1,64], f32[64,64]) tuple(n, t, w)
+}
+cond {
+  s = (s32[], f32[1,64], f32[64,64]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(50)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+ENTRY e {
+  h0 = f32[1,64] parameter(0)
+  w0 = f32[64,64] parameter(1)
+  g = f32[] constant(4)
+  gb = f32[64,64] broadcast(g), dimensions={}
+  w = f32[64,64] multiply(w0, gb)
+  zero = s32[] constant(0)
+  init = (s32[], f32[1,64], f32[64,64]) tuple(zero, h0, w)
+  l = (s32[], f32[1,64], f32[64,64]) while(init), condition=cond, body=body
+  ROOT r = f32[1,64] get-tuple-element(l), index=1
+}
+)");
+  file.close();
+  auto window = OpenFile(path);
+  RunPanel* panel = window->run_panel();
+  const int cpu = panel->device_box()->findText(QStringLiteral("cpu"));
+  ASSERT_GE(cpu, 0);
+  panel->device_box()->setCurrentIndex(cpu);
+  panel->StartRun();
+  ASSERT_TRUE(WaitForAnswer(*panel));
+  ASSERT_EQ(panel->outputs_model()->rowCount(), 1);
+  const RunOutputModel& model = *panel->outputs_model();
+  EXPECT_EQ(Cell(model, 0, RunOutputModel::kVerdict), "ill-conditioned");
+  EXPECT_EQ(model.index(0, RunOutputModel::kVerdict).data(Qt::ForegroundRole).value<QColor>(),
+            RunOutputModel::VerdictColor(QStringLiteral("ill-conditioned"), true));
+  EXPECT_NE(RunOutputModel::VerdictColor(QStringLiteral("ill-conditioned"), true),
+            RunOutputModel::VerdictColor(QStringLiteral("MISMATCH"), false));
+  EXPECT_FALSE(model.index(0, 0).data(Qt::BackgroundRole).isValid());
+  EXPECT_FALSE(Cell(model, 0, RunOutputModel::kToExact).isEmpty());
+  EXPECT_FALSE(Cell(model, 0, RunOutputModel::kOriginalToExact).isEmpty());
+  EXPECT_TRUE(panel->summary()->text().contains("ill-conditioned on these inputs"))
+      << panel->summary()->text().toStdString();
+  EXPECT_FALSE(panel->error_label()->isVisible());
+  SaveScreenshot(*window, "run_ill_conditioned.png");
 }
 
 // A profile is saved into the recording by the worker and the Profile dock shows it. A
