@@ -1,11 +1,11 @@
 #include "recording/constant_store.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <functional>
 #include <vector>
+
+#include "recording/compressed_text.h"
 
 namespace fusescope::recording {
 namespace {
@@ -38,31 +38,17 @@ std::string Unshuffle(std::string_view bytes) {
 }
 
 // The deflated chunk, or nullopt when deflating saves less than a tenth.
-std::optional<std::string> Deflate(std::string_view bytes) {
-  const std::string shuffled = Shuffle(bytes);
-  uLongf size = compressBound(static_cast<uLong>(shuffled.size()));
-  std::string out(size, '\0');
+std::optional<std::string> DeflateChunk(std::string_view bytes) {
   // Level 1: weights compress little at any level, and a model's weights are large.
-  if (compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                reinterpret_cast<const Bytef*>(shuffled.data()),
-                static_cast<uLong>(shuffled.size()), 1) != Z_OK ||
-      size > bytes.size() - bytes.size() / 10) {
-    return std::nullopt;
-  }
-  out.resize(size);
-  return out;
+  StatusOr<std::string> deflated = Deflate(Shuffle(bytes), 1);
+  if (!deflated.ok() || deflated->size() > bytes.size() - bytes.size() / 10) return std::nullopt;
+  return std::move(deflated).value();
 }
 
-Status Inflate(std::string_view data, size_t size, std::string& out) {
-  out.assign(size, '\0');
-  uLongf produced = size;
-  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &produced,
-                 reinterpret_cast<const Bytef*>(data.data()),
-                 static_cast<uLong>(data.size())) != Z_OK ||
-      produced != size) {
-    return Status::Error("a chunk does not inflate to its size");
-  }
-  out = Unshuffle(out);
+Status InflateChunk(std::string_view data, size_t size, std::string& out) {
+  StatusOr<std::string> inflated = Inflate(data, static_cast<int64_t>(size));
+  if (!inflated.ok()) return Status::Error("a chunk does not inflate to its size");
+  out = Unshuffle(*inflated);
   return Status::Ok();
 }
 
@@ -117,7 +103,7 @@ Status ConstantWriter::WriteChunks(int64_t row, const ir::ConstantBytes& bytes) 
                              static_cast<size_t>(bytes.size()));
   for (int64_t chunk = 0, at = 0; at < bytes.size() || chunk == 0; ++chunk) {
     const std::string_view piece = all.substr(at, kConstantChunkBytes);
-    std::optional<std::string> deflated = Deflate(piece);
+    std::optional<std::string> deflated = DeflateChunk(piece);
     insert_chunk_->Bind(1, row);
     insert_chunk_->Bind(2, chunk);
     insert_chunk_->Bind(3, deflated ? kShuffledDeflate : kRaw);
@@ -165,7 +151,7 @@ StatusOr<std::unordered_map<int64_t, ir::ConstantBytesPtr>> ReadRecordConstants(
           return Status::Error(what + ": chunk " + std::to_string(row.Int(1)) + " out of order");
         std::string_view data = row.Blob(3);
         if (row.Text(2) == kShuffledDeflate) {
-          Status status = Inflate(data, static_cast<size_t>(expected), inflated);
+          Status status = InflateChunk(data, static_cast<size_t>(expected), inflated);
           if (!status.ok()) return Status::Error(what + ": " + status.message());
           data = inflated;
         } else if (row.Text(2) != kRaw) {

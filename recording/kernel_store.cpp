@@ -1,12 +1,11 @@
 #include "recording/kernel_store.h"
 
-#include <zlib.h>
-
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
 
+#include "recording/compressed_text.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::recording {
@@ -35,35 +34,6 @@ int64_t CountLines(std::string_view text) {
   for (char c : text) lines += c == '\n';
   if (!text.empty() && text.back() != '\n') ++lines;
   return lines;
-}
-
-StatusOr<std::string> Compress(std::string_view text) {
-  uLongf size = compressBound(static_cast<uLong>(text.size()));
-  std::string out(size, '\0');
-  if (compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                reinterpret_cast<const Bytef*>(text.data()), static_cast<uLong>(text.size()),
-                Z_DEFAULT_COMPRESSION) != Z_OK) {
-    return Status::Error("zlib could not compress a stage text");
-  }
-  out.resize(size);
-  return out;
-}
-
-StatusOr<std::string> Inflate(std::string_view data, int64_t bytes) {
-  // Deflate expands at most about 1032:1: a larger size is damage, not a reason to allocate.
-  if (bytes < 0 || static_cast<uint64_t>(bytes) > 1032 * static_cast<uint64_t>(data.size()) + 64) {
-    return Status::Error("compressed text cannot inflate to " + std::to_string(bytes) + " bytes");
-  }
-  std::string out(static_cast<size_t>(bytes), '\0');
-  uLongf size = static_cast<uLongf>(bytes);
-  const int result =
-      uncompress(reinterpret_cast<Bytef*>(out.data()), &size,
-                 reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()));
-  if (result != Z_OK || size != static_cast<uLongf>(bytes)) {
-    return Status::Error("compressed text does not inflate to its " + std::to_string(bytes) +
-                         " bytes");
-  }
-  return out;
 }
 
 // A kernel row and its stages as read; `texts` stays empty when texts were not asked for.
@@ -282,7 +252,7 @@ Status WriteKernels(SqliteDatabase& out, int snapshot, const std::string& option
       const bool compress = stage.text.size() > kKernelTextCompressBytes;
       std::string compressed;
       if (compress) {
-        auto made = Compress(stage.text);
+        auto made = Deflate(stage.text);
         if (!made.ok()) return made.status();
         compressed = std::move(*made);
       }

@@ -19,6 +19,7 @@
 #include "passes/pipeline_options.h"
 #include "recording/pass_record.h"
 #include "recording/snapshot.h"
+#include "recording/snapshot_source.h"
 
 namespace fusescope::recording {
 
@@ -50,11 +51,18 @@ struct Recording {
   std::string pipeline_name;
   passes::PipelineOptions options;
   double total_seconds = 0;  // the whole pipeline run, recording included
+  // The passes are another compiler's, read from what it wrote (an XLA dump folder, an MLIR
+  // pass log): no pass was timed here, and our pipeline's options say nothing of them.
+  bool imported = false;
 
   std::vector<PassRecord> passes;
   std::vector<Snapshot> snapshots;
   std::vector<passes::FusionDecisionRecord> decisions;
   std::optional<Reproducer> reproducer;
+  // The compiler's own text of each snapshot (snapshot_source.h), one per snapshot, for
+  // recordings imported from a compiler that prints IR in another language (MLIR logs);
+  // empty otherwise.
+  std::vector<SnapshotSource> sources;
 
   bool failed() const { return reproducer.has_value(); }
   // Precondition: the recording has its input snapshot.

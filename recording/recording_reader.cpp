@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "recording/compressed_text.h"
 #include "recording/constant_store.h"
 #include "recording/recording_schema.h"
 #include "recording/store_values.h"
@@ -137,6 +138,7 @@ StatusOr<Recording> RecordingReader::Read() {
   FS_RETURN_IF_ERROR(ReadSnapshots(recording.snapshots));
   FS_RETURN_IF_ERROR(ReadDecisions(recording.decisions));
   FS_RETURN_IF_ERROR(ReadReproducer(recording.reproducer));
+  FS_RETURN_IF_ERROR(ReadSources(recording));
   // One snapshot per pass plus the input; an empty recording has neither.
   const bool empty = recording.snapshots.empty() && recording.passes.empty();
   if (!empty && recording.snapshots.size() != recording.passes.size() + 1) {
@@ -148,10 +150,11 @@ StatusOr<Recording> RecordingReader::Read() {
 
 Status RecordingReader::ReadMeta(Recording& recording) {
   std::string total_seconds = "0";
+  std::string imported;
   const std::pair<std::string_view, std::string*> fields[] = {
       {"model_name", &recording.model_name}, {"source_path", &recording.source_path},
       {"input_text", &recording.input_text}, {"pipeline_name", &recording.pipeline_name},
-      {"total_seconds", &total_seconds},
+      {"total_seconds", &total_seconds},     {"imported", &imported},
   };
   FS_RETURN_IF_ERROR(
       ForEachRow(db_, "SELECT key, value FROM meta", [&](const SqliteStatement& row) {
@@ -163,6 +166,11 @@ Status RecordingReader::ReadMeta(Recording& recording) {
   StatusOr<double> seconds = ParseDouble(total_seconds);
   if (!seconds.ok()) return seconds.status();
   recording.total_seconds = *seconds;
+  // Older files do not say; their importers named the pipeline after the compiler.
+  const std::string& pipeline = recording.pipeline_name;
+  recording.imported = imported.empty()
+                           ? pipeline.rfind("xla", 0) == 0 || pipeline.rfind("mlir", 0) == 0
+                           : imported == "1";
   return Status::Ok();
 }
 
@@ -342,6 +350,34 @@ Status RecordingReader::ReadReproducer(std::optional<Reproducer>& reproducer) {
                                               std::string(row.Text(2)), std::string(row.Text(3))};
                       return Status::Ok();
                     });
+}
+
+Status RecordingReader::ReadSources(Recording& recording) {
+  StatusOr<int64_t> has_table = db_.QueryInt(
+      "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='snapshot_sources'");
+  if (!has_table.ok()) return has_table.status();
+  if (*has_table == 0) return Status::Ok();  // schema version 1
+  return ForEachRow(
+      db_,
+      "SELECT snapshot_index, language, scope_operation, scope_symbol, bytes, text FROM "
+      "snapshot_sources",
+      [&](const SqliteStatement& row) {
+        const int64_t index = row.Int(0);
+        if (index < 0 || static_cast<size_t>(index) >= recording.snapshots.size())
+          return Status::Error("source text of snapshot " + std::to_string(index) +
+                               ", which does not exist");
+        StatusOr<std::string> text = Inflate(row.Blob(5), row.Int(4));
+        if (!text.ok())
+          return Status::Error("source text of snapshot " + std::to_string(index) + ": " +
+                               text.message());
+        recording.sources.resize(recording.snapshots.size());
+        SnapshotSource& source = recording.sources[static_cast<size_t>(index)];
+        source.language = std::string(row.Text(1));
+        source.scope_operation = std::string(row.Text(2));
+        source.scope_symbol = std::string(row.Text(3));
+        source.text = std::move(text).value();
+        return Status::Ok();
+      });
 }
 
 }  // namespace fusescope::recording

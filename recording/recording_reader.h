@@ -53,6 +53,7 @@ class RecordingReader {
   Status ReadSnapshotMembers(std::vector<SnapshotRow>& rows);
   Status ReadDecisions(std::vector<passes::FusionDecisionRecord>& decisions);
   Status ReadReproducer(std::optional<Reproducer>& reproducer);
+  Status ReadSources(Recording& recording);
 
   SqliteDatabase& db_;
   std::unordered_map<int64_t, std::shared_ptr<const CompactProvenance>> provenance_;

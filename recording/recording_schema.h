@@ -58,6 +58,9 @@ CREATE TABLE decisions(
   consumer_id INTEGER NOT NULL, consumer_name TEXT NOT NULL, consumer_opcode TEXT NOT NULL,
   computation TEXT NOT NULL, reason TEXT NOT NULL, explanation TEXT NOT NULL,
   fusion_name TEXT NOT NULL);
+CREATE TABLE snapshot_sources(
+  snapshot_index INTEGER PRIMARY KEY, language TEXT NOT NULL, scope_operation TEXT NOT NULL,
+  scope_symbol TEXT NOT NULL, bytes INTEGER NOT NULL, text BLOB NOT NULL);
 CREATE TABLE reproducer(
   pass_index INTEGER NOT NULL, pass_name TEXT NOT NULL, module_text TEXT NOT NULL,
   error TEXT NOT NULL);

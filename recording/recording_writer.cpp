@@ -3,6 +3,7 @@
 #include <functional>
 #include <string_view>
 
+#include "recording/compressed_text.h"
 #include "recording/recording_schema.h"
 #include "recording/recording_store.h"
 #include "recording/store_values.h"
@@ -80,7 +81,7 @@ Status RecordingWriter::WriteAll(const Recording& recording) {
   FS_RETURN_IF_ERROR(WriteSnapshots(recording.snapshots));
   FS_RETURN_IF_ERROR(WriteDecisions(recording.decisions));
   if (recording.reproducer) FS_RETURN_IF_ERROR(WriteReproducer(*recording.reproducer));
-  return Status::Ok();
+  return WriteSources(recording.sources);
 }
 
 Status RecordingWriter::WriteMeta(const Recording& recording) {
@@ -92,7 +93,7 @@ Status RecordingWriter::WriteMeta(const Recording& recording) {
       {"format", kRecordingFormat},         {"schema_version", version},
       {"model_name", recording.model_name}, {"source_path", recording.source_path},
       {"input_text", recording.input_text}, {"pipeline_name", recording.pipeline_name},
-      {"total_seconds", total_seconds},
+      {"total_seconds", total_seconds},     {"imported", recording.imported ? "1" : "0"},
   };
   for (const auto& [key, value] : rows) {
     insert->Bind(1, key);
@@ -260,6 +261,25 @@ Status RecordingWriter::WriteDecisions(const std::vector<passes::FusionDecisionR
   if (!insert.ok()) return insert.status();
   for (size_t i = 0; i < decisions.size(); ++i) {
     BindDecision(*insert, static_cast<int64_t>(i), decisions[i]);
+    FS_RETURN_IF_ERROR(insert->Run());
+  }
+  return Status::Ok();
+}
+
+Status RecordingWriter::WriteSources(const std::vector<SnapshotSource>& sources) {
+  StatusOr<SqliteStatement> insert = PrepareInsert(db_, "snapshot_sources", 6);
+  if (!insert.ok()) return insert.status();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const SnapshotSource& source = sources[i];
+    if (source.empty()) continue;
+    StatusOr<std::string> compressed = Deflate(source.text);
+    if (!compressed.ok()) return compressed.status();
+    insert->Bind(1, static_cast<int64_t>(i));
+    insert->Bind(2, std::string_view(source.language));
+    insert->Bind(3, std::string_view(source.scope_operation));
+    insert->Bind(4, std::string_view(source.scope_symbol));
+    insert->Bind(5, static_cast<int64_t>(source.text.size()));
+    insert->BindBlob(6, *compressed);
     FS_RETURN_IF_ERROR(insert->Run());
   }
   return Status::Ok();

@@ -34,6 +34,7 @@ class RecordingWriter {
   Status WriteSnapshots(const std::vector<Snapshot>& snapshots);
   Status WriteDecisions(const std::vector<passes::FusionDecisionRecord>& decisions);
   Status WriteReproducer(const Reproducer& reproducer);
+  Status WriteSources(const std::vector<SnapshotSource>& sources);
 
   // Row ids of what has been written, by object.
   StatusOr<int64_t> RecordRow(const InstructionRecord& record);

@@ -2,6 +2,8 @@
 # Regenerates the MLIR pass logs under tests/data/mlir from the inputs there:
 #   mlir_opt_tosa_mlp.log      mlir-opt-19, a tosa MLP lowered to the LLVM dialect (32 passes)
 #   mlir_opt_failed.log        mlir-opt-19 with before/after dumps and a failing one-shot-bufferize
+#   mlir_opt_function_passes.log  mlir-opt-19, two functions through function passes (MLIR 19
+#                              prints each function alone, no module), the inliner, and more
 #   iree_stablehlo_abi.log   iree-compile (pip iree-base-compiler) on a stablehlo matmul+tanh,
 #                              through input conversion to the ABI wrappers (pretty stablehlo, util.func)
 #   mlp_stablehlo_generic.mlir jax's mlp (tests/data/mlp/stablehlo.mlir) in generic form, as
@@ -15,6 +17,10 @@ IREE_COMPILE=${1:-../../../.venv/bin/iree-compile}
 "$MLIR_OPT" tosa_mlp.mlir --mlir-print-ir-after-all -o /dev/null \
   --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,cse,func.func(linalg-fuse-elementwise-ops),linalg-generalize-named-ops,canonicalize,one-shot-bufferize{bufferize-function-boundaries},canonicalize,buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,canonicalize,cse,expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts)' \
   2> mlir_opt_tosa_mlp.log
+
+"$MLIR_OPT" two_functions.mlir --mlir-disable-threading --mlir-print-ir-after-all -o /dev/null \
+  --pass-pipeline='builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,canonicalize,cse),inline,func.func(linalg-fuse-elementwise-ops,canonicalize))' \
+  2> mlir_opt_function_passes.log
 
 # one-shot-bufferize cannot bufferize tosa ops: the pass fails after its Before dump.
 "$MLIR_OPT" tosa_unbufferizable.mlir --mlir-print-ir-before-all --mlir-print-ir-after-all -o /dev/null \

@@ -83,7 +83,11 @@ StatusOr<LoadedModel> SnapshotOf(const recording::Recording& recording, const st
   }
   auto module = recording.snapshots[static_cast<size_t>(index)].ToModule();
   if (!module.ok()) return module.status();
-  return LoadedModel{std::move(module).value(), what, index};
+  LoadedModel loaded{std::move(module).value(), what, index};
+  loaded.source_text = recording::FullSourceText(recording.sources, static_cast<size_t>(index));
+  if (loaded.source_text)
+    loaded.source_language = recording.sources[static_cast<size_t>(index)].language;
+  return loaded;
 }
 
 // `warn_unmapped`: say which operations stay opaque (a caller that refuses the module says it

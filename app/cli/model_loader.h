@@ -24,6 +24,10 @@ struct LoadedModel {
   std::unique_ptr<ir::Module> module;
   std::string display_name;     // file path or sample name
   int64_t snapshot_index = -1;  // for a recording: which snapshot `module` is; -1 otherwise
+  // For a snapshot of an imported MLIR log: the IR as the compiler printed it
+  // (recording::FullSourceText) and its language; unset otherwise.
+  std::optional<std::string> source_text;
+  std::string source_language;
 };
 
 struct ModelLoadOptions {

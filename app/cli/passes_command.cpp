@@ -2,6 +2,7 @@
 // (measured by fingerprint), Δ operations and the fusions' contents (recording::
 // OperationCounts), time, and what looks wrong (a lying change flag, a failure).
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -30,20 +31,27 @@ void PrintText(const recording::Recording& recording) {
   const std::vector<recording::OperationCounts> counts = recording::CountSnapshots(recording);
   std::printf("%s: %s pipeline, %zu passes\n\n", recording.model_name.c_str(),
               recording.pipeline_name.c_str(), recording.passes.size());
-  std::printf("%4s  %-24s %-8s %8s %8s %7s %8s %8s %10s  %s\n", "#", "pass", "changed", "ops",
+  // The width of the longest name, so that the columns after it line up.
+  int width = 24;
+  for (const auto& pass : recording.passes)
+    width = std::max(width, static_cast<int>(pass.name.size()));
+  std::printf("%4s  %-*s %-8s %8s %8s %7s %8s %8s %10s  %s\n", "#", width, "pass", "changed", "ops",
               "ops", "delta", "fusions", "fused", "time(ms)", "notes");
-  std::printf("%4s  %-24s %-8s %8s %8s %7s %8s %8s %10s\n", "", "", "", "before", "after", "ops",
-              "after", "instr", "");
+  std::printf("%4s  %-*s %-8s %8s %8s %7s %8s %8s %10s\n", "", width, "", "", "before", "after",
+              "ops", "after", "instr", "");
   for (const auto& pass : recording.passes) {
     const recording::OperationCounts& before = counts[static_cast<size_t>(pass.index)];
     const recording::OperationCounts& after = counts[static_cast<size_t>(pass.index + 1)];
-    std::printf("%4lld  %-24s %-8s %8lld %8lld %+7lld %8lld %8lld %10.3f  %s\n",
-                static_cast<long long>(pass.index), pass.name.c_str(), pass.changed ? "yes" : "-",
-                static_cast<long long>(before.operations), static_cast<long long>(after.operations),
+    // Another compiler's passes were not timed here.
+    char time[32] = "-";
+    if (!recording.imported) std::snprintf(time, sizeof time, "%.3f", pass.wall_seconds * 1e3);
+    std::printf("%4lld  %-*s %-8s %8lld %8lld %+7lld %8lld %8lld %10s  %s\n",
+                static_cast<long long>(pass.index), width, pass.name.c_str(),
+                pass.changed ? "yes" : "-", static_cast<long long>(before.operations),
+                static_cast<long long>(after.operations),
                 static_cast<long long>(after.operations - before.operations),
                 static_cast<long long>(after.fusions),
-                static_cast<long long>(after.fused_instructions), pass.wall_seconds * 1e3,
-                Notes(pass).c_str());
+                static_cast<long long>(after.fused_instructions), time, Notes(pass).c_str());
   }
 }
 
@@ -60,6 +68,8 @@ void PrintJson(const recording::Recording& recording) {
   json.BeginObject();
   json.Key("model").String(recording.model_name);
   json.Key("pipeline").String(recording.pipeline_name);
+  // Another compiler's passes: "seconds" is 0, never measured.
+  json.Key("imported").Bool(recording.imported);
   json.Key("passes").BeginArray();
   for (const auto& pass : recording.passes) {
     json.BeginObject();

@@ -1,4 +1,6 @@
-// `fusescope print FILE [--canonical] [--pass N]`: parse and print as HLO text.
+// `fusescope print FILE [--canonical] [--pass N] [--hlo]`: parse and print as HLO text. A
+// snapshot of an imported MLIR log prints as the log printed it (the whole IR after that
+// pass, scoped sections spliced in), unless --hlo asks for our HLO-like rendering.
 
 #include <iostream>
 
@@ -11,8 +13,8 @@ namespace fusescope::app {
 namespace {
 
 int RunPrint(const std::vector<std::string>& raw_args) {
-  auto args =
-      ParseArgs(raw_args, {"--pass", "--dim"}, {"--canonical", "--fingerprint", "--inline-fusions"});
+  auto args = ParseArgs(raw_args, {"--pass", "--dim"},
+                        {"--canonical", "--fingerprint", "--inline-fusions", "--hlo"});
   if (!args.ok()) return Fail("print: " + args.message());
   if (args->positional().size() != 1) {
     return Fail(
@@ -24,6 +26,12 @@ int RunPrint(const std::vector<std::string>& raw_args) {
   if (!load_options.ok()) return Fail(load_options.message());
   auto loaded = LoadModel(args->positional()[0], *pass, *load_options);
   if (!loaded.ok()) return Fail(loaded.message());
+  const bool as_hlo = args->Has("--hlo") || args->Has("--canonical") ||
+                      args->Has("--fingerprint") || args->Has("--inline-fusions");
+  if (loaded->source_text && !as_hlo) {
+    std::cout << *loaded->source_text;
+    return 0;
+  }
   if (args->Has("--inline-fusions")) {
     passes::PassContext context;
     auto inlined = passes::FusionInliner().Run(*loaded->module, context);
@@ -38,8 +46,9 @@ int RunPrint(const std::vector<std::string>& raw_args) {
 
 const CommandRegistrar kRegistrar({"print",
                                    "print FILE [--canonical | --fingerprint] [--pass N] "
-                                   "[--inline-fusions] [--dim NAME=N]",
-                                   "parse and print as HLO text", RunPrint});
+                                   "[--inline-fusions] [--hlo] [--dim NAME=N]",
+                                   "parse and print as HLO text (an MLIR log's snapshot as MLIR)",
+                                   RunPrint});
 
 }  // namespace
 }  // namespace fusescope::app

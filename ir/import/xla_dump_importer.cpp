@@ -139,6 +139,7 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
   recorder.AfterPipeline(*previous);
   result.recording = recorder.TakeRecording();
   result.recording.total_seconds = 0;
+  result.recording.imported = true;
   return result;
 }
 

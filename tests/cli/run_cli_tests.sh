@@ -390,6 +390,19 @@ json_ok "import mlir-opt log" "d['sections'] == 32 and d['passes'] == 32 and d['
 expect_ok "passes of mlir log" "$fs" passes "$tmp/mlir_opt.fsdb" --json
 json_ok "passes of mlir log" "d['pipeline'] == 'mlir' and d['passes'][0]['name'] == 'TosaToLinalgNamed (tosa-to-linalg-named)' and any(p['name'] == 'OneShotBufferize (one-shot-bufferize)' and p['changed'] for p in d['passes'])"
 expect_ok "diff of mlir log" "$fs" diff "$tmp/mlir_opt.fsdb" --pass 9 --text
+# An MLIR recording prints as the log printed it: the whole IR after pass N (functions that the
+# log printed alone spliced into it), with --hlo for our rendering; passes were not timed here.
+expect_ok "print mlir log pass" "$fs" print "$mlir/mlir_opt_function_passes.log" --pass 5
+contains "print mlir log pass helper" '^func\.func @helper\(' "$tmp/out"
+contains "print mlir log pass main" '^func\.func @main\(' "$tmp/out"
+expect_ok "print mlir log final" "$fs" print "$tmp/mlir_opt.fsdb"
+contains "print mlir log final" '^    llvm\.return' "$tmp/out"
+expect_ok "print mlir log as hlo" "$fs" print "$tmp/mlir_opt.fsdb" --hlo
+contains "print mlir log as hlo" '^HloModule' "$tmp/out"
+expect_ok "passes of mlir log text" "$fs" passes "$tmp/mlir_opt.fsdb"
+contains "passes of mlir log untimed" '^   5  CSE \(cse\) +[-y].* +- +' "$tmp/out"
+expect_ok "passes of mlir log imported" "$fs" passes "$tmp/mlir_opt.fsdb" --json
+json_ok "passes of mlir log imported" "d['imported']"
 expect_ok "import iree log" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree.fsdb" --json
 json_ok "import iree log" "d['sections'] == 47 and d['read_tolerantly'] >= 40 and all(s['operations'] > 0 for s in d['section_list'])"
 expect_ok "import iree log text" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree2.fsdb"

@@ -3,10 +3,23 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
+#include <QActionGroup>
+#include <QCheckBox>
 #include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <algorithm>
 
 #include "tests/gui/gui_test_support.h"
+#include "views/qt/ir_text_model.h"
+#include "views/qt/ir_text_panel.h"
 #include "views/qt/main_window.h"
+#include "views/qt/pass_timeline_model.h"
+#include "views/qt/pass_timeline_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {
@@ -32,6 +45,64 @@ TEST(MlirFilesTest, PassLogOpensAsRecordingOfItsPasses) {
   EXPECT_EQ(recording->pipeline_name, "mlir");
   EXPECT_EQ(recording->passes[5].name, "CSE (cse)");
   EXPECT_TRUE(window->load_warnings().isEmpty());
+}
+
+// The IR panel shows an MLIR log's pass as the log printed it, diffed line by line; the pass
+// table hides the times never measured here and the pipeline choice that does not apply, and
+// filters passes by name and change.
+TEST(MlirFilesTest, PassLogReadsAsMlirWithAReadablePassTable) {
+  auto window = OpenWindow();
+  ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "mlir_opt_function_passes.log"));
+  window->context()->SetPass(12);
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  IrTextModel* text = window->text_panel()->model();
+  ASSERT_GT(text->rowCount(), 10);
+  QStringList lines;
+  int added = 0;
+  for (int row = 0; row < text->rowCount(); ++row) {
+    lines << text->index(row).data().toString();
+    const IrLine* line = text->Line(row);
+    added += line && line->status == ir::DiffStatus::kAdded;
+  }
+  EXPECT_TRUE(lines.join('\n').contains("func.func @helper(")) << lines.join('\n').toStdString();
+  EXPECT_TRUE(lines.join('\n').contains("linalg.generic"));
+  EXPECT_FALSE(lines.join('\n').contains("HloModule"));
+  EXPECT_GT(added, 0);
+  const QList<QLabel*> labels = window->text_panel()->findChildren<QLabel*>();
+  EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QLabel* label) {
+    return label->text().startsWith("MLIR as the log printed it: ");
+  }));
+
+  PassTimelinePanel* passes = window->timeline_panel();
+  EXPECT_TRUE(passes->table()->isColumnHidden(PassTimelineModel::kTime));
+  EXPECT_TRUE(passes->table()->isColumnHidden(PassTimelineModel::kFused));
+  EXPECT_FALSE(passes->table()->isColumnHidden(PassTimelineModel::kName));
+  EXPECT_EQ(passes->table()->textElideMode(), Qt::ElideMiddle);
+  for (QAction* action : window->findChildren<QAction*>()) {
+    if (action->text() == "CPU Pipeline" || action->text() == "GPU Pipeline")
+      EXPECT_FALSE(action->isVisible()) << action->text().toStdString();
+  }
+  const int all = passes->shown()->rowCount();
+  passes->filter()->setText(QStringLiteral("canonical"));
+  EXPECT_GT(passes->shown()->rowCount(), 0);
+  EXPECT_LT(passes->shown()->rowCount(), all);
+  for (int row = 0; row < passes->shown()->rowCount(); ++row) {
+    EXPECT_TRUE(passes->shown()
+                    ->index(row, PassTimelineModel::kName)
+                    .data()
+                    .toString()
+                    .startsWith("Canonicalizer"));
+  }
+  passes->filter()->clear();
+  passes->changed_only()->setChecked(true);
+  const int changed = passes->shown()->rowCount();
+  EXPECT_GT(changed, 0);
+  EXPECT_LT(changed, all);
+  // A click on a filtered row goes to that pass, not to the row's position.
+  const QModelIndex second = passes->shown()->index(1, PassTimelineModel::kName);
+  passes->table()->setCurrentIndex(second);
+  EXPECT_EQ(window->context()->requested_pass(),
+            second.data(PassTimelineModel::kPassIndexRole).toLongLong());
 }
 
 TEST(MlirFilesTest, TosaModelShowsItsGraphWithAWarning) {

@@ -141,6 +141,42 @@ TEST(MlirLogImportTest, MlirOptLogBecomesOneSnapshotPerSection) {
   EXPECT_NE((*first)->FindInstruction("mlp"), nullptr);  // func.func @mlp
 }
 
+// Every snapshot keeps its section's text as the log printed it; the whole IR after a pass
+// is rebuilt from the last whole section and the functions printed alone since. MLIR 19
+// prints function passes one function at a time with no module: each function joins those
+// seen before instead of replacing them.
+TEST(MlirLogImportTest, SnapshotsKeepTheLogsTextAndFunctionsPrintedAloneJoinTheIr) {
+  const std::string log = ReadAll(kData + "mlir_opt_function_passes.log");
+  auto imported = ImportMlirLogFile(kData + "mlir_opt_function_passes.log");
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  const recording::Recording& recording = imported->recording;
+  EXPECT_TRUE(recording.imported);
+  ASSERT_EQ(recording.sources.size(), recording.snapshots.size());
+  for (const recording::SnapshotSource& source : recording.sources) {
+    EXPECT_EQ(source.language, "mlir");
+    EXPECT_NE(log.find(source.text), std::string::npos) << "not verbatim: " << source.text;
+  }
+  // Pass 4 runs on @main, printed alone after four passes on @helper: both are in the IR.
+  ASSERT_GT(recording.passes.size(), 12u);
+  EXPECT_EQ(recording.sources[5].scope_symbol, "main");
+  const std::string after_main = *recording::FullSourceText(recording.sources, 5);
+  EXPECT_THAT(after_main, HasSubstr("func.func @helper("));
+  EXPECT_THAT(after_main, HasSubstr("func.func @main("));
+  auto module = recording.snapshots[5].ToModule();
+  ASSERT_TRUE(module.ok()) << module.message();
+  EXPECT_NE((*module)->FindInstruction("helper"), nullptr);
+  EXPECT_NE((*module)->FindInstruction("main"), nullptr);
+  // After the inliner the module is printed whole; the last pass, on @main alone, is spliced
+  // into it: one module, the helper function still in it.
+  const std::string last =
+      *recording::FullSourceText(recording.sources, recording.snapshots.size() - 1);
+  ASSERT_NE(last.find("module {"), std::string::npos) << last;
+  EXPECT_EQ(last.find("module {"), last.rfind("module {")) << last;
+  EXPECT_THAT(last, HasSubstr("  func.func @helper("));
+  EXPECT_THAT(last, HasSubstr("  func.func @main("));
+  EXPECT_TRUE(recording.sources.back().scoped());
+}
+
 // The tolerant reader and libMLIR read the same operations, results and operands from every
 // section libMLIR accepts, so that a log whose sections switch readers shows no false change.
 TEST(MlirLogImportTest, TolerantReaderAgreesWithLibMlir) {

@@ -118,6 +118,19 @@ void IrTextPanel::CopySelectedLines() {
 
 void IrTextPanel::UpdateSummary() {
   const PassView* view = context_->pass_view();
+  if (view && !view->source_language().empty()) {
+    int added = 0;
+    int removed = 0;
+    for (const IrLine& line : view->diff_lines()) {
+      added += line.status == ir::DiffStatus::kAdded;
+      removed += line.status == ir::DiffStatus::kRemoved;
+    }
+    summary_->setText(tr("%1 as the log printed it: %2 lines added, %3 removed")
+                          .arg(QString::fromStdString(view->source_language()).toUpper())
+                          .arg(added)
+                          .arg(removed));
+    return;
+  }
   if (!view || !view->diff()) {
     summary_->setText(view ? QString::fromStdString(view->error()) : QString());
     return;

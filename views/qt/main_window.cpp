@@ -195,7 +195,7 @@ void MainWindow::setupDefaultLayout() {
       AddDock(kernel_panel_, tr("Kernel"), "kernel", Qt::BottomDockWidgetArea, "kernel");
   tabifyDockWidget(run, kernel);
   text->raise();
-  resizeDocks({timeline, inspector}, {300, 360}, Qt::Horizontal);
+  resizeDocks({timeline, inspector}, {380, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
   for (QDockWidget* dock : docks_) view_menu_->addAction(dock->toggleViewAction());
   view_menu_->addSeparator();
@@ -508,6 +508,9 @@ void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
   if (recording && !recording->options.target.empty()) {
     SetPipelineTarget(QString::fromStdString(recording->options.target));
   }
+  // Another compiler's passes: our pipeline's targets say nothing of them.
+  for (QAction* action : targets_->actions())
+    action->setVisible(recording == nullptr || !recording->imported);
   if (recording && recording->failed()) {
     const auto& reproducer = *recording->reproducer;
     statusBar()->showMessage(tr("Pass %1 (%2) failed: %3")

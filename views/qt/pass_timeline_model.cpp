@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 
 #include "views/qt/diff_colors.h"
 #include "views/qt/off_thread_release.h"
@@ -64,7 +65,8 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
                  ? QString::number(After(pass).fused_instructions)
                  : QString();
     case kTime:
-      return pass.skipped ? QStringLiteral("skipped") : FormatSeconds(pass.wall_seconds);
+      if (pass.skipped) return QStringLiteral("skipped");
+      return recording_->imported ? QString() : FormatSeconds(pass.wall_seconds);
     case kFusions: {
       const FusionCounts& counts = fusions_[static_cast<size_t>(pass.index)];
       if (counts.accepted + counts.refused == 0) return QString();
@@ -72,6 +74,21 @@ QVariant PassTimelineModel::DisplayData(const recording::PassRecord& pass, int c
     }
   }
   return {};
+}
+
+bool PassTimelineModel::ColumnIsEmpty(int column) const {
+  if (!recording_) return false;
+  switch (column) {
+    case kTime:
+      return recording_->imported;
+    case kFused:
+      return std::none_of(counts_.begin(), counts_.end(),
+                          [](const recording::OperationCounts& c) { return c.fusions > 0; });
+    case kFusions:
+      return recording_->decisions.empty();
+    default:
+      return false;
+  }
 }
 
 const recording::OperationCounts& PassTimelineModel::Before(

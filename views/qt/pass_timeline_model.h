@@ -26,6 +26,10 @@ class PassTimelineModel : public QAbstractTableModel {
 
   void setData(std::shared_ptr<const recording::Recording> recording);
 
+  // Columns with nothing to say for this recording: Time for an imported one (no pass was
+  // timed here), Fused and Decisions when no pass made a fusion or a decision.
+  bool ColumnIsEmpty(int column) const;
+
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;

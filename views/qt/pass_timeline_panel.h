@@ -2,13 +2,19 @@
 #define FUSESCOPE_VIEWS_QT_PASS_TIMELINE_PANEL_H_
 
 // Every pass of the recording in order, the current one selected. Clicking a pass shows it;
-// the toolbar steps like a debugger.
+// the toolbar steps like a debugger. A filter keeps the passes whose name holds some text,
+// and, checked, only those that changed the module: a 600-pass MLIR log stays readable.
+// Names too long for the column are elided in the middle (the tooltip has them whole);
+// columns with nothing to say for the recording (Time of an imported one) are hidden.
 
 #include <QWidget>
 
 #include "views/qt/context_observer.h"
 
+class QCheckBox;
 class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace fusescope::views {
@@ -25,19 +31,28 @@ class PassTimelinePanel : public QWidget, public ContextObserver {
 
   QTableView* table() const { return table_; }
   PassTimelineModel* model() const { return model_; }
+  // What the table shows: the model through the name filter and "Changed only".
+  QSortFilterProxyModel* shown() const { return shown_; }
+  QLineEdit* filter() const { return filter_; }
+  QCheckBox* changed_only() const { return changed_only_; }
 
   void OnRecordingLoaded(const WorkbenchContext& context) override;
   void OnPassChanged(const WorkbenchContext& context) override;
 
  private:
   void setupTable();
+  void setupFilter();
   void setupLayout(PassActions* actions);
   void SelectRow(int64_t pass);
   void UpdateSummary();
+  void UpdateColumns();
 
   WorkbenchContext* context_;
   PassTimelineModel* model_;
+  QSortFilterProxyModel* shown_;
   QTableView* table_;
+  QLineEdit* filter_;
+  QCheckBox* changed_only_;
   QLabel* summary_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "views/line_diff.h"
 #include "views/qt/ir_line_builder.h"
 
 namespace fusescope::views {
@@ -100,7 +101,42 @@ void PassView::LinkCounterparts() {
   }
 }
 
+bool PassView::BuildSourceLines() {
+  const recording::Recording& rec = *recording_;
+  if (rec.sources.size() != rec.snapshots.size()) return false;
+  std::string texts[2];
+  for (size_t i = 0; i < 2; ++i) {
+    const auto index = static_cast<size_t>(snapshots_[i] - rec.snapshots.data());
+    std::optional<std::string> text = recording::FullSourceText(rec.sources, index);
+    if (!text) return false;
+    texts[i] = std::move(*text);
+  }
+  source_language_ =
+      rec.sources[static_cast<size_t>(snapshots_[1] - rec.snapshots.data())].language;
+  for (size_t i = 0; i < 2; ++i) {
+    const GraphSide side = i == 0 ? GraphSide::kBefore : GraphSide::kAfter;
+    for (std::string_view line : SplitLines(texts[i]))
+      side_lines_[i].push_back({std::string(line), -1, side, ir::DiffStatus::kUnchanged});
+  }
+  // MLIR prints a function alone after a function pass and inside its module after a module
+  // pass, indented anew: indentation alone is no change.
+  DiffOptions options;
+  options.ignore_indentation = true;
+  for (const DiffLine& line : DiffTexts(texts[0], texts[1], options)) {
+    IrLine out{std::string(line.text), -1, GraphSide::kAfter, ir::DiffStatus::kUnchanged};
+    if (line.change == LineChange::kRemoved) {
+      out.side = GraphSide::kBefore;
+      out.status = ir::DiffStatus::kRemoved;
+    } else if (line.change == LineChange::kAdded) {
+      out.status = ir::DiffStatus::kAdded;
+    }
+    diff_lines_.push_back(std::move(out));
+  }
+  return true;
+}
+
 void PassView::BuildLines() {
+  if (BuildSourceLines()) return;
   auto status_of = [this](GraphSide side) {
     return [this, side](int64_t id) { return Status(side, id); };
   };

@@ -62,8 +62,11 @@ class PassView {
   const std::vector<int64_t>& Counterparts(GraphSide side, int64_t id) const;
 
   // The pass's text diff: the after module with removed instructions interleaved where
-  // they were.
+  // they were. For a recording that keeps the compiler's own text (an MLIR log), the lines
+  // are that text's, diffed line by line, and link to no instruction.
   const std::vector<IrLine>& diff_lines() const { return diff_lines_; }
+  // "mlir" when the lines are the compiler's own text; empty when they are our HLO text.
+  const std::string& source_language() const { return source_language_; }
   // One side alone.
   const std::vector<IrLine>& lines(GraphSide side) const;
 
@@ -74,6 +77,7 @@ class PassView {
   void ComputeDiff();
   void LinkCounterparts();
   void BuildLines();
+  bool BuildSourceLines();
 
   std::shared_ptr<const recording::Recording> recording_;
   int64_t pass_index_ = -1;
@@ -85,6 +89,7 @@ class PassView {
   std::unordered_map<int64_t, std::vector<int64_t>> counterparts_[2];
   std::vector<IrLine> diff_lines_;
   std::vector<IrLine> side_lines_[2];
+  std::string source_language_;
   std::string error_;
 };
 

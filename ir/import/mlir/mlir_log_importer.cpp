@@ -1,5 +1,6 @@
 #include "ir/import/mlir/mlir_log_importer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -82,6 +83,9 @@ class LogImporter {
     recorder_.AfterPipeline(*previous_);
     result_.recording = recorder_.TakeRecording();
     result_.recording.total_seconds = 0;
+    result_.recording.imported = true;
+    if (sources_.size() == result_.recording.snapshots.size())
+      result_.recording.sources = std::move(sources_);
     return std::move(result_);
   }
 
@@ -129,19 +133,51 @@ class LogImporter {
            (report.mlir_error.empty() ? "" : " (libMLIR: " + report.mlir_error + ")"));
       return;
     }
+    pending_source_ = SourceOf(section, body, tree);
     report.scoped = Merge(section, std::move(tree));
     Record(section, report);
   }
 
+  // The section's text as the log prints it, and the operation it holds when it holds one
+  // function rather than the whole IR (Merge decides the same way).
+  recording::SnapshotSource SourceOf(const MlirLogSection& section, std::string_view body,
+                                     const MlirOperationTree& tree) const {
+    recording::SnapshotSource source;
+    source.language = "mlir";
+    source.text = std::string(body);
+    source.scope_operation = section.scope_operation;
+    source.scope_symbol = section.scope_symbol;
+    if (source.scope_operation.empty() && IsScoped(section, tree) && !tree.operations.empty()) {
+      source.scope_operation = tree.operations.front().name;
+      source.scope_symbol = tree.operations.front().symbol;
+    }
+    return source;
+  }
+
+  // Whether a section replaces part of the IR carried along rather than all of it.
+  bool IsScoped(const MlirLogSection& section, const MlirOperationTree& tree) const {
+    if (!section.scope_operation.empty()) return !state_.operations.empty();
+    if (HoldsModule(tree) || state_.operations.empty()) return false;
+    if (HoldsModule(state_)) return true;
+    // A log of function passes without module scope prints one function at a time and no
+    // module until a module pass runs: each function joins those seen so far.
+    return std::all_of(tree.operations.begin(), tree.operations.end(),
+                       [](const MlirOperation& operation) { return !operation.symbol.empty(); });
+  }
+
   // Folds a section into the IR carried along; true when it replaced only part of it.
   bool Merge(const MlirLogSection& section, MlirOperationTree tree) {
-    const bool scoped =
-        !section.scope_operation.empty() || (!HoldsModule(tree) && HoldsModule(state_));
-    if (!scoped || state_.operations.empty()) {
+    if (!IsScoped(section, tree)) {
       state_ = std::move(tree);
       return false;
     }
+    const bool functions_only = !HoldsModule(state_);
     for (const MlirOperation& operation : tree.operations) {
+      if (functions_only && !operation.symbol.empty() &&
+          !ReplaceSymbol(state_.operations, operation, section.scope_operation)) {
+        state_.operations.push_back(operation);
+        continue;
+      }
       if (operation.symbol.empty() ||
           !ReplaceSymbol(state_.operations, operation, section.scope_operation)) {
         Warn(path_ + ":" + std::to_string(section.header_line) + ":1: scoped section '" +
@@ -188,6 +224,7 @@ class LogImporter {
       recorder_.set_input_text(
           std::string(text_.substr(section.body_begin, section.body_end - section.body_begin)));
       recorder_.BeforePipeline(*current);
+      sources_.push_back(pending_source_);
       if (!section.before) {
         // The log starts after this pass: the IR it ran on is not in the log.
         info.index = pass_index_++;
@@ -226,11 +263,13 @@ class LogImporter {
       }
       if (error.empty()) error = "the pass failed (the log prints no error line)";
       recorder_.AfterPass(info, current);
+      sources_.push_back(pending_source_);
       recorder_.PassFailed(info, current, before, Status::Error(error));
       failed_ = true;
       return;
     }
     recorder_.AfterPass(info, current);
+    sources_.push_back(pending_source_);
   }
 
   std::vector<std::pair<std::string, std::string>> Stats(const MlirLogSection& section,
@@ -278,6 +317,9 @@ class LogImporter {
   size_t section_warnings_ = 0;
   std::optional<MlirLogSection> previous_before_;
   bool failed_ = false;
+  // One per snapshot the recorder took, as it took them.
+  std::vector<recording::SnapshotSource> sources_;
+  recording::SnapshotSource pending_source_;  // of the section being imported
 };
 
 }  // namespace

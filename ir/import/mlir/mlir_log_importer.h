@@ -14,7 +14,9 @@
 // printed before it. A log cut off inside a section keeps what was read of it, with a
 // warning; a section that yields no operation is left out with a warning
 // ("FILE:LINE:COL: cause"). Only when no section reads at all is it an error. A file larger
-// than `max_file_bytes` is refused unread. MLIR records no timing: passes take 0 s.
+// than `max_file_bytes` is refused unread. MLIR records no timing: passes take 0 s. Every
+// snapshot keeps its section's text verbatim (Recording::sources), which is what the IR panel
+// and `fusescope print` show of an MLIR recording.
 
 #include <cstdint>
 #include <string>

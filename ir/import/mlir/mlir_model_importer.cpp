@@ -64,6 +64,7 @@ recording::Recording GraphOnlyRecording(MlirModelImport& imported, const std::st
   recorder.AfterPipeline(*imported.module);
   recording::Recording recording = recorder.TakeRecording();
   recording.total_seconds = 0;
+  recording.imported = true;
   return recording;
 }
 
