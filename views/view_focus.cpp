@@ -108,13 +108,22 @@ Rect DensestWindow(const std::vector<Rect>& targets, double width, double height
 
 Rect TopWindow(const std::vector<Rect>& nodes, double width, double height) {
   const Rect all = Bounds(nodes);
-  std::vector<Rect> top;
+  if (nodes.empty() || width <= 0 || height <= 0) return {};
+  // The first row: the nodes whose top is level with the picture's top (within a quarter of
+  // the topmost node's height, so that a rank of nodes of other heights lying a little lower
+  // does not count). Reading starts there, so the window holds its densest part even when a
+  // fuller cluster lies lower down or further right.
+  const auto topmost = std::min_element(
+      nodes.begin(), nodes.end(), [](const Rect& a, const Rect& b) { return a.y < b.y; });
+  const double tolerance = std::max(1.0, topmost->height / 4);
+  std::vector<Rect> first_row;
   for (const Rect& node : nodes) {
-    if (node.y < all.y + height) top.push_back(node);
+    if (node.y < all.y + tolerance) first_row.push_back(node);
   }
-  Rect window = DensestWindow(top, width, height);
-  window.y = all.y;
-  return window;
+  const double centre = DensestWindow(first_row, width, height).center().x;
+  const double w = std::min(width, all.width);
+  const double left = std::clamp(centre - w / 2, all.x, all.right() - w);
+  return {left, all.y, w, std::min(height, all.height)};
 }
 
 }  // namespace fusescope::views

@@ -19,8 +19,9 @@ namespace fusescope::views {
 // size around its middle. Empty (zero size) for no targets.
 Rect DensestWindow(const std::vector<Rect>& targets, double width, double height);
 
-// The top of a picture of `nodes`: the densest window over the nodes within the first
-// `height` of the picture, moved up to its top edge. What a view shows when nothing changed.
+// The top of a picture of `nodes`: a window of `width` × `height` (at most the picture's
+// size) at the picture's top edge, centred across on the densest part of the first row of
+// nodes, so that it always holds a node of that row. What a view shows when nothing changed.
 Rect TopWindow(const std::vector<Rect>& nodes, double width, double height);
 
 // The smallest rectangle holding all of `rects`; empty for none.

@@ -54,6 +54,21 @@ TEST(ViewFocusTest, TopWindowStartsAtTheTop) {
   EXPECT_FALSE(Holds(window, nodes.back()));
 }
 
+// A fuller cluster just below the first row and far to its right does not pull the window
+// off the first row: reading starts at the top.
+TEST(ViewFocusTest, TopWindowHoldsTheFirstRowOverADenserClusterBeside) {
+  std::vector<Rect> nodes = {Node(0, 100), Node(300, 100), Node(600, 100)};
+  for (int i = 0; i < 12; ++i) nodes.push_back(Node(3000 + 110 * i, 115));
+  for (int row = 1; row < 20; ++row) nodes.push_back(Node(300, 100 + 80 * row));
+  const Rect window = TopWindow(nodes, 800, 600);
+  EXPECT_DOUBLE_EQ(window.y, 100);
+  EXPECT_LE(window.width, 800);
+  EXPECT_LE(window.height, 600);
+  int first_row_held = 0;
+  for (int i = 0; i < 3; ++i) first_row_held += Holds(window, nodes[i]) ? 1 : 0;
+  EXPECT_EQ(first_row_held, 3);
+}
+
 TEST(ViewFocusTest, NoTargetsNoWindow) {
   const Rect window = DensestWindow({}, 800, 600);
   EXPECT_DOUBLE_EQ(window.width, 0);
