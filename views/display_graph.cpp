@@ -83,6 +83,15 @@ class DisplayGraphBuilder {
     return options_.fusion_boxes && instruction.opcode() == ir::Opcode::kFusion &&
            instruction.fused_computation() != nullptr;
   }
+  // An operation that only holds a body (an MLIR function, executable or nested module): no
+  // operands, no users, one region. Its body is what a reader wants to see, so it is a box
+  // the first picture may open, not an opaque node.
+  static bool IsBodyBox(const ir::Instruction& instruction) {
+    return instruction.opcode() == ir::Opcode::kUnknown &&
+           instruction.called_computations().size() == 1 && instruction.operand_count() == 0 &&
+           instruction.user_count() == 0 &&
+           !instruction.called_computations().front()->instructions().empty();
+  }
   DisplayNode& Node(int id) { return graph_.nodes_[static_cast<size_t>(id)]; }
 
   int NewNode(DisplayNode node) {
@@ -111,6 +120,15 @@ class DisplayGraphBuilder {
         Node(id).children = std::move(children);
         for (int child : Node(id).children) SetParent(child, id);
         Node(id).subtitle = FusionSubtitle(*instruction);
+      } else if (IsBodyBox(*instruction)) {
+        node.kind = DisplayNodeKind::kScope;
+        node.key = "r" + std::to_string(instruction->id());
+        id = NewNode(std::move(node));
+        std::vector<int> body =
+            AddComputationNodes(*instruction->called_computations().front(), id);
+        std::vector<int> children = SplitLarge(body, id, Node(id).key);
+        Node(id).children = std::move(children);
+        for (int child : Node(id).children) SetParent(child, id);
       } else {
         node.key = "i" + std::to_string(instruction->id());
         node.subtitle = Clip(std::string(instruction->opcode_name()) + " " +
@@ -235,6 +253,8 @@ class DisplayGraphBuilder {
     box.instruction_count = count;
     if (box.kind == DisplayNodeKind::kFusion) return 1;
     box.subtitle = std::to_string(count) + (count == 1 ? " op" : " ops");
+    if (box.instruction != nullptr)  // a body box: "func.func, 12 ops"
+      box.subtitle = std::string(box.instruction->opcode_name()) + ", " + box.subtitle;
     return count;
   }
 

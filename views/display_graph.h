@@ -7,7 +7,10 @@
 //  - scope boxes: name scopes from metadata op_name ("jit(f)/dense_1/dot" lies in
 //    jit(f) > dense_1);
 //  - group boxes: runs of consecutive instructions, made only where a level would otherwise
-//    hold more than `max_children` nodes, so that no single layout is too large.
+//    hold more than `max_children` nodes, so that no single layout is too large;
+//  - body boxes (scope kind, with their instruction): an operation that only holds a region
+//    (an MLIR function, an IREE executable, a nested module) with that region's instructions
+//    inside, so that a module of functions opens onto a function's body.
 // Edges join instructions (a fusion's inputs enter at its fused parameters, its output leaves
 // from its fused root) and carry the shape of the value as label. Instructions the options
 // hide (constants, parameters, tuples, get-tuple-elements) are not nodes; edges pass through
@@ -37,7 +40,8 @@ struct DisplayNode {
   DisplayNodeKind kind = DisplayNodeKind::kInstruction;
   int parent = -1;            // enclosing box, -1 at the top level
   std::vector<int> children;  // boxes only, in def-before-use order
-  // The instruction; for a fusion box the fusion instruction; null for scopes and groups.
+  // The instruction; for a fusion box the fusion instruction, for a body box the operation
+  // holding the body; null for name scopes and groups.
   const ir::Instruction* instruction = nullptr;
   std::string key;                // "i42", "f42", "s:jit(f)/dense_1", "g:<parent key>:<n>"
   std::string title;              // "add.3", "fusion.3", "dense_1"

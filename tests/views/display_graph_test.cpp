@@ -70,6 +70,36 @@ TEST(DisplayGraphTest, FusionsAndScopesBecomeBoxes) {
   EXPECT_EQ(graph.instruction_node_count(), module->instruction_count() - 1);
 }
 
+// A module of functions, as an MLIR log imports: each function is a box holding its body, and
+// the first picture opens it instead of showing one opaque node per function.
+TEST(DisplayGraphTest, FunctionsAreBoxesTheFirstPictureOpens) {
+  auto module = ParseOrDie(R"(HloModule m
+helper_body {
+  p = f32[4] parameter(0)
+  ROOT n = f32[4] negate(p)
+}
+main_body {
+  q = f32[4] parameter(0)
+  e = f32[4] exponential(q)
+  ROOT t = f32[4] tanh(e)
+}
+ENTRY e {
+  helper = () func.func(), calls=helper_body
+  ROOT main = () func.func(), calls=main_body
+})");
+  DisplayGraph graph = DisplayGraph::Build(*module);
+  const int main = graph.FindInstruction(module->FindInstruction("main"));
+  ASSERT_GE(main, 0);
+  EXPECT_EQ(graph.node(main).kind, DisplayNodeKind::kScope);
+  EXPECT_EQ(graph.node(main).key, "r" + std::to_string(module->FindInstruction("main")->id()));
+  EXPECT_EQ(graph.node(main).subtitle, "func.func, 3 ops");
+  EXPECT_EQ(graph.node(main).children.size(), 3u);
+  EXPECT_NE(EdgeBetween(graph, NodeOf(graph, *module, "e"), NodeOf(graph, *module, "t")), nullptr);
+  graph.ExpandToBudget(40);
+  EXPECT_TRUE(graph.node(main).expanded);
+  EXPECT_TRUE(graph.IsVisible(NodeOf(graph, *module, "t")));
+}
+
 TEST(DisplayGraphTest, HiddenTuplesAreLookedThrough) {
   auto module = ParseOrDie(kScopedModule);
   DisplayOptions options;
