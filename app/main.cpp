@@ -1,5 +1,6 @@
 // The `fusescope` executable: the workbench (GUI) and the headless subcommands (CLI).
 
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <string>
@@ -29,6 +30,16 @@ void PrintUsage(std::ostream& out) {
 // so, rather than an abort.
 constexpr int kExitOutOfMemory = 3;
 
+// Ends the process at once, without exit handlers or the destructors of static objects and
+// libraries: with the address space exhausted they may never return. OpenBLAS's shutdown,
+// for one, joins its server threads, and a thread that started late loops in its first
+// buffer allocation for as long as no memory comes back, so a plain exit would hang.
+[[noreturn]] void ExitOutOfMemory(const std::string& command) {
+  std::cout.flush();
+  std::cerr << command << ": out of memory" << std::endl;
+  std::_Exit(kExitOutOfMemory);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,7 +64,6 @@ int main(int argc, char** argv) {
   try {
     return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const std::bad_alloc&) {
-    std::cerr << args[0] << ": out of memory\n";
-    return kExitOutOfMemory;
+    ExitOutOfMemory(args[0]);
   }
 }

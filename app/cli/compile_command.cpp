@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <new>
+#include <thread>
 #include <vector>
 
 #include "app/cli/command.h"
@@ -65,7 +67,27 @@ void InjectTestFault(const std::string& pass) {
       std::exit(kExitUsage);
     }
     static std::vector<char*> hoard;
-    for (;;) hoard.push_back(new char[size_t{16} << 20]);
+    try {
+      for (;;) hoard.push_back(new char[size_t{16} << 20]);
+    } catch (const std::bad_alloc&) {
+      // What a library's late helper thread does at this point, made certain: OpenBLAS's
+      // server threads start on first use and loop in their first buffer allocation until
+      // it succeeds, and its exit handler joins them. Here a thread waits for 64 MiB that
+      // never come back and a static object joins it on exit, so a process that ran its
+      // exit handlers after running out of memory would never end.
+      delete[] hoard.back();  // room for the thread's stack
+      hoard.pop_back();
+      struct LateHelper {
+        std::thread thread{[] {
+          void* block = nullptr;
+          while ((block = std::malloc(size_t{64} << 20)) == nullptr) usleep(1000);
+          std::free(block);
+        }};
+        ~LateHelper() { thread.join(); }
+      };
+      static LateHelper helper;
+      throw;
+    }
   }
 }
 
