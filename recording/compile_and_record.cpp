@@ -31,9 +31,11 @@ StatusOr<Recording> RecordBuiltin(ir::Module& module, const passes::PipelineOpti
 }  // namespace
 
 StatusOr<Recording> CompileAndRecord(const ir::Module& module,
-                                     const passes::PipelineOptions& options) {
+                                     const passes::PipelineOptions& options,
+                                     std::string_view source_path, std::string_view input_text,
+                                     passes::PassInstrumentation* observer) {
   std::unique_ptr<ir::Module> copy = module.Clone();
-  return RecordBuiltin(*copy, options, "", "", nullptr);
+  return RecordBuiltin(*copy, options, source_path, input_text, observer);
 }
 
 StatusOr<Recording> CompileAndRecord(std::string_view hlo_text,

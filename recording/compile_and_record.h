@@ -17,9 +17,14 @@
 
 namespace fusescope::recording {
 
-// The built-in pipeline for `options.target`, run on a copy of `module`.
+// The built-in pipeline for `options.target`, run on a copy of `module`. `input_text`, when
+// given, is what the recording keeps as its input (the module as a file gave it, printed);
+// `observer` as below.
 StatusOr<Recording> CompileAndRecord(const ir::Module& module,
-                                     const passes::PipelineOptions& options);
+                                     const passes::PipelineOptions& options,
+                                     std::string_view source_path = "",
+                                     std::string_view input_text = "",
+                                     passes::PassInstrumentation* observer = nullptr);
 // Parses `hlo_text` (errors as "FILE:LINE:COL: cause", FILE being `source_path`), then as
 // above; the recording keeps the text verbatim as its input. `observer`, when given, watches
 // the run after the recorder (progress reports); it is not owned.

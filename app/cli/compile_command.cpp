@@ -193,8 +193,11 @@ int RunCompile(const std::vector<std::string>& raw_args) {
   auto model = ReadModelText(args->positional()[0], *load_options);
   if (!model.ok()) return Fail(model.message());
   PassProgress progress(args->Has("--progress"), *pass_count);
-  auto recording = recording::CompileAndRecord(
-      model->text, *options, args->Value("--source-name").value_or(model->display_name), &progress);
+  const std::string source = args->Value("--source-name").value_or(model->display_name);
+  auto recording =
+      model->module
+          ? recording::CompileAndRecord(*model->module, *options, source, model->text, &progress)
+          : recording::CompileAndRecord(model->text, *options, source, &progress);
   if (!recording.ok()) return Fail(recording.message());
   const std::string output = *args->Value("-o");
   if (Status saved = recording::SaveRecording(*recording, output); !saved.ok()) {

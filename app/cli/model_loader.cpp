@@ -149,7 +149,8 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
   if (IsOnnxPath(what)) {
     auto module = ImportOnnx(what, options);
     if (!module.ok()) return module.status();
-    return ModelText{ir::PrintModule(**module), what};
+    std::string text = ir::PrintModule(**module);
+    return ModelText{std::move(text), what, std::move(module).value()};
   }
   if (LooksLikeMlirLogFile(what)) {
     return Status::Error(what +
@@ -173,7 +174,8 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
                                 : imported->UnmappedSummary()) +
                            " (only StableHLO/MHLO modules compile)");
     }
-    return ModelText{ir::PrintModule(*imported->module), what};
+    std::string text = ir::PrintModule(*imported->module);
+    return ModelText{std::move(text), what, std::move(imported->module)};
   }
   std::ifstream file(what, std::ios::binary);
   if (!file) return Status::Error(what + ": cannot open file");

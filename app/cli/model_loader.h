@@ -44,10 +44,12 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
                                 const ModelLoadOptions& options = {});
 
 // The text of an HLO model (file or `sample:NAME`), for commands that keep the input verbatim;
-// an ONNX model is imported and printed as HLO text.
+// an ONNX or .mlir model is imported and printed as HLO text, and `module` is what it imported
+// to: its large constants hold bytes that the text elides, so it is what gets compiled.
 struct ModelText {
   std::string text;
   std::string display_name;
+  std::unique_ptr<ir::Module> module;
 };
 StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOptions& options = {});
 

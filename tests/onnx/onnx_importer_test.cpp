@@ -12,6 +12,7 @@
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
 #include "ir/verifier.h"
+#include "passes/literal_value.h"
 #include "passes/pipeline.h"
 #include "passes/provenance_util.h"
 
@@ -240,14 +241,37 @@ TEST(OnnxImporterTest, AbsurdShapeIsRefusedBeforeAllocating) {
   EXPECT_THAT(result.message(), HasSubstr("elements"));
 }
 
-// Large constants keep their shape and print elided instead of being read.
-TEST(OnnxImporterTest, ConstantsOverTheLiteralLimitAreElided) {
-  OnnxImportOptions options;
-  options.max_literal_elements = 100;
-  OnnxImportResult result = Import("mlp.onnx", options);
+// Large constants print elided and keep their values as bytes: the same values the text of
+// a small one spells out.
+TEST(OnnxImporterTest, ConstantsOverTheLiteralLimitKeepTheirBytes) {
+  OnnxImportOptions as_bytes;
+  as_bytes.max_literal_elements = 100;
+  OnnxImportResult result = Import("mlp.onnx", as_bytes);
   ASSERT_NE(result.module, nullptr);
-  EXPECT_EQ(result.module->entry()->FindInstruction("w1")->literal(), "{...}");
+  const Instruction* w1 = result.module->entry()->FindInstruction("w1");
+  ASSERT_NE(w1, nullptr);
+  EXPECT_EQ(w1->literal(), "{...}");
+  ASSERT_NE(w1->constant_bytes(), nullptr);
+  EXPECT_EQ(w1->constant_bytes()->size(), w1->shape().ElementCount() * 4);
   EXPECT_NE(result.module->entry()->FindInstruction("b1")->literal(), "{...}");
+
+  OnnxImportOptions as_text;
+  as_text.max_literal_elements = int64_t{1} << 20;
+  OnnxImportResult spelled = Import("mlp.onnx", as_text);
+  ASSERT_NE(spelled.module, nullptr);
+  const Instruction* w1_text = spelled.module->entry()->FindInstruction("w1");
+  ASSERT_NE(w1_text, nullptr);
+  EXPECT_EQ(w1_text->constant_bytes(), nullptr);
+  std::optional<passes::LiteralValue> from_bytes = passes::LiteralValue::Of(*w1);
+  std::optional<passes::LiteralValue> from_text = passes::LiteralValue::Of(*w1_text);
+  ASSERT_TRUE(from_bytes && from_text);
+  ASSERT_EQ(from_bytes->element_count(), from_text->element_count());
+  for (int64_t i = 0; i < from_text->element_count(); ++i) {
+    // The text is the shortest decimal that reads back as the same f32.
+    EXPECT_EQ(static_cast<float>(from_bytes->GetDouble(i)),
+              static_cast<float>(from_text->GetDouble(i)))
+        << i;
+  }
 }
 
 class OnnxFixtureTest : public ::testing::TestWithParam<std::string> {};

@@ -40,7 +40,7 @@ std::optional<LiteralValue> Evaluate(const Computation& entry,
     if (instruction->opcode() == Opcode::kParameter) {
       value = inputs.at(static_cast<size_t>(instruction->parameter_number()));
     } else if (instruction->opcode() == Opcode::kConstant) {
-      value = LiteralValue::Parse(instruction->literal(), instruction->shape());
+      value = LiteralValue::Of(*instruction);
     } else {
       std::vector<LiteralValue> operands;
       for (const Instruction* operand : instruction->operands())

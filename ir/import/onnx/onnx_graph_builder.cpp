@@ -192,6 +192,12 @@ Instruction* GraphBuilder::Constant(Shape shape, std::string literal, std::strin
   return entry_->AddInstruction(std::move(instruction));
 }
 
+Instruction* ConstantOf(GraphBuilder& builder, const TensorData& data, std::string_view name) {
+  Instruction* constant = builder.Constant(data.shape, LiteralText(data), name);
+  if (data.bytes) constant->set_constant_bytes(data.bytes);
+  return constant;
+}
+
 Instruction* GraphBuilder::Scalar(PrimitiveType type, double value) {
   return Constant(Shape(type, {}), ScalarText(type, value));
 }

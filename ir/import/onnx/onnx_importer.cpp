@@ -123,7 +123,8 @@ class Importer {
   int64_t opset_ = 1;
   std::unique_ptr<GraphBuilder> builder_;
   std::unordered_map<std::string, LoweredValue> values_;
-  std::unordered_map<std::string, const onnx::TensorProto*> initializers_;
+  // Mutable: a weight's data is released from the proto once it is a constant's bytes.
+  std::unordered_map<std::string, onnx::TensorProto*> initializers_;
   std::unordered_map<std::string, const onnx::TypeProto*> inferred_types_;
   std::set<std::string> defaulted_dims_;
   std::set<std::string> opaque_;
@@ -307,8 +308,8 @@ std::optional<std::string> RunOnnxInferenceIsolated(onnx::ModelProto& model, std
   }
   if (timed_out) {
     failure = "ONNX shape inference did not finish in " +
-              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                 kOnnxInferenceTimeout).count()) +
+              std::to_string(
+                  std::chrono::duration_cast<std::chrono::seconds>(kOnnxInferenceTimeout).count()) +
               " s; stopped";
     return std::nullopt;
   }
@@ -399,8 +400,12 @@ StatusOr<const LoweredValue*> Importer::Lookup(const std::string& name, const st
   auto data = ReadTensor(*init->second, base_dir_, options_, "initializer '" + name + "'");
   if (!data.ok()) return Error(data.message());
   builder_->SetNode("", name);
+  // Read once (values_ keeps it): the proto's copy of a weight need not outlive its bytes,
+  // which halves what a model of hundreds of millions of parameters holds while it imports.
+  if (data->bytes && init->second->has_raw_data())
+    std::string().swap(*init->second->mutable_raw_data());
   LoweredValue value;
-  value.instruction = builder_->Constant(data->shape, LiteralText(*data), name);
+  value.instruction = ConstantOf(*builder_, *data, name);
   if (data->has_values && data->shape.ElementCount() <= kMaxKnownElements &&
       !IsComplexType(data->shape.element_type())) {
     value.known.emplace();
@@ -558,7 +563,7 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     if (opset.domain().empty() || opset.domain() == "ai.onnx") opset_ = opset.version();
   }
   onnx::GraphProto& graph = *model.mutable_graph();
-  for (const auto& init : graph.initializer()) initializers_[init.name()] = &init;
+  for (auto& init : *graph.mutable_initializer()) initializers_[init.name()] = &init;
   if (graph.sparse_initializer_size() > 0) {
     return Error("sparse initializers are not supported");
   }
@@ -629,6 +634,17 @@ bool HasOnnxExtension(std::string_view path) {
   return tail == ".onnx";
 }
 
+static StatusOr<OnnxImportResult> ImportParsed(onnx::ModelProto& model, const std::string& name,
+                                               const std::string& base_dir,
+                                               const OnnxImportOptions& options) {
+  if (!model.has_graph()) return Status::Error(name + ": not an ONNX model (no graph)");
+  Importer importer(name, base_dir, options);
+  StatusOr<OnnxImportResult> result = importer.Run(model);
+  if (!result.ok()) return Status::Error(OneLine(result.message()));
+  for (std::string& warning : result->warnings) warning = OneLine(warning);
+  return result;
+}
+
 StatusOr<OnnxImportResult> ImportOnnxBytes(std::string_view bytes, std::string_view display_name,
                                            const std::string& base_dir,
                                            const OnnxImportOptions& options) {
@@ -641,12 +657,7 @@ StatusOr<OnnxImportResult> ImportOnnxBytes(std::string_view bytes, std::string_v
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::Error(name + ": not a valid ONNX model: " + DescribeBadWireData(bytes));
   }
-  if (!model.has_graph()) return Status::Error(name + ": not an ONNX model (no graph)");
-  Importer importer(name, base_dir, options);
-  StatusOr<OnnxImportResult> result = importer.Run(model);
-  if (!result.ok()) return Status::Error(OneLine(result.message()));
-  for (std::string& warning : result->warnings) warning = OneLine(warning);
-  return result;
+  return ImportParsed(model, name, base_dir, options);
 }
 
 StatusOr<OnnxTensorLiteral> ReadOnnxTensorFile(const std::string& path,
@@ -666,7 +677,10 @@ StatusOr<OnnxTensorLiteral> ReadOnnxTensorFile(const std::string& path,
       !tensor.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::Error(path + ": not a serialized ONNX tensor");
   }
-  auto data = ReadTensor(tensor, fs::path(path).parent_path().string(), options, "tensor");
+  // Read for comparison as text, whatever its size.
+  OnnxImportOptions as_text = options;
+  as_text.max_literal_elements = options.max_tensor_elements;
+  auto data = ReadTensor(tensor, fs::path(path).parent_path().string(), as_text, "tensor");
   if (!data.ok()) return Status::Error(path + ": " + OneLine(data.message()));
   return OnnxTensorLiteral{data->shape, LiteralText(*data)};
 }
@@ -690,7 +704,12 @@ StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path,
     return Status::Error(path + ": cannot read file");
   }
   const std::string base_dir = fs::path(path).parent_path().string();
-  return ImportOnnxBytes(bytes, path, base_dir.empty() ? "." : base_dir, options);
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Status::Error(path + ": not a valid ONNX model: " + DescribeBadWireData(bytes));
+  }
+  std::string().swap(bytes);  // the parsed model holds it all now
+  return ImportParsed(model, path, base_dir.empty() ? "." : base_dir, options);
 }
 
 }  // namespace fusescope::ir::onnx_import

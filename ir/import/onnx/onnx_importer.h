@@ -42,9 +42,10 @@ struct OnnxImportOptions {
   // external data files, which are read tensor by tensor.
   int64_t max_file_bytes = (int64_t{2} << 30) - 1;
   int64_t max_tensor_elements = int64_t{1} << 32;
-  // Constants with more elements keep their shape but print as `{...}` (XLA's elided
-  // literal): their values are not read.
-  int64_t max_literal_elements = int64_t{1} << 20;
+  // Constants with more elements keep their values as bytes (ir/constant_bytes.h) and print
+  // as `{...}` (XLA's elided literal) rather than as decimal text; the limit the MLIR
+  // importer keeps for dense attributes too.
+  int64_t max_literal_elements = 1024;
   // ONNX's shape inference gives the shapes of opaque ops and a second opinion on ours. Off,
   // opaque ops have no shapes (their models fail) and no fork happens; the fuzzer uses that
   // to spend its time on the importer rather than on forking.

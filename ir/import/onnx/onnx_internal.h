@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ir/computation.h"
+#include "ir/constant_bytes.h"
 #include "ir/import/onnx/onnx_importer.h"
 #include "ir/instruction.h"
 #include "ir/shape.h"
@@ -31,13 +32,15 @@ namespace fusescope::ir::onnx_import {
 std::optional<PrimitiveType> ElementTypeFromOnnx(int32_t data_type);
 
 // A tensor's contents, decoded. Integers and predicates in `ints` (u64 as its bit pattern),
-// floating-point values in `floats` (complex as re, im pairs). Neither is filled when the
-// values were not read (over max_literal_elements).
+// floating-point values in `floats` (complex as re, im pairs). Over max_literal_elements
+// neither is filled and `bytes` holds the elements instead (ir/constant_bytes.h's layout),
+// so that a weight of any size keeps its value without becoming decimal text.
 struct TensorData {
   Shape shape;
   bool has_values = false;
   std::vector<int64_t> ints;
   std::vector<double> floats;
+  ConstantBytesPtr bytes;
 };
 
 // Reads `tensor` (raw_data, the typed fields, or an external data file under `base_dir`).
@@ -47,7 +50,7 @@ StatusOr<TensorData> ReadTensor(const onnx::TensorProto& tensor, const std::stri
                                 const OnnxImportOptions& options, const std::string& what);
 
 // XLA's literal text for `data` ("5", "{1, 2}", "{ { 1, 2 }, { 3, 4 } }"), or "{...}" when
-// its values were not read.
+// its values are held as bytes.
 std::string LiteralText(const TensorData& data);
 
 // Element count of `dims`, or nullopt when a dimension is negative or the product of the
@@ -131,6 +134,9 @@ class GraphBuilder {
   Status error_;
   int64_t max_elements_ = int64_t{1} << 32;
 };
+
+// A constant holding `data`: its literal text, and its bytes when it has them.
+Instruction* ConstantOf(GraphBuilder& builder, const TensorData& data, std::string_view name = {});
 
 // `name` with characters HLO names cannot hold replaced by '_' (and no trailing `.N`).
 std::string SanitizedName(std::string_view name);

@@ -1882,7 +1882,7 @@ StatusOr<bool> LowerConstant(NodeContext& c) {
         for (int64_t v : data->ints) known->push_back(static_cast<double>(v));
       }
     }
-    c.SetOutput(0, b.Constant(data->shape, LiteralText(*data)), known);
+    c.SetOutput(0, ConstantOf(b, *data), known);
     return true;
   }
   if (a->name() == "value_float") {
@@ -1950,11 +1950,23 @@ StatusOr<bool> LowerRange(NodeContext& c) {
   const double delta = (*c.Known(2))[0];
   if (delta == 0) return Fail("delta is 0");
   const double steps = std::ceil((limit - start) / delta);
-  if (!(steps <= static_cast<double>(c.options().max_literal_elements))) return false;
+  if (!(steps <= static_cast<double>(c.options().max_tensor_elements))) {
+    return Fail("the range has " + std::to_string(steps) + " elements, over the limit of " +
+                std::to_string(c.options().max_tensor_elements));
+  }
   const auto count = static_cast<int64_t>(std::max(0.0, steps));
-  std::vector<double> values;
-  for (int64_t i = 0; i < count; ++i) values.push_back(start + static_cast<double>(i) * delta);
-  SetKnownConstant(c, 0, TypeOf(c.in(0)), {count}, values);
+  const PrimitiveType type = TypeOf(c.in(0));
+  if (count <= kMaxKnownElements) {
+    std::vector<double> values;
+    for (int64_t i = 0; i < count; ++i) values.push_back(start + static_cast<double>(i) * delta);
+    SetKnownConstant(c, 0, type, {count}, values);
+    return true;
+  }
+  // Too long to track: start + i * delta computed in the graph, as ONNX defines it.
+  GraphBuilder& b = c.b();
+  Instruction* index = b.Convert(b.Iota({count}, 0), type);
+  Instruction* scaled = Elementwise(b, Opcode::kMultiply, index, b.Splat(type, delta, {count}));
+  c.SetOutput(0, Elementwise(b, Opcode::kAdd, scaled, b.Splat(type, start, {count})));
   return true;
 }
 

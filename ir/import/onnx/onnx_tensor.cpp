@@ -180,9 +180,9 @@ Status DecodeTyped(const onnx::TensorProto& tensor, PrimitiveType type, int64_t 
 
 // Reads the bytes of an external tensor: location relative to the model's folder, optional
 // offset and length.
-StatusOr<std::string> ReadExternal(const onnx::TensorProto& tensor, const std::string& base_dir,
-                                   int64_t expected_bytes, bool read_values,
-                                   const std::string& what) {
+StatusOr<std::vector<uint8_t>> ReadExternal(const onnx::TensorProto& tensor,
+                                            const std::string& base_dir, int64_t expected_bytes,
+                                            const std::string& what) {
   std::string location;
   int64_t offset = 0;
   std::optional<int64_t> length;
@@ -230,15 +230,82 @@ StatusOr<std::string> ReadExternal(const onnx::TensorProto& tensor, const std::s
                          std::to_string(file_size) + " bytes, fewer than offset " +
                          std::to_string(offset) + " + " + std::to_string(expected_bytes));
   }
-  if (!read_values) return std::string();
   std::ifstream file(path, std::ios::binary);
-  std::string bytes(static_cast<size_t>(expected_bytes), '\0');
+  std::vector<uint8_t> bytes(static_cast<size_t>(expected_bytes));
   file.seekg(offset);
-  file.read(bytes.data(), expected_bytes);
+  file.read(reinterpret_cast<char*>(bytes.data()), expected_bytes);
   if (file.gcount() != expected_bytes) {
     return Status::Error(what + ": cannot read external data file '" + path.string() + "'");
   }
   return bytes;
+}
+
+template <typename T>
+void StoreLittleEndian(T value, uint8_t* out) {
+  std::memcpy(out, &value, sizeof value);  // x86 and arm64 hosts are little-endian
+}
+
+// The bytes of a tensor given in the typed fields, from its decoded values; f16 and bf16
+// from their bit patterns in int32_data, so that nothing is rounded twice.
+std::vector<uint8_t> EncodeTyped(const onnx::TensorProto& tensor, const TensorData& data,
+                                 int64_t count) {
+  const PrimitiveType type = data.shape.element_type();
+  const int64_t width = RawElementBytes(type);
+  std::vector<uint8_t> bytes(static_cast<size_t>(count * width));
+  uint8_t* out = bytes.data();
+  for (int64_t i = 0; i < count; ++i, out += width) {
+    const auto at = static_cast<size_t>(i);
+    switch (type) {
+      case PrimitiveType::kPred:
+        *out = data.ints[at] != 0;
+        break;
+      case PrimitiveType::kS8:
+      case PrimitiveType::kU8:
+        *out = static_cast<uint8_t>(data.ints[at]);
+        break;
+      case PrimitiveType::kS16:
+      case PrimitiveType::kU16:
+        StoreLittleEndian(static_cast<uint16_t>(data.ints[at]), out);
+        break;
+      case PrimitiveType::kF16:
+      case PrimitiveType::kBF16:
+        StoreLittleEndian(static_cast<uint16_t>(tensor.int32_data(static_cast<int>(i))), out);
+        break;
+      case PrimitiveType::kS32:
+      case PrimitiveType::kU32:
+        StoreLittleEndian(static_cast<uint32_t>(data.ints[at]), out);
+        break;
+      case PrimitiveType::kS64:
+      case PrimitiveType::kU64:
+        StoreLittleEndian(static_cast<uint64_t>(data.ints[at]), out);
+        break;
+      case PrimitiveType::kF32:
+        StoreLittleEndian(static_cast<float>(data.floats[at]), out);
+        break;
+      case PrimitiveType::kF64:
+        StoreLittleEndian(data.floats[at], out);
+        break;
+      case PrimitiveType::kC64:
+        StoreLittleEndian(static_cast<float>(data.floats[2 * at]), out);
+        StoreLittleEndian(static_cast<float>(data.floats[2 * at + 1]), out + 4);
+        break;
+      case PrimitiveType::kC128:
+        StoreLittleEndian(data.floats[2 * at], out);
+        StoreLittleEndian(data.floats[2 * at + 1], out + 8);
+        break;
+      default:
+        break;
+    }
+  }
+  return bytes;
+}
+
+// Raw little-endian bytes as a constant's bytes: the same layout, with predicates made 0 or 1.
+ConstantBytesPtr BytesOfRaw(std::vector<uint8_t> bytes, PrimitiveType type) {
+  if (type == PrimitiveType::kPred) {
+    for (uint8_t& b : bytes) b = b != 0;
+  }
+  return MakeConstantBytes(std::move(bytes));
 }
 
 std::string FloatText(double value, PrimitiveType type) {
@@ -359,22 +426,33 @@ StatusOr<TensorData> ReadTensor(const onnx::TensorProto& tensor, const std::stri
   TensorData data;
   data.shape = Shape(*type, std::move(dims));
   // Literal text grows with the rows of an empty array too, hence the check of all dimensions.
-  const bool read_values =
+  // Larger tensors keep their values as bytes.
+  const bool as_text =
       CheckedElementCount(data.shape.dimensions(), options.max_literal_elements).has_value();
   const int64_t raw_bytes = *count * RawElementBytes(*type);
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    auto bytes = ReadExternal(tensor, base_dir, raw_bytes, read_values, what);
+    auto bytes = ReadExternal(tensor, base_dir, raw_bytes, what);
     if (!bytes.ok()) return bytes.status();
-    if (!read_values) return data;
-    FS_RETURN_IF_ERROR(DecodeRaw(*bytes, *type, *count, what, data));
-  } else if (tensor.has_raw_data()) {
-    if (static_cast<int64_t>(tensor.raw_data().size()) != raw_bytes || read_values) {
-      FS_RETURN_IF_ERROR(DecodeRaw(tensor.raw_data(), *type, *count, what, data));
+    if (!as_text) {
+      data.bytes = BytesOfRaw(std::move(bytes).value(), *type);
+      return data;
     }
-    if (!read_values) return data;
+    FS_RETURN_IF_ERROR(
+        DecodeRaw(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
+                  *type, *count, what, data));
+  } else if (tensor.has_raw_data()) {
+    const std::string& raw = tensor.raw_data();
+    if (static_cast<int64_t>(raw.size()) != raw_bytes || as_text) {
+      FS_RETURN_IF_ERROR(DecodeRaw(raw, *type, *count, what, data));
+    }
+    if (!as_text) {
+      data.bytes = BytesOfRaw(std::vector<uint8_t>(raw.begin(), raw.end()), *type);
+      return data;
+    }
   } else {
     FS_RETURN_IF_ERROR(DecodeTyped(tensor, *type, *count, what, data));
-    if (!read_values) {
+    if (!as_text) {
+      data.bytes = MakeConstantBytes(EncodeTyped(tensor, data, *count));
       data.ints.clear();
       data.floats.clear();
       return data;
