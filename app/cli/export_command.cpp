@@ -58,11 +58,24 @@ int RunExport(const std::vector<std::string>& raw_args) {
   if (!pass.ok()) return Fail(pass.message());
   if (!seed.ok()) return Fail(seed.message());
   const std::string& what = args->positional()[0];
-  auto snapshot = LoadModel(what, *pass);
-  if (!snapshot.ok()) return Fail(snapshot.message());
-  auto original =
-      LoadModel(what, LooksLikeRecording(what) ? std::optional<int64_t>(-1) : std::nullopt);
-  if (!original.ok()) return Fail(original.message());
+  // One load: a recording's two snapshots (a model file's one module, twice) share weights.
+  std::vector<LoadedModel> loaded;
+  if (LooksLikeRecording(what)) {
+    auto both = LoadSnapshots(what, {*pass, -1});
+    if (!both.ok()) return Fail(both.message());
+    loaded = std::move(both).value();
+  } else {
+    auto model = LoadModel(what, *pass);
+    if (!model.ok()) return Fail(model.message());
+    // The original of a dump folder or MLIR log is its final snapshot.
+    auto original = *pass ? LoadModel(what, std::nullopt)
+                          : StatusOr<LoadedModel>(LoadedModel{model->module->Clone(), what});
+    if (!original.ok()) return Fail(original.message());
+    loaded.push_back(std::move(model).value());
+    loaded.push_back(std::move(original).value());
+  }
+  LoadedModel* snapshot = &loaded[0];
+  LoadedModel* original = &loaded[1];
 
   const fs::path dir(*out);
   std::error_code error;

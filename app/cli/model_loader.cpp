@@ -184,6 +184,20 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
   return ModelText{text.str(), what};
 }
 
+StatusOr<std::vector<LoadedModel>> LoadSnapshots(
+    const std::string& what, const std::vector<std::optional<int64_t>>& passes) {
+  auto recording =
+      LooksLikeRecording(what) ? recording::LoadRecording(what) : ImportRecording(what);
+  if (!recording.ok()) return recording.status();
+  std::vector<LoadedModel> loaded;
+  for (const std::optional<int64_t>& pass : passes) {
+    auto snapshot = SnapshotOf(*recording, what, pass);
+    if (!snapshot.ok()) return snapshot.status();
+    loaded.push_back(std::move(snapshot).value());
+  }
+  return loaded;
+}
+
 StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> pass,
                                 const ModelLoadOptions& options) {
   if (LooksLikeRecording(what)) {

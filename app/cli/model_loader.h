@@ -43,6 +43,11 @@ StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::strin
 StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> pass = std::nullopt,
                                 const ModelLoadOptions& options = {});
 
+// Several snapshots of one recording (.fsdb, MLIR log or XLA dump folder), `passes` as above,
+// read from one load: their constants' bytes are then held once, not once per snapshot.
+StatusOr<std::vector<LoadedModel>> LoadSnapshots(const std::string& what,
+                                                 const std::vector<std::optional<int64_t>>& passes);
+
 // The text of an HLO model (file or `sample:NAME`), for commands that keep the input verbatim;
 // an ONNX or .mlir model is imported and printed as HLO text, and `module` is what it imported
 // to: its large constants hold bytes that the text elides, so it is what gets compiled.

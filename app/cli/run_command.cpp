@@ -321,17 +321,22 @@ int RunRun(const std::vector<std::string>& raw_args) {
   const std::string& what = args->positional()[0];
   const bool recording = LooksLikeRecording(what);
   if (!recording && *pass) return Fail("run: --pass needs a recording (.fsdb)");
-  auto snapshot = LoadModel(what, *pass);
+  // A recording's snapshot and original come from one load, sharing their weights.
+  std::unique_ptr<ir::Module> original;
+  StatusOr<LoadedModel> snapshot = Status::Error("");
+  if (recording) {
+    auto both = LoadSnapshots(what, {*pass, -1});
+    if (!both.ok()) return Fail("run: " + both.message());
+    snapshot = std::move((*both)[0]);
+    original = std::move((*both)[1].module);
+  } else {
+    snapshot = LoadModel(what, *pass);
+  }
   if (!snapshot.ok()) return Fail("run: " + snapshot.message());
   RunReport report;
   report.model = snapshot->display_name;
   report.pass = *pass;
-  std::unique_ptr<ir::Module> original;
-  if (recording) {
-    auto loaded = LoadModel(what, -1);
-    if (!loaded.ok()) return Fail("run: " + loaded.message());
-    original = std::move(loaded->module);
-  } else if (on_cpu || on_gpu) {
+  if (!recording && (on_cpu || on_gpu)) {
     // A model file: what runs is the final snapshot of our CPU (GPU) pipeline.
     passes::PipelineOptions pipeline;
     pipeline.target = on_cpu ? "cpu" : "gpu";
