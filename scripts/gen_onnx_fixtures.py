@@ -176,6 +176,96 @@ def absurd_shape():
     onnx.save(model, os.path.join(OUT, "absurd_shape.onnx"))
 
 
+def shape_chain():
+    """What torch's exporters write around a transformer's embeddings: shapes computed at run
+    time (Shape -> Gather -> Unsqueeze -> Concat -> Expand, Range up to the sequence length,
+    Where over a shape, ConstantOfShape, Reshape to a computed shape), a weight past the
+    literal limit (8x200) and GatherND with and without batch_dims; batch and seq symbolic.
+    With batch=2, seq=5 (the sizes the test imports it with) ONNX's inputs and the outputs
+    numpy computes from them, checked against ONNX Runtime when it is installed, are stored
+    beside it as test_data_set_0 (the backend tests' layout)."""
+    folder = os.path.join(OUT, "shape_chain")
+    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
+    vocab, width, hidden = 40, 8, 200
+    table = (rng.standard_normal((vocab, width)) * 0.1).astype(np.float32)
+    w = (rng.standard_normal((width, hidden)) * 0.1).astype(np.float32)
+    node = helper.make_node
+    nodes = [
+        node("Shape", ["x"], ["shape"], name="shape"),
+        node("Gather", ["shape", "zero"], ["b"], name="batch_size", axis=0),
+        node("Gather", ["shape", "one"], ["s"], name="seq_len", axis=0),
+        node("Unsqueeze", ["b", "axes0"], ["b1"], name="b_unsqueeze"),
+        node("Unsqueeze", ["s", "axes0"], ["s1"], name="s_unsqueeze"),
+        node("Concat", ["b1", "s1"], ["bs"], name="bs_concat", axis=0),
+        node("Equal", ["bs", "minus_ones"], ["is_unknown"], name="is_unknown"),
+        node("Where", ["is_unknown", "ones2", "bs"], ["bs_known"], name="bs_where"),
+        node("Range", ["zero", "s", "one"], ["positions"], name="positions"),
+        node("Unsqueeze", ["positions", "axes0"], ["positions1"], name="positions_unsqueeze"),
+        node("Expand", ["positions1", "bs_known"], ["position_ids"], name="positions_expand"),
+        node("ConstantOfShape", ["bs_known"], ["ones"], name="ones",
+             value=numpy_helper.from_array(np.array([1], np.int64))),
+        node("Mul", ["ids", "ones"], ["ids1"], name="ids_times_one"),
+        node("Add", ["ids1", "position_ids"], ["rows"], name="rows"),
+        node("Gather", ["table", "rows"], ["embedded"], name="embed", axis=0),
+        node("Add", ["x", "embedded"], ["h0"], name="residual"),
+        node("MatMul", ["h0", "w"], ["h1"], name="project"),
+        node("Concat", ["b1", "minus_one"], ["flat_shape"], name="flat_shape", axis=0),
+        node("Reshape", ["h1", "flat_shape"], ["y"], name="flatten"),
+        node("Range", ["zero_f", "limit_f", "half_f"], ["long_range"], name="long_range"),
+        node("ReduceSum", ["long_range"], ["range_sum"], name="range_sum", keepdims=0),
+        node("GatherND", ["x", "pairs"], ["picked"], name="gather_pairs"),
+        node("GatherND", ["x", "per_batch"], ["picked_per_batch"], name="gather_per_batch",
+             batch_dims=1),
+    ]
+    scalar = lambda name, v, t=np.int64: numpy_helper.from_array(np.array(v, t), name)
+    initializers = [
+        scalar("zero", 0), scalar("one", 1), ints("axes0", [0]), ints("minus_ones", [-1, -1]),
+        ints("ones2", [1, 1]), ints("minus_one", [-1]),
+        numpy_helper.from_array(table, "table"), numpy_helper.from_array(w, "w"),
+        scalar("zero_f", 0.0, np.float32), scalar("limit_f", 2500.0, np.float32),
+        scalar("half_f", 0.5, np.float32),
+        ints("pairs", [[0, 1], [1, -2]]), ints("per_batch", [[1], [-1]]),
+    ]
+    graph = helper.make_graph(
+        nodes, "shape_chain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq", width]),
+         helper.make_tensor_value_info("ids", TensorProto.INT64, ["batch", "seq"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", "flat"]),
+         helper.make_tensor_value_info("range_sum", TensorProto.FLOAT, []),
+         helper.make_tensor_value_info("picked", TensorProto.FLOAT, [2, width]),
+         helper.make_tensor_value_info("picked_per_batch", TensorProto.FLOAT, [2, width])],
+        initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+                              producer_name="fusescope-fixtures")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+
+    batch, seq = 2, 5
+    x = rng.standard_normal((batch, seq, width)).astype(np.float32)
+    ids = rng.integers(0, vocab - seq, (batch, seq)).astype(np.int64)
+    rows = ids + np.arange(seq)[None, :]
+    h1 = (x + table[rows]) @ w
+    outputs = [h1.reshape(batch, -1),
+               np.array(np.arange(0, 2500, 0.5, dtype=np.float32).sum(dtype=np.float32)),
+               np.stack([x[0, 1], x[1, -2]]), np.stack([x[0, 1], x[1, -1]])]
+    try:
+        import onnxruntime
+
+        session = onnxruntime.InferenceSession(os.path.join(folder, "model.onnx"))
+        for want, got in zip(outputs, session.run(None, {"x": x, "ids": ids})):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    except ImportError:
+        pass
+    data = os.path.join(folder, "test_data_set_0")
+    for i, value in enumerate([x, ids]):
+        tensor = numpy_helper.from_array(value)
+        open(os.path.join(data, f"input_{i}.pb"), "wb").write(tensor.SerializeToString())
+    for i, value in enumerate(outputs):
+        tensor = numpy_helper.from_array(np.asarray(value, np.float32))
+        open(os.path.join(data, f"output_{i}.pb"), "wb").write(tensor.SerializeToString())
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     mlp()
@@ -183,6 +273,7 @@ def main():
     transformer()
     external_and_opaque()
     absurd_shape()
+    shape_chain()
     for name in sorted(os.listdir(OUT)):
         print(f"{name}: {os.path.getsize(os.path.join(OUT, name))} bytes")
 

@@ -228,9 +228,30 @@ std::optional<std::vector<double>> FoldBinary(const std::string& op, PrimitiveTy
     else if (op == "Div") {
       if (y == 0 && !IsFloatingPointType(type)) return std::nullopt;
       out[i] = IsFloatingPointType(type) ? x / y : std::trunc(x / y);
-    } else {
+    } else if (op == "Equal")
+      out[i] = x == y;
+    else if (op == "Less")
+      out[i] = x < y;
+    else if (op == "LessOrEqual")
+      out[i] = x <= y;
+    else if (op == "Greater")
+      out[i] = x > y;
+    else if (op == "GreaterOrEqual")
+      out[i] = x >= y;
+    else if (op == "And")
+      out[i] = (x != 0) && (y != 0);
+    else if (op == "Or")
+      out[i] = (x != 0) || (y != 0);
+    else if (op == "Xor")
+      out[i] = (x != 0) != (y != 0);
+    else if (op == "Max")
+      out[i] = std::max(x, y);
+    else if (op == "Min")
+      out[i] = std::min(x, y);
+    else if (op == "Sum")
+      out[i] = x + y;
+    else
       return std::nullopt;
-    }
   }
   return out;
 }
@@ -296,7 +317,14 @@ StatusOr<bool> LowerVariadic(NodeContext& c) {
     acc = Elementwise(c.b(), Opcode::kDivide, acc,
                       c.b().Splat(TypeOf(acc), static_cast<double>(c.input_count()), DimsOf(acc)));
   }
-  c.SetOutput(0, acc);
+  // Shape arithmetic (the smaller of two lengths, say) stays known.
+  std::optional<std::vector<double>> known;
+  if (op != "Mean" && RankOf(acc) <= 1) {
+    known = c.Known(0);
+    for (int64_t i = 1; i < c.input_count() && known; ++i)
+      known = FoldBinary(op, TypeOf(acc), known, c.Known(i));
+  }
+  c.SetOutput(0, acc, known);
   return true;
 }
 
@@ -465,8 +493,20 @@ StatusOr<bool> LowerWhere(NodeContext& c) {
   if (dims) dims = BroadcastDims(*dims, DimsOf(c.in(2)));
   if (!dims) return Fail("condition and branches do not broadcast");
   GraphBuilder& b = c.b();
-  c.SetOutput(0, b.Select(b.BroadcastTo(c.in(0), *dims), b.BroadcastTo(c.in(1), *dims),
-                          b.BroadcastTo(c.in(2), *dims)));
+  // Exporters pick between shape values with Where (a -1 in a shape replaced, say).
+  std::optional<std::vector<double>> known;
+  if (dims->size() <= 1 && c.Known(0) && c.Known(1) && c.Known(2)) {
+    const size_t n = dims->empty() ? 1 : static_cast<size_t>((*dims)[0]);
+    known.emplace(n);
+    for (size_t i = 0; i < n; ++i) {
+      auto at = [i](const std::vector<double>& v) { return v[v.size() == 1 ? 0 : i]; };
+      (*known)[i] = at(*c.Known(0)) != 0 ? at(*c.Known(1)) : at(*c.Known(2));
+    }
+  }
+  c.SetOutput(0,
+              b.Select(b.BroadcastTo(c.in(0), *dims), b.BroadcastTo(c.in(1), *dims),
+                       b.BroadcastTo(c.in(2), *dims)),
+              known);
   return true;
 }
 
@@ -1670,6 +1710,65 @@ StatusOr<bool> LowerGatherElements(NodeContext& c) {
   return true;
 }
 
+// GatherND as one gather: each index vector (the last dimension of `indices`, its negative
+// entries wrapped per data dimension) picks a slice of data; batch_dims leading dimensions
+// shared by both become the first components of every index vector, from iotas.
+StatusOr<bool> LowerGatherND(NodeContext& c) {
+  GraphBuilder& b = c.b();
+  Instruction* data = c.in(0);
+  const int64_t r = RankOf(data);
+  const int64_t q = RankOf(c.in(1));
+  const int64_t batch = c.Int("batch_dims", 0);
+  if (!IsIntegralType(TypeOf(c.in(1)))) return Fail("indices are not integers");
+  if (r < 1 || q < 1) return Fail("data and indices must have a rank of 1 or more");
+  const Dims& dd = DimsOf(data);
+  const Dims& id = DimsOf(c.in(1));
+  const int64_t k = id.back();
+  if (batch < 0 || batch >= std::min(q, r)) return Fail("batch_dims is out of range");
+  if (k < 1 || batch + k > r) {
+    return Fail("index vectors of " + std::to_string(k) + " entries do not fit " +
+                std::to_string(r - batch) + " data dimensions");
+  }
+  for (int64_t d = 0; d < batch; ++d) {
+    if (id[static_cast<size_t>(d)] != dd[static_cast<size_t>(d)])
+      return Fail("batch dimension " + std::to_string(d) + " differs between data and indices");
+  }
+  Instruction* indices = b.Convert(c.in(1), PrimitiveType::kS64);
+  Dims sizes(dd.begin() + batch, dd.begin() + batch + k);
+  Instruction* limit =
+      b.BroadcastInDim(b.Constant(Shape(PrimitiveType::kS64, {k}),
+                                  LiteralOf(PrimitiveType::kS64, ToDoubles(sizes), {k})),
+                       id, {q - 1});
+  Instruction* zero = b.Splat(PrimitiveType::kS64, 0, id);
+  auto negative = b.Binary(Opcode::kCompare, indices, zero, "LT");
+  if (!negative.ok()) return negative.status();
+  indices = Elementwise(b, Opcode::kAdd, indices, b.Select(*negative, limit, zero));
+  const int64_t width = batch + k;
+  if (batch > 0) {
+    const Dims leading(id.begin(), id.end() - 1);
+    Dims one = leading;
+    one.push_back(1);
+    std::vector<Instruction*> parts;
+    for (int64_t d = 0; d < batch; ++d) parts.push_back(b.Reshape(b.Iota(leading, d), one));
+    parts.push_back(indices);
+    Dims all = leading;
+    all.push_back(width);
+    indices = b.Emit(Opcode::kConcatenate, Shape(PrimitiveType::kS64, all), parts,
+                     {{"dimensions", IntListText({q - 1})}});
+  }
+  Dims out(id.begin(), id.end() - 1);
+  out.insert(out.end(), dd.begin() + width, dd.end());
+  Dims slice_sizes(static_cast<size_t>(width), 1);
+  slice_sizes.insert(slice_sizes.end(), dd.begin() + width, dd.end());
+  c.SetOutput(0, b.Emit(Opcode::kGather, Shape(TypeOf(data), out), {data, indices},
+                        {{"offset_dims", IntListText(Iota(q - 1, q - 1 + r - width))},
+                         {"collapsed_slice_dims", IntListText(Iota(0, width))},
+                         {"start_index_map", IntListText(Iota(0, width))},
+                         {"index_vector_dim", std::to_string(q - 1)},
+                         {"slice_sizes", IntListText(slice_sizes)}}));
+  return true;
+}
+
 StatusOr<bool> LowerBitShift(NodeContext& c) {
   const std::string direction = c.String("direction", "");
   if (direction != "LEFT" && direction != "RIGHT") return Fail("direction must be LEFT or RIGHT");
@@ -1732,7 +1831,14 @@ StatusOr<bool> LowerExpand(NodeContext& c) {
   auto dims = BroadcastDims(DimsOf(c.in(0)), *shape);
   if (!dims)
     return Fail("cannot expand " + c.in(0)->shape().ToString(false) + " to " + IntListText(*shape));
-  c.SetOutput(0, c.b().BroadcastTo(c.in(0), *dims));
+  std::optional<std::vector<double>> known;
+  if (dims->size() <= 1 && c.Known(0) && c.Known(0)->size() == 1) {
+    known =
+        std::vector<double>(dims->empty() ? 1 : static_cast<size_t>((*dims)[0]), (*c.Known(0))[0]);
+  } else if (dims->size() <= 1 && c.Known(0) && DimsOf(c.in(0)) == *dims) {
+    known = c.Known(0);
+  }
+  c.SetOutput(0, c.b().BroadcastTo(c.in(0), *dims), known ? KnownIfSmall(*known) : std::nullopt);
   return true;
 }
 
@@ -2015,6 +2121,7 @@ const std::unordered_map<std::string, Lowering>& Lowerings() {
     (*t)["SoftmaxCrossEntropyLoss"] = LowerSoftmaxCrossEntropy;
     (*t)["Clip"] = LowerClip;
     (*t)["Where"] = LowerWhere;
+    (*t)["GatherND"] = LowerGatherND;
     (*t)["Cast"] = LowerCast;
     (*t)["Identity"] = LowerIdentity;
     (*t)["Dropout"] = LowerIdentity;
