@@ -698,17 +698,19 @@ StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path,
   }
   std::ifstream file(path, std::ios::binary);
   if (!file) return Status::Error(path + ": cannot open file");
-  std::string bytes(static_cast<size_t>(size), '\0');
-  file.read(bytes.data(), static_cast<std::streamsize>(size));
-  if (file.gcount() != static_cast<std::streamsize>(size)) {
-    return Status::Error(path + ": cannot read file");
-  }
-  const std::string base_dir = fs::path(path).parent_path().string();
+  // Parsed from the stream, so that the file's bytes are never held beside the model they
+  // become (a model's weights are most of both); read whole only to say what is wrong.
   onnx::ModelProto model;
-  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+  if (!model.ParseFromIstream(&file)) {
+    std::ifstream again(path, std::ios::binary);
+    std::string bytes(static_cast<size_t>(size), '\0');
+    again.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (again.gcount() != static_cast<std::streamsize>(size)) {
+      return Status::Error(path + ": cannot read file");
+    }
     return Status::Error(path + ": not a valid ONNX model: " + DescribeBadWireData(bytes));
   }
-  std::string().swap(bytes);  // the parsed model holds it all now
+  const std::string base_dir = fs::path(path).parent_path().string();
   return ImportParsed(model, path, base_dir.empty() ? "." : base_dir, options);
 }
 
