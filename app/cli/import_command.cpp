@@ -5,15 +5,19 @@
 // on stderr and left out. `fusescope import LOG -o RUN.fsdb`: an MLIR pass log
 // (`--mlir-print-ir-after-all`, known by its section headers) becomes a recording of its
 // sections; how each section was read (libMLIR or the tolerant reader) is summarised.
+// `fusescope import STAGE_DIR -o RUN.fsdb`: a folder of numbered MLIR stage files
+// (ir/import/mlir/mlir_stage_folder.h) becomes a recording of one snapshot per stage, read and
+// summarised as a log's sections are.
 
 #include <filesystem>
 #include <iostream>
-#include <system_error>
 #include <map>
+#include <system_error>
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/import/mlir/mlir_log_importer.h"
+#include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "ir/json_writer.h"
@@ -24,7 +28,7 @@ namespace fusescope::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: fusescope import DUMP_DIR|MLIR_LOG -o RUN.fsdb [--module NAME] [--json] | "
+    "usage: fusescope import DUMP_DIR|MLIR_LOG|STAGE_DIR -o RUN.fsdb [--module NAME] [--json] | "
     "fusescope import DUMP_DIR --list [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
@@ -171,7 +175,7 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
 }
 
 void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std::string& output,
-                      bool json_output) {
+                      bool json_output, bool stages) {
   const recording::Recording& recording = imported.recording;
   int64_t changed = 0;
   for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
@@ -202,7 +206,11 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
     json.Key("section_list").BeginArray();
     for (const auto& section : imported.sections) {
       json.BeginObject();
-      json.Key("line").Int(section.header_line);
+      if (stages) {
+        json.Key("file").String(section.file);
+      } else {
+        json.Key("line").Int(section.header_line);
+      }
       json.Key("pass").String(section.pass);
       json.Key("reader").String(section.read_by_mlir     ? "libMLIR"
                                 : section.operations > 0 ? "tolerant"
@@ -221,25 +229,30 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
     std::cout << json.str() << '\n';
     return;
   }
-  std::cout << "imported MLIR pass log (" << imported.sections.size() << " sections) -> " << output
-            << '\n'
+  std::cout << (stages ? "imported MLIR stage folder (" : "imported MLIR pass log (")
+            << imported.sections.size() << (stages ? " stage files) -> " : " sections) -> ")
+            << output << '\n'
             << "  passes:       " << recording.passes.size() << ", " << changed << " changed the IR"
             << (recording.failed() ? ", the last one failed" : "") << '\n'
             << "  read:         " << by_mlir << " by libMLIR, " << tolerant
             << " by the tolerant reader (libMLIR refused " << imported.refused_by_mlir << "), "
             << skipped << " left out (unreadable, or Before dumps of unchanged IR)\n"
             << "  operations:   " << recording::DescribeCounts(before, after) << '\n';
-  if (imported.cut_off) std::cout << "  the log is cut off inside its last section\n";
+  if (imported.cut_off)
+    std::cout << (stages ? "  the last stage file is cut off\n" : "  the log is cut off inside its last section\n");
 }
 
-int ImportMlirLog(const std::string& path, const std::string& output, bool json_output) {
-  auto imported = ir::mlir_import::ImportMlirLogFile(path);
+// An MLIR pass log, or a folder of stage files (`stages`).
+int ImportMlirLog(const std::string& path, const std::string& output, bool json_output,
+                  bool stages) {
+  auto imported = stages ? ir::mlir_import::ImportMlirStageFolder(path)
+                         : ir::mlir_import::ImportMlirLogFile(path);
   if (!imported.ok()) return Fail(imported.message());
   for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
   if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {
     return Fail(saved.message());
   }
-  PrintMlirSummary(*imported, output, json_output);
+  PrintMlirSummary(*imported, output, json_output, stages);
   return 0;
 }
 
@@ -252,7 +265,13 @@ int RunImport(const std::vector<std::string>& raw_args) {
     if (list)
       return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
                   " is an MLIR pass log");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"));
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"), false);
+  }
+  if (ir::mlir_import::LooksLikeStageFolder(args->positional()[0])) {
+    if (list)
+      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+                  " is a folder of MLIR stage files");
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"), true);
   }
   if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
     return Fail(args->positional()[0] +
@@ -282,11 +301,11 @@ int RunImport(const std::vector<std::string>& raw_args) {
 
 const CommandRegistrar kRegistrar(
     {"import",
-     "import DUMP_DIR|MLIR_LOG -o RUN.fsdb [--module NAME] [--json] | "
+     "import DUMP_DIR|MLIR_LOG|STAGE_DIR -o RUN.fsdb [--module NAME] [--json] | "
      "import DUMP_DIR --list [--json]",
-     "an XLA dump folder (--xla_dump_to) or an MLIR pass log "
-     "(--mlir-print-ir-after-all) as a recording of the compiler's "
-     "own passes",
+     "an XLA dump folder (--xla_dump_to), an MLIR pass log "
+     "(--mlir-print-ir-after-all) or a folder of numbered MLIR stage files (N_name.mlir) "
+     "as a recording of the compiler's own passes",
      RunImport});
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_log_splitter.h"
 #include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "recording/recording_store.h"
@@ -54,8 +55,15 @@ bool IsFolder(const std::string& path) {
   return std::filesystem::is_directory(path, error);
 }
 
-// An MLIR pass log or an XLA dump folder (its default module) as a recording.
+// An MLIR pass log, a folder of MLIR stage files or an XLA dump folder (its default module)
+// as a recording.
 StatusOr<recording::Recording> ImportRecording(const std::string& what) {
+  if (IsFolder(what) && ir::mlir_import::LooksLikeStageFolder(what)) {
+    auto imported = ir::mlir_import::ImportMlirStageFolder(what);
+    if (!imported.ok()) return imported.status();
+    PrintWarnings(imported->warnings);
+    return std::move(imported->recording);
+  }
   if (IsFolder(what)) {
     auto folder = ir::ScanXlaDumpFolder(what);
     if (!folder.ok()) return folder.status();

@@ -403,6 +403,11 @@ expect_ok "passes of mlir log text" "$fs" passes "$tmp/mlir_opt.fsdb"
 contains "passes of mlir log untimed" '^   5  CSE \(cse\) +[-y].* +- +' "$tmp/out"
 expect_ok "passes of mlir log imported" "$fs" passes "$tmp/mlir_opt.fsdb" --json
 json_ok "passes of mlir log imported" "d['imported']"
+# A folder of numbered stage files: one snapshot per file, in numeric order (2b after 2, 10 last).
+expect_ok "import stage folder" "$fs" import "$mlir/stages" -o "$tmp/stages.fsdb" --json
+json_ok "import stage folder" "d['sections'] == 5 and [s['pass'] for s in d['section_list']][2:] == ['linalg_fused (2b_linalg_fused)', 'bufferized (3_bufferized)', 'llvm (10_llvm)'] and d['section_list'][4]['file'].endswith('/stages/10_llvm.mlir') and d['warnings'] == []"
+expect_ok "print stage folder's last stage" "$fs" print "$mlir/stages"
+contains "last stage is MLIR's own text" "llvm.func @mlp" "$tmp/out"
 expect_ok "import iree log" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree.fsdb" --json
 json_ok "import iree log" "d['sections'] == 47 and d['read_tolerantly'] >= 40 and all(s['operations'] > 0 for s in d['section_list'])"
 expect_ok "import iree log text" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree2.fsdb"

@@ -105,6 +105,24 @@ TEST(MlirFilesTest, PassLogReadsAsMlirWithAReadablePassTable) {
             second.data(PassTimelineModel::kPassIndexRole).toLongLong());
 }
 
+// A folder of numbered MLIR stage files opens as a recording of one pass per stage, in
+// numeric order, and the IR panel shows each stage's own text.
+TEST(MlirFilesTest, StageFolderOpensAsRecordingOfItsStages) {
+  auto window = OpenWindow();
+  ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "stages"));
+  const recording::Recording* recording = window->context()->recording();
+  ASSERT_NE(recording, nullptr);
+  ASSERT_EQ(recording->passes.size(), 5u);
+  EXPECT_EQ(recording->passes[4].name, "llvm (10_llvm)");
+  EXPECT_TRUE(window->load_warnings().isEmpty());
+  window->context()->SetPass(4);
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  IrTextModel* text = window->text_panel()->model();
+  QStringList lines;
+  for (int row = 0; row < text->rowCount(); ++row) lines << text->index(row).data().toString();
+  EXPECT_TRUE(lines.join('\n').contains("llvm.func @mlp")) << lines.join('\n').toStdString();
+}
+
 TEST(MlirFilesTest, TosaModelShowsItsGraphWithAWarning) {
   auto window = OpenWindow();
   ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "tosa_mlp.mlir"));

@@ -13,8 +13,10 @@
 #include "ir/import/mlir/mlir_library_reader.h"
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_log_splitter.h"
+#include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/mlir/mlir_tolerant_reader.h"
 #include "ir/instruction.h"
+#include "recording/operation_counts.h"
 
 namespace fusescope::ir::mlir_import {
 namespace {
@@ -425,6 +427,68 @@ TEST(MlirLogImportTest, ScopedSectionReplacesOnlyItsFunction) {
   ASSERT_NE(add_before, nullptr);
   ASSERT_NE(add_after, nullptr);
   EXPECT_EQ(add_before->id(), add_after->id());
+}
+
+// A folder of stage files as mlir-opt-19 wrote them (tests/data/mlir/stages, one file per
+// step of scripts/gen_mlir_logs.sh's lowering): one snapshot per file in the order of their
+// numbers, 2b after 2 and 10 after 3, each keeping its file's text.
+TEST(MlirStageFolderTest, StagesBecomeSnapshotsInNumericOrder) {
+  const std::string folder = kData + "stages";
+  std::vector<std::string> names;
+  for (const StageFile& stage : FindStageFiles(folder)) names.push_back(stage.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("input", "tosa_to_linalg", "linalg_fused",
+                                            "bufferized", "llvm"));
+  EXPECT_TRUE(LooksLikeStageFolder(folder));
+  auto imported = ImportMlirStageFolder(folder);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
+  const recording::Recording& recording = imported->recording;
+  ASSERT_EQ(recording.passes.size(), 5u);
+  EXPECT_EQ(recording.passes[2].name, "linalg_fused (2b_linalg_fused)");
+  EXPECT_EQ(recording.passes[4].name, "llvm (10_llvm)");
+  ASSERT_EQ(recording.sources.size(), recording.snapshots.size());
+  EXPECT_EQ(recording.sources.back().text, ReadAll(folder + "/10_llvm.mlir"));
+  EXPECT_EQ(recording.sources[3].text, ReadAll(folder + "/2b_linalg_fused.mlir"));
+  EXPECT_EQ(imported->sections[4].file, folder + "/10_llvm.mlir");
+  const auto& stats = recording.passes[4].stats;
+  EXPECT_NE(std::find(stats.begin(), stats.end(), std::make_pair(std::string("file"),
+                                                                 std::string("10_llvm.mlir"))),
+            stats.end());
+  EXPECT_GT(recording::CountOperations(recording.snapshots.back()).instructions(),
+            recording::CountOperations(recording.snapshots.front()).instructions());
+}
+
+// A stage that does not read is named by its own file, line and column.
+TEST(MlirStageFolderTest, WarningsNameTheStageFileAndItsLine) {
+  TempFolder folder;
+  std::ofstream(folder / "1_in.mlir")
+      << "module {\n  func.func @f(%a: f32) -> f32 {\n    %b = arith.addf %a, %a : f32\n"
+         "    return %b : f32\n  }\n}\n";
+  std::ofstream(folder / "2_broken.mlir")
+      << "module {\n  func.func @f(%a: f32) -> f32 {\n    %b = arith.mulf %a, %a : f32\n";
+  std::ofstream(folder / "notes.txt") << "not a stage\n";
+  const std::string root = (folder / "");
+  ASSERT_TRUE(LooksLikeStageFolder(root));
+  auto imported = ImportMlirStageFolder(root);
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_FALSE(imported->warnings.empty());
+  EXPECT_THAT(imported->warnings.front(), HasSubstr(folder / "2_broken.mlir:2:3: "));
+  EXPECT_EQ(imported->recording.passes.size(), 2u);
+}
+
+// One stage file is no folder of stages, nor is an XLA dump folder.
+TEST(MlirStageFolderTest, OtherFoldersAreNotStageFolders) {
+  TempFolder one;
+  std::ofstream(one / "1_only.mlir") << "module {\n}\n";
+  EXPECT_FALSE(LooksLikeStageFolder(one / ""));
+  TempFolder dump;
+  std::ofstream(dump / "1_a.mlir") << "module {\n}\n";
+  std::ofstream(dump / "2_b.mlir") << "module {\n}\n";
+  std::ofstream(dump / "module_0001.jit_f.before_optimizations.txt") << "HloModule f\n";
+  EXPECT_FALSE(LooksLikeStageFolder(dump / ""));
+  EXPECT_FALSE(LooksLikeStageFolder(kData + "stages/1_input.mlir"));
+  auto none = ImportMlirStageFolder(kData + "jax");
+  EXPECT_FALSE(none.ok());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_log_splitter.h"
 #include "ir/import/mlir/mlir_model_importer.h"
+#include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "passes/pipeline_options.h"
@@ -93,6 +94,16 @@ StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string&
   return std::move(imported->recording);
 }
 
+StatusOr<recording::Recording> RecordingLoader::ImportFolder(const std::string& folder,
+                                                             std::vector<std::string>* warnings) {
+  if (!ir::mlir_import::LooksLikeStageFolder(folder)) return ImportXlaDump(folder, warnings);
+  auto imported = ir::mlir_import::ImportMlirStageFolder(folder);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
 qint64 RecordingLoader::worker_pid() const {
   return job_ && job_->worker ? job_->worker->pid() : 0;
 }
@@ -107,7 +118,12 @@ void RecordingLoader::OpenFile(const QString& given, const QString& target) {
   const QFileInfo info(path);
   const QString title = info.fileName();
   if (info.isDir()) {
-    StartImport(Begin(tr("Importing the XLA dump %1").arg(title), title, path), path);
+    const bool stages = ir::mlir_import::LooksLikeStageFolder(path.toStdString());
+    StartImport(
+        Begin((stages ? tr("Reading the MLIR stages of %1") : tr("Importing the XLA dump %1"))
+                  .arg(title),
+              title, path),
+        path);
     return;
   }
   if (!info.exists()) {
@@ -299,7 +315,7 @@ void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString
   QPointer<RecordingLoader> self(this);
   WorkerPool::Instance()->start([self, job, folder = folder.toStdString()] {
     std::vector<std::string> warnings;
-    StatusOr<recording::Recording> result = ImportXlaDump(folder, &warnings);
+    StatusOr<recording::Recording> result = ImportFolder(folder, &warnings);
     if (job->abandoned) return;
     for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
     auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));

@@ -69,6 +69,10 @@ class RecordingLoader : public QObject {
   // The default module of the XLA dump in `folder`; `warnings` gets the files left out.
   static StatusOr<recording::Recording> ImportXlaDump(const std::string& folder,
                                                       std::vector<std::string>* warnings);
+  // A folder: numbered MLIR stage files (ir/import/mlir/mlir_stage_folder.h) when it holds
+  // them, else an XLA dump.
+  static StatusOr<recording::Recording> ImportFolder(const std::string& folder,
+                                                     std::vector<std::string>* warnings);
   static StatusOr<recording::Recording> Compile(const std::string& text,
                                                 const std::string& source_path,
                                                 const std::string& target);

@@ -66,8 +66,7 @@ class LogImporter {
     recorder_.set_model(stem.empty() ? "mlir" : stem, path_);
     for (size_t i = 0; i < log.sections.size(); ++i) {
       if (failed_) {
-        Warn(path_ + ":" + std::to_string(log.sections[i].header_line) +
-             ":1: " + std::to_string(log.sections.size() - i) +
+        Warn(At(log.sections[i]) + std::to_string(log.sections.size() - i) +
              " sections after the failed pass are left out");
         break;
       }
@@ -92,17 +91,27 @@ class LogImporter {
  private:
   void Warn(std::string warning) { result_.warnings.push_back(std::move(warning)); }
 
+  // The file and line a line of the text came from (MlirLogImportOptions::origin).
+  std::pair<std::string, int64_t> Where(int64_t line) const {
+    return options_.origin ? options_.origin(line) : std::make_pair(path_, line);
+  }
+  // "FILE:LINE:1: " of a section's header.
+  std::string At(const MlirLogSection& section) const {
+    auto [file, line] = Where(section.header_line);
+    return file + ":" + std::to_string(line) + ":1: ";
+  }
+
   void ImportSection(const MlirLogSection& section) {
     MlirLogSectionReport& report = result_.sections.emplace_back();
     report.header_line = section.header_line;
     report.pass = section.DisplayName();
     const std::string_view body =
         text_.substr(section.body_begin, section.body_end - section.body_begin);
-    const int64_t first_line = section.header_line + 1;
+    const auto [file, first_line] = Where(section.header_line + 1);
     MlirOperationTree tree;
     bool read = false;
     if (options_.use_mlir_library && MlirLibraryAvailable()) {
-      auto parsed = ReadMlirWithLibrary(body, path_, first_line);
+      auto parsed = ReadMlirWithLibrary(body, file, first_line);
       if (parsed.ok()) {
         tree = std::move(parsed).value();
         report.read_by_mlir = true;
@@ -113,13 +122,12 @@ class LogImporter {
       }
     }
     if (!read) {
-      TolerantReadResult tolerant = ReadMlirTolerantly(body, path_, first_line);
+      TolerantReadResult tolerant = ReadMlirTolerantly(body, file, first_line);
       for (size_t i = 0; i < tolerant.warnings.size() && i < kWarningsPerSection; ++i) {
         Warn(tolerant.warnings[i]);
       }
       if (tolerant.warnings.size() > kWarningsPerSection) {
-        Warn(path_ + ":" + std::to_string(section.header_line) +
-             ":1: " + std::to_string(tolerant.warnings.size() - kWarningsPerSection) +
+        Warn(At(section) + std::to_string(tolerant.warnings.size() - kWarningsPerSection) +
              " more warnings in this section");
       }
       if (tolerant.cut_off) result_.cut_off = true;
@@ -128,8 +136,7 @@ class LogImporter {
     report.operations = CountOperations(tree);
     if (report.operations == 0) {
       report.skipped = true;
-      Warn(path_ + ":" + std::to_string(section.header_line) + ":1: section '" + report.pass +
-           "' holds no readable IR; left out" +
+      Warn(At(section) + "section '" + report.pass + "' holds no readable IR; left out" +
            (report.mlir_error.empty() ? "" : " (libMLIR: " + report.mlir_error + ")"));
       return;
     }
@@ -180,8 +187,7 @@ class LogImporter {
       }
       if (operation.symbol.empty() ||
           !ReplaceSymbol(state_.operations, operation, section.scope_operation)) {
-        Warn(path_ + ":" + std::to_string(section.header_line) + ":1: scoped section '" +
-             section.DisplayName() + "': '" + operation.name +
+        Warn(At(section) + "scoped section '" + section.DisplayName() + "': '" + operation.name +
              (operation.symbol.empty() ? "" : " @" + operation.symbol) +
              "' is not in the IR before it; added at the top level");
         if (!state_.operations.empty() && state_.operations.front().name == "builtin.module" &&
@@ -198,7 +204,7 @@ class LogImporter {
 
   void Record(const MlirLogSection& section, MlirLogSectionReport& report) {
     MlirModuleOptions module_options;
-    module_options.file = path_;
+    module_options.file = Where(section.header_line).first;
     module_options.module_name = "mlir";
     MlirModule built = BuildModule(state_, module_options);
     for (std::string& warning : built.warnings) {
@@ -275,7 +281,12 @@ class LogImporter {
   std::vector<std::pair<std::string, std::string>> Stats(const MlirLogSection& section,
                                                          const MlirLogSectionReport& report) {
     std::vector<std::pair<std::string, std::string>> stats;
-    stats.emplace_back("log line", std::to_string(section.header_line));
+    if (options_.origin) {
+      stats.emplace_back(
+          "file", std::filesystem::path(Where(section.header_line).first).filename().string());
+    } else {
+      stats.emplace_back("log line", std::to_string(section.header_line));
+    }
     stats.emplace_back("reader", report.read_by_mlir ? "libMLIR" : "tolerant");
     if (!report.mlir_error.empty()) stats.emplace_back("libMLIR refused", report.mlir_error);
     if (!section.scope_operation.empty()) {

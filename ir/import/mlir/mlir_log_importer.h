@@ -19,8 +19,10 @@
 // and `fusescope print` show of an MLIR recording.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/import/xla_dump_provenance.h"
@@ -32,12 +34,16 @@ namespace fusescope::ir::mlir_import {
 struct MlirLogImportOptions {
   int64_t max_file_bytes = int64_t{1} << 30;
   bool use_mlir_library = true;  // false: the tolerant reader alone
+  // For a text put together from several files (a stage folder): the file a line of the text
+  // came from and its line there, for warnings and the passes' stats. Unset: the log itself.
+  std::function<std::pair<std::string, int64_t>(int64_t line)> origin;
 };
 
 // How one section was read.
 struct MlirLogSectionReport {
-  int64_t header_line = 0;
-  std::string pass;  // display name
+  int64_t header_line = 0;  // in the log; 0 for a stage file
+  std::string file;         // the stage file it was (stage folders); empty for a log
+  std::string pass;         // display name
   bool read_by_mlir = false;
   std::string mlir_error;  // why libMLIR refused it, when it did
   int64_t operations = 0;  // read from the section (nested ones included)
