@@ -64,9 +64,17 @@ const passes::FusionDecisionRecord* LastRefusal(const Recording& recording,
         decision.pass_index >= static_cast<int64_t>(recording.snapshots.size())) {
       continue;
     }
-    const Snapshot& before = recording.snapshots[static_cast<size_t>(decision.pass_index)];
-    const InstructionRecord* p = before.FindInstruction(decision.producer_id);
-    const InstructionRecord* c = before.FindInstruction(decision.consumer_id);
+    // A fusion formed during the pass exists only in the snapshot after it.
+    const auto find = [&](int64_t id) -> const InstructionRecord* {
+      for (const Snapshot* snapshot : {recording.SnapshotBefore(decision.pass_index),
+                                       recording.SnapshotAfter(decision.pass_index)}) {
+        if (snapshot == nullptr) continue;
+        if (const InstructionRecord* record = snapshot->FindInstruction(id)) return record;
+      }
+      return nullptr;
+    };
+    const InstructionRecord* p = find(decision.producer_id);
+    const InstructionRecord* c = find(decision.consumer_id);
     if (p && c && p->provenance_set->Contains(producer) && c->provenance_set->Contains(consumer)) {
       found = &decision;
     }

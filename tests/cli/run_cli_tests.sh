@@ -101,6 +101,15 @@ contains "diff text names fusions" 'fusion' "$tmp/out"
 expect_ok "diff json" "$fs" diff "$run" --pass "$fusion_pass" --json
 expect_ok "diff svg" "$fs" diff "$run" --pass "$fusion_pass" --svg "$tmp/d.svg"
 if python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse('$tmp/d.svg')"; then ok; else bad "diff svg is not XML"; fi
+# A what-if: the same model with a fusion size limit of 4 and cse off, compared with the run.
+expect_ok "what-if compile" "$fs" compile sample:mlp --fusion-limit max_instructions=4 --disable-pass cse -o "$tmp/whatif.fsdb"
+"$fs" compile sample:mlp -o "$tmp/base.fsdb" >/dev/null
+expect_ok "diff two recordings" "$fs" diff "$tmp/base.fsdb" "$tmp/whatif.fsdb" --json
+json_ok "diff two recordings" "{o['key'] for o in d['options']} >= {'disabled_passes', 'fusion.max_instructions'} and any(p['skipped_b'] and p['name_b'] == 'cse' for p in d['passes']) and d['edges_fused_only_a'] and all(e['other_reason'] for e in d['edges_fused_only_a'])"
+expect_ok "diff two recordings text" "$fs" diff "$tmp/base.fsdb" "$tmp/whatif.fsdb"
+contains "diff two recordings names the reason" 'size_limit: fusion would hold' "$tmp/out"
+"$fs" compile sample:bert_encoder -o "$tmp/other_model.fsdb" >/dev/null
+expect_error "diff of different models" "start from different modules" "$fs" diff "$tmp/base.fsdb" "$tmp/other_model.fsdb"
 # The softmax of the MLP sample: exp feeds both the sum and the divide, so fusing it would
 # compute it twice; the refusal must be findable by the original names (through provenance).
 exp=$("$fs" print "$run" --pass -1 | grep -oE '^ *exponential\.[0-9]+' | head -1 | tr -d ' ')
