@@ -101,6 +101,13 @@ contains "diff text names fusions" 'fusion' "$tmp/out"
 expect_ok "diff json" "$fs" diff "$run" --pass "$fusion_pass" --json
 expect_ok "diff svg" "$fs" diff "$run" --pass "$fusion_pass" --svg "$tmp/d.svg"
 if python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse('$tmp/d.svg')"; then ok; else bad "diff svg is not XML"; fi
+# What a pass does, by the names compilers print it under; an unknown pass says so.
+expect_ok "explain" "$fs" explain "Canonicalizer (canonicalize)" --json
+json_ok "explain" "d['pass'] == 'canonicalize' and d['does'] and d['looks_for'] and d['cannot'] and d['docs']"
+expect_ok "explain text" "$fs" explain priority-fusion
+contains "explain text" 'what it does: ' "$tmp/out"
+expect_error "explain unknown pass" "no explanation is written for pass 'no-such-pass'" "$fs" explain no-such-pass
+expect_ok "explain list" "$fs" explain --list
 # A what-if: the same model with a fusion size limit of 4 and cse off, compared with the run.
 expect_ok "what-if compile" "$fs" compile sample:mlp --fusion-limit max_instructions=4 --disable-pass cse -o "$tmp/whatif.fsdb"
 "$fs" compile sample:mlp -o "$tmp/base.fsdb" >/dev/null

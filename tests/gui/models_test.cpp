@@ -101,6 +101,28 @@ ModuleSize SizeOf(const recording::Snapshot& snapshot) {
 
 // The fusion pass of a real recording reads as the reduction it is: fewer operations, and
 // what it fused is shown apart, as instructions inside its fusions; not "+N instructions".
+// Every pass of the pipeline says in its tooltip what it does (resources/explanations); a
+// pass nothing is written for says so.
+TEST(ModelsTest, PassTooltipsExplainThePass) {
+  App();
+  auto recording = SampleRecording("mlp");
+  ASSERT_NE(recording, nullptr);
+  PassTimelineModel model;
+  model.setData(recording);
+  for (int row = 0; row < model.rowCount(); ++row) {
+    const QString tip = model.index(row, PassTimelineModel::kName).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.contains("<b>Does:</b>")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("<b>Cannot:</b>")) << tip.toStdString();
+  }
+  auto renamed = std::make_shared<recording::Recording>(*recording);
+  renamed->passes[0].name = "a-pass-nobody-wrote-about";
+  model.setData(renamed);
+  EXPECT_TRUE(model.index(0, PassTimelineModel::kName)
+                  .data(Qt::ToolTipRole)
+                  .toString()
+                  .contains("No explanation is written for this pass"));
+}
+
 TEST(ModelsTest, PassTimelineShowsOperationsAndFusedApart) {
   App();
   auto recording = SampleRecording("bert_encoder");

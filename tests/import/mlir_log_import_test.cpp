@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "ir/computation.h"
 #include "ir/import/mlir/mlir_library_reader.h"
@@ -17,6 +18,7 @@
 #include "ir/import/mlir/mlir_tolerant_reader.h"
 #include "ir/instruction.h"
 #include "recording/operation_counts.h"
+#include "resources/explanations.h"
 
 namespace fusescope::ir::mlir_import {
 namespace {
@@ -436,8 +438,8 @@ TEST(MlirStageFolderTest, StagesBecomeSnapshotsInNumericOrder) {
   const std::string folder = kData + "stages";
   std::vector<std::string> names;
   for (const StageFile& stage : FindStageFiles(folder)) names.push_back(stage.name);
-  EXPECT_THAT(names, ::testing::ElementsAre("input", "tosa_to_linalg", "linalg_fused",
-                                            "bufferized", "llvm"));
+  EXPECT_THAT(names, ::testing::ElementsAre("input", "tosa_to_linalg", "linalg_fused", "bufferized",
+                                            "llvm"));
   EXPECT_TRUE(LooksLikeStageFolder(folder));
   auto imported = ImportMlirStageFolder(folder);
   ASSERT_TRUE(imported.ok()) << imported.message();
@@ -451,8 +453,8 @@ TEST(MlirStageFolderTest, StagesBecomeSnapshotsInNumericOrder) {
   EXPECT_EQ(recording.sources[3].text, ReadAll(folder + "/2b_linalg_fused.mlir"));
   EXPECT_EQ(imported->sections[4].file, folder + "/10_llvm.mlir");
   const auto& stats = recording.passes[4].stats;
-  EXPECT_NE(std::find(stats.begin(), stats.end(), std::make_pair(std::string("file"),
-                                                                 std::string("10_llvm.mlir"))),
+  EXPECT_NE(std::find(stats.begin(), stats.end(),
+                      std::make_pair(std::string("file"), std::string("10_llvm.mlir"))),
             stats.end());
   EXPECT_GT(recording::CountOperations(recording.snapshots.back()).instructions(),
             recording::CountOperations(recording.snapshots.front()).instructions());
@@ -489,6 +491,22 @@ TEST(MlirStageFolderTest, OtherFoldersAreNotStageFolders) {
   EXPECT_FALSE(LooksLikeStageFolder(kData + "stages/1_input.mlir"));
   auto none = ImportMlirStageFolder(kData + "jax");
   EXPECT_FALSE(none.ok());
+}
+
+// The passes real logs show (mlir-opt's and iree-compile's, tests/data/mlir) are explained
+// under the names the pass table shows them by: every one, and so the 40 most frequent.
+TEST(MlirLogImportTest, PassesOfTheFixtureLogsAreExplained) {
+  std::map<std::string, int> count;
+  for (const char* log : {"mlir_opt_tosa_mlp.log", "mlir_opt_function_passes.log",
+                          "mlir_opt_failed.log", "iree_stablehlo_abi.log"}) {
+    auto imported = ImportMlirLogFile(kData + log);
+    ASSERT_TRUE(imported.ok()) << imported.message();
+    for (const auto& pass : imported->recording.passes) ++count[pass.name];
+  }
+  ASSERT_GE(count.size(), 40u);
+  for (const auto& [name, times] : count) {
+    EXPECT_TRUE(resources::ExplainPass(name).has_value()) << name << " (" << times << " times)";
+  }
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <QColor>
 #include <QFont>
 #include <algorithm>
+#include <optional>
 
+#include "resources/explanations.h"
 #include "views/qt/diff_colors.h"
 #include "views/qt/off_thread_release.h"
 
@@ -119,6 +121,19 @@ QVariant PassTimelineModel::ToolTip(const recording::PassRecord& pass) const {
   for (const auto& [key, value] : pass.stats) {
     text += QStringLiteral("<br>%1: %2")
                 .arg(QString::fromStdString(key), QString::fromStdString(value));
+  }
+  // What the pass does, from resources/explanations (fusescope explain prints the same).
+  const auto html = [](const std::string& value) {
+    return QString::fromStdString(value).toHtmlEscaped();
+  };
+  if (std::optional<resources::PassExplanation> explained = resources::ExplainPass(pass.name)) {
+    text += QStringLiteral(
+                "<hr><b>%1</b> (%2)<br><b>Does:</b> %3<br><b>Looks for:</b> %4"
+                "<br><b>Cannot:</b> %5<br><b>Docs:</b> %6")
+                .arg(html(explained->key), html(explained->compiler), html(explained->does),
+                     html(explained->looks_for), html(explained->cannot), html(explained->docs));
+  } else {
+    text += QStringLiteral("<hr><i>No explanation is written for this pass.</i>");
   }
   return text;
 }
