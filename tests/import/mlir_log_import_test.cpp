@@ -431,6 +431,40 @@ TEST(MlirLogImportTest, ScopedSectionReplacesOnlyItsFunction) {
   EXPECT_EQ(add_before->id(), add_after->id());
 }
 
+// A body-less declaration names its arguments in its signature (IREE's VM imports, as its
+// `--compile-to=vm` output prints them): those names are no uses of values, while a call's
+// arguments are.
+TEST(MlirTolerantReaderTest, DeclarationSignaturesNameNoOperands) {
+  const std::string text =
+      "module {\n"
+      "  vm.module public @m {\n"
+      "    vm.import private @hal.fence.create(%device : !vm.ref<!hal.device>, %flags : i64) -> "
+      "!vm.ref<!hal.fence>\n"
+      "    vm.func private @f(%arg0: i64) -> i64 {\n"
+      "      %0 = vm.call @g(%arg0, %arg0) : (i64, i64) -> i64\n"
+      "      vm.return %0 : i64\n"
+      "    }\n"
+      "  }\n"
+      "}\n";
+  TolerantReadResult read = ReadMlirTolerantly(text, "vm.mlir");
+  EXPECT_TRUE(read.warnings.empty()) << read.warnings.front();
+  const MlirOperation* import = nullptr;
+  const MlirOperation* call = nullptr;
+  auto visit = [&](const auto& self, const std::vector<MlirOperation>& operations) -> void {
+    for (const MlirOperation& operation : operations) {
+      if (operation.name == "vm.import") import = &operation;
+      if (operation.name == "vm.call") call = &operation;
+      for (const MlirRegion& region : operation.regions)
+        for (const MlirBlock& block : region.blocks) self(self, block.operations);
+    }
+  };
+  visit(visit, read.tree.operations);
+  ASSERT_NE(import, nullptr);
+  ASSERT_NE(call, nullptr);
+  EXPECT_TRUE(import->operands.empty());
+  EXPECT_EQ(call->operands, (std::vector<std::string>{"%arg0", "%arg0"}));
+}
+
 // A folder of stage files as mlir-opt-19 wrote them (tests/data/mlir/stages, one file per
 // step of scripts/gen_mlir_logs.sh's lowering): one snapshot per file in the order of their
 // numbers, 2b after 2 and 10 after 3, each keeping its file's text.

@@ -27,6 +27,22 @@ struct ValueToken {
   std::string name;
 };
 
+// The parentheses right after the first `@symbol` of `text` (a declaration's signature), as
+// offsets of the '(' and its ')'; {npos, 0} when there are none.
+std::pair<size_t, size_t> DeclarationSignature(std::string_view text) {
+  const size_t at = text.find('@');
+  if (at == std::string_view::npos) return {std::string_view::npos, 0};
+  size_t open = at + 1;
+  while (open < text.size() && text[open] != '(' && text[open] != ' ' && text[open] != ',') ++open;
+  if (open >= text.size() || text[open] != '(') return {std::string_view::npos, 0};
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return {open, i};
+  }
+  return {std::string_view::npos, 0};
+}
+
 std::vector<ValueToken> ValueTokens(std::string_view text) {
   std::vector<ValueToken> tokens;
   for (size_t i = 0; i < text.size();) {
@@ -542,8 +558,17 @@ class Reader {
     const size_t text_offset = static_cast<size_t>(text.data() - flat.data());
     const size_t scan_from = header_scanned > text_offset ? header_scanned - text_offset : 0;
     if (scan_from < text.size()) {
-      for (const ValueToken& token : ValueTokens(text.substr(scan_from)))
+      const std::string_view rest = text.substr(scan_from);
+      const std::pair<size_t, size_t> signature = DeclarationSignature(rest);
+      for (const ValueToken& token : ValueTokens(rest)) {
+        // A body-less declaration names its arguments (`vm.import @f(%device : !vm.ref<..>)`):
+        // they are no uses of values.
+        if (token.begin > signature.first && token.end < signature.second &&
+            TrimText(rest.substr(token.end)).substr(0, 1) == ":") {
+          continue;
+        }
         operation.operands.push_back(token.name);
+      }
     }
     const std::string expanded = ExpandAliases(text);
     text = expanded;
