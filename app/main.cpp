@@ -12,10 +12,14 @@
 #include "app/gui_main.h"
 #endif
 
+namespace fusescope::app {
+extern const char kVersion[];  // "0.1.0 (git 1234abcd)", written at build time
+}  // namespace fusescope::app
+
 namespace {
 
 void PrintUsage(std::ostream& out) {
-  out << "usage: fusescope [COMMAND] [ARGS]\n\ncommands:\n";
+  out << "usage: fusescope [COMMAND] [ARGS] | fusescope --version\n\ncommands:\n";
 #ifdef FUSESCOPE_HAVE_GUI
   out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
          "[--worker-memory MIB] [--screenshot OUT.png]\n      open the workbench\n";
@@ -51,6 +55,10 @@ int main(int argc, char** argv) {
     std::cerr << "this build has no workbench (Qt 6 was not found); try `fusescope --help`\n";
     return fusescope::app::kExitUsage;
 #endif
+  }
+  if (args[0] == "--version") {
+    std::cout << "fusescope " << fusescope::app::kVersion << '\n';
+    return 0;
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     PrintUsage(std::cout);

@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev libonnx-testdata
   xvfb xauth fonts-dejavu-core
+  desktop-file-utils dpkg-dev
 )
 
 missing=()
