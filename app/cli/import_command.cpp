@@ -146,6 +146,8 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
     json.Key("instructions_before").Int(before.instructions());
     json.Key("instructions_after").Int(after.instructions());
     json.Key("fusions").Int(after.fusions);
+    // XLA's own priority-fusion decisions, from its fusion process dump.
+    json.Key("xla_decisions").Int(static_cast<int64_t>(recording.decisions.size()));
     json.Key("carried").BeginObject();
     json.Key("by_name").Int(carried.by_name);
     json.Key("by_structure").Int(carried.by_structure);
@@ -171,6 +173,14 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
             << " by structure (" << carried.into_fusions << " into fusions), "
             << carried.replacements << " replacements, " << carried.rewrite_parts
             << " parts of rewrites, " << carried.new_instructions << " new\n";
+  if (!recording.decisions.empty()) {
+    int64_t accepted = 0;
+    for (const auto& decision : recording.decisions) accepted += decision.accepted() ? 1 : 0;
+    std::cout << "  decisions:    " << recording.decisions.size()
+              << " of XLA's own priority fusion (" << accepted << " fused, "
+              << recording.decisions.size() - accepted << " refused), from "
+              << std::filesystem::path(module.fusion_process_dump).filename().string() << '\n';
+  }
   PrintSkipped(skipped);
 }
 
@@ -239,7 +249,8 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
             << skipped << " left out (unreadable, or Before dumps of unchanged IR)\n"
             << "  operations:   " << recording::DescribeCounts(before, after) << '\n';
   if (imported.cut_off)
-    std::cout << (stages ? "  the last stage file is cut off\n" : "  the log is cut off inside its last section\n");
+    std::cout << (stages ? "  the last stage file is cut off\n"
+                         : "  the log is cut off inside its last section\n");
 }
 
 // An MLIR pass log, or a folder of stage files (`stages`).

@@ -117,6 +117,13 @@ StatusOr<XlaDumpFolder> ScanXlaDumpFolder(const std::string& path) {
       folder.skipped.push_back({file_name, "not named like an XLA dump file", -1});
       continue;
     }
+    if (file_name.ends_with(".priority_fusion_dump.txt")) {
+      XlaDumpModule& module = modules[{name->module_id, name->module_name}];
+      module.id = name->module_id;
+      module.name = name->module_name;
+      module.fusion_process_dump = it->path().string();
+      continue;
+    }
     if (!name->IsHloSnapshot()) {
       folder.skipped.push_back({file_name, name->what, module_id});
       continue;

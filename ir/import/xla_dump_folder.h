@@ -30,6 +30,9 @@ struct XlaDumpModule {
   std::vector<XlaDumpSnapshotFile> snapshots;
   int64_t bytes = 0;     // of the snapshots
   std::string platform;  // from the after-optimizations file; "" when there is none
+  // XLA:GPU's record of its priority fusion (`<label>.priority_fusion_dump.txt`,
+  // xla_fusion_process_dump.h), when the folder has one; "" otherwise.
+  std::string fusion_process_dump;
 
   // "module_0068.jit_gpt_block"
   std::string Label() const;

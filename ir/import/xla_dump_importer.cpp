@@ -9,6 +9,7 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
+#include "ir/import/xla_fusion_process_dump.h"
 #include "recording/recorder.h"
 
 namespace fusescope::ir {
@@ -140,6 +141,18 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
   result.recording = recorder.TakeRecording();
   result.recording.total_seconds = 0;
   result.recording.imported = true;
+  if (!module.fusion_process_dump.empty()) {
+    // XLA's own fusion decisions; a dump that does not read costs its decisions, not the
+    // recording.
+    std::ifstream file(module.fusion_process_dump, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    auto dump = ParseXlaFusionProcessDump(text.str(), module.fusion_process_dump);
+    StatusOr<int64_t> added = dump.ok() ? AddXlaFusionDecisions(*dump, module.fusion_process_dump,
+                                                                result.recording, result.warnings)
+                                        : StatusOr<int64_t>(dump.status());
+    if (!added.ok()) result.warnings.push_back(added.message());
+  }
   return result;
 }
 

@@ -108,6 +108,11 @@ expect_ok "explain text" "$fs" explain priority-fusion
 contains "explain text" 'what it does: ' "$tmp/out"
 expect_error "explain unknown pass" "no explanation is written for pass 'no-such-pass'" "$fs" explain no-such-pass
 expect_ok "explain list" "$fs" explain --list
+# XLA:GPU's own priority-fusion decisions (a sample in its documented dump layout).
+expect_ok "import xla gpu fusion dump" "$fs" import "$src/tests/data/xla_gpu_fusion_dump" -o "$tmp/xla_gpu.fsdb" --json
+json_ok "import xla gpu fusion dump" "d['xla_decisions'] == 23 and d['warnings'] == []"
+expect_ok "why on xla's decision" "$fs" why "$tmp/xla_gpu.fsdb" broadcast.21 maximum.22
+contains "why on xla's decision" 'XLA fused %broadcast.21 into %maximum.22 .*cost model: 2.00 us fused' "$tmp/out"
 # A what-if: the same model with a fusion size limit of 4 and cse off, compared with the run.
 expect_ok "what-if compile" "$fs" compile sample:mlp --fusion-limit max_instructions=4 --disable-pass cse -o "$tmp/whatif.fsdb"
 "$fs" compile sample:mlp -o "$tmp/base.fsdb" >/dev/null

@@ -47,6 +47,8 @@ std::vector<HloFile> FindHloFiles() {
                                        std::pair{source / "resources" / "samples", false}}) {
     if (!fs::exists(folder)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+      // xla_gpu_fusion_dump's snapshots are our printer's, in XLA's file layout.
+      if (entry.path().string().find("xla_gpu_fusion_dump") != std::string::npos) continue;
       if (entry.is_regular_file() && IsHloText(entry.path())) {
         files.push_back({entry.path().string(), by_xla});
       }
