@@ -18,6 +18,9 @@
 #   xla_dump_file_name
 #               arbitrary bytes as a file name of an XLA dump folder; seeds (real names) in
 #               fuzz/corpus/xla_dump_file_name
+#   fusion_process_dump
+#               arbitrary bytes as XLA:GPU's priority_fusion_dump.txt (text protobuf); seeds
+#               in fuzz/corpus/fusion_process_dump
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -57,8 +60,11 @@ case "$target" in
     target=xla_dump_file_name
     flags=(-dict="$root/fuzz/xla_dump_file_name.dict" -max_len=512 -timeout=10)
     ;;
+  fusion_process_dump)
+    flags=(-max_len=16384 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, mlir_log, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, mlir_log, onnx)" >&2
     exit 2
     ;;
 esac
