@@ -28,7 +28,9 @@ std::vector<Members> FusionsOf(const Snapshot& final_snapshot, const Snapshot& i
     for (const auto& record : computation->instructions) {
       if (record->opcode != "fusion") continue;
       Members members{record->name, {}};
-      for (int64_t id : record->provenance().ids()) {
+      // Held: a range-for over provenance().ids() would read a destroyed temporary.
+      const ir::ProvenanceSet provenance = record->provenance();
+      for (int64_t id : provenance.ids()) {
         const InstructionRecord* original = input.FindInstruction(id);
         if (original != nullptr && !Trivial(original->opcode)) members.ids.insert(id);
       }
