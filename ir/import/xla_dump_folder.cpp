@@ -46,18 +46,26 @@ std::string XlaDumpModule::Label() const { return "module_" + ModuleNumber(id) +
 const XlaDumpModule* XlaDumpFolder::Default() const {
   // Helpers jitted at every call site (jax's jit__normal for each weight initialisation) share
   // one name across modules and can outweigh the model; the model's own module has its name
-  // to itself. So: the largest module with a name of its own, else the largest of all.
+  // to itself. jax's private helpers (`_threefry_split`, `_reduce_sum`: jit__NAME) are never
+  // the model either, and one of them can be larger than a small model. So: the largest
+  // module with a name of its own that is no private helper, else the largest with a name of
+  // its own, else the largest of all.
   std::map<std::string, int64_t> uses;
   for (const XlaDumpModule& module : modules) ++uses[module.name];
   const XlaDumpModule* largest = nullptr;
   const XlaDumpModule* largest_unique = nullptr;
+  const XlaDumpModule* largest_public = nullptr;
+  const auto larger = [](const XlaDumpModule* best, const XlaDumpModule& module) {
+    return !best || module.bytes >= best->bytes;
+  };
   for (const XlaDumpModule& module : modules) {
-    if (!largest || module.bytes >= largest->bytes) largest = &module;
-    if (uses[module.name] == 1 && (!largest_unique || module.bytes >= largest_unique->bytes)) {
-      largest_unique = &module;
-    }
+    if (larger(largest, module)) largest = &module;
+    if (uses[module.name] != 1) continue;
+    if (larger(largest_unique, module)) largest_unique = &module;
+    if (!module.name.starts_with("jit__") && larger(largest_public, module))
+      largest_public = &module;
   }
-  return largest_unique ? largest_unique : largest;
+  return largest_public ? largest_public : largest_unique ? largest_unique : largest;
 }
 
 StatusOr<const XlaDumpModule*> XlaDumpFolder::Find(std::string_view which) const {
