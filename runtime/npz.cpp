@@ -183,4 +183,78 @@ StatusOr<std::vector<NpzMember>> ReadNpzFile(const std::string& path, int64_t ma
   return DecodeNpz(bytes.str(), path, max_bytes);
 }
 
+namespace {
+
+void PutLittleEndian(std::string& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
+StatusOr<std::string> EncodeNpz(const std::vector<NpzMember>& members) {
+  constexpr uint64_t kLimit = 0xffffffffULL;
+  std::string archive;
+  std::string directory;
+  for (const NpzMember& member : members) {
+    StatusOr<std::string> npy = EncodeNpy(member.value);
+    if (!npy.ok()) return Status::Error(member.name + ": " + npy.message());
+    const std::string file_name = member.name + ".npy";
+    if (npy->size() >= kLimit || archive.size() >= kLimit)
+      return Status::Error(member.name + ": an archive member of 4 GiB or more is not written");
+    const uint32_t crc = static_cast<uint32_t>(
+        crc32(0, reinterpret_cast<const Bytef*>(npy->data()), static_cast<uInt>(npy->size())));
+    const uint64_t offset = archive.size();
+    // Version 2.0 to extract, no flags, stored, no time stamp: numpy's own choices but the
+    // time, which would make equal arrays give different files.
+    auto common = [&](std::string& out) {
+      PutLittleEndian(out, 20, 2);
+      PutLittleEndian(out, 0, 2);
+      PutLittleEndian(out, 0, 2);
+      PutLittleEndian(out, 0, 2);
+      PutLittleEndian(out, 0x21, 2);  // 1980-01-01
+      PutLittleEndian(out, crc, 4);
+      PutLittleEndian(out, npy->size(), 4);
+      PutLittleEndian(out, npy->size(), 4);
+      PutLittleEndian(out, file_name.size(), 2);
+      PutLittleEndian(out, 0, 2);
+    };
+    PutLittleEndian(archive, 0x04034b50, 4);
+    common(archive);
+    archive += file_name;
+    archive += *npy;
+    PutLittleEndian(directory, 0x02014b50, 4);
+    PutLittleEndian(directory, 20, 2);  // made by
+    common(directory);
+    PutLittleEndian(directory, 0, 2);  // comment length
+    PutLittleEndian(directory, 0, 2);  // disk
+    PutLittleEndian(directory, 0, 2);  // internal attributes
+    PutLittleEndian(directory, 0, 4);  // external attributes
+    PutLittleEndian(directory, offset, 4);
+    directory += file_name;
+  }
+  if (archive.size() + directory.size() >= kLimit)
+    return Status::Error("an archive of 4 GiB or more is not written");
+  const uint64_t directory_offset = archive.size();
+  archive += directory;
+  PutLittleEndian(archive, 0x06054b50, 4);
+  PutLittleEndian(archive, 0, 2);
+  PutLittleEndian(archive, 0, 2);
+  PutLittleEndian(archive, members.size(), 2);
+  PutLittleEndian(archive, members.size(), 2);
+  PutLittleEndian(archive, directory.size(), 4);
+  PutLittleEndian(archive, directory_offset, 4);
+  PutLittleEndian(archive, 0, 2);
+  return archive;
+}
+
+Status WriteNpzFile(const std::string& path, const std::vector<NpzMember>& members) {
+  StatusOr<std::string> bytes = EncodeNpz(members);
+  if (!bytes.ok()) return Status::Error(path + ": " + bytes.message());
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  file.close();
+  if (!file) return Status::Error("cannot write " + path);
+  return Status::Ok();
+}
+
 }  // namespace fusescope::runtime

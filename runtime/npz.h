@@ -26,6 +26,12 @@ StatusOr<std::vector<NpzMember>> ReadNpzFile(const std::string& path,
 StatusOr<std::vector<NpzMember>> DecodeNpz(std::string_view bytes, const std::string& name,
                                            int64_t max_bytes = int64_t{16} << 30);
 
+// An archive as np.savez writes it (members stored, not deflated, named NAME.npy), so that
+// numpy and every reader of .npz read it. Refuses members or archives of 4 GiB or more
+// (they would need zip64 records).
+StatusOr<std::string> EncodeNpz(const std::vector<NpzMember>& members);
+Status WriteNpzFile(const std::string& path, const std::vector<NpzMember>& members);
+
 }  // namespace fusescope::runtime
 
 #endif  // FUSESCOPE_RUNTIME_NPZ_H_

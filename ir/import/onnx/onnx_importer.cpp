@@ -106,6 +106,7 @@ class Importer {
  private:
   Status Error(const std::string& message) const { return Status::Error(name_ + ": " + message); }
   Status ResolveSymbolicDims(onnx::GraphProto& graph);
+  void NoteSymbolicDims(const onnx::ValueInfoProto& input);
   void FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn);
   // Fills inferred_types_ from ONNX's checker and shape inference, run in a child process.
   void InferOnnxShapes(onnx::ModelProto& model);
@@ -127,11 +128,25 @@ class Importer {
   std::unordered_map<std::string, onnx::TensorProto*> initializers_;
   std::unordered_map<std::string, const onnx::TypeProto*> inferred_types_;
   std::set<std::string> defaulted_dims_;
+  std::vector<std::string> input_names_;
+  std::vector<SymbolicDimension> symbolic_dims_;
   std::set<std::string> opaque_;
   std::vector<std::string> warnings_;
   std::string inference_skipped_;    // why ONNX's shapes are missing, when they are
   onnx::GraphProto inferred_graph_;  // owns the types in inferred_types_
 };
+
+void Importer::NoteSymbolicDims(const onnx::ValueInfoProto& input) {
+  if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) return;
+  const auto& dims = input.type().tensor_type().shape().dim();
+  for (int axis = 0; axis < dims.size(); ++axis) {
+    if (!dims[axis].has_dim_param() || dims[axis].dim_param().empty()) continue;
+    const std::string& name = dims[axis].dim_param();
+    const bool seen = std::any_of(symbolic_dims_.begin(), symbolic_dims_.end(),
+                                  [&](const SymbolicDimension& dim) { return dim.name == name; });
+    if (!seen) symbolic_dims_.push_back({name, input.name(), axis});
+  }
+}
 
 void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn) {
   if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return;
@@ -162,6 +177,8 @@ void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, boo
 Status Importer::ResolveSymbolicDims(onnx::GraphProto& graph) {
   for (auto& input : *graph.mutable_input()) {
     if (initializers_.count(input.name())) continue;
+    input_names_.push_back(input.name());
+    NoteSymbolicDims(input);
     FixDims(*input.mutable_type(), input.name(), true);
   }
   // Symbols the inputs fixed have the same size wherever else they are written.
@@ -604,6 +621,8 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     warnings_.push_back("ops without a lowering, kept as custom-calls: " + list);
   }
   result.warnings = std::move(warnings_);
+  result.input_names = std::move(input_names_);
+  result.symbolic_dimensions = std::move(symbolic_dims_);
   return result;
 }
 

@@ -52,12 +52,23 @@ struct OnnxImportOptions {
   bool onnx_shape_inference = true;
 };
 
+// A dim_param of a graph input: where it first appears.
+struct SymbolicDimension {
+  std::string name;   // "batch"
+  std::string input;  // the graph input it first appears in
+  int64_t axis = 0;   // its axis there
+};
+
 struct OnnxImportResult {
   std::unique_ptr<Module> module;
   std::vector<std::string> warnings;  // one line each
   // Op types (with their domain when not the default one) lowered to custom-calls, sorted,
   // once each.
   std::vector<std::string> opaque_ops;
+  // The graph inputs that are not initializers, in order: the entry's parameters.
+  std::vector<std::string> input_names;
+  // The symbolic dimensions of those inputs, in order of first appearance.
+  std::vector<SymbolicDimension> symbolic_dimensions;
 };
 
 // `path`'s folder is where external data files are looked up.
