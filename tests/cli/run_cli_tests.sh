@@ -559,5 +559,25 @@ if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
   json_ok "onnx computed shapes outputs ok" "len(d['outputs']) == 4 and all(o['verdict'].startswith('ok') for o in d['outputs'])"
 fi
 
+# --- compare: our own adapter through the harness (the peers' tier is scripts/compare_tier.sh)
+expect_ok "compare ours on a sample" "$fs" compare sample:mlp --compilers ours --reps 3 --warmup 1 --json --work "$tmp/cmp_sample"
+json_ok "compare ours ran and was judged" "d['compilers'][0]['status'] == 'ok' and d['rows'][0]['verdict'].startswith('ok') and d['rows'][0]['latency_us']['count'] == 3 and d['rows'][0]['max_abs_error'] is not None"
+expect_error "compare batch of a static model" "has no symbolic batch dimension" "$fs" compare sample:mlp --batch 2
+expect_error "compare unknown compiler" "unknown compiler 'gcc'" "$fs" compare sample:mlp --compilers ours,gcc
+expect_error "compare a recording" "compare takes a model" "$fs" compare "$run"
+expect_error "compare unknown dimension" "no symbolic dimension of that name" "$fs" compare sample:mlp --dim batch=2
+if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
+  chain="$src/tests/data/onnx/shape_chain/model.onnx"
+  expect_error "compare bad sizes" "expected positive sizes" "$fs" compare "$chain" --batch 1,0
+  expect_ok "compare onnx at two batch sizes" "$fs" compare "$chain" --compilers ours --batch 1,2 --seq 5 --reps 2 --warmup 0 --json -o "$tmp/cmp.fsdb" --work "$tmp/cmp_chain"
+  json_ok "compare rows per shape" "[r['shape'] for r in d['rows']] == ['b1_s5', 'b2_s5'] and all(r['verdict'].startswith('ok') for r in d['rows']) and d['rows'][1]['batch'] == 2"
+  expect_ok "compare recording opens" "$fs" passes "$tmp/cmp.fsdb"
+  expect_ok "compare in the report" "$fs" report "$tmp/cmp.fsdb" -o "$tmp/cmp.html"
+  contains "compare report section" "<section id=\"compare\"><h2>Compilers compared" "$tmp/cmp.html"
+  contains "compare report latency picture" "Latency at b2_s5" "$tmp/cmp.html"
+  expect_ok "compare csv" "$fs" compare "$chain" --compilers ours --batch 1 --seq 5 --reps 2 --warmup 0 --csv "$tmp/cmp.csv" --work "$tmp/cmp_csv"
+  contains "compare csv header and row" "^ours,ours,b1_s5,1," "$tmp/cmp.csv"
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

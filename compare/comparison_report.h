@@ -1,0 +1,38 @@
+#ifndef FUSESCOPE_COMPARE_COMPARISON_REPORT_H_
+#define FUSESCOPE_COMPARE_COMPARISON_REPORT_H_
+
+// A comparison as a person reads it (text tables), as a spreadsheet reads it (CSV, one line per
+// compiler variant and shape), and the ops of the model followed into each compiler's
+// kernels.
+
+#include <string>
+#include <vector>
+
+#include "compare/comparison.h"
+
+namespace fusescope::compare {
+
+std::string FormatComparisonText(const Comparison& comparison);
+std::string FormatComparisonCsv(const Comparison& comparison);
+
+// For one op of the input model: the kernel of each compiler variant that holds it, with that
+// kernel's time where the compiler's profiler gave one (at the comparison's first shape).
+struct OpInKernels {
+  std::string op;
+  struct Placement {
+    std::string compiler;  // "ort", or "tvm-metaschedule" for a variant
+    std::string kernel;
+    double time_us = -1;
+  };
+  std::vector<Placement> placements;
+};
+// A self-contained HTML section (id "compare") for the report: per comparison, the compilers'
+// status, the table, and an inline SVG of p50/p95/p99 latency per compiler at each shape.
+std::string FormatComparisonsHtml(const std::vector<Comparison>& comparisons);
+
+std::vector<OpInKernels> FollowOps(const Comparison& comparison);
+std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison& comparison);
+
+}  // namespace fusescope::compare
+
+#endif  // FUSESCOPE_COMPARE_COMPARISON_REPORT_H_
