@@ -24,6 +24,7 @@
 
 #include "recording/recording_store.h"
 #include "resources/samples.h"
+#include "views/qt/compare_panel.h"
 #include "views/qt/fusion_decisions_panel.h"
 #include "views/qt/graph_diff_panel.h"
 #include "views/qt/icons.h"
@@ -91,6 +92,7 @@ void MainWindow::setupPanels() {
   profile_panel_ = new ProfilePanel(context_, this);
   kernel_panel_ = new KernelPanel(context_, this);
   xla_panel_ = new XlaComparisonPanel(context_, this);
+  compare_panel_ = new ComparePanel(context_, this);
   run_panel_ = new RunPanel(context_, this);
   const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
@@ -120,11 +122,16 @@ void MainWindow::setupProfile() {
   });
 }
 
-// An XLA dump brings its comparison with our fusion to the front.
+// An XLA dump brings its comparison with our fusion to the front; a recording with stored
+// compiler comparisons brings the Compare view, whose rows open each compiler's own passes.
 void MainWindow::setupXlaComparison() {
   connect(xla_panel_, &XlaComparisonPanel::availabilityChanged, this, [this](bool available) {
     if (available) RaiseDock(xla_panel_);
   });
+  connect(compare_panel_, &ComparePanel::availabilityChanged, this, [this](bool available) {
+    if (available) RaiseDock(compare_panel_);
+  });
+  connect(compare_panel_, &ComparePanel::openRecordingRequested, this, &MainWindow::OpenPath);
 }
 
 // Runs, bisections and profiles bring the Run dock to the front and speak in the status bar;
@@ -189,8 +196,11 @@ void MainWindow::setupDefaultLayout() {
                              "counterpart");
   tabifyDockWidget(search, profile);
   tabifyDockWidget(profile, xla);
+  QDockWidget* compare =
+      AddDock(compare_panel_, tr("Compare"), "compare", Qt::BottomDockWidgetArea, "counterpart");
+  tabifyDockWidget(xla, compare);
   QDockWidget* run = AddDock(run_panel_, tr("Run"), "run", Qt::BottomDockWidgetArea, "run");
-  tabifyDockWidget(xla, run);
+  tabifyDockWidget(compare, run);
   QDockWidget* kernel =
       AddDock(kernel_panel_, tr("Kernel"), "kernel", Qt::BottomDockWidgetArea, "kernel");
   tabifyDockWidget(run, kernel);

@@ -26,6 +26,7 @@ class QToolButton;
 
 namespace fusescope::views {
 
+class ComparePanel;
 class FusionDecisionsPanel;
 class GraphDiffPanel;
 class InspectorPanel;
@@ -90,6 +91,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   ProfilePanel* profile_panel() const { return profile_panel_; }
   KernelPanel* kernel_panel() const { return kernel_panel_; }
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
+  ComparePanel* compare_panel() const { return compare_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
@@ -160,6 +162,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   ProfilePanel* profile_panel_ = nullptr;
   KernelPanel* kernel_panel_ = nullptr;
   XlaComparisonPanel* xla_panel_ = nullptr;
+  ComparePanel* compare_panel_ = nullptr;
   RunPanel* run_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
