@@ -120,11 +120,14 @@ class ReportBuilder {
     out_ +=
         "<nav><a href=\"#passes\">Passes</a><a href=\"#diffs\">Changed passes</a>"
         "<a href=\"#decisions\">Fusion decisions</a>" +
-        std::string(recording_.failed() ? "<a href=\"#failure\">Failure</a>" : "") + "</nav>\n";
+        std::string(recording_.failed() ? "<a href=\"#failure\">Failure</a>" : "") +
+        (options_.extra_sections.empty() ? "" : "<a href=\"#compare\">Compilers compared</a>") +
+        "</nav>\n";
     PassTable();
     Diffs();
     Decisions();
     Failure();
+    out_ += options_.extra_sections;
     out_ += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
     return std::move(out_);
   }
@@ -144,8 +147,7 @@ class ReportBuilder {
     meta += " &middot; " + std::to_string(recording_.passes.size()) + " passes, " +
             std::to_string(ChangedCount()) + " changed &middot; ";
     if (!counts_.empty()) meta += Esc(recording::DescribeCounts(counts_.front(), counts_.back()));
-    meta += " &middot; " +
-            std::to_string(recording_.decisions.size()) + " fusion decisions (" +
+    meta += " &middot; " + std::to_string(recording_.decisions.size()) + " fusion decisions (" +
             std::to_string(refused) + " refused) &middot; " + Seconds(recording_.total_seconds);
     out_ += "<header><h1>" + Esc(title) + "</h1><p class=\"meta\">" + meta + "</p></header>\n";
   }
@@ -169,7 +171,8 @@ class ReportBuilder {
                                     : Esc(pass.name);
     // Counted as `fusescope passes` counts (recording/operation_counts.h).
     const size_t at = static_cast<size_t>(pass.index);
-    const recording::OperationCounts before = at < counts_.size() ? counts_[at] : recording::OperationCounts{};
+    const recording::OperationCounts before =
+        at < counts_.size() ? counts_[at] : recording::OperationCounts{};
     const recording::OperationCounts after =
         at + 1 < counts_.size() ? counts_[at + 1] : recording::OperationCounts{};
     const int64_t delta = after.operations - before.operations;
@@ -181,11 +184,11 @@ class ReportBuilder {
             "\"><td class=\"num\">" + std::to_string(pass.index) + "</td><td>" + name +
             "</td><td>" + (pass.changed ? "<span class=\"mark-changed\">changed</span>" : "") +
             "</td><td class=\"num\">" + std::to_string(before.operations) + " &rarr; " +
-            std::to_string(after.operations) + "</td><td class=\"num\">" +
-            (delta > 0 ? "+" : "") + std::to_string(delta) + "</td><td class=\"num\">" +
-            std::to_string(after.fusions) + "</td><td class=\"num\">" +
-            std::to_string(after.fused_instructions) + "</td><td class=\"num\">" +
-            Seconds(pass.wall_seconds) + "</td><td>" + notes + "</td></tr>\n";
+            std::to_string(after.operations) + "</td><td class=\"num\">" + (delta > 0 ? "+" : "") +
+            std::to_string(delta) + "</td><td class=\"num\">" + std::to_string(after.fusions) +
+            "</td><td class=\"num\">" + std::to_string(after.fused_instructions) +
+            "</td><td class=\"num\">" + Seconds(pass.wall_seconds) + "</td><td>" + notes +
+            "</td></tr>\n";
   }
 
   void Diffs() {

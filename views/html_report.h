@@ -21,6 +21,10 @@ struct ReportOptions {
   // Changed passes beyond this many get their diff as text only, without a picture.
   int max_pictures = 40;
   std::string title;  // default: "Fusescope report: MODEL"
+  // Sections made elsewhere, added after the report's own, already HTML (escaped) and
+  // self-contained: the stored compiler comparisons (compare/comparison_report.h, with the
+  // id "compare").
+  std::string extra_sections;
 };
 
 class HtmlReport {

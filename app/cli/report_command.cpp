@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "compare/comparison_report.h"
+#include "compare/comparison_store.h"
 #include "recording/recording_store.h"
 #include "views/html_report.h"
 
@@ -22,6 +24,12 @@ int RunReport(const std::vector<std::string>& raw_args) {
   views::ReportOptions options;
   options.title = args->Value("--title").value_or("");
   if (*max_pictures) options.max_pictures = static_cast<int>(**max_pictures);
+  // Comparisons stored with the recording (`fusescope compare ... -o`) get their section.
+  auto comparisons = compare::LoadComparisons(args->positional()[0]);
+  if (!comparisons.ok()) return Fail("report: " + comparisons.message());
+  std::vector<compare::Comparison> stored;
+  for (auto& entry : *comparisons) stored.push_back(std::move(entry.comparison));
+  options.extra_sections = compare::FormatComparisonsHtml(stored);
   const std::string output = *args->Value("-o");
   if (Status written = views::WriteReport(*recording, output, options); !written.ok()) {
     return Fail(written.message());
