@@ -7,8 +7,8 @@ the first peer that answered the shape.
 
 Usage: scripts/try_peers.py OUT_DIR --peers ort,iree,tvm,xla [--models mlp,bert]
        [--reps 100] [--warmup 10] [--tvm-trials 64] [--dump] [--profile] [--deadline 1800]
-xla needs the models as HLO text per shape (--xla-hlo DIR with DIR/<model>.<shape>.hlo, as
-the harness's importer writes them); without them it is skipped. Needs numpy.
+xla takes the models as HLO text per shape, which the harness's importer writes; here
+scripts/onnx_to_hlo.py makes it with jax (in ort's and xla's Pythons). Needs numpy.
 """
 
 import argparse
@@ -56,16 +56,25 @@ def write_inputs(out, model):
     return shapes
 
 
+def onnx_path(model):
+    return str(ROOT / "tests" / "data" / "compare" / f"{model}.onnx")
+
+
 def request_for(args, out, model, compiler, shapes):
     shapes = [dict(shape) for shape in shapes]
     if compiler == "xla":
+        tool = str(ROOT / "scripts" / "onnx_to_hlo.py")
+        graph = out / "hlo" / f"{model}.graph.npz"
+        graph.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([python_for("ort"), tool, "export", onnx_path(model), str(graph)],
+                       check=True)
         for shape in shapes:
-            hlo = Path(args.xla_hlo or "/nonexistent") / f"{model}.{shape['name']}.hlo"
-            if not hlo.exists():
-                return None
+            hlo = out / "hlo" / f"{model}.{shape['name']}.hlo"
+            subprocess.run([python_for("xla"), tool, "lower", str(graph), shape["inputs"],
+                            str(hlo)], check=True)
             shape.update(model=str(hlo), model_format="hlo")
     return {"protocol": 1, "compiler": compiler,
-            "model": str(ROOT / "tests" / "data" / "compare" / f"{model}.onnx"),
+            "model": onnx_path(model),
             "model_format": "onnx", "work_dir": str(out / "work" / model / compiler),
             "shapes": shapes, "reps": args.reps, "warmup": args.warmup, "threads": 0,
             "deadline_s": args.deadline,
@@ -117,16 +126,12 @@ def main():
     parser.add_argument("--deadline", type=int, default=1800)
     parser.add_argument("--dump", action="store_true")
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--xla-hlo")
     args = parser.parse_args()
     reference = {}
     for model in args.models.split(","):
         shapes = write_inputs(args.out, model)
         for compiler in args.peers.split(","):
             request = request_for(args, args.out, model, compiler, shapes)
-            if request is None:
-                print(f"{model:5} {compiler:17} skipped: no HLO text per shape (--xla-hlo)")
-                continue
             stem = args.out / f"{model}.{compiler}"
             Path(f"{stem}.request.json").write_text(json.dumps(request, indent=1))
             start = time.monotonic()
