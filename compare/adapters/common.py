@@ -184,10 +184,10 @@ def base_versions():
 class Response:
     """The answer, assembled as the adapter goes; `document()` is what goes to stdout."""
 
-    def __init__(self, request, install):
+    def __init__(self, compiler, request, install):
         self.request = request
         self.doc = {
-            "protocol": PROTOCOL, "compiler": request["compiler"], "available": True,
+            "protocol": PROTOCOL, "compiler": compiler, "available": True,
             "install": install, "versions": base_versions(), "input_received": "",
             "dynamic_shapes": False, "builds": [], "runs": [], "kernels": [],
             "kernels_note": "", "dumps": [], "error": None,

@@ -1,0 +1,222 @@
+"""Apache TVM (Relax): the ONNX model imported per shape at static sizes, built two ways.
+
+- `tvm-untuned`: tvm.compile's default pipeline. On CPU it has no schedules (naive loops), so
+  its figures are only shown beside the tuned ones.
+- `tvm-metaschedule`: relax's static_shape_tuning pipeline (MetaSchedule, options.tvm_trials
+  trials, spread over the shape's tuning tasks) and then tvm.compile with the tuned schedules.
+
+Target: LLVM for the host CPU, in the JSON form TVM 0.27 wants.
+"""
+
+import math
+import os
+import sys
+import time
+
+import common
+
+INSTALL = "scripts/setup_peers.sh tvm"
+# Seconds one MetaSchedule trial takes here (the BERT layer: 259 trials in 430 s on a 2-core
+# x86-64), used to fit the trial budget into the deadline.
+SECONDS_PER_TRIAL = 2.0
+# MetaSchedule's builder and runner limit per batch of candidates (see tune()).
+WORKER_TIMEOUT_S = 180
+
+tvm = None
+relax = None
+np = None
+onnx = None
+from_onnx = None
+
+
+def load(response):
+    global tvm, relax, np, onnx, from_onnx
+    from importlib.metadata import version
+
+    import numpy
+    import onnx as onnx_module
+    import tvm as tvm_module
+    from tvm import relax as relax_module
+    from tvm.relax.frontend.onnx import from_onnx as onnx_importer
+    tvm, relax, np, onnx, from_onnx = (tvm_module, relax_module, numpy, onnx_module,
+                                       onnx_importer)
+    versions = response.doc["versions"]
+    versions["apache-tvm"] = tvm.__version__
+    versions["apache-tvm-ffi"] = version("apache-tvm-ffi")
+    versions["onnx"] = onnx.__version__
+    for optional in ("xgboost", "xgboost-cpu"):
+        try:
+            versions[optional] = version(optional)
+        except Exception:  # noqa: BLE001  (not installed: MetaSchedule falls back or fails)
+            pass
+
+
+def host_target():
+    """LLVM for the host CPU. MetaSchedule needs the physical core count in the target."""
+    try:
+        import psutil
+        cores = psutil.cpu_count(logical=False) or os.cpu_count()
+    except ImportError:
+        cores = os.cpu_count()
+    return tvm.target.Target({"kind": "llvm", "mcpu": tvm.target.codegen.llvm_get_system_cpu(),
+                              "num-cores": cores})
+
+
+def import_shape(model_path, inputs):
+    """The ONNX model as a Relax module with every input at its array's static shape."""
+    model = onnx.load(model_path)
+    shapes = {name: list(array.shape) for name, array in inputs}
+    dtypes = {name: str(array.dtype) for name, array in inputs}
+    return from_onnx(model, shape_dict=shapes, dtype_dict=dtypes)
+
+
+def parse_unsupported(text):
+    # The ONNX frontend: "The following operators are not supported for frontend ONNX: A, B"
+    marker = "not supported for frontend ONNX:"
+    if marker not in text:
+        return []
+    names = text.split(marker, 1)[1].splitlines()[0]
+    return [{"op": op.strip(), "error": text} for op in names.split(",") if op.strip()]
+
+
+common.register_unsupported_parser(parse_unsupported)
+
+
+def vm_call(executable, inputs):
+    """(call, fetch) for run_shape: the VM's main on device tensors made once."""
+    device = tvm.cpu()
+    vm = relax.VirtualMachine(executable, device)
+    arguments = [tvm.runtime.tensor(array, device) for _, array in inputs]
+    main = vm["main"]
+
+    def call():
+        result = main(*arguments)
+        device.sync()  # CPU work is done on return; kept so the call means the same on GPUs
+        return result
+
+    def fetch(result):
+        if isinstance(result, tvm.runtime.Tensor):
+            return [result.numpy()]
+        return [item.numpy() for item in result]
+
+    return call, fetch
+
+
+def export(executable, work_dir, name):
+    """The built library as a shared object (the artifact); None when the host has no C++
+    compiler to link it, which does not affect the measurement."""
+    path = os.path.join(work_dir, f"{name}.so")
+    try:
+        executable.export_library(path)
+    except Exception as error:  # noqa: BLE001
+        print(f"tvm: export_library failed ({error}); no artifact", flush=True)
+        return None
+    return path
+
+
+def measure(request, response, deadline):
+    if request.get("model_format", "onnx") != "onnx":
+        raise ValueError(f"the TVM adapter takes ONNX models, not {request['model_format']}")
+    if request["threads"]:
+        # Read when TVM's thread pool starts, at the first parallel kernel.
+        os.environ["TVM_NUM_THREADS"] = str(int(request["threads"]))
+    target = host_target()
+    response.doc["versions"]["llvm mcpu"] = str(target.attrs.get("mcpu", ""))
+    response.doc["input_received"] = (
+        "the ONNX file, imported per shape by tvm.relax.frontend.onnx.from_onnx with every "
+        "input at its array's static shape")
+    response.doc["dynamic_shapes"] = False
+    response.doc["kernels_note"] = (
+        "TVM 0.27's Relax VirtualMachine has no per-kernel profiler in its Python API"
+        if request["options"].get("profile") else "profiling was not asked for")
+    work = request["work_dir"]
+    model = request["model"]
+    trials = int(request["options"].get("tvm_trials", 64))
+
+    def untuned(shape):
+        inputs = common.load_inputs(np, shape["inputs"])
+        start = time.perf_counter()
+        executable = tvm.compile(import_shape(model, inputs), target=target)
+        build_s = time.perf_counter() - start
+        artifact = export(executable, work, f"tvm-untuned.{shape['name']}")
+        return common.Built(lambda arrays: vm_call(executable, arrays), build_s=build_s,
+                            artifact=artifact, artifact_bytes=common.file_bytes(artifact))
+
+    # The untuned build is quick but its calls are slow (seconds on a big shape): it gets a
+    # quarter of the time, tuning the rest.
+    common.measure_shapes(request, response, "tvm-untuned", untuned, deadline.share(0.25))
+    if request["options"].get("dump"):
+        dump_ir(request, response, target)
+
+    shapes_left = [len(request["shapes"])]
+
+    def tuned(shape):
+        inputs = common.load_inputs(np, shape["inputs"])
+        budget = deadline.left() / shapes_left[0] * 0.7
+        shapes_left[0] -= 1
+        shape_trials = min(trials, int(budget / SECONDS_PER_TRIAL))
+        if shape_trials < 1:
+            raise TimeoutError(f"not tuned: {deadline.left():.0f} s of the deadline left")
+        start = time.perf_counter()
+        tuned_module, tasks = tune(import_shape(model, inputs), target, shape_trials,
+                                   os.path.join(work, f"metaschedule.{shape['name']}"))
+        tuning_s = time.perf_counter() - start
+        measured = measured_trials(os.path.join(work, f"metaschedule.{shape['name']}"))
+        print(f"tvm: {shape['name']}: {tasks} tuning tasks, {measured} of {shape_trials} "
+              f"trials measured in {tuning_s:.0f} s", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        executable = tvm.compile(tuned_module, target=target)
+        build_s = time.perf_counter() - start
+        artifact = export(executable, work, f"tvm-metaschedule.{shape['name']}")
+        # MetaSchedule builds and measures candidates in child processes: their peak counts.
+        return common.Built(lambda arrays: vm_call(executable, arrays),
+                            child_peak_rss=common.children_peak_rss(), build_s=build_s,
+                            tuning_s=tuning_s, trials=measured, artifact=artifact,
+                            artifact_bytes=common.file_bytes(artifact))
+
+    common.measure_shapes(request, response, "tvm-metaschedule", tuned, deadline)
+
+
+def tune(module, target, trials, log_dir):
+    """relax's static_shape_tuning pipeline, written out so that the builder and runner get
+    time limits that survive a busy machine: a MetaSchedule worker imports TVM first, which
+    took 14 s here while C++ was compiling, and the default 30 s limit then failed every
+    candidate. The trials are spread over the tuning tasks (the kernels left after fusion) so
+    that a small budget does not all go to the first few. Returns (module, task count)."""
+    from tvm.s_tir import meta_schedule as ms
+    with target:
+        fused = tvm.transform.Sequential([
+            relax.transform.DecomposeOpsForInference(),
+            relax.transform.CanonicalizeBindings(),
+            relax.pipeline.zero_pipeline(),
+        ])(module)
+    tasks = sum(1 for _, function in fused.functions_items()
+                if isinstance(function, tvm.tirx.PrimFunc))
+    ms.relax_integration.tune_relax(
+        fused, params={}, target=target, work_dir=log_dir, max_trials_global=trials,
+        max_trials_per_task=max(1, math.ceil(trials / max(tasks, 1))),
+        builder=ms.builder.LocalBuilder(timeout_sec=WORKER_TIMEOUT_S),
+        runner=ms.runner.LocalRunner(timeout_sec=WORKER_TIMEOUT_S))
+    with target:
+        return relax.transform.MetaScheduleApplyDatabase(log_dir)(fused), tasks
+
+
+def measured_trials(log_dir):
+    """The candidates MetaSchedule measured: one line each in its JSON database (fewer than
+    the budget when a task's search space ran out)."""
+    try:
+        with open(os.path.join(log_dir, "database_tuning_record.json")) as records:
+            return sum(1 for line in records if line.strip())
+    except OSError:
+        return 0
+
+
+def dump_ir(request, response, target):
+    """The default pipeline's IR after every pass for the first shape, as TVMScript files; a
+    build of its own so that dumping does not slow the measured one."""
+    shape = request["shapes"][0]
+    folder = os.path.join(request["work_dir"], "tvm-dumpir")
+    module = import_shape(request["model"], common.load_inputs(np, shape["inputs"]))
+    with tvm.transform.PassContext(instruments=[tvm.ir.instrument.DumpIR(folder, True)]):
+        tvm.compile(module, target=target)
+    response.add_dump("tvm-dumpir", folder)
