@@ -6,7 +6,8 @@ build and tuning time, peak memory and the largest absolute difference of the ou
 the first peer that answered the shape.
 
 Usage: scripts/try_peers.py OUT_DIR --peers ort,iree,tvm,xla [--models mlp,bert]
-       [--reps 100] [--warmup 10] [--tvm-trials 64] [--dump] [--profile] [--deadline 1800]
+       [--shapes b1,b1_s32] [--reps 100] [--warmup 10] [--tvm-trials 64] [--dump]
+       [--profile] [--deadline 1800]
 xla takes the models as HLO text per shape, which the harness's importer writes; here
 scripts/onnx_to_hlo.py makes it with jax (in ort's and xla's Pythons). Needs numpy.
 """
@@ -120,6 +121,7 @@ def main():
     parser.add_argument("out", type=Path)
     parser.add_argument("--peers", default="ort,iree,tvm,xla")
     parser.add_argument("--models", default="mlp,bert")
+    parser.add_argument("--shapes", help="only these shapes (all by default)")
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--tvm-trials", type=int, default=64)
@@ -130,6 +132,8 @@ def main():
     reference = {}
     for model in args.models.split(","):
         shapes = write_inputs(args.out, model)
+        if args.shapes:
+            shapes = [shape for shape in shapes if shape["name"] in args.shapes.split(",")]
         for compiler in args.peers.split(","):
             request = request_for(args, args.out, model, compiler, shapes)
             stem = args.out / f"{model}.{compiler}"
