@@ -184,8 +184,7 @@ def base_versions():
 class Response:
     """The answer, assembled as the adapter goes; `document()` is what goes to stdout."""
 
-    def __init__(self, compiler, request, install):
-        self.request = request
+    def __init__(self, compiler, install):
         self.doc = {
             "protocol": PROTOCOL, "compiler": compiler, "available": True,
             "install": install, "versions": base_versions(), "input_received": "",
@@ -244,7 +243,7 @@ def measure_shapes(request, response, variant, build_shape, deadline):
     """Builds and runs each shape on its own (a compiler without dynamic shapes). `build_shape`
     (shape) returns a `Built` or raises; its exceptions become the build's error. A shape that
     could not fit in the time left is answered as not run, so the answer still arrives."""
-    np = __import__("numpy")
+    import numpy as np
     slowest = 0.0
     for index, shape in enumerate(request["shapes"]):
         started = time.monotonic()

@@ -36,12 +36,11 @@ def main():
     try:
         request = common.read_request(sys.stdin)
     except common.RequestError as error:
-        request = {"compiler": compiler, "work_dir": "", "shapes": []}
-        response = common.Response(compiler, request, adapter.INSTALL)
+        response = common.Response(compiler, adapter.INSTALL)
         response.doc["error"] = f"bad request: {error}"
         answer.write(response.document())
         return 0
-    response = common.Response(compiler, request, adapter.INSTALL)
+    response = common.Response(compiler, adapter.INSTALL)
     try:
         adapter.load(response)
     except (ImportError, OSError) as error:
