@@ -4,11 +4,11 @@ without the harness (which hands XLA the HLO its own importer made). Two steps, 
 jax environment has no onnx package and the ONNX one has no jax:
 
   python scripts/onnx_to_hlo.py export MODEL.onnx GRAPH.npz      (a Python with onnx)
-  python scripts/onnx_to_hlo.py lower GRAPH.npz INPUTS.npz OUT.hlo  (a Python with jax)
+  python scripts/onnx_to_hlo.py lower GRAPH.npz INPUTS.npz OUT.hlo|OUT.mlir  (one with jax)
 
 `export` writes the graph (nodes, attributes) as JSON and the weights as arrays; `lower`
-evaluates it with jax.numpy at the shapes of INPUTS.npz and writes the unoptimized HLO module
-with its weights as constants. Only the ops of tests/data/compare/*.onnx are known: MatMul, Add,
+evaluates it with jax.numpy at the shapes of INPUTS.npz and writes the unoptimized module with
+its weights as constants: HLO text, or StableHLO text for an OUT ending in .mlir. Only the ops of tests/data/compare/*.onnx are known: MatMul, Add,
 Mul, Relu, Identity, Reshape, Transpose, Softmax, Erf, LayerNormalization.
 """
 
@@ -75,9 +75,12 @@ def lower(graph_path, inputs_path, out_path):
             values[node["outputs"][0]] = ops[node["op"]](*operands, **node["attrs"])
         return tuple(values[name] for name in graph["outputs"])
 
-    computation = jax.jit(model).lower(*inputs).compiler_ir("hlo")
+    lowered = jax.jit(model).lower(*inputs)
     with open(out_path, "w") as out:
-        out.write(computation.as_hlo_text(print_large_constants=True))
+        if out_path.endswith(".mlir"):
+            out.write(lowered.as_text(dialect="stablehlo", debug_info=False))
+        else:
+            out.write(lowered.compiler_ir("hlo").as_hlo_text(print_large_constants=True))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ the pip package ships them), so a build's peak memory is theirs.
 """
 
 import os
+import re
 import sys
 import time
 
@@ -67,13 +68,10 @@ def fix_dims(model_path, inputs, dims, out_path):
 
 
 def parse_unsupported(text):
-    # torch-mlir's ONNX conversion leaves what it cannot lower as
-    # "failed to legalize operation 'torch.operator' ... onnx.Foo"; iree-import-onnx names ops
-    # it cannot import as "unsupported op ... Foo".
-    import re
-    found = re.findall(r"torch\.operator\"?\(?[^\n]*?\"(onnx\.\w+)\"", text)
-    found += re.findall(r"failed to legalize operation '([\w.]+)'", text)
-    return [{"op": op, "error": text} for op in dict.fromkeys(found)]
+    # An ONNX op that torch-mlir's ONNX conversion could not lower stays a generic
+    # `torch.operator "onnx.Foo"`, and iree-compile then fails to legalize it.
+    ops = re.findall(r'torch\.operator "onnx\.(\w+)"', text)
+    return [{"op": op, "error": text} for op in dict.fromkeys(ops)]
 
 
 common.register_unsupported_parser(parse_unsupported)

@@ -31,9 +31,11 @@ def load(response):
 
 
 def parse_unsupported(text):
-    # "Could not find an implementation for Foo(13) node with name 'foo_1'"
-    return [{"op": op, "error": text} for op in
-            re.findall(r"Could not find an implementation for (\w+)\(\d+\) node", text)]
+    # An op ONNX does not know: "No Op registered for Foo with domain_version of 17"; one ORT
+    # has no kernel for: "Could not find an implementation for Foo(13) node with name 'foo_1'"
+    ops = re.findall(r"No Op registered for (\w+) with domain_version", text)
+    ops += re.findall(r"Could not find an implementation for (\w+)\(\d+\) node", text)
+    return [{"op": op, "error": text} for op in dict.fromkeys(ops)]
 
 
 common.register_unsupported_parser(parse_unsupported)
