@@ -68,9 +68,11 @@ def fix_dims(model_path, inputs, dims, out_path):
 
 
 def parse_unsupported(text):
-    # An ONNX op that torch-mlir's ONNX conversion could not lower stays a generic
-    # `torch.operator "onnx.Foo"`, and iree-compile then fails to legalize it.
-    ops = re.findall(r'torch\.operator "onnx\.(\w+)"', text)
+    # iree-import-onnx runs ONNX's checker first: "No Op registered for Foo with
+    # domain_version of 17". An ONNX op that torch-mlir's ONNX conversion could not lower
+    # stays a generic `torch.operator "onnx.Foo"`, and iree-compile fails to legalize it.
+    ops = re.findall(r"No Op registered for (\w+) with domain_version", text)
+    ops += re.findall(r'torch\.operator "onnx\.(\w+)"', text)
     return [{"op": op, "error": text} for op in dict.fromkeys(ops)]
 
 
@@ -118,11 +120,13 @@ def measure(request, response, deadline):
             "iree-import-onnx")
     else:
         response.doc["input_received"] = (
-            f"the model as {'/'.join(sorted(formats))} text per shape, compiled as given "
-            "(ONNX first fixed to the shape's sizes and imported by iree-import-onnx)")
+            f"the model as {'/'.join(sorted(formats))} per shape, StableHLO text compiled by "
+            "iree-compile as given (an ONNX shape's dims fixed and imported by "
+            "iree-import-onnx first)")
     response.doc["kernels_note"] = (
-        "IREE's per-dispatch times need a Tracy-instrumented runtime (iree-tracy-capture), "
-        "which the pip runtime is not" if request["options"].get("profile")
+        "not collected: IREE's per-dispatch times come from its Tracy-instrumented runtime "
+        "(IREE_PY_RUNTIME=tracy) recorded by iree-tracy-capture, which this adapter does not "
+        "drive yet" if request["options"].get("profile")
         else "profiling was not asked for")
     threads = int(request["threads"])
     if threads > 1:
