@@ -33,7 +33,7 @@ from_onnx = None
 
 def load(response):
     global tvm, relax, np, onnx, from_onnx
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
     import numpy
     import onnx as onnx_module
@@ -46,10 +46,10 @@ def load(response):
     versions["apache-tvm"] = tvm.__version__
     versions["apache-tvm-ffi"] = version("apache-tvm-ffi")
     versions["onnx"] = onnx.__version__
-    for optional in ("xgboost", "xgboost-cpu"):
+    for optional in ("xgboost", "xgboost-cpu"):  # MetaSchedule's cost model, either wheel
         try:
             versions[optional] = version(optional)
-        except Exception:  # noqa: BLE001  (not installed: MetaSchedule falls back or fails)
+        except PackageNotFoundError:
             pass
 
 
@@ -111,7 +111,7 @@ def export(executable, work_dir, name):
     try:
         executable.export_library(path)
     except Exception as error:  # noqa: BLE001
-        print(f"tvm: export_library failed ({error}); no artifact", flush=True)
+        print(f"tvm: export_library failed ({error}); no artifact", file=sys.stderr, flush=True)
         return None
     return path
 
@@ -157,8 +157,11 @@ def measure(request, response, deadline):
         budget = deadline.left() / shapes_left[0] * 0.7
         shapes_left[0] -= 1
         shape_trials = min(trials, int((budget - TUNING_START_S) / SECONDS_PER_TRIAL))
+        if trials < 1:
+            raise ValueError("not tuned: options.tvm_trials is 0")
         if shape_trials < 1:
-            raise TimeoutError(f"not tuned: {deadline.left():.0f} s of the deadline left")
+            raise TimeoutError(f"not tuned: {deadline.left():.0f} s of the deadline left, "
+                               f"too little for MetaSchedule's start and one trial")
         start = time.perf_counter()
         tuned_module, tasks = tune(import_shape(model, inputs), target, shape_trials,
                                    os.path.join(work, f"metaschedule.{shape['name']}"))
@@ -170,7 +173,7 @@ def measure(request, response, deadline):
         executable = tvm.compile(tuned_module, target=target)
         build_s = time.perf_counter() - start
         artifact = export(executable, work, f"tvm-metaschedule.{shape['name']}")
-        # MetaSchedule builds and measures candidates in child processes: their peak counts.
+        # MetaSchedule measures candidates in a child process: its peak counts.
         return common.Built(lambda arrays: vm_call(executable, arrays),
                             child_peak_rss=common.children_peak_rss(), build_s=build_s,
                             tuning_s=tuning_s, trials=measured, artifact=artifact,
