@@ -8,8 +8,9 @@ jax environment has no onnx package and the ONNX one has no jax:
 
 `export` writes the graph (nodes, attributes) as JSON and the weights as arrays; `lower`
 evaluates it with jax.numpy at the shapes of INPUTS.npz and writes the unoptimized module with
-its weights as constants: HLO text, or StableHLO text for an OUT ending in .mlir. Only the ops of tests/data/compare/*.onnx are known: MatMul, Add,
-Mul, Relu, Identity, Reshape, Transpose, Softmax, Erf, LayerNormalization.
+its weights as constants: HLO text, or StableHLO text for an OUT ending in .mlir. Only the
+ops of tests/data/compare/*.onnx are known: MatMul, Add, Mul, Relu, Identity, Reshape,
+Transpose, Softmax, Erf, LayerNormalization.
 """
 
 import json

@@ -7,7 +7,6 @@ level: an adapter must be able to answer `available: false` in a Python that has
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -126,11 +125,6 @@ def run_child(command, stderr=None):
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     return process.returncode, usage.ru_maxrss * 1024, text
-
-
-def children_peak_rss():
-    """The largest peak resident set of any child process waited for so far."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
 
 
 # --- timing ------------------------------------------------------------------------------------

@@ -8,12 +8,21 @@
 Target: LLVM for the host CPU, in the JSON form TVM 0.27 wants.
 """
 
+import json
 import math
 import os
+import signal
+import subprocess
 import sys
 import time
 
-import common
+# Run as a script (the tuning child), this file's folder comes first on sys.path, where the
+# file would shadow the tvm package; common.py is in the folder above.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [entry for entry in sys.path if os.path.abspath(entry or ".") != HERE]
+sys.path.insert(0, os.path.dirname(HERE))
+
+import common  # noqa: E402
 
 INSTALL = "scripts/setup_peers.sh tvm"
 # Used to fit the trial budget into the deadline: seconds one MetaSchedule trial takes on a
@@ -32,16 +41,8 @@ from_onnx = None
 
 
 def load(response):
-    global tvm, relax, np, onnx, from_onnx
     from importlib.metadata import PackageNotFoundError, version
-
-    import numpy
-    import onnx as onnx_module
-    import tvm as tvm_module
-    from tvm import relax as relax_module
-    from tvm.relax.frontend.onnx import from_onnx as onnx_importer
-    tvm, relax, np, onnx, from_onnx = (tvm_module, relax_module, numpy, onnx_module,
-                                       onnx_importer)
+    load_modules()
     versions = response.doc["versions"]
     versions["apache-tvm"] = tvm.__version__
     versions["apache-tvm-ffi"] = version("apache-tvm-ffi")
@@ -51,6 +52,17 @@ def load(response):
             versions[optional] = version(optional)
         except PackageNotFoundError:
             pass
+
+
+def load_modules():
+    global tvm, relax, np, onnx, from_onnx
+    import numpy
+    import onnx as onnx_module
+    import tvm as tvm_module
+    from tvm import relax as relax_module
+    from tvm.relax.frontend.onnx import from_onnx as onnx_importer
+    tvm, relax, np, onnx, from_onnx = (tvm_module, relax_module, numpy, onnx_module,
+                                       onnx_importer)
 
 
 def host_target():
@@ -162,20 +174,26 @@ def measure(request, response, deadline):
         if shape_trials < 1:
             raise TimeoutError(f"not tuned: {deadline.left():.0f} s of the deadline left, "
                                f"too little for MetaSchedule's start and one trial")
+        log_dir = os.path.join(work, f"metaschedule.{shape['name']}")
         start = time.perf_counter()
-        tuned_module, tasks = tune(import_shape(model, inputs), target, shape_trials,
-                                   os.path.join(work, f"metaschedule.{shape['name']}"))
+        finished, tuner_peak = tune_within(model, shape["inputs"], shape_trials, log_dir,
+                                           budget)
         tuning_s = time.perf_counter() - start
-        measured = measured_trials(os.path.join(work, f"metaschedule.{shape['name']}"))
-        print(f"tvm: {shape['name']}: {tasks} tuning tasks, {measured} of {shape_trials} "
-              f"trials measured in {tuning_s:.0f} s", file=sys.stderr, flush=True)
+        measured = measured_trials(log_dir)
+        print(f"tvm: {shape['name']}: {measured} of {shape_trials} trials measured in "
+              f"{tuning_s:.0f} s{'' if finished else ', stopped at the time limit'}",
+              file=sys.stderr, flush=True)
+        if measured == 0:
+            raise TimeoutError(f"not tuned: no trial measured in {tuning_s:.0f} s")
+        with target:
+            tuned_module = relax.transform.MetaScheduleApplyDatabase(log_dir)(
+                fuse(import_shape(model, inputs), target))
         start = time.perf_counter()
         executable = tvm.compile(tuned_module, target=target)
         build_s = time.perf_counter() - start
         artifact = export(executable, work, f"tvm-metaschedule.{shape['name']}")
-        # MetaSchedule measures candidates in a child process: its peak counts.
         return common.Built(lambda arrays: vm_call(executable, arrays),
-                            child_peak_rss=common.children_peak_rss(), build_s=build_s,
+                            child_peak_rss=tuner_peak, build_s=build_s,
                             tuning_s=tuning_s, trials=measured, artifact=artifact,
                             artifact_bytes=common.file_bytes(artifact))
 
@@ -183,7 +201,7 @@ def measure(request, response, deadline):
 
 
 def in_process_builder():
-    """A MetaSchedule builder that compiles candidates in this process. The stock LocalBuilder
+    """A MetaSchedule builder that compiles candidates in the tuning process. The stock LocalBuilder
     starts a fresh pool of worker processes for every batch, and each worker imports TVM and
     all its tensor intrinsics first: 111 s for one trivial candidate here (0.07 s in-process)
     on a machine busy compiling C++, which timed out every candidate. Compiling here costs
@@ -208,18 +226,23 @@ def in_process_builder():
     return InProcessBuilder()
 
 
-def tune(module, target, trials, log_dir):
-    """relax's static_shape_tuning pipeline, written out to use the in-process builder and a
-    runner time limit that survives a busy machine (its worker imports TVM once, 14 s here).
-    The trials are spread over the tuning tasks (the kernels left after fusion) so that a
-    small budget does not all go to the first few. Returns (module, task count)."""
-    from tvm.s_tir import meta_schedule as ms
+def fuse(module, target):
+    """The module as static_shape_tuning's pipeline has it before tuning: legalized and fused,
+    one PrimFunc per kernel to tune."""
     with target:
-        fused = tvm.transform.Sequential([
+        return tvm.transform.Sequential([
             relax.transform.DecomposeOpsForInference(),
             relax.transform.CanonicalizeBindings(),
             relax.pipeline.zero_pipeline(),
         ])(module)
+
+
+def tune(fused, target, trials, log_dir):
+    """relax's static_shape_tuning tuning step, written out to use the in-process builder and
+    a runner time limit that survives a busy machine (its worker imports TVM once, 14 s here).
+    The trials are spread over the tuning tasks (the kernels left after fusion) so that a
+    small budget does not all go to the first few."""
+    from tvm.s_tir import meta_schedule as ms
     tasks = sum(1 for _, function in fused.functions_items()
                 if isinstance(function, tvm.tirx.PrimFunc))
     ms.relax_integration.tune_relax(
@@ -227,8 +250,60 @@ def tune(module, target, trials, log_dir):
         max_trials_per_task=max(1, math.ceil(trials / max(tasks, 1))),
         builder=in_process_builder(),
         runner=ms.runner.LocalRunner(timeout_sec=RUNNER_TIMEOUT_S))
-    with target:
-        return relax.transform.MetaScheduleApplyDatabase(log_dir)(fused), tasks
+
+
+def tune_within(model, inputs_path, trials, log_dir, seconds):
+    """Tunes in a child process (this file run as a script) and kills it, with its runner
+    worker, after `seconds`: MetaSchedule has no time limit of its own, and its evolutionary
+    search costs about a minute per kernel and round on the BERT layer here whatever the
+    trial count, so a budget in trials alone overran the deadline. What it measured until
+    then is in its JSON database, which the caller applies. Returns (finished, the child's
+    peak resident set in bytes)."""
+    child = subprocess.Popen([sys.executable, os.path.abspath(__file__), "tune", model,
+                              inputs_path, str(trials), log_dir],
+                             stdout=sys.stderr, stderr=sys.stderr, start_new_session=True)
+    end = time.monotonic() + seconds
+    finished = True
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > end:
+            os.killpg(child.pid, signal.SIGKILL)
+            pid, status, usage = os.wait4(child.pid, 0)
+            finished = False
+            break
+        time.sleep(0.5)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if finished and child.returncode != 0:
+        raise RuntimeError(f"MetaSchedule tuning exited with {child.returncode} (its log is "
+                           "on stderr)")
+    drop_partial_records(log_dir)
+    return finished, usage.ru_maxrss * 1024
+
+
+def drop_partial_records(log_dir):
+    """A tuner killed while writing leaves a partial last line in its JSON database, which
+    would make the database unreadable: keep the complete records only."""
+    for name in ("database_tuning_record.json", "database_workload.json"):
+        path = os.path.join(log_dir, name)
+        if not os.path.exists(path):
+            continue
+        with open(path) as records:
+            lines = records.readlines()
+        complete = [line for line in lines if is_json(line)]
+        if len(complete) != len(lines):
+            with open(path, "w") as records:
+                records.writelines(line if line.endswith("\n") else line + "\n"
+                                   for line in complete)
+
+
+def is_json(line):
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False
 
 
 def measured_trials(log_dir):
@@ -250,3 +325,12 @@ def dump_ir(request, response, target):
     with tvm.transform.PassContext(instruments=[tvm.ir.instrument.DumpIR(folder, True)]):
         tvm.compile(module, target=target)
     response.add_dump("tvm-dumpir", folder)
+
+
+if __name__ == "__main__" and len(sys.argv) == 6 and sys.argv[1] == "tune":
+    # The tuning child of tune_within: MODEL INPUTS TRIALS LOG_DIR.
+    load_modules()
+    child_target = host_target()
+    shape_inputs = common.load_inputs(np, sys.argv[3])
+    tune(fuse(import_shape(sys.argv[2], shape_inputs), child_target), child_target,
+         int(sys.argv[4]), sys.argv[5])
