@@ -25,9 +25,10 @@ sys.path.insert(0, os.path.dirname(HERE))
 import common  # noqa: E402
 
 INSTALL = "scripts/setup_peers.sh tvm"
-# Used to fit the trial budget into the deadline: seconds one MetaSchedule trial takes on a
-# 2-core x86-64 (the BERT layer: 259 trials in 430 s; the MLP at batch 8: 16 in 37 s), and
-# the seconds its runner's worker takes to start (90 s on that machine while it compiled C++).
+# Used to size the trial budget to the time a shape's tuning gets (tune_within enforces the
+# time): seconds one MetaSchedule trial takes on an idle 2-core x86-64 (the BERT layer: 259
+# trials in 430 s), and the seconds its runner's worker takes to start (90 s on that machine
+# while it compiled C++; trials then took 20 s each on the BERT layer, 27 in 531 s).
 SECONDS_PER_TRIAL = 2.0
 TUNING_START_S = 90
 # MetaSchedule's runner limit per candidate, its worker's start included (see tune()).
