@@ -1,0 +1,1 @@
+"""One module per peer compiler; see ../peer.py for what each provides."""
