@@ -81,7 +81,7 @@ void AppendPeers(const Comparison& comparison, std::string& out) {
 void AppendRows(const Comparison& comparison, std::string& out) {
   out += "\n" + Pad("compiler", 18) + Pad("shape", 10) + Pad("build s", 9, true) +
          Pad("p50 us", 11, true) + Pad("p95 us", 11, true) + Pad("p99 us", 11, true) +
-         Pad("outl", 6, true) + Pad("items/s", 11, true) + Pad("build MiB", 10, true) +
+         Pad("calls", 6, true) + Pad("outl", 6, true) + Pad("items/s", 11, true) + Pad("build MiB", 10, true) +
          Pad("run MiB", 9, true) + Pad("artif MiB", 10, true) + Pad("max abs err", 12, true) +
          Pad("rel err", 10, true) + "  verdict\n";
   for (const ComparisonRow& row : comparison.rows) {
@@ -94,7 +94,7 @@ void AppendRows(const Comparison& comparison, std::string& out) {
     }
     const auto& latency = row.latency_us;
     out += Pad(Fixed(latency.median, 1), 11, true) + Pad(Fixed(latency.p95, 1), 11, true) +
-           Pad(Fixed(latency.p99, 1), 11, true) +
+           Pad(Fixed(latency.p99, 1), 11, true) + Pad(std::to_string(latency.count), 6, true) +
            Pad(std::to_string(latency.outliers_high + latency.outliers_low), 6, true) +
            Pad(Fixed(row.throughput_per_s, 0), 11, true) +
            Pad(Mebibytes(row.build_peak_rss_bytes), 10, true) +

@@ -12,6 +12,13 @@ if bash scripts/setup_python.sh; then
 else
   echo "test: no jax environment (PyPI unreachable?); the XLA tiers will be skipped"
 fi
+# The comparison's peers (ONNX Runtime and IREE, each in .venv-peers/NAME): where they can be
+# installed, the compare tier must run them (scripts/compare_tier.py).
+if bash scripts/setup_peers.sh ort iree; then
+  export FUSESCOPE_REQUIRE_PEERS=1
+else
+  echo "test: the comparison's peers could not be installed; the compare tier will be skipped"
+fi
 bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
