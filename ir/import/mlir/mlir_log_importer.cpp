@@ -185,7 +185,12 @@ class LogImporter {
         state_.operations.push_back(operation);
         continue;
       }
-      if (operation.symbol.empty() ||
+      // An operation without a symbol is found by its name alone where the header names it
+      // (`('util.initializer' operation)`: a module holds one); never a module, which would
+      // find the module holding everything.
+      const bool by_name = operation.symbol.empty() && !section.scope_operation.empty() &&
+                           section.scope_operation != "builtin.module";
+      if ((operation.symbol.empty() && !by_name) ||
           !ReplaceSymbol(state_.operations, operation, section.scope_operation)) {
         Warn(At(section) + "scoped section '" + section.DisplayName() + "': '" + operation.name +
              (operation.symbol.empty() ? "" : " @" + operation.symbol) +

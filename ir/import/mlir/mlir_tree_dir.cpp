@@ -1,0 +1,289 @@
+#include "ir/import/mlir/mlir_tree_dir.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "ir/import/mlir/mlir_log_splitter.h"
+
+namespace fusescope::ir::mlir_import {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "17_2_canonicalize" -> counters {17, 2}, pass "canonicalize"; nullopt for other names.
+std::optional<TreeDumpFile> ParseDumpStem(const std::string& stem) {
+  TreeDumpFile dump;
+  size_t at = 0;
+  while (at < stem.size() && std::isdigit(static_cast<unsigned char>(stem[at]))) {
+    size_t end = at;
+    while (end < stem.size() && std::isdigit(static_cast<unsigned char>(stem[end]))) ++end;
+    // A scope never dumped counts as -1, which MLIR prints as 4294967295.
+    if (end - at > 10 || end >= stem.size() || stem[end] != '_') return std::nullopt;
+    dump.counters.push_back(std::stoll(stem.substr(at, end - at)));
+    at = end + 1;
+  }
+  if (dump.counters.empty() || at >= stem.size()) return std::nullopt;
+  dump.pass = stem.substr(at);
+  return dump;
+}
+
+std::string ReadHead(const std::string& path, size_t bytes) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(bytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+bool StartsWithDumpHeader(const std::string& path) {
+  const std::string head = ReadHead(path, 512);
+  MlirLogSection section;
+  return ParseMlirLogHeader(std::string_view(head).substr(0, head.find('\n')), section);
+}
+
+void Walk(const fs::path& folder, std::vector<std::string>& folders,
+          std::vector<TreeDumpFile>& files, int depth) {
+  std::error_code error;
+  fs::directory_iterator it(folder, error);
+  if (error) return;
+  std::vector<fs::path> subfolders;
+  for (const fs::directory_entry& entry : it) {
+    if (entry.is_symlink(error)) continue;  // a link could lead back up the tree
+    if (entry.is_directory(error)) {
+      subfolders.push_back(entry.path());
+      continue;
+    }
+    if (!entry.is_regular_file(error) || entry.path().extension() != ".mlir") continue;
+    std::optional<TreeDumpFile> dump = ParseDumpStem(entry.path().stem().string());
+    if (!dump) continue;
+    dump->path = entry.path().string();
+    dump->folders = folders;
+    files.push_back(std::move(*dump));
+  }
+  if (depth >= kMaxTreeDepth) return;
+  for (const fs::path& subfolder : subfolders) {
+    folders.push_back(subfolder.filename().string());
+    Walk(subfolder, folders, files, depth + 1);
+    folders.pop_back();
+  }
+}
+
+// The operation a dump holds: its first line that is no alias, header or blank.
+struct DumpedOperation {
+  std::string name;    // `util.func`; `builtin.module` for `module`
+  std::string symbol;  // without `@`; empty when it has none
+  size_t offset = 0;   // where its line starts in the body
+};
+
+std::optional<DumpedOperation> FirstOperation(std::string_view body) {
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    if (end == std::string_view::npos) end = body.size();
+    std::string_view line = body.substr(start, end - start);
+    size_t i = 0;
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i < line.size() && line[i] != '#' && line.substr(i, 2) != "//") {
+      DumpedOperation operation;
+      operation.offset = start;
+      size_t name_end = i;
+      while (name_end < line.size() && (std::isalnum(static_cast<unsigned char>(line[name_end])) ||
+                                        line[name_end] == '.' || line[name_end] == '_'))
+        ++name_end;
+      operation.name = std::string(line.substr(i, name_end - i));
+      if (operation.name == "module") operation.name = "builtin.module";
+      const size_t at = line.find('@', name_end);
+      if (at != std::string_view::npos) {
+        size_t symbol_end = at + 1;
+        while (symbol_end < line.size() &&
+               (std::isalnum(static_cast<unsigned char>(line[symbol_end])) ||
+                line[symbol_end] == '_' || line[symbol_end] == '$' || line[symbol_end] == '.' ||
+                line[symbol_end] == '-'))
+          ++symbol_end;
+        operation.symbol = std::string(line.substr(at + 1, symbol_end - at - 1));
+      }
+      if (operation.name.empty()) return std::nullopt;
+      return operation;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// Where a line of the joined log came from: from `log_line` on, `file` from `file_line` on.
+struct Origin {
+  int64_t log_line = 0;
+  std::string file;
+  int64_t file_line = 0;
+};
+
+class TreeImporter {
+ public:
+  TreeImporter(const std::string& folder, const MlirLogImportOptions& options)
+      : folder_(folder), options_(options) {}
+
+  StatusOr<MlirLogImport> Run() {
+    const std::vector<TreeDumpFile> files = FindTreeDumpFiles(folder_);
+    if (files.empty()) {
+      return Status::Error(folder_ +
+                           ": no MLIR dump files (N_pass.mlir, --mlir-print-ir-tree-dir) here");
+    }
+    size_t top = files.front().folders.size();
+    for (const TreeDumpFile& file : files) top = std::min(top, file.folders.size());
+    for (const TreeDumpFile& file : files) {
+      Status added = Add(file, file.folders.size() > top);
+      if (!added.ok()) return added;
+    }
+    MlirLogImportOptions tree_options = options_;
+    auto origins = std::make_shared<std::vector<Origin>>(std::move(origins_));
+    tree_options.origin = [origins](int64_t at) {
+      auto next =
+          std::upper_bound(origins->begin(), origins->end(), at,
+                           [](int64_t value, const Origin& o) { return value < o.log_line; });
+      if (next == origins->begin()) return std::make_pair(origins->front().file, int64_t{1});
+      --next;
+      return std::make_pair(next->file, next->file_line + (at - next->log_line));
+    };
+    auto imported = ImportMlirLogText(log_, folder_, tree_options);
+    if (!imported.ok()) return imported.status();
+    for (MlirLogSectionReport& section : imported->sections) {
+      section.file = tree_options.origin(section.header_line).first;
+      section.header_line = 0;
+    }
+    imported->warnings.insert(imported->warnings.begin(), warnings_.begin(), warnings_.end());
+    return imported;
+  }
+
+ private:
+  Status Add(const TreeDumpFile& file, bool nested) {
+    auto text = ReadTextFile(file.path, options_.max_file_bytes);
+    if (!text.ok()) return text.status();
+    if (static_cast<int64_t>(log_.size() + text->size()) > options_.max_file_bytes) {
+      return Status::Error(folder_ + ": the dump files hold more than " +
+                           std::to_string(options_.max_file_bytes) + " bytes");
+    }
+    const size_t header_end = std::min(text->find('\n'), text->size());
+    std::string header = text->substr(0, header_end);
+    MlirLogSection parsed;
+    if (!ParseMlirLogHeader(header, parsed)) {
+      warnings_.push_back(file.path + ":1:1: no '// -----// IR Dump' header; left out");
+      return Status::Ok();
+    }
+    std::string body = header_end < text->size() ? text->substr(header_end + 1) : std::string();
+    if (!body.empty() && body.back() != '\n') body += '\n';
+    std::optional<DumpedOperation> operation = nested ? FirstOperation(body) : std::nullopt;
+    std::optional<std::pair<std::string, std::string>> wrapper;
+    if (operation && operation->symbol.empty()) {
+      wrapper = EnclosingWithSymbol(file);
+      if (wrapper) operation = DumpedOperation{wrapper->first, wrapper->second, operation->offset};
+    }
+    // A nested operation without a symbol and nothing above it with one (`util.initializer`)
+    // is scoped by its name alone.
+    if (operation && operation->name != "builtin.module" && parsed.scope_operation.empty()) {
+      const size_t close = header.rfind(" //----- //");
+      if (close != std::string::npos) {
+        header.insert(close, " ('" + operation->name + "' operation" +
+                                 (operation->symbol.empty() ? "" : ": @" + operation->symbol) +
+                                 ")");
+      }
+    }
+    origins_.push_back({line_, file.path, 1});
+    log_ += header + '\n';
+    ++line_;
+    if (!wrapper) {
+      Append(body);
+      return Status::Ok();
+    }
+    // Aliases stay before the operation (they come first in the dump); the wrapper opens at
+    // the operation's line.
+    Append(body.substr(0, operation->offset));
+    const int64_t operation_line =
+        2 + std::count(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(operation->offset),
+                       '\n');
+    origins_.push_back({line_, file.path, operation_line});
+    log_ += wrapper->first + " @" + wrapper->second + " {\n";
+    ++line_;
+    origins_.push_back({line_, file.path, operation_line});
+    Append(body.substr(operation->offset));
+    origins_.push_back({line_, file.path, operation_line});
+    log_ += "}\n";
+    ++line_;
+    return Status::Ok();
+  }
+
+  void Append(std::string_view text) {
+    log_ += text;
+    line_ += std::count(text.begin(), text.end(), '\n');
+  }
+
+  // The operation name and symbol of the nearest folder above `file`'s own whose operation has
+  // a symbol, as that folder's own dumps print it.
+  std::optional<std::pair<std::string, std::string>> EnclosingWithSymbol(const TreeDumpFile& file) {
+    fs::path folder = fs::path(file.path).parent_path();
+    for (size_t up = 0; up + 1 < file.folders.size(); ++up) {
+      folder = folder.parent_path();
+      const std::string key = folder.string();
+      auto cached = enclosing_.find(key);
+      if (cached == enclosing_.end()) {
+        std::optional<std::pair<std::string, std::string>> found;
+        std::error_code error;
+        for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+          if (!entry.is_regular_file(error) || !ParseDumpStem(entry.path().stem().string()))
+            continue;
+          const std::string head = ReadHead(entry.path().string(), 16384);
+          const size_t newline = head.find('\n');
+          if (newline == std::string::npos) continue;
+          if (auto operation = FirstOperation(std::string_view(head).substr(newline + 1))) {
+            found = std::make_pair(operation->name, operation->symbol);
+            break;
+          }
+        }
+        cached = enclosing_.emplace(key, found).first;
+      }
+      if (cached->second && !cached->second->second.empty()) return cached->second;
+    }
+    return std::nullopt;
+  }
+
+  std::string folder_;
+  MlirLogImportOptions options_;
+  std::string log_;
+  int64_t line_ = 1;
+  std::vector<Origin> origins_;
+  std::vector<std::string> warnings_;
+  std::map<std::string, std::optional<std::pair<std::string, std::string>>> enclosing_;
+};
+
+}  // namespace
+
+std::vector<TreeDumpFile> FindTreeDumpFiles(const std::string& folder) {
+  std::vector<TreeDumpFile> files;
+  std::vector<std::string> folders;
+  Walk(folder, folders, files, 0);
+  std::sort(files.begin(), files.end(), [](const TreeDumpFile& a, const TreeDumpFile& b) {
+    return std::tie(a.counters, a.path) < std::tie(b.counters, b.path);
+  });
+  return files;
+}
+
+bool LooksLikeMlirTreeDir(const std::string& folder) {
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return false;
+  // The first dump in run order is enough, and cheap: a tree has hundreds of files.
+  const std::vector<TreeDumpFile> files = FindTreeDumpFiles(folder);
+  return !files.empty() && StartsWithDumpHeader(files.front().path);
+}
+
+StatusOr<MlirLogImport> ImportMlirTreeDir(const std::string& folder,
+                                          const MlirLogImportOptions& options) {
+  return TreeImporter(folder, options).Run();
+}
+
+}  // namespace fusescope::ir::mlir_import
