@@ -165,6 +165,27 @@ TEST(MlirFilesTest, PrintIrTreeOpensAsRecordingOfItsDumps) {
   EXPECT_TRUE(window->load_warnings().isEmpty());
 }
 
+// A log opened on a late pass shows that pass's row in the table, and the Passes dock is
+// widened to the names (MLIR's `ClassName (argument)`), as far as 2/5 of the window.
+TEST(MlirFilesTest, PassTableOpensOnItsPassAndFitsItsNames) {
+  auto window = OpenWindow();
+  window->resize(1600, 1000);
+  window->set_initial_pass(40);
+  ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "iree_stablehlo_abi.log"));
+  ASSERT_TRUE(WaitFor([&] { return window->context()->requested_pass() == 40; }));
+  PassTimelinePanel* passes = window->timeline_panel();
+  QTableView* table = passes->table();
+  ASSERT_TRUE(WaitFor([&] {
+    return table->currentIndex().isValid() &&
+           table->viewport()->rect().contains(table->visualRect(table->currentIndex()));
+  }));
+  EXPECT_EQ(table->currentIndex().data(PassTimelineModel::kPassIndexRole).toLongLong(), 40);
+  const int wanted = std::min(passes->WidthForNames(), window->width() * 2 / 5);
+  EXPECT_GT(passes->WidthForNames(), 380);  // wider than the default dock
+  ASSERT_TRUE(WaitFor([&] { return passes->width() >= wanted - 8; }))
+      << passes->width() << " < " << wanted;
+}
+
 TEST(MlirFilesTest, TosaModelShowsItsGraphWithAWarning) {
   auto window = OpenWindow();
   ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "tosa_mlp.mlir"));
