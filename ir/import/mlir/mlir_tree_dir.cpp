@@ -117,6 +117,50 @@ std::optional<DumpedOperation> FirstOperation(std::string_view body) {
   return std::nullopt;
 }
 
+// `module {` / `module attributes {...} {` lines of modules nested in operations with symbols
+// (`outer`: those of the enclosing folders, outermost first) get the symbol
+// `@<symbols joined by '.'>.module`; a module at the top of a dump is nested when `outer` is
+// not empty. Region nesting is read from indentation, as MLIR prints it.
+std::string NameNestedModules(const std::string& body, const std::vector<std::string>& outer) {
+  std::string named;
+  named.reserve(body.size() + 64);
+  std::vector<std::pair<size_t, std::string>> open;  // indentation, symbol ("" for none)
+  size_t start = 0;
+  while (start < body.size()) {
+    size_t end = body.find('\n', start);
+    if (end == std::string::npos) end = body.size();
+    std::string line = body.substr(start, end - start);
+    start = end + 1;
+    size_t indent = 0;
+    while (indent < line.size() && line[indent] == ' ') ++indent;
+    const std::string_view text = std::string_view(line).substr(indent);
+    while (!open.empty() && open.back().first >= indent && !text.empty() && text.front() == '}')
+      open.pop_back();
+    const bool opens = !text.empty() && text.back() == '{';
+    std::string symbol;
+    const bool module = (text.rfind("module ", 0) == 0 || text.rfind("builtin.module ", 0) == 0) &&
+                        text.find('@') == std::string_view::npos && opens;
+    if (module) {
+      std::vector<std::string> path = outer;
+      for (const auto& [at, name] : open) {
+        if (!name.empty()) path.push_back(name);
+      }
+      if (!path.empty()) {
+        for (const std::string& part : path) symbol += part + ".";
+        symbol += "module";
+        const size_t keyword = indent + text.find("module") + 6;
+        line.insert(keyword, " @" + symbol);
+      }
+    } else if (opens) {
+      if (auto operation = FirstOperation(text)) symbol = operation->symbol;
+    }
+    if (opens) open.emplace_back(indent, symbol);
+    named += line;
+    if (end < body.size()) named += '\n';
+  }
+  return named;
+}
+
 // Where a line of the joined log came from: from `log_line` on, `file` from `file_line` on.
 struct Origin {
   int64_t log_line = 0;
@@ -178,15 +222,16 @@ class TreeImporter {
     }
     std::string body = header_end < text->size() ? text->substr(header_end + 1) : std::string();
     if (!body.empty() && body.back() != '\n') body += '\n';
+    // Modules nested in other operations (the one inside each hal.executable.variant) have
+    // no symbol, so the dumps of one could not say which it is: every dump names each
+    // such module after the symbols enclosing it, the same way in every file.
+    const std::vector<std::string> outer =
+        nested ? EnclosingSymbols(file) : std::vector<std::string>();
+    body = NameNestedModules(body, outer);
     std::optional<DumpedOperation> operation = nested ? FirstOperation(body) : std::nullopt;
-    std::optional<std::pair<std::string, std::string>> wrapper;
-    if (operation && operation->symbol.empty()) {
-      wrapper = EnclosingWithSymbol(file);
-      if (wrapper) operation = DumpedOperation{wrapper->first, wrapper->second, operation->offset};
-    }
-    // A nested operation without a symbol and nothing above it with one (`util.initializer`)
-    // is scoped by its name alone.
-    if (operation && operation->name != "builtin.module" && parsed.scope_operation.empty()) {
+    // A nested operation without a symbol (`util.initializer`) is scoped by its name alone.
+    if (operation && parsed.scope_operation.empty() &&
+        (operation->name != "builtin.module" || !operation->symbol.empty())) {
       const size_t close = header.rfind(" //----- //");
       if (close != std::string::npos) {
         header.insert(close, " ('" + operation->name + "' operation" +
@@ -197,24 +242,7 @@ class TreeImporter {
     origins_.push_back({line_, file.path, 1});
     log_ += header + '\n';
     ++line_;
-    if (!wrapper) {
-      Append(body);
-      return Status::Ok();
-    }
-    // Aliases stay before the operation (they come first in the dump); the wrapper opens at
-    // the operation's line.
-    Append(body.substr(0, operation->offset));
-    const int64_t operation_line =
-        2 + std::count(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(operation->offset),
-                       '\n');
-    origins_.push_back({line_, file.path, operation_line});
-    log_ += wrapper->first + " @" + wrapper->second + " {\n";
-    ++line_;
-    origins_.push_back({line_, file.path, operation_line});
-    Append(body.substr(operation->offset));
-    origins_.push_back({line_, file.path, operation_line});
-    log_ += "}\n";
-    ++line_;
+    Append(body);
     return Status::Ok();
   }
 
@@ -223,16 +251,17 @@ class TreeImporter {
     line_ += std::count(text.begin(), text.end(), '\n');
   }
 
-  // The operation name and symbol of the nearest folder above `file`'s own whose operation has
-  // a symbol, as that folder's own dumps print it.
-  std::optional<std::pair<std::string, std::string>> EnclosingWithSymbol(const TreeDumpFile& file) {
+  // The symbols of the operations whose folders hold `file`'s folder, outermost first, as
+  // their own dumps print them (a folder's name joins operation and symbol ambiguously).
+  std::vector<std::string> EnclosingSymbols(const TreeDumpFile& file) {
+    std::vector<std::string> symbols;
     fs::path folder = fs::path(file.path).parent_path();
     for (size_t up = 0; up + 1 < file.folders.size(); ++up) {
       folder = folder.parent_path();
       const std::string key = folder.string();
-      auto cached = enclosing_.find(key);
-      if (cached == enclosing_.end()) {
-        std::optional<std::pair<std::string, std::string>> found;
+      auto cached = symbol_of_folder_.find(key);
+      if (cached == symbol_of_folder_.end()) {
+        std::string symbol;
         std::error_code error;
         for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
           if (!entry.is_regular_file(error) || !ParseDumpStem(entry.path().stem().string()))
@@ -241,15 +270,15 @@ class TreeImporter {
           const size_t newline = head.find('\n');
           if (newline == std::string::npos) continue;
           if (auto operation = FirstOperation(std::string_view(head).substr(newline + 1))) {
-            found = std::make_pair(operation->name, operation->symbol);
+            symbol = operation->symbol;
             break;
           }
         }
-        cached = enclosing_.emplace(key, found).first;
+        cached = symbol_of_folder_.emplace(key, symbol).first;
       }
-      if (cached->second && !cached->second->second.empty()) return cached->second;
+      if (!cached->second.empty()) symbols.insert(symbols.begin(), cached->second);
     }
-    return std::nullopt;
+    return symbols;
   }
 
   std::string folder_;
@@ -258,7 +287,7 @@ class TreeImporter {
   int64_t line_ = 1;
   std::vector<Origin> origins_;
   std::vector<std::string> warnings_;
-  std::map<std::string, std::optional<std::pair<std::string, std::string>>> enclosing_;
+  std::map<std::string, std::string> symbol_of_folder_;
 };
 
 }  // namespace

@@ -14,9 +14,12 @@
 // Each file holds one section of a pass log, header included; they are read as one log
 // (mlir_log_importer.h) in that order. A nested operation's dump is scoped to it
 // (`('util.func' operation: @main)`) so that it replaces only that operation in the IR
-// carried along; a nested operation without a symbol (the `builtin.module` inside a
-// `hal.executable.variant`) is put inside its nearest enclosing operation that has one (named
-// as that operation's own dumps print it), the only way to say where it belongs. Every
+// carried along. A module nested in another operation (the `builtin.module` inside each
+// `hal.executable.variant`) has no symbol, so its dumps could not say which module they are:
+// in every file such a module is named after the symbols enclosing it
+// (`module @main_dispatch_0.embedded_elf_x86_64.module {`), the one change made to the text,
+// and its dumps replace only that module (not the variant's `hal.executable.export` beside
+// it). A nested operation with no symbol at all (`util.initializer`) is found by its name. Every
 // warning names the dump file and its line. Files that are no dump are ignored.
 
 #include <cstdint>
