@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "ir/computation.h"
@@ -14,6 +15,7 @@
 #include "ir/import/mlir/mlir_tree_dir.h"
 #include "ir/instruction.h"
 #include "ir/module.h"
+#include "recording/snapshot_source.h"
 
 namespace fusescope::ir::mlir_import {
 namespace {
@@ -96,6 +98,17 @@ TEST(MlirTreeDirTest, NestedDumpsReplaceOnlyTheirOperation) {
   // dump names the operation it replaces, so the export stays.
   EXPECT_EQ(CountOpcode(**after, "hal.executable.export"), 1);
   EXPECT_EQ(CountOpcode(**after, "func.func"), CountOpcode(**before, "func.func"));
+  // The text shown for the pass is the whole IR with the function's dump spliced in, once.
+  const std::optional<std::string> text =
+      recording::FullSourceText(recording.sources, static_cast<size_t>(vectorize) + 1);
+  ASSERT_TRUE(text.has_value());
+  const std::string module_line =
+      "module @hal_executable_main_dispatch_0.hal_executable_variant_embedded_elf_x86_64.module {";
+  const size_t first = text->find(module_line);
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(text->find(module_line, first + 1), std::string::npos);
+  EXPECT_NE(text->find("vector.contract"), std::string::npos);
+  EXPECT_NE(text->find("util.func public @main("), std::string::npos);
   // The module inside the variant has no symbol: its dumps go inside the variant.
   int64_t inner = -1;
   for (size_t i = 0; i < imported->sections.size(); ++i) {

@@ -34,6 +34,11 @@ std::optional<TreeDumpFile> ParseDumpStem(const std::string& stem) {
   return dump;
 }
 
+bool EndsWith(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(),
+                                                      suffix.data(), suffix.size()) == 0;
+}
+
 std::string ReadHead(const std::string& path, size_t bytes) {
   std::ifstream in(path, std::ios::binary);
   std::string head(bytes, '\0');
@@ -117,14 +122,24 @@ std::optional<DumpedOperation> FirstOperation(std::string_view body) {
   return std::nullopt;
 }
 
+// The folder MLIR writes an operation's dumps to: its name with '.' made '_', then '_' and its
+// symbol.
+std::string ScopeFolder(const std::string& operation, const std::string& symbol) {
+  std::string folder = operation;
+  std::replace(folder.begin(), folder.end(), '.', '_');
+  return folder + "_" + symbol;
+}
+
 // `module {` / `module attributes {...} {` lines of modules nested in operations with symbols
-// (`outer`: those of the enclosing folders, outermost first) get the symbol
-// `@<symbols joined by '.'>.module`; a module at the top of a dump is nested when `outer` is
-// not empty. Region nesting is read from indentation, as MLIR prints it.
+// get the symbol `@<scope folders of those operations, joined by '.'>.module`; `outer`: the
+// scope folders enclosing the dump itself (a module at the top of a dump is nested when
+// `outer` is not empty). Folder names, not symbols, because a dump's folders say where it is
+// even where no dump of an enclosing operation was kept. Region nesting is read from
+// indentation, as MLIR prints it.
 std::string NameNestedModules(const std::string& body, const std::vector<std::string>& outer) {
   std::string named;
   named.reserve(body.size() + 64);
-  std::vector<std::pair<size_t, std::string>> open;  // indentation, symbol ("" for none)
+  std::vector<std::pair<size_t, std::string>> open;  // indentation, scope folder ("" for none)
   size_t start = 0;
   while (start < body.size()) {
     size_t end = body.find('\n', start);
@@ -137,24 +152,27 @@ std::string NameNestedModules(const std::string& body, const std::vector<std::st
     while (!open.empty() && open.back().first >= indent && !text.empty() && text.front() == '}')
       open.pop_back();
     const bool opens = !text.empty() && text.back() == '{';
-    std::string symbol;
+    std::string scope;
     const bool module = (text.rfind("module ", 0) == 0 || text.rfind("builtin.module ", 0) == 0) &&
                         text.find('@') == std::string_view::npos && opens;
     if (module) {
       std::vector<std::string> path = outer;
-      for (const auto& [at, name] : open) {
-        if (!name.empty()) path.push_back(name);
+      for (const auto& [at, folder] : open) {
+        if (!folder.empty()) path.push_back(folder);
       }
       if (!path.empty()) {
+        std::string symbol;
         for (const std::string& part : path) symbol += part + ".";
         symbol += "module";
         const size_t keyword = indent + text.find("module") + 6;
         line.insert(keyword, " @" + symbol);
       }
     } else if (opens) {
-      if (auto operation = FirstOperation(text)) symbol = operation->symbol;
+      auto operation = FirstOperation(text);
+      if (operation && !operation->symbol.empty())
+        scope = ScopeFolder(operation->name, operation->symbol);
     }
-    if (opens) open.emplace_back(indent, symbol);
+    if (opens) open.emplace_back(indent, scope);
     named += line;
     if (end < body.size()) named += '\n';
   }
@@ -179,10 +197,10 @@ class TreeImporter {
       return Status::Error(folder_ +
                            ": no MLIR dump files (N_pass.mlir, --mlir-print-ir-tree-dir) here");
     }
-    size_t top = files.front().folders.size();
-    for (const TreeDumpFile& file : files) top = std::min(top, file.folders.size());
+    top_ = files.front().folders.size();
+    for (const TreeDumpFile& file : files) top_ = std::min(top_, file.folders.size());
     for (const TreeDumpFile& file : files) {
-      Status added = Add(file, file.folders.size() > top);
+      Status added = Add(file, file.folders.size() > top_);
       if (!added.ok()) return added;
     }
     MlirLogImportOptions tree_options = options_;
@@ -224,9 +242,11 @@ class TreeImporter {
     if (!body.empty() && body.back() != '\n') body += '\n';
     // Modules nested in other operations (the one inside each hal.executable.variant) have
     // no symbol, so the dumps of one could not say which it is: every dump names each
-    // such module after the symbols enclosing it, the same way in every file.
-    const std::vector<std::string> outer =
-        nested ? EnclosingSymbols(file) : std::vector<std::string>();
+    // such module after the scopes enclosing it, the same way in every file.
+    std::vector<std::string> outer;
+    for (size_t i = top_; nested && i + 1 < file.folders.size(); ++i) {
+      if (!EndsWith(file.folders[i], "_no-symbol-name")) outer.push_back(file.folders[i]);
+    }
     body = NameNestedModules(body, outer);
     std::optional<DumpedOperation> operation = nested ? FirstOperation(body) : std::nullopt;
     // A nested operation without a symbol (`util.initializer`) is scoped by its name alone.
@@ -251,43 +271,13 @@ class TreeImporter {
     line_ += std::count(text.begin(), text.end(), '\n');
   }
 
-  // The symbols of the operations whose folders hold `file`'s folder, outermost first, as
-  // their own dumps print them (a folder's name joins operation and symbol ambiguously).
-  std::vector<std::string> EnclosingSymbols(const TreeDumpFile& file) {
-    std::vector<std::string> symbols;
-    fs::path folder = fs::path(file.path).parent_path();
-    for (size_t up = 0; up + 1 < file.folders.size(); ++up) {
-      folder = folder.parent_path();
-      const std::string key = folder.string();
-      auto cached = symbol_of_folder_.find(key);
-      if (cached == symbol_of_folder_.end()) {
-        std::string symbol;
-        std::error_code error;
-        for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-          if (!entry.is_regular_file(error) || !ParseDumpStem(entry.path().stem().string()))
-            continue;
-          const std::string head = ReadHead(entry.path().string(), 16384);
-          const size_t newline = head.find('\n');
-          if (newline == std::string::npos) continue;
-          if (auto operation = FirstOperation(std::string_view(head).substr(newline + 1))) {
-            symbol = operation->symbol;
-            break;
-          }
-        }
-        cached = symbol_of_folder_.emplace(key, symbol).first;
-      }
-      if (!cached->second.empty()) symbols.insert(symbols.begin(), cached->second);
-    }
-    return symbols;
-  }
-
   std::string folder_;
   MlirLogImportOptions options_;
   std::string log_;
   int64_t line_ = 1;
   std::vector<Origin> origins_;
   std::vector<std::string> warnings_;
-  std::map<std::string, std::string> symbol_of_folder_;
+  size_t top_ = 0;  // folders of the outermost module's own dumps
 };
 
 }  // namespace

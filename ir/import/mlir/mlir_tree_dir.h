@@ -16,11 +16,12 @@
 // (`('util.func' operation: @main)`) so that it replaces only that operation in the IR
 // carried along. A module nested in another operation (the `builtin.module` inside each
 // `hal.executable.variant`) has no symbol, so its dumps could not say which module they are:
-// in every file such a module is named after the symbols enclosing it
-// (`module @main_dispatch_0.embedded_elf_x86_64.module {`), the one change made to the text,
-// and its dumps replace only that module (not the variant's `hal.executable.export` beside
-// it). A nested operation with no symbol at all (`util.initializer`) is found by its name. Every
-// warning names the dump file and its line. Files that are no dump are ignored.
+// in every file such a module is named after the scope folders of the operations enclosing it
+// (`module @hal_executable_main_dispatch_0.hal_executable_variant_embedded_elf_x86_64.module`),
+// the one change made to the text, and its dumps replace only that module (not the variant's
+// `hal.executable.export` beside it). A nested operation with no symbol at all (`util.initializer`)
+// is found by its name. Every warning names the dump file and its line. Files that are no dump are
+// ignored.
 
 #include <cstdint>
 #include <string>
