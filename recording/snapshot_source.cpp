@@ -14,6 +14,8 @@ bool IsSymbolChar(char c) {
 // Whether the line at `begin` starts (after indentation) with `operation`, then optional
 // visibility words, then `@symbol` not followed by more of a symbol.
 bool HeadsOperation(std::string_view line, std::string_view operation, std::string_view symbol) {
+  // MLIR prints builtin.module as `module`.
+  if (operation == "builtin.module" && HeadsOperation(line, "module", symbol)) return true;
   size_t at = line.find_first_not_of(' ');
   if (at == std::string_view::npos || line.substr(at, operation.size()) != operation) return false;
   at += operation.size();

@@ -21,6 +21,8 @@
 #   fusion_process_dump
 #               arbitrary bytes as XLA:GPU's priority_fusion_dump.txt (text protobuf); seeds
 #               in fuzz/corpus/fusion_process_dump
+#   tvmscript   arbitrary bytes as a TVM DumpIR stage file (TVMScript): reader and the IR built
+#               from it; seeds in fuzz/corpus/tvmscript (files of tests/data/tvm_dumpir)
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -63,8 +65,11 @@ case "$target" in
   fusion_process_dump)
     flags=(-max_len=16384 -timeout=10)
     ;;
+  tvmscript)
+    flags=(-dict="$root/fuzz/tvmscript.dict" -max_len=16384 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, mlir_log, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, mlir_log, tvmscript, onnx)" >&2
     exit 2
     ;;
 esac

@@ -2,22 +2,32 @@
 // XLA: its HLO text, the same with fusions inlined (XLA's route for unoptimized modules
 // refuses fusion instructions), the original module, seeded inputs as .npy files and a
 // one-line command that runs both with XLA and compares their outputs.
+// `fusescope export RUN.fsdb [--pass N] --model-explorer DIR [--json]`: the snapshot as a
+// Model Explorer graph (DIR/graph.json, views/model_explorer_export.h) and, when the
+// recording holds a profile of that snapshot (the latest one), its kernel times as Model
+// Explorer node data (DIR/node_data.json).
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/hlo_printer.h"
+#include "ir/json_writer.h"
 #include "passes/fusion_inliner.h"
 #include "passes/literal_value.h"
+#include "profiler/profile_store.h"
 #include "runtime/npy.h"
 #include "runtime/seeded_inputs.h"
+#include "views/model_explorer_export.h"
 
 namespace fusescope::app {
 namespace {
@@ -46,9 +56,79 @@ Status WriteInputs(const ir::Module& original, const fs::path& dir, uint64_t see
   return Status::Ok();
 }
 
+int ExportModelExplorer(const std::string& what, std::optional<int64_t> pass, const fs::path& dir,
+                        bool json_output) {
+  auto model = LoadModel(what, pass);
+  if (!model.ok()) return Fail(model.message());
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return Fail("export: cannot create " + dir.string() + ": " + error.message());
+  const int64_t snapshot = model->snapshot_index;
+  const std::string graph_id =
+      model->module->name() + (snapshot >= 0 ? "@" + std::to_string(snapshot) : "");
+  const views::ModelExplorerGraph graph =
+      views::ModelExplorerGraphJson(*model->module, graph_id, fs::path(what).filename().string());
+  if (Status written = WriteText(dir / "graph.json", graph.json); !written.ok())
+    return Fail("export: " + written.message());
+  // The latest profile of this snapshot, if the recording holds one.
+  std::optional<profiler::Profile> profile;
+  if (LooksLikeRecording(what)) {
+    auto profiles = profiler::LoadProfiles(what);
+    if (!profiles.ok()) return Fail(profiles.message());
+    for (profiler::Profile& stored : *profiles) {
+      if (stored.snapshot_index == snapshot) profile = std::move(stored);
+    }
+  }
+  std::optional<views::ModelExplorerNodeData> data;
+  if (profile) {
+    std::vector<std::pair<int64_t, double>> values;
+    const double runs = static_cast<double>(std::max<size_t>(profile->run_latency_us.size(), 1));
+    for (const profiler::KernelTime& kernel : profile->kernels)
+      values.emplace_back(kernel.instruction_id, kernel.total_us / runs);
+    data = views::ModelExplorerNodeDataJson(*model->module, values, graph_id);
+    if (Status written = WriteText(dir / "node_data.json", data->json); !written.ok())
+      return Fail("export: " + written.message());
+  }
+  if (json_output) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("graph").String((dir / "graph.json").string());
+    json.Key("graph_id").String(graph_id);
+    json.Key("nodes").Int(graph.nodes);
+    json.Key("edges").Int(graph.edges);
+    if (data) {
+      json.Key("node_data").String((dir / "node_data.json").string());
+      json.Key("profile_id").Int(profile->profile_id);
+      json.Key("values").Int(data->values);
+      json.Key("unplaced").Int(data->unplaced);
+    }
+    json.EndObject();
+    std::cout << json.str() << '\n';
+    return 0;
+  }
+  std::cout << "wrote " << (dir / "graph.json").string() << ": graph " << graph_id << ", "
+            << graph.nodes << " nodes, " << graph.edges << " edges\n";
+  if (data) {
+    std::cout << "wrote " << (dir / "node_data.json").string() << ": kernel times of profile "
+              << profile->profile_id << " on " << data->values << " nodes";
+    if (data->unplaced > 0) std::cout << " (" << data->unplaced << " kernels not on the graph)";
+    std::cout << '\n';
+  } else {
+    std::cout << "no profile of this snapshot in " << what << ": no node data\n";
+  }
+  return 0;
+}
+
 int RunExport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "-o", "--seed"}, {});
+  auto args = ParseArgs(raw_args, {"--pass", "-o", "--seed", "--model-explorer"}, {"--json"});
   if (!args.ok()) return Fail("export: " + args.message());
+  if (auto explorer = args->Value("--model-explorer")) {
+    auto pass = args->IntValue("--pass");
+    if (!pass.ok()) return Fail(pass.message());
+    if (args->positional().size() != 1)
+      return Fail("usage: fusescope export RUN.fsdb [--pass N] --model-explorer DIR [--json]");
+    return ExportModelExplorer(args->positional()[0], *pass, *explorer, args->Has("--json"));
+  }
   const std::optional<std::string> out = args->Value("-o");
   if (args->positional().size() != 1 || !out) {
     return Fail("usage: fusescope export RUN.fsdb [--pass N] -o DIR [--seed S]");
@@ -112,9 +192,13 @@ int RunExport(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"export", "export RUN.fsdb [--pass N] -o DIR [--seed S]",
-                                   "a snapshot, its inputs and a command that runs it with XLA",
-                                   RunExport});
+const CommandRegistrar kRegistrar(
+    {"export",
+     "export RUN.fsdb [--pass N] -o DIR [--seed S] | "
+     "export RUN.fsdb [--pass N] --model-explorer DIR [--json]",
+     "a snapshot, its inputs and a command that runs it with XLA; or the snapshot as a Model "
+     "Explorer graph with its stored profile as node data",
+     RunExport});
 
 }  // namespace
 }  // namespace fusescope::app

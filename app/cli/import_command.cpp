@@ -7,20 +7,32 @@
 // sections; how each section was read (libMLIR or the tolerant reader) is summarised.
 // `fusescope import STAGE_DIR -o RUN.fsdb`: a folder of numbered MLIR stage files
 // (ir/import/mlir/mlir_stage_folder.h) becomes a recording of one snapshot per stage, read and
-// summarised as a log's sections are.
+// summarised as a log's sections are. `fusescope import TVM_DUMP_DIR -o RUN.fsdb`: a folder
+// TVM's DumpIR instrument wrote (ir/import/tvm/tvm_dump_folder.h), one snapshot per pass.
+// `fusescope import TREE_DIR -o RUN.fsdb`: a folder of `--mlir-print-ir-tree-dir` dumps
+// (ir/import/mlir/mlir_tree_dir.h), read as the log its files make in run order. With
+// `--iree-executables DIR` (iree-compile's --iree-hal-dump-executable-files-to), each
+// dispatch's sources, LLVM IR and assembly become the kernel level of the recording, attached
+// to the dispatch's node in the last snapshot (ir/import/iree_executable_dump.h).
 
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <system_error>
+#include <utility>
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
+#include "ir/import/iree_executable_dump.h"
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_stage_folder.h"
+#include "ir/import/mlir/mlir_tree_dir.h"
+#include "ir/import/tvm/tvm_dump_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "ir/json_writer.h"
+#include "recording/kernel_store.h"
 #include "recording/operation_counts.h"
 #include "recording/recording_store.h"
 
@@ -28,8 +40,9 @@ namespace fusescope::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: fusescope import DUMP_DIR|MLIR_LOG|STAGE_DIR -o RUN.fsdb [--module NAME] [--json] | "
-    "fusescope import DUMP_DIR --list [--json]";
+    "usage: fusescope import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb "
+    "[--module NAME] "
+    "[--iree-executables DIR] [--json] | fusescope import DUMP_DIR --list [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
   const ir::XlaDumpModule* chosen = folder.Default();
@@ -184,8 +197,15 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
   PrintSkipped(skipped);
 }
 
+// What an MLIR-like import read: a log's sections, or a folder's stage files.
+enum class StageSource { kMlirLog, kMlirStageFolder, kTvmDumpFolder, kMlirTreeDir };
+
+// `kernels`: how many kernels an executable dump added, and how many found their dispatch.
 void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std::string& output,
-                      bool json_output, bool stages) {
+                      bool json_output, StageSource source,
+                      const std::optional<std::pair<int64_t, int64_t>>& kernels) {
+  const bool stages = source != StageSource::kMlirLog;
+  const bool tvm = source == StageSource::kTvmDumpFolder;
   const recording::Recording& recording = imported.recording;
   int64_t changed = 0;
   for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
@@ -223,7 +243,7 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
       }
       json.Key("pass").String(section.pass);
       json.Key("reader").String(section.read_by_mlir     ? "libMLIR"
-                                : section.operations > 0 ? "tolerant"
+                                : section.operations > 0 ? (tvm ? "tvmscript" : "tolerant")
                                                          : "none");
       json.Key("left_out").Bool(section.skipped);
       json.Key("operations").Int(section.operations);
@@ -235,40 +255,87 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
     json.Key("warnings").BeginArray();
     for (const std::string& warning : imported.warnings) json.String(warning);
     json.EndArray();
+    if (kernels) {
+      json.Key("kernels").Int(kernels->first);
+      json.Key("kernels_attached").Int(kernels->second);
+    }
     json.EndObject();
     std::cout << json.str() << '\n';
     return;
   }
-  std::cout << (stages ? "imported MLIR stage folder (" : "imported MLIR pass log (")
-            << imported.sections.size() << (stages ? " stage files) -> " : " sections) -> ")
+  const bool tree = source == StageSource::kMlirTreeDir;
+  std::cout << (tvm      ? "imported TVM DumpIR folder ("
+                : tree   ? "imported MLIR print-ir tree ("
+                : stages ? "imported MLIR stage folder ("
+                         : "imported MLIR pass log (")
+            << imported.sections.size()
+            << (tree     ? " dump files) -> "
+                : stages ? " stage files) -> "
+                         : " sections) -> ")
             << output << '\n'
             << "  passes:       " << recording.passes.size() << ", " << changed << " changed the IR"
-            << (recording.failed() ? ", the last one failed" : "") << '\n'
-            << "  read:         " << by_mlir << " by libMLIR, " << tolerant
-            << " by the tolerant reader (libMLIR refused " << imported.refused_by_mlir << "), "
-            << skipped << " left out (unreadable, or Before dumps of unchanged IR)\n"
-            << "  operations:   " << recording::DescribeCounts(before, after) << '\n';
+            << (recording.failed() ? ", the last one failed" : "") << '\n';
+  if (tvm) {
+    std::cout << "  read:         " << tolerant << " as TVMScript, " << skipped
+              << " left out (unreadable)\n";
+  } else {
+    std::cout << "  read:         " << by_mlir << " by libMLIR, " << tolerant
+              << " by the tolerant reader (libMLIR refused " << imported.refused_by_mlir << "), "
+              << skipped << " left out (unreadable, or Before dumps of unchanged IR)\n";
+  }
+  std::cout << "  operations:   " << recording::DescribeCounts(before, after) << '\n';
+  if (kernels) {
+    std::cout << "  kernels:      " << kernels->first << ", " << kernels->second
+              << " attached to their dispatch\n";
+  }
   if (imported.cut_off)
     std::cout << (stages ? "  the last stage file is cut off\n"
                          : "  the log is cut off inside its last section\n");
 }
 
-// An MLIR pass log, or a folder of stage files (`stages`).
+// The kernels of an IREE executable dump, attached to the dispatches of the recording's last
+// snapshot and stored in `output`: how many, and how many found their dispatch.
+StatusOr<std::pair<int64_t, int64_t>> AddIreeKernels(const recording::Recording& recording,
+                                                     const std::string& folder,
+                                                     const std::string& output) {
+  auto kernels = ir::ReadIreeExecutableDump(folder);
+  if (!kernels.ok()) return kernels.status();
+  auto module = recording.snapshots.back().ToModule();
+  if (!module.ok()) return module.status();
+  ir::AttachIreeKernels(**module, *kernels);
+  const int snapshot = static_cast<int>(recording.snapshots.size()) - 1;
+  if (Status added = recording::AddKernels(output, snapshot, "", *kernels); !added.ok())
+    return added;
+  int64_t attached = 0;
+  for (const recording::KernelRecord& kernel : *kernels) attached += kernel.instruction_id >= 0;
+  return std::make_pair(static_cast<int64_t>(kernels->size()), attached);
+}
+
+// An MLIR pass log, or a folder of stage files.
 int ImportMlirLog(const std::string& path, const std::string& output, bool json_output,
-                  bool stages) {
-  auto imported = stages ? ir::mlir_import::ImportMlirStageFolder(path)
-                         : ir::mlir_import::ImportMlirLogFile(path);
+                  StageSource source, const std::optional<std::string>& executables) {
+  auto imported = source == StageSource::kTvmDumpFolder ? ir::tvm_import::ImportTvmDumpFolder(path)
+                  : source == StageSource::kMlirStageFolder
+                      ? ir::mlir_import::ImportMlirStageFolder(path)
+                  : source == StageSource::kMlirTreeDir ? ir::mlir_import::ImportMlirTreeDir(path)
+                                                        : ir::mlir_import::ImportMlirLogFile(path);
   if (!imported.ok()) return Fail(imported.message());
   for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
   if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {
     return Fail(saved.message());
   }
-  PrintMlirSummary(*imported, output, json_output, stages);
+  std::optional<std::pair<int64_t, int64_t>> kernels;
+  if (executables) {
+    auto added = AddIreeKernels(imported->recording, *executables, output);
+    if (!added.ok()) return Fail(added.message());
+    kernels = *added;
+  }
+  PrintMlirSummary(*imported, output, json_output, source, kernels);
   return 0;
 }
 
 int RunImport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"-o", "--module"}, {"--list", "--json"});
+  auto args = ParseArgs(raw_args, {"-o", "--module", "--iree-executables"}, {"--list", "--json"});
   if (!args.ok()) return Fail("import: " + args.message());
   const bool list = args->Has("--list");
   if (args->positional().size() != 1 || (!list && !args->Has("-o"))) return Fail(kUsage);
@@ -276,13 +343,29 @@ int RunImport(const std::vector<std::string>& raw_args) {
     if (list)
       return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
                   " is an MLIR pass log");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"), false);
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
+                         StageSource::kMlirLog, args->Value("--iree-executables"));
+  }
+  if (ir::tvm_import::LooksLikeTvmDumpFolder(args->positional()[0])) {
+    if (list)
+      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+                  " is a TVM DumpIR folder");
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
+                         StageSource::kTvmDumpFolder, args->Value("--iree-executables"));
+  }
+  if (ir::mlir_import::LooksLikeMlirTreeDir(args->positional()[0])) {
+    if (list)
+      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+                  " is a folder of MLIR dumps (--mlir-print-ir-tree-dir)");
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
+                         StageSource::kMlirTreeDir, args->Value("--iree-executables"));
   }
   if (ir::mlir_import::LooksLikeStageFolder(args->positional()[0])) {
     if (list)
       return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
                   " is a folder of MLIR stage files");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"), true);
+    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
+                         StageSource::kMlirStageFolder, args->Value("--iree-executables"));
   }
   if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
     return Fail(args->positional()[0] +
@@ -312,11 +395,13 @@ int RunImport(const std::vector<std::string>& raw_args) {
 
 const CommandRegistrar kRegistrar(
     {"import",
-     "import DUMP_DIR|MLIR_LOG|STAGE_DIR -o RUN.fsdb [--module NAME] [--json] | "
+     "import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb [--module NAME] "
+     "[--json] | "
      "import DUMP_DIR --list [--json]",
      "an XLA dump folder (--xla_dump_to), an MLIR pass log "
-     "(--mlir-print-ir-after-all) or a folder of numbered MLIR stage files (N_name.mlir) "
-     "as a recording of the compiler's own passes",
+     "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir) "
+     "a folder of TVM DumpIR files (NNN_Pass.py TVMScript) or a folder of MLIR dumps "
+     "(--mlir-print-ir-tree-dir, iree-compile) as a recording of the compiler's own passes",
      RunImport});
 
 }  // namespace

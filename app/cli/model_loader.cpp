@@ -15,6 +15,8 @@
 #include "ir/import/mlir/mlir_log_splitter.h"
 #include "ir/import/mlir/mlir_model_importer.h"
 #include "ir/import/mlir/mlir_stage_folder.h"
+#include "ir/import/mlir/mlir_tree_dir.h"
+#include "ir/import/tvm/tvm_dump_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "recording/recording_store.h"
@@ -55,9 +57,21 @@ bool IsFolder(const std::string& path) {
   return std::filesystem::is_directory(path, error);
 }
 
-// An MLIR pass log, a folder of MLIR stage files or an XLA dump folder (its default module)
-// as a recording.
+// An MLIR pass log, a folder of MLIR stage files, a TVM DumpIR folder, a folder of MLIR dumps
+// (--mlir-print-ir-tree-dir) or an XLA dump folder (its default module) as a recording.
 StatusOr<recording::Recording> ImportRecording(const std::string& what) {
+  if (IsFolder(what) && ir::mlir_import::LooksLikeMlirTreeDir(what)) {
+    auto imported = ir::mlir_import::ImportMlirTreeDir(what);
+    if (!imported.ok()) return imported.status();
+    PrintWarnings(imported->warnings);
+    return std::move(imported->recording);
+  }
+  if (IsFolder(what) && ir::tvm_import::LooksLikeTvmDumpFolder(what)) {
+    auto imported = ir::tvm_import::ImportTvmDumpFolder(what);
+    if (!imported.ok()) return imported.status();
+    PrintWarnings(imported->warnings);
+    return std::move(imported->recording);
+  }
   if (IsFolder(what) && ir::mlir_import::LooksLikeStageFolder(what)) {
     auto imported = ir::mlir_import::ImportMlirStageFolder(what);
     if (!imported.ok()) return imported.status();

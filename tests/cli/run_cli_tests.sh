@@ -429,6 +429,26 @@ expect_ok "import stage folder" "$fs" import "$mlir/stages" -o "$tmp/stages.fsdb
 json_ok "import stage folder" "d['sections'] == 5 and [s['pass'] for s in d['section_list']][2:] == ['linalg_fused (2b_linalg_fused)', 'bufferized (3_bufferized)', 'llvm (10_llvm)'] and d['section_list'][4]['file'].endswith('/stages/10_llvm.mlir') and d['warnings'] == []"
 expect_ok "print stage folder's last stage" "$fs" print "$mlir/stages"
 contains "last stage is MLIR's own text" "llvm.func @mlp" "$tmp/out"
+# A TVM DumpIR folder (apache-tvm's own, tests/data/tvm_dumpir): one snapshot per NNN_<Pass>.py.
+tvm="$src/tests/data/tvm_dumpir/mlp"
+expect_ok "import tvm dumpir" "$fs" import "$tvm" -o "$tmp/tvm.fsdb" --json
+json_ok "import tvm dumpir" "d['sections'] == 36 and d['section_list'][7]['pass'] == 'FuseOps' and all(s['reader'] == 'tvmscript' for s in d['section_list']) and d['warnings'] == [] and 0 < d['passes_changed'] < 36"
+expect_ok "import tvm dumpir text" "$fs" import "$tvm" -o "$tmp/tvm2.fsdb"
+contains "import tvm dumpir text" '^imported TVM DumpIR folder \(36 stage files\)' "$tmp/out"
+expect_ok "print tvm dumpir stage" "$fs" print "$tvm" --pass 7
+contains "tvm stage is TVM's own text" 'lv: R.Tensor\(\(batch, 32\), dtype="float32"\) = cls.fused_matmul_add_relu' "$tmp/out"
+expect_ok "stats of tvm dumpir fuseops" "$fs" stats "$tmp/tvm.fsdb" --pass 7 --json
+json_ok "stats of tvm dumpir fuseops" "d['opcodes'].get('cls.fused_matmul_add_relu') == 1 and d['opcodes'].get('R.function') == 3"
+# iree-compile's --mlir-print-ir-tree-dir folder (tests/data/iree/print_ir_tree), with the
+# executables it dumped as the kernel level.
+iree="$src/tests/data/iree"
+expect_ok "import print-ir tree" "$fs" import "$iree/print_ir_tree" -o "$tmp/tree.fsdb" --iree-executables "$iree/executables" --json
+json_ok "import print-ir tree" "d['sections'] == 52 and d['warnings'] == [] and d['kernels'] == 1 and d['kernels_attached'] == 1 and d['section_list'][0]['file'].endswith('/0_iree-check-vhlostablehlo-mix-usage.mlir')"
+expect_ok "kernels of print-ir tree" "$fs" kernel "$tmp/tree.fsdb" --json
+json_ok "kernels of print-ir tree" "[k['name'] for k in d['kernels']] == ['main_dispatch_0'] and [s['name'] for s in d['kernels'][0]['stages']] == ['source', 'configured', 'benchmark', 'llvm-ir', 'asm']"
+expect_ok "asm of iree dispatch" "$fs" kernel "$tmp/tree.fsdb" main_dispatch_0 --stage asm
+contains "asm of iree dispatch" '^main_dispatch_0_matmul_4x16x8_f32:' "$tmp/out"
+expect_error "iree executables not a folder" 'not a folder' "$fs" import "$iree/print_ir_tree" -o "$tmp/tree2.fsdb" --iree-executables "$iree/nothing"
 expect_ok "import iree log" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree.fsdb" --json
 json_ok "import iree log" "d['sections'] == 47 and d['read_tolerantly'] >= 40 and all(s['operations'] > 0 for s in d['section_list'])"
 expect_ok "import iree log text" "$fs" import "$mlir/iree_stablehlo_abi.log" -o "$tmp/iree2.fsdb"

@@ -123,6 +123,69 @@ TEST(MlirFilesTest, StageFolderOpensAsRecordingOfItsStages) {
   EXPECT_TRUE(lines.join('\n').contains("llvm.func @mlp")) << lines.join('\n').toStdString();
 }
 
+// A folder TVM's DumpIR wrote opens as a recording of TVM's passes; the IR panel shows the
+// stage's own TVMScript, diffed against the stage before.
+TEST(MlirFilesTest, TvmDumpFolderOpensAsRecordingOfItsPasses) {
+  auto window = OpenWindow();
+  ASSERT_TRUE(
+      OpenAndSettle(*window, QStringLiteral(FUSESCOPE_SOURCE_DIR "/tests/data/tvm_dumpir/mlp")));
+  const recording::Recording* recording = window->context()->recording();
+  ASSERT_NE(recording, nullptr);
+  ASSERT_EQ(recording->passes.size(), 36u);
+  EXPECT_EQ(recording->passes[7].name, "FuseOps");
+  EXPECT_TRUE(window->load_warnings().isEmpty());
+  window->context()->SetPass(7);
+  ASSERT_TRUE(WaitFor([&] { return window->IsSettled(); }));
+  IrTextModel* text = window->text_panel()->model();
+  QStringList lines;
+  int added = 0;
+  for (int row = 0; row < text->rowCount(); ++row) {
+    lines << text->index(row).data().toString();
+    const IrLine* line = text->Line(row);
+    added += line && line->status == ir::DiffStatus::kAdded;
+  }
+  EXPECT_TRUE(lines.join('\n').contains("def fused_matmul_add_relu("))
+      << lines.join('\n').toStdString();
+  EXPECT_GT(added, 0);
+  const QList<QLabel*> labels = window->text_panel()->findChildren<QLabel*>();
+  EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const QLabel* label) {
+    return label->text().startsWith("TVMScript as TVM printed it: ");
+  }));
+  EXPECT_TRUE(window->timeline_panel()->table()->isColumnHidden(PassTimelineModel::kTime));
+}
+
+// A folder of iree-compile's --mlir-print-ir-tree-dir dumps opens as one recording.
+TEST(MlirFilesTest, PrintIrTreeOpensAsRecordingOfItsDumps) {
+  auto window = OpenWindow();
+  ASSERT_TRUE(OpenAndSettle(*window,
+                            QStringLiteral(FUSESCOPE_SOURCE_DIR "/tests/data/iree/print_ir_tree")));
+  const recording::Recording* recording = window->context()->recording();
+  ASSERT_NE(recording, nullptr);
+  EXPECT_EQ(recording->passes.size(), 52u);
+  EXPECT_TRUE(window->load_warnings().isEmpty());
+}
+
+// A log opened on a late pass shows that pass's row in the table, and the Passes dock is
+// widened to the names (MLIR's `ClassName (argument)`), as far as 2/5 of the window.
+TEST(MlirFilesTest, PassTableOpensOnItsPassAndFitsItsNames) {
+  auto window = OpenWindow();
+  window->resize(1600, 1000);
+  window->set_initial_pass(40);
+  ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "iree_stablehlo_abi.log"));
+  ASSERT_TRUE(WaitFor([&] { return window->context()->requested_pass() == 40; }));
+  PassTimelinePanel* passes = window->timeline_panel();
+  QTableView* table = passes->table();
+  ASSERT_TRUE(WaitFor([&] {
+    return table->currentIndex().isValid() &&
+           table->viewport()->rect().contains(table->visualRect(table->currentIndex()));
+  }));
+  EXPECT_EQ(table->currentIndex().data(PassTimelineModel::kPassIndexRole).toLongLong(), 40);
+  const int wanted = std::min(passes->WidthForNames(), window->width() * 2 / 5);
+  EXPECT_GT(passes->WidthForNames(), 380);  // wider than the default dock
+  ASSERT_TRUE(WaitFor([&] { return passes->width() >= wanted - 8; }))
+      << passes->width() << " < " << wanted;
+}
+
 TEST(MlirFilesTest, TosaModelShowsItsGraphWithAWarning) {
   auto window = OpenWindow();
   ASSERT_TRUE(OpenAndSettle(*window, kMlirData + "tosa_mlp.mlir"));

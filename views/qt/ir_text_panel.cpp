@@ -125,10 +125,13 @@ void IrTextPanel::UpdateSummary() {
       added += line.status == ir::DiffStatus::kAdded;
       removed += line.status == ir::DiffStatus::kRemoved;
     }
-    summary_->setText(tr("%1 as the log printed it: %2 lines added, %3 removed")
-                          .arg(QString::fromStdString(view->source_language()).toUpper())
-                          .arg(added)
-                          .arg(removed));
+    // Named as the compiler's engineers name what they read.
+    const QString source =
+        view->source_language() == "tvmscript"
+            ? tr("TVMScript as TVM printed it")
+            : tr("%1 as the log printed it")
+                  .arg(QString::fromStdString(view->source_language()).toUpper());
+    summary_->setText(tr("%1: %2 lines added, %3 removed").arg(source).arg(added).arg(removed));
     return;
   }
   if (!view || !view->diff()) {

@@ -16,10 +16,12 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <iostream>
 
 #include "recording/recording_store.h"
@@ -492,6 +494,16 @@ void MainWindow::SetPipelineTarget(const QString& target) {
   }
 }
 
+void MainWindow::FitPassesToNames() {
+  // Wider for long names (MLIR's `ClassName (argument)`), never past 2/5 of the window, and
+  // never narrower than the user made it.
+  const int wanted = std::min(timeline_panel_->WidthForNames(), width() * 2 / 5);
+  for (QDockWidget* dock : docks_) {
+    if (dock->widget() == timeline_panel_ && !dock->isFloating() && dock->width() < wanted)
+      resizeDocks({dock}, {wanted}, Qt::Horizontal);
+  }
+}
+
 bool MainWindow::IsSettled() const {
   return !loader_->busy() && !context_->busy() && context_->pass_view() &&
          graph_panel_->settled() && !profile_panel_->busy() && !xla_panel_->busy() &&
@@ -521,6 +533,8 @@ void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
   // Another compiler's passes: our pipeline's targets say nothing of them.
   for (QAction* action : targets_->actions())
     action->setVisible(recording == nullptr || !recording->imported);
+  // After every panel has the recording (the Passes table measures its names).
+  QTimer::singleShot(0, this, [this] { FitPassesToNames(); });
   if (recording && recording->failed()) {
     const auto& reproducer = *recording->reproducer;
     statusBar()->showMessage(tr("Pass %1 (%2) failed: %3")

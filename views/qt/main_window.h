@@ -118,6 +118,8 @@ class MainWindow : public QMainWindow, public ContextObserver {
   QDockWidget* AddDock(QWidget* panel, const QString& title, const QString& name,
                        Qt::DockWidgetArea area, const QString& icon);
   void setupDefaultLayout();
+  // Widens the Passes dock to what its names need (PassTimelinePanel::WidthForNames).
+  void FitPassesToNames();
   void setupActions();
   void setupFileMenu();
   void setupCompileMenu();

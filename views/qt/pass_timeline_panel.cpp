@@ -5,11 +5,15 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <vector>
 
 #include "views/qt/pass_actions.h"
 #include "views/qt/pass_timeline_model.h"
@@ -130,6 +134,12 @@ void PassTimelinePanel::SelectRow(int64_t pass) {
       index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   table_->viewport()->update();
   table_->scrollTo(index);
+  // A table not laid out yet (a recording opened on a late pass) scrolls to nothing; once
+  // the event loop has laid it out, the current row is brought into view again.
+  QTimer::singleShot(0, table_, [this] {
+    if (table_->currentIndex().isValid())
+      table_->scrollTo(table_->currentIndex(), QAbstractItemView::PositionAtCenter);
+  });
 }
 
 void PassTimelinePanel::UpdateSummary() {
@@ -154,6 +164,28 @@ void PassTimelinePanel::OnRecordingLoaded(const WorkbenchContext& context) {
   model_->setData(context.shared_recording());
   UpdateColumns();
   UpdateSummary();
+  SelectRow(context.requested_pass());
+}
+
+int PassTimelinePanel::WidthForNames() const {
+  std::vector<int> widths;
+  const QFontMetrics metrics(table_->font());
+  for (int row = 0; row < model_->rowCount(); ++row) {
+    widths.push_back(
+        metrics.horizontalAdvance(model_->index(row, PassTimelineModel::kName).data().toString()));
+  }
+  if (widths.empty()) return 0;
+  std::sort(widths.begin(), widths.end());
+  const int name = widths[widths.size() * 9 / 10];
+  int others = 0;
+  for (int column = 0; column < PassTimelineModel::kColumnCount; ++column) {
+    if (column != PassTimelineModel::kName && !table_->isColumnHidden(column))
+      others += table_->horizontalHeader()->sectionSizeHint(column);
+  }
+  // Cell padding, the frame and a vertical scroll bar.
+  const int chrome = 2 * metrics.averageCharWidth() + 2 * table_->frameWidth() +
+                     table_->verticalScrollBar()->sizeHint().width();
+  return name + others + chrome;
 }
 
 void PassTimelinePanel::OnPassChanged(const WorkbenchContext& context) {

@@ -4,7 +4,8 @@
 // Every pass of the recording in order, the current one selected. Clicking a pass shows it;
 // the toolbar steps like a debugger. A filter keeps the passes whose name holds some text,
 // and, checked, only those that changed the module: a 600-pass MLIR log stays readable.
-// Names too long for the column are elided in the middle (the tooltip has them whole);
+// Names too long for the column are elided in the middle (the tooltip has them whole), and the
+// window widens the panel to its names (WidthForNames) when a recording loads;
 // columns with nothing to say for the recording (Time of an imported one) are hidden.
 
 #include <QWidget>
@@ -38,6 +39,11 @@ class PassTimelinePanel : public QWidget, public ContextObserver {
 
   void OnRecordingLoaded(const WorkbenchContext& context) override;
   void OnPassChanged(const WorkbenchContext& context) override;
+
+  // The width the panel wants for the loaded recording's pass names: the table's other
+  // columns and a name as long as 9 in 10 of the names, so that most names show whole and
+  // the rest are elided in the middle.
+  int WidthForNames() const;
 
  private:
   void setupTable();

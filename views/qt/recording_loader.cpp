@@ -12,6 +12,8 @@
 #include "ir/import/mlir/mlir_log_splitter.h"
 #include "ir/import/mlir/mlir_model_importer.h"
 #include "ir/import/mlir/mlir_stage_folder.h"
+#include "ir/import/mlir/mlir_tree_dir.h"
+#include "ir/import/tvm/tvm_dump_folder.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "passes/pipeline_options.h"
@@ -96,8 +98,13 @@ StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string&
 
 StatusOr<recording::Recording> RecordingLoader::ImportFolder(const std::string& folder,
                                                              std::vector<std::string>* warnings) {
-  if (!ir::mlir_import::LooksLikeStageFolder(folder)) return ImportXlaDump(folder, warnings);
-  auto imported = ir::mlir_import::ImportMlirStageFolder(folder);
+  const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(folder);
+  const bool tree = !tvm && ir::mlir_import::LooksLikeMlirTreeDir(folder);
+  if (!tvm && !tree && !ir::mlir_import::LooksLikeStageFolder(folder))
+    return ImportXlaDump(folder, warnings);
+  auto imported = tvm    ? ir::tvm_import::ImportTvmDumpFolder(folder)
+                  : tree ? ir::mlir_import::ImportMlirTreeDir(folder)
+                         : ir::mlir_import::ImportMlirStageFolder(folder);
   if (!imported.ok()) return imported.status();
   if (warnings) *warnings = std::move(imported->warnings);
   WarmUp(imported->recording);
@@ -118,12 +125,16 @@ void RecordingLoader::OpenFile(const QString& given, const QString& target) {
   const QFileInfo info(path);
   const QString title = info.fileName();
   if (info.isDir()) {
+    const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(path.toStdString());
+    const bool tree = ir::mlir_import::LooksLikeMlirTreeDir(path.toStdString());
     const bool stages = ir::mlir_import::LooksLikeStageFolder(path.toStdString());
-    StartImport(
-        Begin((stages ? tr("Reading the MLIR stages of %1") : tr("Importing the XLA dump %1"))
-                  .arg(title),
-              title, path),
-        path);
+    StartImport(Begin((tvm      ? tr("Reading the TVM stages of %1")
+                       : tree   ? tr("Reading the MLIR dumps of %1")
+                       : stages ? tr("Reading the MLIR stages of %1")
+                                : tr("Importing the XLA dump %1"))
+                          .arg(title),
+                      title, path),
+                path);
     return;
   }
   if (!info.exists()) {

@@ -45,6 +45,18 @@ bool ReplaceSymbol(std::vector<MlirOperation>& operations, const MlirOperation& 
   return false;
 }
 
+// Operations named `name` anywhere in `operations`, nested ones included.
+int64_t CountNamed(const std::vector<MlirOperation>& operations, const std::string& name) {
+  int64_t count = 0;
+  for (const MlirOperation& operation : operations) {
+    count += operation.name == name ? 1 : 0;
+    for (const MlirRegion& region : operation.regions) {
+      for (const MlirBlock& block : region.blocks) count += CountNamed(block.operations, name);
+    }
+  }
+  return count;
+}
+
 bool HoldsModule(const MlirOperationTree& tree) {
   for (const MlirOperation& operation : tree.operations) {
     if (operation.name == "builtin.module") return true;
@@ -185,8 +197,17 @@ class LogImporter {
         state_.operations.push_back(operation);
         continue;
       }
-      if (operation.symbol.empty() ||
-          !ReplaceSymbol(state_.operations, operation, section.scope_operation)) {
+      // An operation without a symbol is found by its name alone where the header names it
+      // (`('util.initializer' operation)`) or where the IR holds one of that name (IREE
+      // prints a module's one util.initializer alone); never a module, which would find the
+      // module holding everything.
+      const bool by_name =
+          operation.symbol.empty() && operation.name != "builtin.module" &&
+          (section.scope_operation == operation.name ||
+           (section.scope_operation.empty() && CountNamed(state_.operations, operation.name) == 1));
+      if ((operation.symbol.empty() && !by_name) ||
+          !ReplaceSymbol(state_.operations, operation,
+                         by_name ? operation.name : section.scope_operation)) {
         Warn(At(section) + "scoped section '" + section.DisplayName() + "': '" + operation.name +
              (operation.symbol.empty() ? "" : " @" + operation.symbol) +
              "' is not in the IR before it; added at the top level");

@@ -1,0 +1,5 @@
+# from tvm.script import ir as I
+
+@I.ir_module
+class Module:
+    pass
