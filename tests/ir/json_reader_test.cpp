@@ -72,7 +72,7 @@ TEST(JsonReaderTest, ValuesKnowWhereTheyStart) {
   EXPECT_EQ(text.substr(x.offset(), 3), "\"x\"");
   const JsonLocation where = JsonLineColumn(text, x.offset());
   EXPECT_EQ(where.line, 2);
-  EXPECT_EQ(where.column, 16);
+  EXPECT_EQ(where.column, 15);
   EXPECT_EQ(JsonLineColumn(text, doc->Find("a")->offset()).column, 7);
 }
 
