@@ -97,6 +97,7 @@ class TempFolder {
 // bindings as parameter and root.
 TEST(TensorRtEngineGraph, BuildsTheEngineGraph) {
   const TensorRtImport imported = Import("cnn.graph.json");
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   const Module& engine = *imported.graph.engine;
   ASSERT_EQ(imported.graph.layers.size(), 5u);
   EXPECT_EQ(imported.graph.edges, 4);
@@ -130,6 +131,7 @@ TEST(TensorRtEngineGraph, BuildsTheEngineGraph) {
 // TensorRT added for none.
 TEST(TensorRtEngineGraph, LinksLayersToTheirOnnxNodes) {
   const TensorRtImport imported = Import("cnn.graph.json");
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   const Module& input = *imported.graph.input;
   const Module& engine = *imported.graph.engine;
   EXPECT_EQ(input.entry()->instruction_count(), 10);  // 9 ONNX nodes and the root tuple
@@ -154,6 +156,7 @@ TEST(TensorRtEngineGraph, LinksToTheOnnxModel) {
   TensorRtImportOptions options;
   options.onnx_model = model.get();
   const TensorRtImport imported = Import("cnn.graph.json", options);
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   const Instruction* conv = Find(*imported.graph.engine, "conv1_bn1_relu1");
   ASSERT_NE(conv, nullptr);
   EXPECT_EQ(conv->provenance().size(), 4u);  // conv1 twice, bn1, relu1
@@ -175,6 +178,7 @@ TEST(TensorRtEngineGraph, LinksToTheOnnxModel) {
 // layer's name ("conv1 + bn1 + relu1") still links it to the model's nodes.
 TEST(TensorRtEngineGraph, NamesOnlyFormHasNodesByName) {
   const TensorRtImport bare = Import("cnn_names.graph.json");
+  ASSERT_TRUE(bare.graph.engine && bare.graph.input);
   EXPECT_EQ(bare.graph.layers.size(), 5u);
   EXPECT_EQ(bare.graph.edges, 0);
   EXPECT_EQ(bare.graph.onnx_nodes_linked, 0);
@@ -191,6 +195,7 @@ TEST(TensorRtEngineGraph, NamesOnlyFormHasNodesByName) {
   TensorRtImportOptions options;
   options.onnx_model = model.get();
   const TensorRtImport linked = Import("cnn_names.graph.json", options);
+  ASSERT_TRUE(linked.graph.engine && linked.graph.input);
   EXPECT_THAT(OnnxNamesOf(*Find(*linked.graph.engine, "conv1_bn1_relu1"), *linked.graph.input),
               UnorderedElementsAre("conv1", "bn1", "relu1"));
   EXPECT_THAT(OnnxNamesOf(*Find(*linked.graph.engine, "pool1"), *linked.graph.input),
@@ -204,6 +209,7 @@ TEST(TensorRtEngineGraph, KeepsOptimizationProfilesApart) {
   TensorRtImportOptions no_profile;
   no_profile.find_beside = false;
   const TensorRtImport first = Import("mlp_two_profiles.graph.json", no_profile);
+  ASSERT_TRUE(first.graph.engine && first.graph.input);
   EXPECT_EQ(first.profile, 0);
   EXPECT_EQ(first.graph.layers.size(), 3u);
   const Instruction* fc1 = Find(*first.graph.engine, "fc1_relu1");
@@ -213,6 +219,7 @@ TEST(TensorRtEngineGraph, KeepsOptimizationProfilesApart) {
 
   const TensorRtImport profiled = Import("mlp_two_profiles.graph.json");  // profile beside it
   EXPECT_EQ(profiled.profile, 1);
+  ASSERT_TRUE(profiled.graph.engine && profiled.graph.input);
   EXPECT_EQ(profiled.graph.layers.size(), 3u);
   const Instruction* fc1_p1 = Find(*profiled.graph.engine, "fc1_relu1");
   ASSERT_NE(fc1_p1, nullptr);
@@ -236,6 +243,7 @@ TEST(TensorRtEngineGraph, KeepsOptimizationProfilesApart) {
 TEST(TensorRtEngineImport, RecordsTheBuildAsOnePass) {
   TempFolder folder;
   const TensorRtImport imported = Import("cnn.graph.json");
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   const recording::Recording& recording = imported.recording;
   ASSERT_EQ(recording.snapshots.size(), 2u);
   ASSERT_EQ(recording.passes.size(), 1u);
@@ -263,6 +271,7 @@ TEST(TensorRtEngineImport, StoresTimesAsAProfile) {
   TempFolder folder;
   const TensorRtImport imported = Import("cnn.graph.json");  // profile and times beside it
   EXPECT_THAT(imported.profile_path, HasSubstr("cnn.profile.json"));
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   EXPECT_THAT(imported.times_path, HasSubstr("cnn.times.json"));
   ASSERT_EQ(imported.node_times.size(), 5u);
   EXPECT_EQ(imported.node_times[1].instruction_name, "conv1_bn1_relu1");
@@ -311,6 +320,7 @@ TEST(TensorRtEngineImport, WithoutTimesSharesAreTensorRtsPercentages) {
   options.find_beside = false;
   options.profile_path = kData + "cnn.profile.json";
   const TensorRtImport imported = Import("cnn_names.graph.json", options);
+  ASSERT_TRUE(imported.graph.engine && imported.graph.input);
   EXPECT_EQ(imported.node_times.size(), 5u);
   auto profile = profiler::TensorRtProfile(imported, "p");
   ASSERT_TRUE(profile.has_value());
