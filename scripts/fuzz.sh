@@ -21,6 +21,9 @@
 #   fusion_process_dump
 #               arbitrary bytes as XLA:GPU's priority_fusion_dump.txt (text protobuf); seeds
 #               in fuzz/corpus/fusion_process_dump
+#   tensorrt    arbitrary bytes as TensorRT's exported layer information, layer profile and
+#               inference times, the engine graph built and printed back; seeds in
+#               fuzz/corpus/tensorrt (the samples of tests/data/tensorrt)
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -63,8 +66,11 @@ case "$target" in
   fusion_process_dump)
     flags=(-max_len=16384 -timeout=10)
     ;;
+  tensorrt)
+    flags=(-dict="$root/fuzz/tensorrt.dict" -max_len=16384 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, mlir_log, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, tensorrt, mlir_log, onnx)" >&2
     exit 2
     ;;
 esac
