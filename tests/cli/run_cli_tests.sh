@@ -191,7 +191,7 @@ printf 'notes\n' >"$tmp/unrelated_dump/notes.txt"
 expect_error "import empty folder" "empty_dump: no XLA HLO dump files" "$fs" import "$tmp/empty_dump" -o "$tmp/x.fsdb"
 expect_error "import unrelated folder" "unrelated_dump: no XLA HLO dump files .*1 other" "$fs" import "$tmp/unrelated_dump" -o "$tmp/x.fsdb"
 expect_error "import missing folder" "nowhere: no such folder" "$fs" import "$tmp/nowhere" -o "$tmp/x.fsdb"
-expect_error "import a file" "notes.txt: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
+expect_error "import a file" "notes.txt: neither an XLA dump folder, an MLIR pass log .* nor TensorRT layer information" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
 expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
 expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
 
@@ -460,7 +460,7 @@ contains "import cut log warns" 'cut\.log:[0-9]+:[0-9]+: text ends inside' "$tmp
 expect_ok "import junk section" "$fs" import "$tmp/junk.log" -o "$tmp/junk_mlir.fsdb"
 contains "import junk section warns" "junk\.log:15:1: section 'Garbage \(garbage\)' holds no readable IR" "$tmp/err"
 head -c 4096 /dev/urandom >"$tmp/random.bin"
-expect_error "import binary" "random.bin: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/random.bin" -o "$tmp/random.fsdb"
+expect_error "import binary" "random.bin: neither an XLA dump folder, an MLIR pass log .* nor TensorRT layer information" "$fs" import "$tmp/random.bin" -o "$tmp/random.fsdb"
 truncate -s 2G "$tmp/huge.log"
 { echo '// -----// IR Dump After CSE (cse) //----- //'; } | dd of="$tmp/huge.log" conv=notrunc status=none
 expect_error "import 2 GB log" "over the limit" "$fs" import "$tmp/huge.log" -o "$tmp/huge.fsdb"
