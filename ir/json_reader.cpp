@@ -20,18 +20,9 @@ class JsonParser {
 
  private:
   Status Error(const std::string& what) const {
-    int64_t line = 1;
-    int64_t column = 1;
-    for (size_t i = 0; i < pos_ && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return Status::Error("line " + std::to_string(line) + ", column " + std::to_string(column) +
-                         ": " + what);
+    const JsonLocation where = JsonLineColumn(text_, pos_);
+    return Status::Error("line " + std::to_string(where.line) + ", column " +
+                         std::to_string(where.column) + ": " + what);
   }
 
   void SkipSpace() {
@@ -53,6 +44,7 @@ class JsonParser {
     }
     SkipSpace();
     if (pos_ >= text_.size()) return Error("unexpected end of the document");
+    out.offset_ = pos_;
     const char c = text_[pos_];
     if (c == '{') return ParseObject(out, depth);
     if (c == '[') return ParseArray(out, depth);
@@ -277,5 +269,18 @@ std::string JsonValue::Text(std::string_view key) const {
 }
 
 StatusOr<JsonValue> ParseJson(std::string_view text) { return JsonParser(text).ParseDocument(); }
+
+JsonLocation JsonLineColumn(std::string_view text, size_t offset) {
+  JsonLocation where;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++where.line;
+      where.column = 1;
+    } else {
+      ++where.column;
+    }
+  }
+  return where;
+}
 
 }  // namespace fusescope

@@ -39,10 +39,14 @@ class JsonValue {
   const JsonValue* Find(std::string_view key) const;
   // The member as text: a string as is, a number printed without a trailing ".0"; "" else.
   std::string Text(std::string_view key) const;
+  // Byte offset of the value's first character in the parsed text, so that a reader that
+  // refuses a well-formed value can still say where it is (JsonLineColumn).
+  size_t offset() const { return offset_; }
 
  private:
   friend class JsonParser;
   Kind kind_ = Kind::kNull;
+  size_t offset_ = 0;
   bool boolean_ = false;
   double number_ = 0;
   std::string string_;
@@ -51,6 +55,13 @@ class JsonValue {
 };
 
 StatusOr<JsonValue> ParseJson(std::string_view text);
+
+struct JsonLocation {
+  int64_t line = 1;    // 1-based
+  int64_t column = 1;  // 1-based, in bytes
+};
+// Where byte `offset` of `text` is.
+JsonLocation JsonLineColumn(std::string_view text, size_t offset);
 
 }  // namespace fusescope
 

@@ -23,6 +23,9 @@
 #               in fuzz/corpus/fusion_process_dump
 #   tvmscript   arbitrary bytes as a TVM DumpIR stage file (TVMScript): reader and the IR built
 #               from it; seeds in fuzz/corpus/tvmscript (files of tests/data/tvm_dumpir)
+#   tensorrt    arbitrary bytes as TensorRT's exported layer information, layer profile and
+#               inference times, the engine graph built and printed back; seeds in
+#               fuzz/corpus/tensorrt (the samples of tests/data/tensorrt)
 # New inputs go to fuzz-corpus/TARGET; a crash is written to fuzz-corpus/crashes/TARGET-*.
 # Further arguments go to libFuzzer as they are (e.g. -jobs=1, -seed=5). Prints the exec count.
 #   scripts/fuzz.sh [SECONDS] [TARGET] [LIBFUZZER FLAGS...]
@@ -68,8 +71,11 @@ case "$target" in
   tvmscript)
     flags=(-dict="$root/fuzz/tvmscript.dict" -max_len=16384 -timeout=10)
     ;;
+  tensorrt)
+    flags=(-dict="$root/fuzz/tensorrt.dict" -max_len=16384 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, mlir_log, tvmscript, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, tensorrt, mlir_log, tvmscript, onnx)" >&2
     exit 2
     ;;
 esac

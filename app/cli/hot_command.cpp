@@ -5,7 +5,8 @@
 // instructions by a roofline estimate (profiler/attribution.h), and says so. --trace writes
 // the profile as a Chrome trace; --compare sets it against another profile kernel by kernel.
 // Where this machine's figures are cached (`fusescope machine`), the hottest profiled kernels
-// are also placed on its roofline (FLOPs and bytes counted from the IR, the median time).
+// are also placed on its roofline (FLOPs and bytes counted from the IR, the median time); not
+// those of a TensorRT profile, which its own GPU measured.
 
 #include <cstdio>
 #include <filesystem>
@@ -52,6 +53,10 @@ std::vector<RooflineRow> RooflineOfKernels(const recording::Recording& recording
                                            const profiler::Profile& profile, size_t limit,
                                            std::string* why_not) {
   std::vector<RooflineRow> rows;
+  if (profile.source == "tensorrt") {
+    *why_not = "no roofline: TensorRT timed these layers on its own GPU, not on this machine";
+    return rows;
+  }
   auto machine = profiler::LoadCachedMachine(profiler::DefaultCacheDirectory());
   if (!machine.ok()) {
     *why_not = "no roofline: " + machine.message() + " (fusescope machine measures it)";

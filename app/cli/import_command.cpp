@@ -14,6 +14,10 @@
 // `--iree-executables DIR` (iree-compile's --iree-hal-dump-executable-files-to), each
 // dispatch's sources, LLVM IR and assembly become the kernel level of the recording, attached
 // to the dispatch's node in the last snapshot (ir/import/iree_executable_dump.h).
+// `fusescope import ENGINE_LAYERS.json [--profile P.json]
+// [--times T.json] [--onnx MODEL.onnx] [--shape-profile N] -o RUN.fsdb`: TensorRT's exported
+// layer information (known by content: a JSON object opening with "Layers") becomes a recording
+// of its engine (app/cli/tensorrt_import.h).
 
 #include <filesystem>
 #include <iostream>
@@ -25,6 +29,7 @@
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
 #include "ir/import/iree_executable_dump.h"
+#include "app/cli/tensorrt_import.h"
 #include "ir/import/mlir/mlir_log_importer.h"
 #include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/mlir/mlir_tree_dir.h"
@@ -41,8 +46,9 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: fusescope import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb "
-    "[--module NAME] "
-    "[--iree-executables DIR] [--json] | fusescope import DUMP_DIR --list [--json]";
+    "[--module NAME] [--iree-executables DIR] [--json] | fusescope import DUMP_DIR --list "
+    "[--json] | fusescope import ENGINE_LAYERS.json [--profile P.json] [--times T.json] "
+    "[--onnx MODEL.onnx] [--shape-profile N] -o RUN.fsdb [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
   const ir::XlaDumpModule* chosen = folder.Default();
@@ -335,10 +341,27 @@ int ImportMlirLog(const std::string& path, const std::string& output, bool json_
 }
 
 int RunImport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"-o", "--module", "--iree-executables"}, {"--list", "--json"});
+  auto args = ParseArgs(raw_args,
+                        {"-o", "--module", "--iree-executables", "--profile", "--times", "--onnx",
+                         "--shape-profile"},
+                        {"--list", "--json"});
   if (!args.ok()) return Fail("import: " + args.message());
   const bool list = args->Has("--list");
   if (args->positional().size() != 1 || (!list && !args->Has("-o"))) return Fail(kUsage);
+  const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args->positional()[0]);
+  for (const char* flag : {"--profile", "--times", "--onnx", "--shape-profile"}) {
+    if (args->Has(flag) && !tensorrt) {
+      return Fail(std::string("import: ") + flag + " is for TensorRT layer information (" +
+                  args->positional()[0] + " is none: no JSON object opening with \"Layers\")");
+    }
+  }
+  if (tensorrt) {
+    if (list || args->Has("--module")) {
+      return Fail("import: --list and --module are for XLA dump folders; " + args->positional()[0] +
+                  " is TensorRT layer information");
+    }
+    return ImportTensorRt(*args);
+  }
   if (LooksLikeMlirLogFile(args->positional()[0])) {
     if (list)
       return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
@@ -369,8 +392,9 @@ int RunImport(const std::vector<std::string>& raw_args) {
   }
   if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
     return Fail(args->positional()[0] +
-                ": neither an XLA dump folder nor an MLIR pass log (no '// -----// IR Dump' "
-                "section header in its first 64 KiB)");
+                ": neither an XLA dump folder, an MLIR pass log (no '// -----// IR Dump' "
+                "section header in its first 64 KiB) nor TensorRT layer information (no JSON "
+                "object opening with \"Layers\")");
   }
   auto folder = ir::ScanXlaDumpFolder(args->positional()[0]);
   if (!folder.ok()) return Fail(folder.message());
@@ -396,12 +420,15 @@ int RunImport(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"import",
      "import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb [--module NAME] "
-     "[--json] | "
-     "import DUMP_DIR --list [--json]",
+     "[--iree-executables DIR] [--json] | import DUMP_DIR --list [--json] | import "
+     "ENGINE_LAYERS.json [--profile P.json] [--times T.json] [--onnx MODEL.onnx] "
+     "[--shape-profile N] -o RUN.fsdb [--json]",
      "an XLA dump folder (--xla_dump_to), an MLIR pass log "
-     "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir) "
-     "a folder of TVM DumpIR files (NNN_Pass.py TVMScript) or a folder of MLIR dumps "
-     "(--mlir-print-ir-tree-dir, iree-compile) as a recording of the compiler's own passes",
+     "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
+     "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
+     "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
+     "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes) as a recording "
+     "of the compiler's own passes",
      RunImport});
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/mlir/mlir_tree_dir.h"
 #include "ir/import/tvm/tvm_dump_folder.h"
+#include "ir/import/tensorrt_engine_importer.h"
+#include "ir/import/tensorrt_layer_info.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "recording/recording_store.h"
@@ -57,9 +59,25 @@ bool IsFolder(const std::string& path) {
   return std::filesystem::is_directory(path, error);
 }
 
+std::string FilePrefix(const std::string& path) {
+  if (IsFolder(path)) return "";
+  std::ifstream file(path, std::ios::binary);
+  std::string prefix(64 * 1024, '\0');
+  file.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+  prefix.resize(static_cast<size_t>(file.gcount()));
+  return prefix;
+}
+
 // An MLIR pass log, a folder of MLIR stage files, a TVM DumpIR folder, a folder of MLIR dumps
-// (--mlir-print-ir-tree-dir) or an XLA dump folder (its default module) as a recording.
+// (--mlir-print-ir-tree-dir), an XLA dump folder (its default module) or TensorRT layer
+// information as a recording.
 StatusOr<recording::Recording> ImportRecording(const std::string& what) {
+  if (LooksLikeTensorRtLayerInfoFile(what)) {
+    auto imported = ir::ImportTensorRtEngine(what);
+    if (!imported.ok()) return imported.status();
+    PrintWarnings(imported->warnings);
+    return std::move(imported->recording);
+  }
   if (IsFolder(what) && ir::mlir_import::LooksLikeMlirTreeDir(what)) {
     auto imported = ir::mlir_import::ImportMlirTreeDir(what);
     if (!imported.ok()) return imported.status();
@@ -129,12 +147,11 @@ StatusOr<ir::mlir_import::MlirModelImport> ImportMlirModel(const std::string& pa
 }  // namespace
 
 bool LooksLikeMlirLogFile(const std::string& path) {
-  if (IsFolder(path)) return false;
-  std::ifstream file(path, std::ios::binary);
-  std::string prefix(64 * 1024, '\0');
-  file.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
-  prefix.resize(static_cast<size_t>(file.gcount()));
-  return ir::mlir_import::LooksLikeMlirLog(prefix);
+  return ir::mlir_import::LooksLikeMlirLog(FilePrefix(path));
+}
+
+bool LooksLikeTensorRtLayerInfoFile(const std::string& path) {
+  return ir::LooksLikeTensorRtLayerInfo(FilePrefix(path));
 }
 
 StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::string>& dims) {
@@ -179,6 +196,12 @@ StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOption
                          ": an MLIR pass log records another compiler's passes; it is no "
                          "model for our pipeline (view it with `fusescope import`, or compile the "
                          ".mlir model it started from)");
+  }
+  if (LooksLikeTensorRtLayerInfoFile(what)) {
+    return Status::Error(what +
+                         ": TensorRT layer information describes an engine TensorRT built; it is "
+                         "no model for our pipeline (view it with `fusescope import`, or compile "
+                         "the ONNX model it was built from)");
   }
   if (IsFolder(what)) {
     // A dump folder's model is its default module as XLA received it.
@@ -232,7 +255,7 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
     if (!module.ok()) return module.status();
     return LoadedModel{std::move(module).value(), what};
   }
-  if (IsFolder(what) || LooksLikeMlirLogFile(what)) {
+  if (IsFolder(what) || LooksLikeMlirLogFile(what) || LooksLikeTensorRtLayerInfoFile(what)) {
     auto recording = ImportRecording(what);
     if (!recording.ok()) return recording.status();
     return SnapshotOf(*recording, what, pass);

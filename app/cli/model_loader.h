@@ -4,7 +4,8 @@
 // Resolves what the user named on the command line to a module: an HLO text file, an ONNX
 // model (.onnx), a .mlir model (StableHLO/MHLO become HLO; other dialects a graph that can
 // be viewed, not compiled), a built-in sample (`sample:NAME`), or a recording (.fsdb), an
-// MLIR pass log or an XLA dump folder (its default module), these three as their final
+// MLIR pass log, an XLA dump folder (its default module) or TensorRT's exported layer
+// information (with the layer profile and times beside it), these four as their final
 // snapshot or the one after pass N. Importer warnings (symbolic dimensions given a default
 // size, ops kept opaque) go to stderr, one line each.
 
@@ -63,6 +64,10 @@ bool LooksLikeRecording(const std::string& path);
 
 // True when `path` is a file whose first 64 KiB hold an MLIR pass log section header.
 bool LooksLikeMlirLogFile(const std::string& path);
+
+// True when `path` is a file that opens as TensorRT's exported layer information (a JSON
+// object whose first key is "Layers" or "Bindings").
+bool LooksLikeTensorRtLayerInfoFile(const std::string& path);
 
 }  // namespace fusescope::app
 

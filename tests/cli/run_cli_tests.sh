@@ -191,7 +191,7 @@ printf 'notes\n' >"$tmp/unrelated_dump/notes.txt"
 expect_error "import empty folder" "empty_dump: no XLA HLO dump files" "$fs" import "$tmp/empty_dump" -o "$tmp/x.fsdb"
 expect_error "import unrelated folder" "unrelated_dump: no XLA HLO dump files .*1 other" "$fs" import "$tmp/unrelated_dump" -o "$tmp/x.fsdb"
 expect_error "import missing folder" "nowhere: no such folder" "$fs" import "$tmp/nowhere" -o "$tmp/x.fsdb"
-expect_error "import a file" "notes.txt: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
+expect_error "import a file" "notes.txt: neither an XLA dump folder, an MLIR pass log .* nor TensorRT layer information" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
 expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
 expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
 
@@ -480,7 +480,7 @@ contains "import cut log warns" 'cut\.log:[0-9]+:[0-9]+: text ends inside' "$tmp
 expect_ok "import junk section" "$fs" import "$tmp/junk.log" -o "$tmp/junk_mlir.fsdb"
 contains "import junk section warns" "junk\.log:15:1: section 'Garbage \(garbage\)' holds no readable IR" "$tmp/err"
 head -c 4096 /dev/urandom >"$tmp/random.bin"
-expect_error "import binary" "random.bin: neither an XLA dump folder nor an MLIR pass log" "$fs" import "$tmp/random.bin" -o "$tmp/random.fsdb"
+expect_error "import binary" "random.bin: neither an XLA dump folder, an MLIR pass log .* nor TensorRT layer information" "$fs" import "$tmp/random.bin" -o "$tmp/random.fsdb"
 truncate -s 2G "$tmp/huge.log"
 { echo '// -----// IR Dump After CSE (cse) //----- //'; } | dd of="$tmp/huge.log" conv=notrunc status=none
 expect_error "import 2 GB log" "over the limit" "$fs" import "$tmp/huge.log" -o "$tmp/huge.fsdb"
@@ -597,6 +597,45 @@ if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
   contains "compare report latency picture" "Latency at b2_s5" "$tmp/cmp.html"
   expect_ok "compare csv" "$fs" compare "$chain" --compilers ours --batch 1 --seq 5 --reps 2 --warmup 0 --csv "$tmp/cmp.csv" --work "$tmp/cmp_csv"
   contains "compare csv header and row" "^ours,ours,b1_s5,1," "$tmp/cmp.csv"
+fi
+
+# --- a TensorRT engine's exports (written by hand in TensorRT's layout: tests/data/tensorrt)
+trt="$src/tests/data/tensorrt"
+expect_ok "import tensorrt" "$fs" import "$trt/cnn.graph.json" -o "$tmp/trt.fsdb"
+contains "import tensorrt summary" '^imported TensorRT engine cnn.graph.json \(detailed layer information, optimization profile 0 of 1\)' "$tmp/out"
+contains "import tensorrt layers" '^  layers: +5, 2 fused from 2 or more ONNX nodes; 4 edges, 1 inputs, 1 outputs' "$tmp/out"
+contains "import tensorrt latency" '^  latency: +cnn.times.json: 20 inferences, p50 70.350 us, p95 74.225 us, p99 91.325 us' "$tmp/out"
+contains "import tensorrt conv layer" '^conv1_bn1_relu1 +CaskConvolution +3 +0.0118 +24.6%  conv1 \+2' "$tmp/out"
+expect_ok "import tensorrt json" "$fs" import "$trt/cnn.graph.json" -o "$tmp/trt.fsdb" --json
+json_ok "import tensorrt json" "d['layers'] == 5 and d['fused_layers'] == 2 and d['onnx_nodes_linked'] == 9 and d['edges'] == 4 and d['profile_id'] == 1 and abs(d['latency_ms']['p50'] - 0.07035) < 1e-9 and abs(d['latency_ms']['p99'] - 0.091325) < 1e-9 and d['layer_list'][3]['onnx_nodes'] == ['conv2_dw', 'relu2', 'gap', 'flatten', 'fc'] and d['layer_list'][1]['median_ms'] == 0.0118"
+expect_ok "hot tensorrt" "$fs" hot "$tmp/trt.fsdb" --json
+json_ok "hot tensorrt layers" "d['nodes'][0]['name'] == 'ForeignNode_conv2_dw...fc' and d['nodes'][0]['measured'] and sorted(d['nodes'][0]['op_names']) == ['conv2_dw', 'fc', 'flatten', 'gap', 'relu2'] and len(d['nodes']) == 5 and len(d['kernels_without_provenance']) == 2 and not d['roofline'] and 'its own GPU' in d['roofline_unavailable']"
+expect_ok "hot tensorrt text" "$fs" hot "$tmp/trt.fsdb"
+contains "hot tensorrt text" '^conv1_bn1_relu1 +custom-call +242.00 ' "$tmp/out"
+expect_ok "hot tensorrt onnx nodes" "$fs" hot "$tmp/trt.fsdb" --pass -1 --json
+json_ok "hot tensorrt onnx nodes" "len(d['nodes']) == 9 and {n['op_names'][0] for n in d['nodes']} == {'conv1', 'bn1', 'relu1', 'pool1', 'conv2_dw', 'relu2', 'gap', 'flatten', 'fc'}"
+expect_ok "passes tensorrt" "$fs" passes "$tmp/trt.fsdb"
+contains "passes tensorrt" 'tensorrt-engine-build' "$tmp/out"
+expect_ok "report tensorrt" "$fs" report "$tmp/trt.fsdb" -o "$tmp/trt.html"
+expect_ok "stats of tensorrt layer info" "$fs" stats "$trt/cnn.graph.json" --json
+json_ok "stats of tensorrt layer info" "d['opcodes'].get('custom-call') == 5 and d['opcodes'].get('parameter') == 1"
+expect_ok "import tensorrt names only" "$fs" import "$trt/cnn_names.graph.json" --profile "$trt/cnn.profile.json" -o "$tmp/trt_names.fsdb" --json
+json_ok "import tensorrt names only" "not d['detailed'] and d['layers'] == 5 and d['edges'] == 0 and d['onnx_nodes_linked'] == 0 and len(d['layer_list']) == 5 and all('median_ms' in l for l in d['layer_list'])"
+contains "import tensorrt names only warns" 'without --profilingVerbosity=detailed' "$tmp/err"
+expect_ok "import tensorrt two profiles" "$fs" import "$trt/mlp_two_profiles.graph.json" -o "$tmp/trt_two.fsdb" --json
+json_ok "import tensorrt two profiles" "d['optimization_profile'] == 1 and d['optimization_profiles'] == 2 and d['layers'] == 3 and d['layer_list'][0]['layer'] == 'fc1 + relu1 [profile 1]'"
+contains "import tensorrt two profiles warns" 'has 2 optimization profiles; this recording holds profile 1' "$tmp/err"
+expect_error "import tensorrt profile of another shape profile" "most layers of this profile are not in the engine's optimization profile 0" "$fs" import "$trt/mlp_two_profiles.graph.json" --shape-profile 0 -o "$tmp/trt_p0.fsdb"
+expect_error "import tensorrt malformed" "bad_dimensions.graph.json:7:57: a dimension should be an integer" "$fs" import "$trt/malformed/bad_dimensions.graph.json" -o "$tmp/bad.fsdb"
+expect_error "import tensorrt truncated" "truncated.graph.json:29:[0-9]+: " "$fs" import "$trt/malformed/truncated.graph.json" -o "$tmp/bad.fsdb"
+expect_error "import tensorrt bad times" "missing_latency.times.json:3:3: an inference needs \"latencyMs\"" "$fs" import "$trt/cnn.graph.json" --times "$trt/malformed/missing_latency.times.json" -o "$tmp/bad.fsdb"
+expect_error "import --profile of a dump folder" "import: --profile is for TensorRT layer information" "$fs" import "$src/tests/data/xla_dump_mlp" --profile "$trt/cnn.profile.json" -o "$tmp/bad.fsdb"
+expect_error "compile tensorrt layer info" "describes an engine TensorRT built; it is no model for our pipeline" "$fs" compile "$trt/cnn.graph.json" -o "$tmp/bad.fsdb"
+if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
+  expect_ok "import tensorrt with onnx" "$fs" import "$trt/cnn.graph.json" --onnx "$src/tests/data/onnx/cnn.onnx" -o "$tmp/trt_onnx.fsdb" --json
+  json_ok "import tensorrt with onnx" "d['onnx_nodes_linked'] == 9 and d['onnx_nodes_missing'] == 0 and d['fused_layers'] == 2"
+  expect_ok "hot tensorrt on onnx model" "$fs" hot "$tmp/trt_onnx.fsdb" --pass -1 --top 100 --json
+  json_ok "hot tensorrt on onnx model" "{n for x in d['nodes'] for n in x['op_names']} == {'conv1', 'bn1', 'relu1', 'pool1', 'conv2_dw', 'relu2', 'gap', 'flatten', 'fc'}"
 fi
 
 echo "$passed passed, $failed failed"

@@ -62,5 +62,19 @@ TEST(JsonReaderTest, RefusesDeepNesting) {
   EXPECT_TRUE(ParseJson(std::string(200, '[') + std::string(200, ']')).ok());
 }
 
+// A value that parses but that a reader refuses can still be placed in the file.
+TEST(JsonReaderTest, ValuesKnowWhereTheyStart) {
+  const std::string text = "{\"a\": 1,\n  \"b\": [true, \"x\"]}";
+  StatusOr<JsonValue> doc = ParseJson(text);
+  ASSERT_TRUE(doc.ok()) << doc.message();
+  EXPECT_EQ(doc->offset(), 0u);
+  const JsonValue& x = doc->Find("b")->array()[1];
+  EXPECT_EQ(text.substr(x.offset(), 3), "\"x\"");
+  const JsonLocation where = JsonLineColumn(text, x.offset());
+  EXPECT_EQ(where.line, 2);
+  EXPECT_EQ(where.column, 15);
+  EXPECT_EQ(JsonLineColumn(text, doc->Find("a")->offset()).column, 7);
+}
+
 }  // namespace
 }  // namespace fusescope

@@ -14,6 +14,8 @@
 #include "ir/import/mlir/mlir_stage_folder.h"
 #include "ir/import/mlir/mlir_tree_dir.h"
 #include "ir/import/tvm/tvm_dump_folder.h"
+#include "ir/import/tensorrt_engine_importer.h"
+#include "ir/import/tensorrt_layer_info.h"
 #include "ir/import/xla_dump_folder.h"
 #include "ir/import/xla_dump_importer.h"
 #include "passes/pipeline_options.h"
@@ -96,6 +98,15 @@ StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string&
   return std::move(imported->recording);
 }
 
+StatusOr<recording::Recording> RecordingLoader::ImportTensorRt(const std::string& path,
+                                                               std::vector<std::string>* warnings) {
+  auto imported = ir::ImportTensorRtEngine(path);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
 StatusOr<recording::Recording> RecordingLoader::ImportFolder(const std::string& folder,
                                                              std::vector<std::string>* warnings) {
   const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(folder);
@@ -149,6 +160,10 @@ void RecordingLoader::OpenFile(const QString& given, const QString& target) {
     StartMlirImport(Begin(tr("Reading %1").arg(title), title, path), path, target);
     return;
   }
+  if (LooksLikeTensorRtLayerInfo(path)) {
+    StartImport(Begin(tr("Reading the TensorRT engine %1").arg(title), title, path), path);
+    return;
+  }
   StartCompile(Begin(tr("Compiling %1 (%2)").arg(title, target), title, path), path, path, target);
 }
 
@@ -157,6 +172,14 @@ bool RecordingLoader::LooksLikeMlirLog(const QString& path) {
   if (!file.open(QIODevice::ReadOnly)) return false;
   const QByteArray prefix = file.read(64 * 1024);
   return ir::mlir_import::LooksLikeMlirLog(
+      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
+}
+
+bool RecordingLoader::LooksLikeTensorRtLayerInfo(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return false;
+  const QByteArray prefix = file.read(64 * 1024);
+  return ir::LooksLikeTensorRtLayerInfo(
       std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
 }
 
@@ -322,11 +345,13 @@ void RecordingLoader::StartLoad(const std::shared_ptr<Job>& job, const QString& 
   });
 }
 
-void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString& folder) {
+void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString& path) {
   QPointer<RecordingLoader> self(this);
-  WorkerPool::Instance()->start([self, job, folder = folder.toStdString()] {
+  const bool folder = QFileInfo(path).isDir();
+  WorkerPool::Instance()->start([self, job, folder, path = path.toStdString()] {
     std::vector<std::string> warnings;
-    StatusOr<recording::Recording> result = ImportFolder(folder, &warnings);
+    StatusOr<recording::Recording> result =
+        folder ? ImportFolder(path, &warnings) : ImportTensorRt(path, &warnings);
     if (job->abandoned) return;
     for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
     auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));

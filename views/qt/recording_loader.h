@@ -63,6 +63,8 @@ class RecordingLoader : public QObject {
   static bool IsRecordingFile(const QString& path);
   // True when the file's first 64 KiB hold an MLIR pass log section header.
   static bool LooksLikeMlirLog(const QString& path);
+  // True when the file opens as TensorRT's exported layer information.
+  static bool LooksLikeTensorRtLayerInfo(const QString& path);
 
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
@@ -73,6 +75,12 @@ class RecordingLoader : public QObject {
   // them, else an XLA dump.
   static StatusOr<recording::Recording> ImportFolder(const std::string& folder,
                                                      std::vector<std::string>* warnings);
+  // TensorRT's layer information, with the layer profile and times found beside it
+  // (ir/import/tensorrt_engine_importer.h): the engine graph, each layer linked to its ONNX
+  // nodes. The times are not shown: they reach the views as a profile of a saved recording
+  // (`fusescope import` stores them).
+  static StatusOr<recording::Recording> ImportTensorRt(const std::string& path,
+                                                       std::vector<std::string>* warnings);
   static StatusOr<recording::Recording> Compile(const std::string& text,
                                                 const std::string& source_path,
                                                 const std::string& target);
@@ -101,7 +109,8 @@ class RecordingLoader : public QObject {
   // failed) when it cannot be made.
   bool MakeFolder(const std::shared_ptr<Job>& job);
   void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
-  void StartImport(const std::shared_ptr<Job>& job, const QString& folder);
+  // A folder (ImportFolder) or TensorRT layer information (ImportTensorRt), off the GUI thread.
+  void StartImport(const std::shared_ptr<Job>& job, const QString& path);
   // An MLIR pass log, or a .mlir model that cannot be compiled (shown as its graph alone),
   // read on a pool thread; a compilable .mlir model goes to the compile worker.
   void StartMlirImport(const std::shared_ptr<Job>& job, const QString& path, const QString& target);
