@@ -10,6 +10,7 @@
 #include "compare/peer_catalog.h"
 #include "compare/peer_process.h"
 #include "ir/hlo_printer.h"
+#include "passes/literal_value.h"
 #include "runtime/interpreter.h"
 #include "runtime/npz.h"
 #include "runtime/output_judgement.h"
@@ -75,7 +76,10 @@ StatusOr<PreparedShape> PrepareShape(const ComparisonSpec& spec, const ShapeChoi
   }
   shape.inputs_path = (scratch / "inputs" / (choice.name + ".npz")).string();
   FS_RETURN_IF_ERROR(runtime::WriteNpzFile(shape.inputs_path, members));
-  // XLA reads HLO text: our importer's module at this shape, every constant printed whole.
+  // XLA reads HLO text: our importer's module at this shape, every constant printed whole
+  // (weights held as bytes would print as `{...}`, which XLA reads as values of its choosing).
+  auto spelled = passes::SpellOutConstants(**module);
+  if (!spelled.ok()) return Status::Error("the model at " + choice.name + ": " + spelled.message());
   shape.hlo_path = (scratch / "converted" / (choice.name + ".hlo")).string();
   FS_RETURN_IF_ERROR(
       WriteTextFile(shape.hlo_path, ir::PrintModule(**module, ir::PrintOptions::Parsable())));
