@@ -4,6 +4,7 @@
 
 #include "ir/json_reader.h"
 #include "ir/json_writer.h"
+#include "recording/kill_point.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::compare {
@@ -66,6 +67,7 @@ StatusOr<int64_t> AddComparison(const std::string& path, const Comparison& compa
     return Status::Error(path + ": comparison not saved, the file is unchanged (" + id.message() +
                          ")");
   }
+  recording::KillPoint("comparison-write");
   if (Status committed = out.Execute("COMMIT"); !committed.ok())
     return Status::Error(path + ": " + committed.message());
   return id;

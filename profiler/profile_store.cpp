@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "recording/kill_point.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::profiler {
@@ -57,13 +58,13 @@ Status Wrap(const std::string& path, const Status& status) {
 
 }  // namespace
 
-
 StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
   auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);
   if (!db.ok()) return Status::Error(path + ": " + db.message());
   // Must be a recording with that snapshot: checked before anything is written.
   auto snapshots = (*db)->QueryInt("SELECT count(*) FROM snapshots");
-  if (!snapshots.ok()) return Status::Error(path + ": not a Fusescope recording (" + snapshots.message() + ")");
+  if (!snapshots.ok())
+    return Status::Error(path + ": not a Fusescope recording (" + snapshots.message() + ")");
   if (profile.snapshot_index < 0 || profile.snapshot_index >= *snapshots) {
     return Status::Error(path + ": the profile is of snapshot " +
                          std::to_string(profile.snapshot_index) + ", the recording has " +
@@ -78,8 +79,7 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
     FS_RETURN_IF_ERROR(out.Execute(kProfileSchema));
     auto next = out.QueryInt("SELECT coalesce(max(profile_id), 0) + 1 FROM profiles");
     if (!next.ok()) return next.status();
-    auto insert = out.Prepare(
-        "INSERT INTO profiles VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    auto insert = out.Prepare("INSERT INTO profiles VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     if (!insert.ok()) return insert.status();
     insert->Bind(1, *next);
     insert->Bind(2, std::string_view(profile.label));
@@ -112,9 +112,10 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
   StatusOr<int64_t> id = write();
   if (!id.ok()) {
     (void)out.Execute("ROLLBACK");
-    return Status::Error(path + ": profile not saved, the recording is unchanged (" +
-                         id.message() + ")");
+    return Status::Error(path + ": profile not saved, the recording is unchanged (" + id.message() +
+                         ")");
   }
+  recording::KillPoint("profile-write");
   FS_RETURN_IF_ERROR(Wrap(path, out.Execute("COMMIT")));
   return id;
 }
@@ -148,7 +149,9 @@ StatusOr<std::vector<Profile>> LoadProfiles(const std::string& path) {
       profile.created_at = std::string(rows->Text(6));
       profile.snapshot_index = rows->Int(7);
       auto latencies = SplitNumbers(rows->Text(8));
-      if (!latencies.ok()) return Status::Error(path + ": profile " + std::to_string(profile.profile_id) + ": " + latencies.message());
+      if (!latencies.ok())
+        return Status::Error(path + ": profile " + std::to_string(profile.profile_id) + ": " +
+                             latencies.message());
       profile.run_latency_us = std::move(*latencies);
       index[profile.profile_id] = profiles.size();
       profiles.push_back(std::move(profile));
@@ -171,7 +174,8 @@ StatusOr<std::vector<Profile>> LoadProfiles(const std::string& path) {
     kernel.instruction_id = rows->Int(1);
     kernel.name = std::string(rows->Text(2));
     auto samples = SplitNumbers(rows->Text(3));
-    if (!samples.ok()) return Status::Error(path + ": kernel " + kernel.name + ": " + samples.message());
+    if (!samples.ok())
+      return Status::Error(path + ": kernel " + kernel.name + ": " + samples.message());
     kernel.samples_us = std::move(*samples);
     kernel.total_us = rows->Double(4);
     kernel.share = rows->Double(5);

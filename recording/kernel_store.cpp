@@ -6,6 +6,7 @@
 #include <set>
 
 #include "recording/compressed_text.h"
+#include "recording/kill_point.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::recording {
@@ -306,6 +307,7 @@ Status AddKernels(const std::string& path, int snapshot, const std::string& opti
     (void)out.Execute("ROLLBACK");
     return Status::Error(refused + written.message() + ")");
   }
+  KillPoint("kernels-write");
   if (Status committed = out.Execute("COMMIT"); !committed.ok()) {
     (void)out.Execute("ROLLBACK");
     return Status::Error(refused + committed.message() + ")");

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "recording/compressed_text.h"
+#include "recording/kill_point.h"
 #include "recording/recording_schema.h"
 #include "recording/recording_store.h"
 #include "recording/store_values.h"
@@ -61,6 +62,7 @@ Status RecordingWriter::Write(const Recording& recording) {
   FS_RETURN_IF_ERROR(db_.Execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
   FS_RETURN_IF_ERROR(db_.Execute("BEGIN IMMEDIATE"));
   Status status = WriteAll(recording);
+  KillPoint("recording-write");
   if (!status.ok()) {
     // The transaction is discarded whole; the caller discards the file too.
     (void)db_.Execute("ROLLBACK");

@@ -638,5 +638,35 @@ if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
   json_ok "hot tensorrt on onnx model" "{n for x in d['nodes'] for n in x['op_names']} == {'conv1', 'bn1', 'relu1', 'pool1', 'conv2_dw', 'relu2', 'gap', 'flatten', 'fc'}"
 fi
 
+# --- a kill in the middle of saving leaves the file as it was (recording/kill_point.h): the
+# process kills itself with SIGKILL inside the write, rows written and not committed
+rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM ' + sys.argv[2]).fetchone()[0])" "$@"; }
+killed_at() {
+  local point=$1; shift
+  FUSESCOPE_TEST_KILL_AT=$point "$@" >/dev/null 2>&1
+  local rc=$?
+  if [[ $rc -eq 137 ]]; then ok; else bad "kill at $point: exit $rc, expected 137 (SIGKILL)"; fi
+}
+same() { if [[ "$2" == "$3" ]]; then ok; else bad "$1: $2, expected $3"; fi; }
+kf="$tmp/killed.fsdb"
+expect_ok "kill: a recording" "$fs" compile sample:mlp -o "$kf"
+expect_ok "kill: its first profile and kernels" "$fs" profile "$kf" --device cpu --reps 2 --warmup 0 --save
+profiles_before=$(rows "$kf" profiles)
+kernels_before=$(rows "$kf" kernel_stages)
+killed_at profile-write "$fs" profile "$kf" --device cpu --reps 2 --warmup 0 --save
+same "kill in the profile's write: profiles" "$(rows "$kf" profiles)" "$profiles_before"
+killed_at kernels-write "$fs" profile "$kf" --device cpu --reps 2 --warmup 0 --save
+same "kill in the kernels' write: the profile before it committed" "$(rows "$kf" profiles)" "$((profiles_before + 1))"
+same "kill in the kernels' write: kernel stages" "$(rows "$kf" kernel_stages)" "$kernels_before"
+expect_ok "kill: the file still opens (hot)" "$fs" hot "$kf"
+expect_ok "kill: the file still opens (kernel)" "$fs" kernel "$kf" --list
+killed_at recording-write "$fs" compile sample:bert_encoder -o "$kf"
+expect_ok "kill in a recording's rewrite: the old one is there" "$fs" stats "$kf" --json
+json_ok "kill in a recording's rewrite: still the mlp" "'mlp' in json.dumps(d)"
+same "kill in a recording's rewrite: its profiles" "$(rows "$kf" profiles)" "$((profiles_before + 1))"
+killed_at comparison-write "$fs" compare sample:mlp --compilers ours --reps 2 --warmup 0 --work "$tmp/kill_cmp" -o "$kf"
+expect_ok "kill in a comparison's write: the file opens" "$fs" passes "$kf"
+same "kill in a comparison's write: no comparison" "$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"SELECT count(*) FROM sqlite_schema WHERE name='comparisons'\").fetchone()[0] and c.execute('SELECT count(*) FROM comparisons').fetchone()[0])" "$kf")" "0"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -134,8 +134,8 @@ def profile(request, response, shape, executable):
 
 
 def instruction_names(executable):
-    """Instruction name of the optimized entry computation -> the names of the instructions it
-    holds: a fusion's fused computation's (parameters left out), else just itself."""
+    """Instruction name of the optimized entry computation -> the model's ops it holds: those of
+    a fusion's fused computation (parameters left out), else its own."""
     computations, current, entry = {}, None, None
     for line in executable.hlo_modules()[0].to_string().splitlines():
         stripped = line.strip()
@@ -147,12 +147,23 @@ def instruction_names(executable):
         elif current and " = " in stripped:
             name = stripped.split(" = ")[0].replace("ROOT ", "").strip().lstrip("%")
             computations[current].append((name, stripped))
+    def ops_of(lines):
+        """The model's ops: each instruction's metadata op_name (which XLA keeps through its
+        passes, and which names the input model's op), else the instruction's own name."""
+        ops = []
+        for member, text in lines:
+            found = re.search(r'op_name="([^"]*)"', text)
+            op = found.group(1) if found else member
+            if op not in ops:
+                ops.append(op)
+        return ops
+
     kernels = {}
     for name, line in computations.get(entry, []):
         called = re.search(r"calls=%?([\w.\-]+)", line)
-        members = [member for member, text in computations.get(called.group(1), [])
+        members = [(member, text) for member, text in computations.get(called.group(1), [])
                    if " parameter(" not in text] if called else []
-        kernels[name] = members or [name]
+        kernels[name] = ops_of(members or [(name, line)])
     return kernels
 
 
