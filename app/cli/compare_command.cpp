@@ -75,10 +75,10 @@ StatusOr<ModelFacts> InspectModel(const std::string& what, const fs::path& scrat
   if (extension == ".onnx") {
 #ifdef FUSESCOPE_HAVE_ONNX
     facts.format = "onnx";
-    auto imported = ir::onnx_import::ImportOnnxFile(what);
-    if (!imported.ok()) return imported.status();
-    facts.input_names = imported->input_names;
-    for (const auto& dim : imported->symbolic_dimensions) {
+    auto inputs = ir::onnx_import::ReadOnnxInputs(what);
+    if (!inputs.ok()) return inputs.status();
+    facts.input_names = inputs->names;
+    for (const auto& dim : inputs->symbolic_dimensions) {
       facts.symbolic.push_back(dim.name);
       if (dim.axis == 0 && facts.batch_dim.empty()) facts.batch_dim = dim.name;
       if (dim.axis == 1 && facts.seq_dim.empty() && dim.name != facts.batch_dim)

@@ -587,16 +587,18 @@ expect_error "compare unknown compiler" "unknown compiler 'gcc'" "$fs" compare s
 expect_error "compare a recording" "compare takes a model" "$fs" compare "$run"
 expect_error "compare unknown dimension" "no symbolic dimension of that name" "$fs" compare sample:mlp --dim batch=2
 if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
-  chain="$src/tests/data/onnx/shape_chain/model.onnx"
-  expect_error "compare bad sizes" "expected positive sizes" "$fs" compare "$chain" --batch 1,0
-  expect_ok "compare onnx at two batch sizes" "$fs" compare "$chain" --compilers ours --batch 1,2 --seq 5 --reps 2 --warmup 0 --json -o "$tmp/cmp.fsdb" --work "$tmp/cmp_chain"
-  json_ok "compare rows per shape" "[r['shape'] for r in d['rows']] == ['b1_s5', 'b2_s5'] and all(r['verdict'].startswith('ok') for r in d['rows']) and d['rows'][1]['batch'] == 2"
+  cmp_model="$src/tests/data/compare/mlp.onnx"
+  expect_error "compare bad sizes" "expected positive sizes" "$fs" compare "$cmp_model" --batch 1,0
+  expect_ok "compare onnx at two batch sizes" "$fs" compare "$cmp_model" --compilers ours --batch 1,2 --reps 2 --warmup 0 --json -o "$tmp/cmp.fsdb" --work "$tmp/cmp_chain"
+  json_ok "compare rows per shape" "[r['shape'] for r in d['rows']] == ['b1', 'b2'] and all(r['verdict'].startswith('ok') for r in d['rows']) and d['rows'][1]['batch'] == 2"
   expect_ok "compare recording opens" "$fs" passes "$tmp/cmp.fsdb"
   expect_ok "compare in the report" "$fs" report "$tmp/cmp.fsdb" -o "$tmp/cmp.html"
   contains "compare report section" "<section id=\"compare\"><h2>Compilers compared" "$tmp/cmp.html"
-  contains "compare report latency picture" "Latency at b2_s5" "$tmp/cmp.html"
-  expect_ok "compare csv" "$fs" compare "$chain" --compilers ours --batch 1 --seq 5 --reps 2 --warmup 0 --csv "$tmp/cmp.csv" --work "$tmp/cmp_csv"
-  contains "compare csv header and row" "^ours,ours,b1_s5,1," "$tmp/cmp.csv"
+  contains "compare report latency picture" "Latency at b2" "$tmp/cmp.html"
+  expect_ok "compare csv" "$fs" compare "$cmp_model" --compilers ours --batch 1 --reps 2 --warmup 0 --csv "$tmp/cmp.csv" --work "$tmp/cmp_csv"
+  contains "compare csv header and row" "^ours,ours,b1,1," "$tmp/cmp.csv"
+  expect_ok "compare batch and sequence" "$fs" compare "$src/tests/data/compare/bert.onnx" --compilers ours --batch 2 --seq 4,8 --reps 2 --warmup 0 --json --work "$tmp/cmp_seq"
+  json_ok "compare batch and sequence shapes" "[r['shape'] for r in d['rows']] == ['b2_s4', 'b2_s8'] and all(r['verdict'].startswith('ok') for r in d['rows']) and d['shapes'][1]['dims'] == {'batch': 2, 'seq': 8}"
 fi
 
 # --- a TensorRT engine's exports (written by hand in TensorRT's layout: tests/data/tensorrt)

@@ -106,7 +106,6 @@ class Importer {
  private:
   Status Error(const std::string& message) const { return Status::Error(name_ + ": " + message); }
   Status ResolveSymbolicDims(onnx::GraphProto& graph);
-  void NoteSymbolicDims(const onnx::ValueInfoProto& input);
   void FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn);
   // Fills inferred_types_ from ONNX's checker and shape inference, run in a child process.
   void InferOnnxShapes(onnx::ModelProto& model);
@@ -128,25 +127,11 @@ class Importer {
   std::unordered_map<std::string, onnx::TensorProto*> initializers_;
   std::unordered_map<std::string, const onnx::TypeProto*> inferred_types_;
   std::set<std::string> defaulted_dims_;
-  std::vector<std::string> input_names_;
-  std::vector<SymbolicDimension> symbolic_dims_;
   std::set<std::string> opaque_;
   std::vector<std::string> warnings_;
   std::string inference_skipped_;    // why ONNX's shapes are missing, when they are
   onnx::GraphProto inferred_graph_;  // owns the types in inferred_types_
 };
-
-void Importer::NoteSymbolicDims(const onnx::ValueInfoProto& input) {
-  if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) return;
-  const auto& dims = input.type().tensor_type().shape().dim();
-  for (int axis = 0; axis < dims.size(); ++axis) {
-    if (!dims[axis].has_dim_param() || dims[axis].dim_param().empty()) continue;
-    const std::string& name = dims[axis].dim_param();
-    const bool seen = std::any_of(symbolic_dims_.begin(), symbolic_dims_.end(),
-                                  [&](const SymbolicDimension& dim) { return dim.name == name; });
-    if (!seen) symbolic_dims_.push_back({name, input.name(), axis});
-  }
-}
 
 void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, bool warn) {
   if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return;
@@ -177,8 +162,6 @@ void Importer::FixDims(onnx::TypeProto& type, const std::string& value_name, boo
 Status Importer::ResolveSymbolicDims(onnx::GraphProto& graph) {
   for (auto& input : *graph.mutable_input()) {
     if (initializers_.count(input.name())) continue;
-    input_names_.push_back(input.name());
-    NoteSymbolicDims(input);
     FixDims(*input.mutable_type(), input.name(), true);
   }
   // Symbols the inputs fixed have the same size wherever else they are written.
@@ -621,8 +604,6 @@ StatusOr<OnnxImportResult> Importer::Run(onnx::ModelProto& model) {
     warnings_.push_back("ops without a lowering, kept as custom-calls: " + list);
   }
   result.warnings = std::move(warnings_);
-  result.input_names = std::move(input_names_);
-  result.symbolic_dimensions = std::move(symbolic_dims_);
   return result;
 }
 
@@ -731,6 +712,32 @@ StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path,
   }
   const std::string base_dir = fs::path(path).parent_path().string();
   return ImportParsed(model, path, base_dir.empty() ? "." : base_dir, options);
+}
+
+StatusOr<OnnxModelInputs> ReadOnnxInputs(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status::Error(path + ": cannot open file");
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&file)) return Status::Error(path + ": not a valid ONNX model");
+  std::set<std::string> initializers;
+  for (const auto& initializer : model.graph().initializer())
+    initializers.insert(initializer.name());
+  OnnxModelInputs inputs;
+  for (const auto& input : model.graph().input()) {
+    if (initializers.count(input.name())) continue;
+    inputs.names.push_back(input.name());
+    if (!input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) continue;
+    const auto& dims = input.type().tensor_type().shape().dim();
+    for (int axis = 0; axis < dims.size(); ++axis) {
+      const std::string& name = dims[axis].dim_param();
+      if (!dims[axis].has_dim_param() || name.empty()) continue;
+      const bool seen =
+          std::any_of(inputs.symbolic_dimensions.begin(), inputs.symbolic_dimensions.end(),
+                      [&](const SymbolicDimension& dim) { return dim.name == name; });
+      if (!seen) inputs.symbolic_dimensions.push_back({name, input.name(), axis});
+    }
+  }
+  return inputs;
 }
 
 }  // namespace fusescope::ir::onnx_import

@@ -65,11 +65,15 @@ struct OnnxImportResult {
   // Op types (with their domain when not the default one) lowered to custom-calls, sorted,
   // once each.
   std::vector<std::string> opaque_ops;
-  // The graph inputs that are not initializers, in order: the entry's parameters.
-  std::vector<std::string> input_names;
-  // The symbolic dimensions of those inputs, in order of first appearance.
+};
+
+// A model's graph inputs and their symbolic dimensions, read without importing the model
+// (which needs those dimensions' sizes to succeed at all for some models).
+struct OnnxModelInputs {
+  std::vector<std::string> names;  // graph inputs that are not initializers, in order
   std::vector<SymbolicDimension> symbolic_dimensions;
 };
+StatusOr<OnnxModelInputs> ReadOnnxInputs(const std::string& path);
 
 // `path`'s folder is where external data files are looked up.
 StatusOr<OnnxImportResult> ImportOnnxFile(const std::string& path,
