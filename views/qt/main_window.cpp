@@ -130,9 +130,14 @@ void MainWindow::setupXlaComparison() {
   connect(xla_panel_, &XlaComparisonPanel::availabilityChanged, this, [this](bool available) {
     if (available) RaiseDock(xla_panel_);
   });
-  connect(compare_panel_, &ComparePanel::availabilityChanged, this, [this](bool available) {
-    if (available) RaiseDock(compare_panel_);
-  });
+  // Queued: the comparison is read as the recording arrives, before the window has settled
+  // its docks; raised then, the tab would be covered again.
+  connect(
+      compare_panel_, &ComparePanel::availabilityChanged, this,
+      [this](bool available) {
+        if (available) RaiseDock(compare_panel_);
+      },
+      Qt::QueuedConnection);
   connect(compare_panel_, &ComparePanel::openRecordingRequested, this, &MainWindow::OpenPath);
 }
 
