@@ -33,8 +33,9 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN
 # worker under an address-space limit cannot map ASan's shadow memory, so it aborts at start
 # instead of running out of memory in a pass. They run in the normal build.
 unsanitizable='^(WorkerTest\.(CrashIsReportedWithThePassAndKeepsTheRecording|RunawayAllocationIsReportedAsOutOfMemory|CommandLineReportsACrashedWorker)|RunPanelTest\.CrashedWorkerIsReportedWithItsStep)$'
-# The XLA differential test spends its time in XLA, not in our code; the normal build runs it.
-unsanitizable="$unsanitizable|^xla_differential\$"
+# The XLA differential test spends its time in XLA, not in our code, and the comparison with
+# the real peers in the peers' own processes; the normal build runs both.
+unsanitizable="$unsanitizable|^xla_differential\$|^compare_peers\$"
 
 log="$build/ctest.log"
 test_start=$(date +%s)
@@ -47,6 +48,6 @@ test_seconds=$(($(date +%s) - test_start))
 # ctest's own tally: "97% tests passed, 2 tests failed out of 64".
 total="$(grep -oE 'tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
 failed="$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)"
-echo "sanitize: ${total} tests run, ${failed} failed, 4 worker crash tests and the XLA differential test left out" \
+echo "sanitize: ${total} tests run, ${failed} failed, 4 worker crash tests, the XLA differential test and the peers comparison left out" \
   "(build ${build_seconds}s, tests ${test_seconds}s, jobs ${jobs})"
 exit "$status"
