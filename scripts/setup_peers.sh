@@ -5,6 +5,8 @@
 # peer's figures must not depend on what another peer installed.
 #
 # Usage: scripts/setup_peers.sh [COMPILER...]   (ort iree tvm inductor; default: ort iree)
+# Also `model-explorer`: not a compiler but the viewer whose loaders the Model Explorer export
+# is checked with (scripts/model_explorer_tier.sh), in a venv of its own the same way.
 # xla needs nothing here: its adapter runs in .venv (scripts/setup_python.sh); tensorrt needs an
 # NVIDIA GPU and is not installed by this script.
 # Idempotent: a venv that already imports its pinned versions is left alone. Exits non-zero
@@ -22,6 +24,7 @@ declare -A pins=(
   [tvm]="apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 onnx==1.23.2 numpy==2.4.6
          psutil==7.2.2 cloudpickle==3.1.3 xgboost-cpu==3.2.0"
   [inductor]="torch==2.15.0 onnx2torch==1.5.15 onnx==1.23.2 numpy==2.4.6"
+  [model-explorer]="ai-edge-model-explorer==0.1.34"
 )
 # The import that proves a venv is complete, and the version it must report.
 declare -A probes=(
@@ -29,12 +32,13 @@ declare -A probes=(
   [iree]="import iree.compiler, iree.runtime; from importlib.metadata import version as V; v = V('iree-base-runtime'); want = '3.13.0'"
   [tvm]="import tvm, tvm_ffi; from importlib.metadata import version as V; v = V('apache-tvm-ffi'); want = '0.1.14.post1'"
   [inductor]="import torch, onnx2torch; v = torch.__version__.split('+')[0]; want = '2.15.0'"
+  [model-explorer]="import model_explorer; from importlib.metadata import version as V; v = V('ai-edge-model-explorer'); want = '0.1.34'"
 )
 
 install() {
   local compiler=$1 venv=.venv-peers/$1
   if [[ -z "${pins[$compiler]:-}" ]]; then
-    echo "setup_peers: unknown compiler '$compiler' (ort iree tvm inductor)" >&2
+    echo "setup_peers: unknown compiler '$compiler' (ort iree tvm inductor model-explorer)" >&2
     return 2
   fi
   if "$venv/bin/python" -c "${probes[$compiler]}; import sys; sys.exit(v != want)" 2>/dev/null; then

@@ -19,6 +19,12 @@ if bash scripts/setup_peers.sh ort iree; then
 else
   echo "test: the comparison's peers could not be installed; the compare tier will be skipped"
 fi
+# Model Explorer's own loaders, which check what `export --model-explorer` writes.
+if bash scripts/setup_peers.sh model-explorer; then
+  export FUSESCOPE_REQUIRE_MODEL_EXPLORER=1
+else
+  echo "test: ai-edge-model-explorer could not be installed; its round trip will be skipped"
+fi
 bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
