@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "ir/computation.h"
+
 namespace fusescope::compare {
 namespace {
 
@@ -81,9 +83,9 @@ void AppendPeers(const Comparison& comparison, std::string& out) {
 void AppendRows(const Comparison& comparison, std::string& out) {
   out += "\n" + Pad("compiler", 18) + Pad("shape", 10) + Pad("build s", 9, true) +
          Pad("p50 us", 11, true) + Pad("p95 us", 11, true) + Pad("p99 us", 11, true) +
-         Pad("calls", 6, true) + Pad("outl", 6, true) + Pad("items/s", 11, true) + Pad("build MiB", 10, true) +
-         Pad("run MiB", 9, true) + Pad("artif MiB", 10, true) + Pad("max abs err", 12, true) +
-         Pad("rel err", 10, true) + "  verdict\n";
+         Pad("calls", 6, true) + Pad("outl", 6, true) + Pad("items/s", 11, true) +
+         Pad("build MiB", 10, true) + Pad("run MiB", 9, true) + Pad("artif MiB", 10, true) +
+         Pad("max abs err", 12, true) + Pad("rel err", 10, true) + "  verdict\n";
   for (const ComparisonRow& row : comparison.rows) {
     std::string build = Fixed(row.build_s, 2);
     if (row.shared_build) build += "*";
@@ -253,6 +255,18 @@ std::string FormatComparisonCsv(const Comparison& comparison) {
            CsvField(row.verdict) + "," + CsvField(row.error) + "\n";
   }
   return out;
+}
+
+std::vector<std::string> ModelOpsOf(const ir::Instruction& instruction) {
+  std::vector<std::string> ops;
+  auto add = [&](const ir::Instruction& inner) {
+    const std::string name = inner.metadata().String("op_name");
+    if (!name.empty() && std::find(ops.begin(), ops.end(), name) == ops.end()) ops.push_back(name);
+  };
+  add(instruction);
+  if (const ir::Computation* fused = instruction.fused_computation())
+    for (const auto& inner : fused->instructions()) add(*inner);
+  return ops;
 }
 
 std::vector<OpInKernels> FollowOps(const Comparison& comparison) {

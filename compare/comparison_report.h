@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compare/comparison.h"
+#include "ir/instruction.h"
 
 namespace fusescope::compare {
 
@@ -29,6 +30,10 @@ struct OpInKernels {
 // A self-contained HTML section (id "compare") for the report: per comparison, the compilers'
 // status, the table, and an inline SVG of p50/p95/p99 latency per compiler at each shape.
 std::string FormatComparisonsHtml(const std::vector<Comparison>& comparisons);
+
+// The model's ops an instruction holds (a fusion: its members' too), from the op_name
+// metadata importers give every instruction: what FollowOps is looked up by.
+std::vector<std::string> ModelOpsOf(const ir::Instruction& instruction);
 
 std::vector<OpInKernels> FollowOps(const Comparison& comparison);
 std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison& comparison);

@@ -375,19 +375,6 @@ StatusOr<OursAtShape> BuildOurs(const compare::PeerRequest& request,
   return ours;
 }
 
-// Every input op (ONNX node, jax op) a kernel's instruction holds, from their metadata.
-std::vector<std::string> OpsOf(const ir::Instruction& instruction) {
-  std::vector<std::string> ops;
-  auto add = [&](const ir::Instruction& inner) {
-    const std::string name = inner.metadata().String("op_name");
-    if (!name.empty() && std::find(ops.begin(), ops.end(), name) == ops.end()) ops.push_back(name);
-  };
-  add(instruction);
-  if (const ir::Computation* fused = instruction.fused_computation())
-    for (const auto& inner : fused->instructions()) add(*inner);
-  return ops;
-}
-
 void AddKernels(const OursAtShape& ours, const std::string& shape,
                 const std::vector<std::vector<double>>& kernel_seconds,
                 compare::PeerResponse& response) {
@@ -406,7 +393,7 @@ void AddKernels(const OursAtShape& ours, const std::string& shape,
     kernel.time_us = sorted[sorted.size() / 2] * 1e6;
     kernel.source = "our per-kernel clocks (median over the timed calls)";
     if (auto it = by_id.find(records[k].instruction_id); it != by_id.end())
-      kernel.ops = OpsOf(*it->second);
+      kernel.ops = compare::ModelOpsOf(*it->second);
     response.kernels.push_back(std::move(kernel));
   }
 }

@@ -49,19 +49,6 @@ const compare::ComparisonRow* RowAt(const compare::Comparison& comparison,
   return nullptr;
 }
 
-// Every input op an instruction holds (a fusion: its members'), from the importer's metadata.
-std::vector<std::string> OpsOf(const ir::Instruction& instruction) {
-  std::vector<std::string> ops;
-  auto add = [&](const ir::Instruction& inner) {
-    const std::string name = inner.metadata().String("op_name");
-    if (!name.empty() && std::find(ops.begin(), ops.end(), name) == ops.end()) ops.push_back(name);
-  };
-  add(instruction);
-  if (const ir::Computation* fused = instruction.fused_computation())
-    for (const auto& inner : fused->instructions()) add(*inner);
-  return ops;
-}
-
 }  // namespace
 
 ComparePanel::ComparePanel(WorkbenchContext* context, QWidget* parent)
@@ -399,7 +386,7 @@ void ComparePanel::FollowSelection(const WorkbenchContext& context) {
   if (!comparison || !view || selection.instruction_id < 0) return;
   const ir::Instruction* instruction = view->Find(selection.side, selection.instruction_id);
   if (!instruction) return;
-  const std::vector<std::string> ops = OpsOf(*instruction);
+  const std::vector<std::string> ops = compare::ModelOpsOf(*instruction);
   if (ops.empty()) {
     followed_->setText(
         tr("%1 carries no op of the model (no op_name metadata).").arg(Text(instruction->name())));
