@@ -1,5 +1,9 @@
-# Writes OUT: a table of {name, text} for every file in SAMPLES, as raw string literals.
-set(body "#include <string_view>\nnamespace fusescope::resources::detail {\nstruct EmbeddedSample { std::string_view file; std::string_view text; };\nextern const EmbeddedSample kEmbeddedSamples[] = {\n")
+# Writes OUT: a table of {name, text} for every file in SAMPLES, as raw string literals, named
+# kEmbedded${TABLE} (default: Samples) with its count in kEmbedded${TABLE}Count.
+if(NOT TABLE)
+  set(TABLE Samples)
+endif()
+set(body "#include <string_view>\nnamespace fusescope::resources::detail {\nstruct EmbeddedSample { std::string_view file; std::string_view text; };\nextern const EmbeddedSample kEmbedded${TABLE}[] = {\n")
 set(count 0)
 foreach(path ${SAMPLES})
   get_filename_component(name ${path} NAME_WE)
@@ -7,5 +11,5 @@ foreach(path ${SAMPLES})
   string(APPEND body "  {\"${name}\", R\"FSRAW(${text})FSRAW\"},\n")
   math(EXPR count "${count} + 1")
 endforeach()
-string(APPEND body "};\nextern const int kEmbeddedSampleCount = ${count};\n}  // namespace fusescope::resources::detail\n")
+string(APPEND body "};\nextern const int kEmbedded${TABLE}Count = ${count};\n}  // namespace fusescope::resources::detail\n")
 file(WRITE ${OUT} "${body}")

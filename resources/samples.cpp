@@ -7,12 +7,12 @@ struct EmbeddedSample {
   std::string_view text;
 };
 extern const EmbeddedSample kEmbeddedSamples[];
-extern const int kEmbeddedSampleCount;
+extern const int kEmbeddedSamplesCount;
 }  // namespace detail
 
 std::vector<SampleModel> SampleModels() {
   std::vector<SampleModel> samples;
-  for (int i = 0; i < detail::kEmbeddedSampleCount; ++i) {
+  for (int i = 0; i < detail::kEmbeddedSamplesCount; ++i) {
     samples.push_back({detail::kEmbeddedSamples[i].file, detail::kEmbeddedSamples[i].text});
   }
   return samples;

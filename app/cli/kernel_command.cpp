@@ -37,8 +37,8 @@ std::string Where(int snapshot) {
 }
 
 std::string NoKernels(const std::string& path) {
-  return path + ": no kernels in this recording: compile them with `fusescope run " + path +
-         " --device cpu` (or `fusescope compile MODEL -o " + path + " --kernels`)";
+  return path + ": no kernels in this recording: compile and store them with `fusescope profile " +
+         path + " --device cpu --save`";
 }
 
 void PrintList(const std::vector<KernelSummary>& kernels, int snapshot, bool as_json) {

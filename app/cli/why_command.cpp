@@ -1,6 +1,5 @@
 // `fusescope why RUN.fsdb PRODUCER CONSUMER [--json]`: every fusion decision on that pair.
-// A pair also matches through provenance: once %exp.3 was fused into %fusion.1, decisions
-// about %fusion.1 as a producer concern %exp.3 too.
+// A pair also matches through provenance (recording/decision_lookup.h).
 
 #include <algorithm>
 #include <iostream>
@@ -8,6 +7,7 @@
 
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
+#include "recording/decision_lookup.h"
 #include "recording/recording_store.h"
 
 namespace fusescope::app {
@@ -18,54 +18,17 @@ std::string StripSigil(std::string_view name) {
   return std::string(name);
 }
 
-// The provenance of the instruction named `name` in the first snapshot that has it.
-std::optional<ir::ProvenanceSet> FindProvenance(const recording::Recording& recording,
-                                                const std::string& name) {
-  for (const auto& snapshot : recording.snapshots) {
-    if (const auto* record = snapshot.FindInstruction(name)) return record->provenance();
-  }
-  return std::nullopt;
-}
-
-bool Intersects(const ir::ProvenanceSet& a, const ir::ProvenanceSet& b) {
-  return std::any_of(a.ids().begin(), a.ids().end(), [&](int64_t id) { return b.Contains(id); });
-}
-
 struct Match {
   const passes::FusionDecisionRecord* decision;
   bool direct;  // named exactly; otherwise through provenance
 };
 
-bool ViaProvenance(const recording::Recording& recording,
-                   const passes::FusionDecisionRecord& decision, const ir::ProvenanceSet& producer,
-                   const ir::ProvenanceSet& consumer) {
-  // A fusion formed during the pass exists only in the snapshot after it.
-  auto find = [&](int64_t id) -> const recording::InstructionRecord* {
-    for (const recording::Snapshot* snapshot : {recording.SnapshotBefore(decision.pass_index),
-                                                recording.SnapshotAfter(decision.pass_index)}) {
-      if (!snapshot) continue;
-      if (const auto* record = snapshot->FindInstruction(id)) return record;
-    }
-    return nullptr;
-  };
-  const auto* p = find(decision.producer_id);
-  const auto* c = find(decision.consumer_id);
-  return p && c && Intersects(p->provenance(), producer) && Intersects(c->provenance(), consumer);
-}
-
 std::vector<Match> FindMatches(const recording::Recording& recording, const std::string& producer,
                                const std::string& consumer) {
-  const std::optional<ir::ProvenanceSet> producer_provenance = FindProvenance(recording, producer);
-  const std::optional<ir::ProvenanceSet> consumer_provenance = FindProvenance(recording, consumer);
   std::vector<Match> matches;
-  for (const auto& decision : recording.decisions) {
-    if (StripSigil(decision.producer_name) == producer &&
-        StripSigil(decision.consumer_name) == consumer) {
-      matches.push_back({&decision, true});
-    } else if (producer_provenance && consumer_provenance &&
-               ViaProvenance(recording, decision, *producer_provenance, *consumer_provenance)) {
-      matches.push_back({&decision, false});
-    }
+  for (const recording::DecisionMatch& match :
+       recording::FindDecisions(recording, producer, consumer)) {
+    matches.push_back({&recording.decisions[match.index], match.direct});
   }
   return matches;
 }
@@ -129,7 +92,10 @@ int RunWhy(const std::vector<std::string>& raw_args) {
   const std::string producer = StripSigil(args->positional()[1]);
   const std::string consumer = StripSigil(args->positional()[2]);
   for (const std::string& name : {producer, consumer}) {
-    if (!FindProvenance(*recording, name)) {
+    const bool known = std::any_of(
+        recording->snapshots.begin(), recording->snapshots.end(),
+        [&](const recording::Snapshot& snapshot) { return snapshot.FindInstruction(name); });
+    if (!known) {
       return Fail("no instruction named %" + name + " in any snapshot of " +
                   args->positional()[0]);
     }
