@@ -108,6 +108,30 @@ expect_ok "explain text" "$fs" explain priority-fusion
 contains "explain text" 'what it does: ' "$tmp/out"
 expect_error "explain unknown pass" "no explanation is written for pass 'no-such-pass'" "$fs" explain no-such-pass
 expect_ok "explain list" "$fs" explain --list
+# Lessons: each built-in one walks through; its recording is kept with -o; a lesson that does
+# not fit its model fails naming the step; syntax errors carry FILE:LINE:COL.
+expect_ok "lesson list" "$fs" lesson --list --json
+json_ok "lesson list" "len(d) >= 3 and all(l['steps'] > 0 for l in d) and {'lesson:mlp_fusion', 'lesson:reduction_not_fused', 'lesson:graph_to_kernel'} <= {l['name'] for l in d}"
+expect_ok "lesson mlp" "$fs" lesson lesson:mlp_fusion -o "$tmp/lesson.fsdb" --json
+json_ok "lesson mlp" "len(d['steps']) == 6 and d['steps'][1]['pass_name'] == 'fusion' and d['steps'][3]['decision']['accepted'] is False and d['steps'][4]['what_if_result']['different'] > 0"
+expect_ok "lesson on its recording" "$fs" lesson lesson:mlp_fusion --recording "$tmp/lesson.fsdb" --step 4
+contains "lesson step text" '^Step 4/6  A pair it refused' "$tmp/out"
+contains "lesson step decision" 'refused %exponential.35 -> %broadcast_divide_fusion \[expensive_duplication\]' "$tmp/out"
+expect_ok "lesson what-if gpu" "$fs" lesson lesson:reduction_not_fused --step 5
+contains "lesson what-if gpu" 'option target = gpu' "$tmp/out"
+expect_ok "lesson kernels" "$fs" lesson lesson:graph_to_kernel --json
+json_ok "lesson kernels" "d['steps'][-1]['kernel'] == 'subtract_exponential_fusion' and d['steps'][-1]['stage'] == 'asm'"
+printf 'lesson: L\nmodel: sample:mlp\nstep: A\npass: fusion\nselect: reduce.99\ntext: t\n' >"$tmp/bad_node.lesson"
+expect_error "lesson missing node" "bad_node.lesson:5:9: step 1 \('A'\): no node named 'reduce.99' before or after pass 7 \(fusion\)" "$fs" lesson "$tmp/bad_node.lesson"
+printf 'lesson: L\nmodel: sample:mlp\nstep: A\nshow: film\ntext: t\n' >"$tmp/bad_view.lesson"
+expect_error "lesson bad view" "bad_view.lesson:4:7: unknown view 'film'" "$fs" lesson "$tmp/bad_view.lesson"
+printf 'lesson: L\nmodel: sample:mlp\nstep: A\ntext: t\nwhat-if: --fusion-limit bogus=1\n' >"$tmp/bad_whatif.lesson"
+expect_error "lesson bad what-if" "bad_whatif.lesson:5:10: step 1 \('A'\): unknown fusion limit 'bogus'" "$fs" lesson "$tmp/bad_whatif.lesson"
+printf 'lesson: L\nmodel: missing.hlo\nstep: A\ntext: t\n' >"$tmp/bad_model.lesson"
+expect_error "lesson missing model" "bad_model.lesson: model: .*missing.hlo" "$fs" lesson "$tmp/bad_model.lesson"
+expect_error "lesson missing file" "no-such.lesson: cannot read the lesson file" "$fs" lesson "$tmp/no-such.lesson"
+expect_error "lesson unknown builtin" "no built-in lesson 'lesson:nope'" "$fs" lesson lesson:nope
+expect_error "lesson step range" "lesson: --step 9 is out of range \(1 to 6\)" "$fs" lesson lesson:mlp_fusion --step 9
 # XLA:GPU's own priority-fusion decisions (a sample in its documented dump layout).
 expect_ok "import xla gpu fusion dump" "$fs" import "$src/tests/data/xla_gpu_fusion_dump" -o "$tmp/xla_gpu.fsdb" --json
 json_ok "import xla gpu fusion dump" "d['xla_decisions'] == 23 and d['warnings'] == []"
