@@ -15,6 +15,7 @@
 #include "recording/kernel_store.h"
 #include "resources/samples.h"
 #include "views/qt/kernel_panel.h"
+#include "views/qt/lesson_panel.h"
 #include "views/qt/main_window.h"
 #include "views/qt/profile_panel.h"
 #include "views/qt/recording_loader.h"
@@ -39,6 +40,9 @@ struct GuiOptions {
   std::string kernel;        // the Kernel view on this kernel
   std::string kernel_stage;  // and this stage of it
   bool heat = false;
+  std::string lesson;                   // opened instead of a file
+  std::optional<long long> lesson_step;  // 1-based
+  bool presenter = false;
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -87,6 +91,13 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
     } else if (arg == "--heat") {
       options.heat = true;
+    } else if (arg == "--lesson") {
+      if (!value(options.lesson)) return "--lesson needs a lesson (lesson:NAME or a .lesson file)";
+    } else if (arg == "--lesson-step") {
+      if (!value(text) || !(options.lesson_step = ParseCount(text)) || *options.lesson_step < 1)
+        return "--lesson-step needs a step number from 1";
+    } else if (arg == "--presenter") {
+      options.presenter = true;
     } else if (arg == "--screenshot") {
       if (!value(options.screenshot)) return "--screenshot needs an output file";
     } else if (!arg.empty() && arg[0] == '-') {
@@ -99,6 +110,9 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   }
   if (!options.kernel_stage.empty() && options.kernel.empty())
     return "--kernel-stage needs --kernel";
+  if (!options.lesson.empty() && !options.file.empty())
+    return "give a file or --lesson, not both";
+  if (options.lesson_step && options.lesson.empty()) return "--lesson-step needs --lesson";
   return {};
 }
 
@@ -131,7 +145,9 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   window.xla_panel()->set_preferred_pipeline(QString::fromStdString(options.xla_pipeline));
   // Takes effect once the recording's profiles are read; nothing without a profile.
   if (options.heat) window.profile_panel()->heat_action()->setChecked(true);
-  if (options.file.empty()) {
+  if (!options.lesson.empty()) {
+    window.OpenLesson(QString::fromStdString(options.lesson));
+  } else if (options.file.empty()) {
     window.OpenSample(
         QString::fromUtf8(resources::kDefaultSampleName.data(),
                           static_cast<qsizetype>(resources::kDefaultSampleName.size())));
@@ -146,6 +162,12 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
 // platform (size hints, runtime folders) would bury it.
 void QuietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
   if (type == QtCriticalMsg || type == QtFatalMsg) std::cerr << message.toStdString() << '\n';
+}
+
+// The lesson's step and presenter mode, once the lesson is shown.
+void ApplyLessonOptions(views::MainWindow& window, const GuiOptions& options) {
+  if (options.presenter) window.SetPresenterMode(true);
+  if (options.lesson_step) window.lesson_panel()->GoTo(static_cast<int>(*options.lesson_step - 1));
 }
 
 int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions& options) {
@@ -166,7 +188,20 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       app.quit();
     });
   };
+  // A lesson: taken on its step (and in presenter mode) once that step shows everywhere.
+  QObject::connect(&window, &views::MainWindow::lessonReady, &app, [&] {
+    ApplyLessonOptions(window, options);
+    auto* poll = new QTimer(&app);
+    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
+      if (window.IsSettled()) {
+        poll->stop();
+        grab();
+      }
+    });
+    poll->start(100);
+  });
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+    if (!options.lesson.empty()) return;
     if (options.kernel.empty()) {
       grab();
       return;
@@ -211,7 +246,8 @@ int GuiMain(int argc, char** argv) {
         << error
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--kernel NAME [--kernel-stage STAGE]] [--screenshot OUT.png]\n";
+           "[--kernel NAME [--kernel-stage STAGE]] [--lesson LESSON [--lesson-step N] "
+           "[--presenter]] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {
@@ -225,6 +261,8 @@ int GuiMain(int argc, char** argv) {
   views::MainWindow window(options.screenshot.empty());
   if (!options.screenshot.empty()) return RunScreenshot(app, window, options);
   window.show();
+  QObject::connect(&window, &views::MainWindow::lessonReady, &window,
+                   [&] { ApplyLessonOptions(window, options); });
   if (!options.kernel.empty()) {
     QObject::connect(
         &window, &views::MainWindow::settled, &window,

@@ -309,8 +309,11 @@ class Resolver {
         FS_RETURN_IF_ERROR(ResolveDecision(step, out));
         pass = out.pass;
       }
+      if (!step.kernel.empty()) {
+        FS_RETURN_IF_ERROR(ResolveKernel(step, out));
+        pass = out.pass;
+      }
       if (!step.select.empty()) FS_RETURN_IF_ERROR(ResolveNode(step, out));
-      if (!step.kernel.empty()) FS_RETURN_IF_ERROR(ResolveKernel(step, out));
       if (!step.what_if.empty() && inputs_.check_options) {
         Status status = inputs_.check_options(step.what_if);
         if (!status.ok()) return Error(step, "what-if", status.message());
@@ -424,9 +427,13 @@ class Resolver {
     }
     out.kernel = found->kernel;
     out.kernel_snapshot = found->snapshot;
-    if (found->instruction_id >= 0 && out.instruction_id < 0) {
-      out.instruction_id = found->instruction_id;
+    // Without a pass of its own, the step stands where the graph has the kernel's node: after
+    // the pass that made the kernel's snapshot.
+    const int64_t passes = static_cast<int64_t>(recording_.passes.size());
+    if (step.pass.empty() && found->snapshot >= 1 && found->snapshot <= passes) {
+      out.pass = found->snapshot - 1;
     }
+    if (found->instruction_id >= 0) out.instruction_id = found->instruction_id;
     if (step.stage.empty()) return Status::Ok();
     const auto& stages = found->stages;
     if (auto index = ParseIndex(step.stage)) {

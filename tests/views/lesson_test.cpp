@@ -178,6 +178,8 @@ TEST(LessonResolve, KernelStagesByNameOrPosition) {
   steps = ResolveLesson(*lesson, inputs);
   ASSERT_TRUE(steps.ok()) << steps.message();
   EXPECT_EQ((*steps)[0].stage_index, 2);
+  // The kernel was compiled from snapshot 12, the graph after pass 11.
+  EXPECT_EQ((*steps)[0].pass, 11);
   EXPECT_EQ((*steps)[1].stage_name, "one-shot-bufferize");
 }
 

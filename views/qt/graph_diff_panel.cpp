@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSplitter>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -90,6 +91,14 @@ void GraphDiffPanel::setupSide(GraphSide which) {
   layout->addWidget(s.title);
   layout->addWidget(s.canvas, 1);
   splitter_->addWidget(pane);
+}
+
+void GraphDiffPanel::SetSinglePane(bool single) {
+  if (single == single_pane_) return;
+  single_pane_ = single;
+  // The first pane of the splitter is the graph before the pass.
+  if (QWidget* before = splitter_->widget(0)) before->setVisible(!single);
+  QTimer::singleShot(0, this, [this] { canvas(GraphSide::kAfter)->FitAll(); });
 }
 
 void GraphDiffPanel::setupToolbar() {

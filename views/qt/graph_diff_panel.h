@@ -57,6 +57,9 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
 
   void ExpandAll();
   void CollapseAll();
+  // Only the graph the pass produced (presenter mode); false: both sides again.
+  void SetSinglePane(bool single);
+  bool single_pane() const { return single_pane_; }
 
  signals:
   // Both sides show the latest request; for screenshots and tests.
@@ -106,6 +109,7 @@ class GraphDiffPanel : public QWidget, public ContextObserver {
   int64_t shown_pass_ = -2;
   bool align_views_ = false;  // aligned pictures arriving after a refit: one shared view
   int64_t annotated_decision_ = -1;
+  bool single_pane_ = false;
 };
 
 }  // namespace fusescope::views

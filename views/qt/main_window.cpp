@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -32,7 +33,9 @@
 #include "views/qt/icons.h"
 #include "views/qt/inspector_panel.h"
 #include "views/qt/ir_text_panel.h"
+#include "views/lesson.h"
 #include "views/qt/kernel_panel.h"
+#include "views/qt/lesson_panel.h"
 #include "views/qt/pass_actions.h"
 #include "views/qt/pass_timeline_panel.h"
 #include "views/qt/profile_panel.h"
@@ -77,6 +80,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupXlaComparison();
   setupRun();
   setupDefaultLayout();
+  setupLessons();
   RestoreSettings();
   context_->AddObserver(this, this);
 }
@@ -372,6 +376,7 @@ void MainWindow::setupLoader() {
           [this](std::shared_ptr<const recording::Recording> recording, const QString& title,
                  const QString& path) {
             SetBusy(false);
+            if (TakeLesson(recording, title, path)) return;
             if (!path.isEmpty()) AddRecent(path);
             // A model file was compiled into a recording that lives nowhere yet.
             const bool is_recording = !path.isEmpty() && RecordingLoader::IsRecordingFile(path);

@@ -9,7 +9,9 @@
 // last good recording stays on display. The Run menu runs, bisects and profiles the recording in
 // worker processes too (the Run dock).
 
+#include <QFont>
 #include <QMainWindow>
+#include <QPalette>
 #include <QStringList>
 #include <memory>
 
@@ -22,6 +24,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QTemporaryDir;
 class QToolButton;
 
 namespace fusescope::views {
@@ -32,6 +35,8 @@ class GraphDiffPanel;
 class InspectorPanel;
 class IrTextPanel;
 class KernelPanel;
+class LessonPanel;
+struct Lesson;
 class PassActions;
 class PassTimelinePanel;
 class ProfilePanel;
@@ -93,11 +98,21 @@ class MainWindow : public QMainWindow, public ContextObserver {
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
   ComparePanel* compare_panel() const { return compare_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
+  LessonPanel* lesson_panel() const { return lesson_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
   // What the last load had to leave out (files of a dump that would not parse).
   QStringList load_warnings() const { return warnings_; }
+
+  // Opens a lesson (`lesson:NAME` or a .lesson file): prepared by a worker, then shown with
+  // the Lesson panel on its first step; lessonReady() follows, or loadFailed().
+  void OpenLesson(const QString& what);
+  // Large fonts, high-contrast colours, the Lesson panel and one graph pane; off restores the
+  // window as it was.
+  void SetPresenterMode(bool on);
+  bool presenter_mode() const { return presenter_; }
+  QAction* presenter_action() const { return presenter_action_; }
 
   void OnRecordingLoaded(const WorkbenchContext& context) override;
   void OnPassChanged(const WorkbenchContext& context) override;
@@ -107,6 +122,8 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void settled();
   void loadFailed(const QString& message);
   void savedRecording(const QString& path, bool ok);
+  // A lesson's recording is shown and its first step applied.
+  void lessonReady();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -134,6 +151,13 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupProfile();
   void setupXlaComparison();
   void setupRun();
+  // main_window_lessons.cpp: the Lesson dock, its menus and presenter mode.
+  void setupLessons();
+  void ShowOpenLessonDialog();
+  // The loaded recording is the prepared lesson's: shows both and returns true.
+  bool TakeLesson(std::shared_ptr<const recording::Recording> recording, const QString& title,
+                  const QString& path);
+  void ShowLessonView(int view, const QString& kernel, const QString& stage);
   void RaiseDock(QWidget* panel);
   void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
   void ShowReproducerDialog();
@@ -166,6 +190,17 @@ class MainWindow : public QMainWindow, public ContextObserver {
   XlaComparisonPanel* xla_panel_ = nullptr;
   ComparePanel* compare_panel_ = nullptr;
   RunPanel* run_panel_ = nullptr;
+  LessonPanel* lesson_panel_ = nullptr;
+  // The lesson being prepared, and where its recording lives while it is shown.
+  std::shared_ptr<Lesson> pending_lesson_;
+  QString pending_lesson_path_;
+  std::unique_ptr<QTemporaryDir> lesson_folder_;
+  QAction* presenter_action_ = nullptr;
+  QList<QAction*> presenter_only_actions_;
+  bool presenter_ = false;
+  QByteArray presenter_saved_state_;
+  QFont presenter_saved_font_;
+  QPalette presenter_saved_palette_;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;

@@ -263,6 +263,19 @@ void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QStrin
   StartWorker(job, std::move(work));
 }
 
+void RecordingLoader::PrepareLesson(const QString& lesson, const QString& output,
+                                    const QString& title, const QString& pipeline) {
+  auto job = Begin(tr("Preparing the lesson %1").arg(title), title, output);
+  WorkerJob work;
+  work.input = lesson;
+  work.output = output;
+  work.arguments = {QStringLiteral("lesson"), lesson, QStringLiteral("-o"), output,
+                    QStringLiteral("--check"), QStringLiteral("--progress")};
+  work.what = tr("preparing the lesson %1").arg(title);
+  work.pipeline = pipeline;
+  StartWorker(job, std::move(work));
+}
+
 bool RecordingLoader::MakeFolder(const std::shared_ptr<Job>& job) {
   job->folder = std::make_shared<QTemporaryDir>();
   if (job->folder->isValid()) return true;

@@ -46,6 +46,12 @@ class RecordingLoader : public QObject {
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
   void CompileText(std::string text, const QString& title, const QString& source_path,
                    const QString& target);
+  // A lesson (`lesson:NAME` or a .lesson file) prepared by a worker, `fusescope lesson LESSON
+  // -o OUTPUT --check` (its model compiled, its kernels stored when it shows any, every step
+  // resolved); then OUTPUT is read and loaded() names it as the path. OUTPUT must outlive the
+  // recording's display (the Kernel view reads kernels from it).
+  void PrepareLesson(const QString& lesson, const QString& output, const QString& title,
+                     const QString& pipeline);
   // A worker gets SIGTERM, then SIGKILL after the grace period, and canceled() follows once
   // it is gone; a load in this process is abandoned and canceled() follows at once.
   void Cancel();
