@@ -15,9 +15,9 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
-#include "ir/import/mlir/mlir_log_splitter.h"
-#include "ir/import/mlir/mlir_module_builder.h"
-#include "ir/import/mlir/mlir_tolerant_reader.h"
+#include "importers/mlir/mlir_log_splitter.h"
+#include "importers/mlir/mlir_module_builder.h"
+#include "importers/mlir/mlir_tolerant_reader.h"
 #include "ir/verifier.h"
 
 namespace {

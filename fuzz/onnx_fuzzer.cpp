@@ -11,7 +11,7 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
-#include "ir/import/onnx/onnx_importer.h"
+#include "importers/onnx/onnx_importer.h"
 
 namespace {
 

@@ -13,10 +13,10 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
-#include "ir/import/tensorrt_engine_graph.h"
-#include "ir/import/tensorrt_inference_times.h"
-#include "ir/import/tensorrt_layer_info.h"
-#include "ir/import/tensorrt_layer_profile.h"
+#include "importers/tensorrt_engine_graph.h"
+#include "importers/tensorrt_inference_times.h"
+#include "importers/tensorrt_layer_info.h"
+#include "importers/tensorrt_layer_profile.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
-#include "ir/import/mlir/mlir_module_builder.h"
-#include "ir/import/tvm/tvmscript_reader.h"
+#include "importers/mlir/mlir_module_builder.h"
+#include "importers/tvm/tvmscript_reader.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "ir/import/xla_dump_file_name.h"
+#include "importers/xla_dump_file_name.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #ifndef FUSESCOPE_PROFILER_TENSORRT_PROFILE_H_
 #define FUSESCOPE_PROFILER_TENSORRT_PROFILE_H_
 
-// TensorRT's own measurements of an imported engine (ir/import/tensorrt_engine_importer.h) as
+// TensorRT's own measurements of an imported engine (importers/tensorrt_engine_importer.h) as
 // a profile of the recording's engine snapshot, so that `fusescope hot` and the profile views
 // show them like any other.
 //
@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-#include "ir/import/tensorrt_engine_importer.h"
+#include "importers/tensorrt_engine_importer.h"
 #include "profiler/profile.h"
 
 namespace fusescope::profiler {

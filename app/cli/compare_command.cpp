@@ -29,7 +29,7 @@
 #include "runtime/npz.h"
 
 #ifdef FUSESCOPE_HAVE_ONNX
-#include "ir/import/onnx/onnx_importer.h"
+#include "importers/onnx/onnx_importer.h"
 #endif
 
 namespace fusescope::app {

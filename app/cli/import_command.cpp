@@ -6,14 +6,14 @@
 // (`--mlir-print-ir-after-all`, known by its section headers) becomes a recording of its
 // sections; how each section was read (libMLIR or the tolerant reader) is summarised.
 // `fusescope import STAGE_DIR -o RUN.fsdb`: a folder of numbered MLIR stage files
-// (ir/import/mlir/mlir_stage_folder.h) becomes a recording of one snapshot per stage, read and
+// (importers/mlir/mlir_stage_folder.h) becomes a recording of one snapshot per stage, read and
 // summarised as a log's sections are. `fusescope import TVM_DUMP_DIR -o RUN.fsdb`: a folder
-// TVM's DumpIR instrument wrote (ir/import/tvm/tvm_dump_folder.h), one snapshot per pass.
+// TVM's DumpIR instrument wrote (importers/tvm/tvm_dump_folder.h), one snapshot per pass.
 // `fusescope import TREE_DIR -o RUN.fsdb`: a folder of `--mlir-print-ir-tree-dir` dumps
-// (ir/import/mlir/mlir_tree_dir.h), read as the log its files make in run order. With
+// (importers/mlir/mlir_tree_dir.h), read as the log its files make in run order. With
 // `--iree-executables DIR` (iree-compile's --iree-hal-dump-executable-files-to), each
 // dispatch's sources, LLVM IR and assembly become the kernel level of the recording, attached
-// to the dispatch's node in the last snapshot (ir/import/iree_executable_dump.h).
+// to the dispatch's node in the last snapshot (importers/iree_executable_dump.h).
 // `fusescope import ENGINE_LAYERS.json [--profile P.json]
 // [--times T.json] [--onnx MODEL.onnx] [--shape-profile N] -o RUN.fsdb`: TensorRT's exported
 // layer information (known by content: a JSON object opening with "Layers") becomes a recording
@@ -28,14 +28,14 @@
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
-#include "ir/import/iree_executable_dump.h"
+#include "importers/iree_executable_dump.h"
 #include "app/cli/tensorrt_import.h"
-#include "ir/import/mlir/mlir_log_importer.h"
-#include "ir/import/mlir/mlir_stage_folder.h"
-#include "ir/import/mlir/mlir_tree_dir.h"
-#include "ir/import/tvm/tvm_dump_folder.h"
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
+#include "importers/mlir/mlir_log_importer.h"
+#include "importers/mlir/mlir_stage_folder.h"
+#include "importers/mlir/mlir_tree_dir.h"
+#include "importers/tvm/tvm_dump_folder.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
 #include "ir/json_writer.h"
 #include "recording/kernel_store.h"
 #include "recording/operation_counts.h"

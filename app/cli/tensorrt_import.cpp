@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "app/cli/model_loader.h"
-#include "ir/import/tensorrt_engine_importer.h"
+#include "importers/tensorrt_engine_importer.h"
 #include "ir/json_writer.h"
 #include "profiler/profile_store.h"
 #include "profiler/statistics.h"

@@ -3,7 +3,7 @@
 
 // `fusescope import ENGINE_LAYERS.json [--profile P.json] [--times T.json] [--onnx MODEL.onnx]
 // [--shape-profile N] -o RUN.fsdb [--json]`: what trtexec exported about a TensorRT engine
-// (ir/import/tensorrt_engine_importer.h) becomes a recording of TensorRT's build, with its
+// (importers/tensorrt_engine_importer.h) becomes a recording of TensorRT's build, with its
 // layer times and inference latencies stored as a profile of the engine (see: fusescope hot).
 
 #include "app/cli/command.h"

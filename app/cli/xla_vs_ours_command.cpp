@@ -10,8 +10,8 @@
 
 #include "app/cli/command.h"
 #include "app/cli/model_loader.h"
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
 #include "ir/json_writer.h"
 #include "recording/compile_and_record.h"
 #include "recording/fusion_comparison.h"

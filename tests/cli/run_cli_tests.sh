@@ -530,7 +530,7 @@ expect_error "profile save needs recording" "need a recording" "$fs" profile sam
 
 # --- the kernel level: kernels of the compiled snapshot, one kernel's stages, texts and diffs
 "$fs" compile sample:mlp -o "$tmp/no_kernels.fsdb" >/dev/null 2>&1
-expect_error "kernel without kernels" "no_kernels.fsdb: no kernels in this recording: .*fusescope run .*--device cpu" "$fs" kernel "$tmp/no_kernels.fsdb"
+expect_error "kernel without kernels" "no_kernels.fsdb: no kernels in this recording: .*fusescope profile .*--device cpu --save" "$fs" kernel "$tmp/no_kernels.fsdb"
 expect_error "kernel missing file" "nowhere.fsdb: no such file" "$fs" kernel "$tmp/nowhere.fsdb"
 expect_error "kernel corrupt file" "corrupt.fsdb: not a Fusescope recording" "$fs" kernel "$tmp/corrupt.fsdb"
 if [[ -n $kernel_fixture ]]; then

@@ -17,8 +17,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
 #include "recording/compile_and_record.h"
 #include "recording/fusion_comparison.h"
 #include "recording/recording_store.h"

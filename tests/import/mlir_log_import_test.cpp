@@ -11,11 +11,11 @@
 #include <map>
 
 #include "ir/computation.h"
-#include "ir/import/mlir/mlir_library_reader.h"
-#include "ir/import/mlir/mlir_log_importer.h"
-#include "ir/import/mlir/mlir_log_splitter.h"
-#include "ir/import/mlir/mlir_stage_folder.h"
-#include "ir/import/mlir/mlir_tolerant_reader.h"
+#include "importers/mlir/mlir_library_reader.h"
+#include "importers/mlir/mlir_log_importer.h"
+#include "importers/mlir/mlir_log_splitter.h"
+#include "importers/mlir/mlir_stage_folder.h"
+#include "importers/mlir/mlir_tolerant_reader.h"
 #include "ir/instruction.h"
 #include "recording/operation_counts.h"
 #include "resources/explanations.h"

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "ir/computation.h"
-#include "ir/import/iree_executable_dump.h"
-#include "ir/import/mlir/mlir_tree_dir.h"
+#include "importers/iree_executable_dump.h"
+#include "importers/mlir/mlir_tree_dir.h"
 #include "ir/instruction.h"
 #include "ir/module.h"
 #include "recording/snapshot_source.h"

@@ -10,8 +10,8 @@
 #include <set>
 
 #include "ir/hlo_parser.h"
-#include "ir/import/tensorrt_engine_graph.h"
-#include "ir/import/tensorrt_engine_importer.h"
+#include "importers/tensorrt_engine_graph.h"
+#include "importers/tensorrt_engine_importer.h"
 #include "ir/instruction.h"
 #include "profiler/attribution.h"
 #include "profiler/profile_store.h"

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "ir/import/tensorrt_inference_times.h"
-#include "ir/import/tensorrt_json.h"
-#include "ir/import/tensorrt_layer_info.h"
-#include "ir/import/tensorrt_layer_profile.h"
+#include "importers/tensorrt_inference_times.h"
+#include "importers/tensorrt_json.h"
+#include "importers/tensorrt_layer_info.h"
+#include "importers/tensorrt_layer_profile.h"
 
 namespace fusescope::ir {
 namespace {

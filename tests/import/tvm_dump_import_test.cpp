@@ -11,10 +11,10 @@
 #include <map>
 
 #include "ir/computation.h"
-#include "ir/import/mlir/mlir_log_importer.h"
-#include "ir/import/mlir/mlir_stage_folder.h"
-#include "ir/import/tvm/tvm_dump_folder.h"
-#include "ir/import/tvm/tvmscript_reader.h"
+#include "importers/mlir/mlir_log_importer.h"
+#include "importers/mlir/mlir_stage_folder.h"
+#include "importers/tvm/tvm_dump_folder.h"
+#include "importers/tvm/tvmscript_reader.h"
 #include "ir/instruction.h"
 #include "ir/module.h"
 

@@ -1,4 +1,4 @@
-#include "ir/import/onnx/onnx_importer.h"
+#include "importers/onnx/onnx_importer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/import/onnx/onnx_importer.h"
+#include "importers/onnx/onnx_importer.h"
 #include "passes/literal_value.h"
 #include "runtime/interpreter.h"
 #include "runtime/literal.h"

@@ -11,7 +11,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "ir/import/onnx/onnx_importer.h"
+#include "importers/onnx/onnx_importer.h"
 #include "passes/literal_evaluator.h"
 #include "passes/literal_value.h"
 

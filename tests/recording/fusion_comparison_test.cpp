@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
 #include "recording/compile_and_record.h"
 
 namespace fusescope::recording {

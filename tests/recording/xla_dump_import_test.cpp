@@ -14,10 +14,10 @@
 #include "gtest/gtest.h"
 #include "ir/graph_diff.h"
 #include "ir/hlo_parser.h"
-#include "ir/import/xla_dump_file_name.h"
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
-#include "ir/import/xla_dump_provenance.h"
+#include "importers/xla_dump_file_name.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
+#include "importers/xla_dump_provenance.h"
 #include "recording/recording_store.h"
 
 namespace fusescope::ir {

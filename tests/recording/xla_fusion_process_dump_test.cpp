@@ -1,9 +1,9 @@
-// XLA:GPU's own priority-fusion record (ir/import/xla_fusion_process_dump.h) read into the
+// XLA:GPU's own priority-fusion record (importers/xla_fusion_process_dump.h) read into the
 // decisions of an imported dump. The sample folder tests/data/xla_gpu_fusion_dump is written
 // in XLA's documented layout by scripts/gen_xla_gpu_fusion_dump.py (no XLA:GPU dump can be
 // made without a GPU): our GPU pipeline's snapshots and priority-fusion steps.
 
-#include "ir/import/xla_fusion_process_dump.h"
+#include "importers/xla_fusion_process_dump.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "ir/import/xla_dump_folder.h"
-#include "ir/import/xla_dump_importer.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
 #include "passes/fusion_decision.h"
 #include "recording/recording_store.h"
 

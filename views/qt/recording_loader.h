@@ -7,7 +7,7 @@
 // then read like a .fsdb file: a pipeline that crashes, hangs or exhausts memory takes the
 // worker down, never the window, and is reported by workerFailed() with the pass it was in.
 //
-// A folder is read as an XLA dump (ir/import/xla_dump_folder.h): its default module is
+// A folder is read as an XLA dump (importers/xla_dump_folder.h): its default module is
 // imported, on a thread of this process, into a recording of XLA's own passes; the files it
 // had to leave out come with the recording as warnings.
 //
@@ -77,12 +77,12 @@ class RecordingLoader : public QObject {
   // The default module of the XLA dump in `folder`; `warnings` gets the files left out.
   static StatusOr<recording::Recording> ImportXlaDump(const std::string& folder,
                                                       std::vector<std::string>* warnings);
-  // A folder: numbered MLIR stage files (ir/import/mlir/mlir_stage_folder.h) when it holds
+  // A folder: numbered MLIR stage files (importers/mlir/mlir_stage_folder.h) when it holds
   // them, else an XLA dump.
   static StatusOr<recording::Recording> ImportFolder(const std::string& folder,
                                                      std::vector<std::string>* warnings);
   // TensorRT's layer information, with the layer profile and times found beside it
-  // (ir/import/tensorrt_engine_importer.h): the engine graph, each layer linked to its ONNX
+  // (importers/tensorrt_engine_importer.h): the engine graph, each layer linked to its ONNX
   // nodes. The times are not shown: they reach the views as a profile of a saved recording
   // (`fusescope import` stores them).
   static StatusOr<recording::Recording> ImportTensorRt(const std::string& path,
