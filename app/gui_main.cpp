@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QImage>
 #include <QTimer>
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/run_controller.h"
 #include "views/qt/run_panel.h"
+#include "views/qt/stage_strip_panel.h"
 #include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
@@ -39,6 +41,9 @@ struct GuiOptions {
   std::string kernel;        // the Kernel view on this kernel
   std::string kernel_stage;  // and this stage of it
   bool heat = false;
+  std::optional<long long> strip;  // the Stage Strip with this many panes
+  std::string strip_filter;        // its passes: names containing this
+  std::string strip_stages;        // its stages: this list (StageWindow's syntax)
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -85,6 +90,15 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.kernel)) return "--kernel needs a kernel name";
     } else if (arg == "--kernel-stage") {
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
+    } else if (arg == "--strip") {
+      if (!value(text) || !(options.strip = ParseCount(text)) ||
+          *options.strip < views::StageWindow::kMinPanes ||
+          *options.strip > views::StageWindow::kMaxPanes)
+        return "--strip needs a number of panes from 2 to 8";
+    } else if (arg == "--strip-filter") {
+      if (!value(options.strip_filter)) return "--strip-filter needs a part of a pass name";
+    } else if (arg == "--strip-stages") {
+      if (!value(options.strip_stages)) return "--strip-stages needs a list like 3,7-9,last";
     } else if (arg == "--heat") {
       options.heat = true;
     } else if (arg == "--screenshot") {
@@ -99,6 +113,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   }
   if (!options.kernel_stage.empty() && options.kernel.empty())
     return "--kernel-stage needs --kernel";
+  if ((!options.strip_filter.empty() || !options.strip_stages.empty()) && !options.strip)
+    options.strip = 4;
   return {};
 }
 
@@ -123,8 +139,21 @@ void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
   window.run_panel()->controller()->set_worker_limits(limits);
 }
 
+// --strip: the Stage Strip in the middle, with the whole width (the docks closed; View ▸ Reset
+// Layout brings them back). The stage list is read once the recording is in.
+void ShowStrip(views::MainWindow& window, const GuiOptions& options) {
+  if (!options.strip) return;
+  for (QDockWidget* dock : window.findChildren<QDockWidget*>()) dock->hide();
+  views::StageStripPanel* strip = window.stage_strip_panel();
+  strip->SetPaneCount(static_cast<int>(*options.strip));
+  strip->SetNameFilter(QString::fromStdString(options.strip_filter));
+  strip->SetStageList(QString::fromStdString(options.strip_stages));
+  window.stage_strip_action()->setChecked(true);
+}
+
 void Open(views::MainWindow& window, const GuiOptions& options) {
   LimitWorkers(window, options);
+  ShowStrip(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
   StartOnKernelPass(window, options);
@@ -167,6 +196,11 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
     });
   };
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+    if (const QString& error = window.stage_strip_panel()->list_error(); !error.isEmpty()) {
+      std::cerr << "--strip-stages: " << error.toStdString() << '\n';
+      app.quit();
+      return;
+    }
     if (options.kernel.empty()) {
       grab();
       return;
@@ -211,7 +245,8 @@ int GuiMain(int argc, char** argv) {
         << error
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--kernel NAME [--kernel-stage STAGE]] [--screenshot OUT.png]\n";
+           "[--kernel NAME [--kernel-stage STAGE]] "
+           "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

@@ -22,6 +22,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
 class QToolButton;
 
 namespace fusescope::views {
@@ -38,6 +39,7 @@ class ProfilePanel;
 class RecordingLoader;
 class RunPanel;
 class SearchPanel;
+class StageStripPanel;
 class WorkbenchContext;
 class WorkerFailure;
 class WorkerReportBanner;
@@ -93,6 +95,10 @@ class MainWindow : public QMainWindow, public ContextObserver {
   XlaComparisonPanel* xla_panel() const { return xla_panel_; }
   ComparePanel* compare_panel() const { return compare_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
+  // N stages side by side in the middle of the window, in place of the pass's two graphs
+  // while stage_strip_action() is checked (View ▸ Stage Strip, Ctrl+Shift+S).
+  StageStripPanel* stage_strip_panel() const { return stage_strip_panel_; }
+  QAction* stage_strip_action() const { return stage_strip_action_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
@@ -127,6 +133,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupNavigateMenu();
   void setupViewMenu();
   void setupHelpMenu();
+  void setupStageStrip();
   void setupToolBar();
   void setupStatusBar();
   void setupLoader();
@@ -166,6 +173,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   XlaComparisonPanel* xla_panel_ = nullptr;
   ComparePanel* compare_panel_ = nullptr;
   RunPanel* run_panel_ = nullptr;
+  StageStripPanel* stage_strip_panel_ = nullptr;
+  QStackedWidget* graphs_ = nullptr;  // the pass's two graphs or the stage strip
+  QAction* stage_strip_action_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;
