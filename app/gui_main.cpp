@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QImage>
 #include <QTimer>
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/run_controller.h"
 #include "views/qt/run_panel.h"
+#include "views/qt/stage_strip_panel.h"
 #include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
@@ -43,6 +45,9 @@ struct GuiOptions {
   std::string lesson;                   // opened instead of a file
   std::optional<long long> lesson_step;  // 1-based
   bool presenter = false;
+  std::optional<long long> strip;  // the Stage Strip with this many panes
+  std::string strip_filter;        // its passes: names containing this
+  std::string strip_stages;        // its stages: this list (StageWindow's syntax)
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -89,6 +94,15 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.kernel)) return "--kernel needs a kernel name";
     } else if (arg == "--kernel-stage") {
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
+    } else if (arg == "--strip") {
+      if (!value(text) || !(options.strip = ParseCount(text)) ||
+          *options.strip < views::StageWindow::kMinPanes ||
+          *options.strip > views::StageWindow::kMaxPanes)
+        return "--strip needs a number of panes from 2 to 8";
+    } else if (arg == "--strip-filter") {
+      if (!value(options.strip_filter)) return "--strip-filter needs a part of a pass name";
+    } else if (arg == "--strip-stages") {
+      if (!value(options.strip_stages)) return "--strip-stages needs a list like 3,7-9,last";
     } else if (arg == "--heat") {
       options.heat = true;
     } else if (arg == "--lesson") {
@@ -113,6 +127,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   if (!options.lesson.empty() && !options.file.empty())
     return "give a file or --lesson, not both";
   if (options.lesson_step && options.lesson.empty()) return "--lesson-step needs --lesson";
+  if ((!options.strip_filter.empty() || !options.strip_stages.empty()) && !options.strip)
+    options.strip = 4;
   return {};
 }
 
@@ -137,8 +153,21 @@ void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
   window.run_panel()->controller()->set_worker_limits(limits);
 }
 
+// --strip: the Stage Strip in the middle, with the whole width (the docks closed; View ▸ Reset
+// Layout brings them back). The stage list is read once the recording is in.
+void ShowStrip(views::MainWindow& window, const GuiOptions& options) {
+  if (!options.strip) return;
+  for (QDockWidget* dock : window.findChildren<QDockWidget*>()) dock->hide();
+  views::StageStripPanel* strip = window.stage_strip_panel();
+  strip->SetPaneCount(static_cast<int>(*options.strip));
+  strip->SetNameFilter(QString::fromStdString(options.strip_filter));
+  strip->SetStageList(QString::fromStdString(options.strip_stages));
+  window.stage_strip_action()->setChecked(true);
+}
+
 void Open(views::MainWindow& window, const GuiOptions& options) {
   LimitWorkers(window, options);
+  ShowStrip(window, options);
   window.SetPipelineTarget(QString::fromStdString(options.pipeline));
   if (options.pass) window.set_initial_pass(*options.pass);
   StartOnKernelPass(window, options);
@@ -202,6 +231,11 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
   });
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
     if (!options.lesson.empty()) return;
+    if (const QString& error = window.stage_strip_panel()->list_error(); !error.isEmpty()) {
+      std::cerr << "--strip-stages: " << error.toStdString() << '\n';
+      app.quit();
+      return;
+    }
     if (options.kernel.empty()) {
       grab();
       return;
@@ -247,7 +281,8 @@ int GuiMain(int argc, char** argv) {
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
            "[--kernel NAME [--kernel-stage STAGE]] [--lesson LESSON [--lesson-step N] "
-           "[--presenter]] [--screenshot OUT.png]\n";
+           "[--presenter]] [--strip N [--strip-filter TEXT] [--strip-stages LIST]] "
+           "[--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

@@ -22,7 +22,9 @@ void PrintUsage(std::ostream& out) {
   out << "usage: fusescope [COMMAND] [ARGS] | fusescope --version\n\ncommands:\n";
 #ifdef FUSESCOPE_HAVE_GUI
   out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
-         "[--worker-memory MIB] [--screenshot OUT.png]\n      open the workbench\n";
+         "[--worker-memory MIB] [--lesson LESSON [--lesson-step N] [--presenter]] "
+         "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--screenshot OUT.png]\n"
+         "      open the workbench (a lesson in presenter mode, N stages side by side)\n";
 #endif
   for (const auto& command : fusescope::app::Commands()) {
     out << "  " << command.usage << "\n      " << command.summary << '\n';

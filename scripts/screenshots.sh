@@ -7,6 +7,8 @@
 #   inspector_fused_node  the inspector on a fused node (provenance, decisions)
 #   worker_crashed        a compile whose worker crashed in a pass, reported above the last
 #                         good recording, which stays on display
+#   stage_strip           four panes over the fusion passes of bert_encoder (gpu pipeline),
+#                         rendered by `fusescope gui --strip 4 --strip-filter fusion`
 # The originals stay in BUILD_DIR/gui_screenshots/, with gpu_pipeline.png: the default sample
 # compiled with the gpu pipeline, rendered by `fusescope gui --screenshot`.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
@@ -20,4 +22,6 @@ mkdir -p docs/screenshots
 cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,inspector_fused_node,worker_crashed}.png \
    docs/screenshots/
 "$build/app/fusescope" gui --pipeline gpu --screenshot "$build/gui_screenshots/gpu_pipeline.png"
+"$build/app/fusescope" gui sample:bert_encoder --pipeline gpu --strip 4 --strip-filter fusion \
+  --screenshot docs/screenshots/stage_strip.png
 ls -l docs/screenshots "$build/gui_screenshots"

@@ -395,6 +395,21 @@ void GraphCanvas::FollowView(const GraphCanvas& other) {
   MakeItemsInView();
 }
 
+void GraphCanvas::ShowAt(double zoom, const QPointF& center) {
+  view_mode_ = ViewMode::kUser;
+  Apply(ViewTarget{std::clamp(zoom, kMinZoom, kMaxZoom), center});
+}
+
+QPointF GraphCanvas::ViewCenter() const { return mapToScene(viewport()->rect().center()); }
+
+double GraphCanvas::FitZoom() const {
+  const QRectF rect = shown_.scene->sceneRect();
+  if (rect.isEmpty()) return zoom();
+  const double fitting =
+      std::min(viewport()->width() / rect.width(), viewport()->height() / rect.height());
+  return std::clamp(fitting, kMinZoom, kMaxFitZoom);
+}
+
 GraphNodeItem* GraphCanvas::NodeItemAt(const QPoint& position) const {
   // The topmost node under the pointer is the innermost: expanded boxes sit below the nodes
   // and are added before their children.

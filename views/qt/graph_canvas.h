@@ -57,6 +57,13 @@ class GraphCanvas : public QGraphicsView {
   void ZoomBy(double factor);
   // Takes the zoom and centre of `other` (aligned pictures share coordinates).
   void FollowView(const GraphCanvas& other);
+  // Shows scene point `center` in the middle at `zoom` (clamped like a user's zoom); ends the
+  // automatic modes like FollowView. Panes that share one viewport are moved with it.
+  void ShowAt(double zoom, const QPointF& center);
+  // The scene point in the middle of the viewport.
+  QPointF ViewCenter() const;
+  // The zoom at which the whole picture fits the viewport, as FitAll() would set it.
+  double FitZoom() const;
   // Grows the scene to cover `rect` too: aligned sides get the same extent.
   void UniteSceneRect(const QRectF& rect);
   // Fits the whole picture, and keeps it fitted when resized until the user zooms or pans.

@@ -25,7 +25,7 @@ bool GraphPicture::PrepareGraph() {
     return false;
   }
   graph_ = DisplayGraph::Build(*module, request.options);
-  if (const ir::GraphDiff* diff = request.view->diff()) {
+  if (const ir::GraphDiff* diff = request.view->diff(); diff && request.attach_diff) {
     graph_.AttachDiff(*diff, request.side == GraphSide::kBefore);
   }
   if (request.expanded) {

@@ -38,6 +38,9 @@ struct GraphRequest {
   // Instructions to bring into view: the boxes around them are expanded.
   std::vector<int64_t> reveal;
   std::optional<EdgeAnnotation> annotation;
+  // Colour the nodes by the pass's diff; off for a graph shown as a stage of its own (the
+  // input module), where the pass that follows it is not what the picture is about.
+  bool attach_diff = true;
 };
 
 class GraphPicture {

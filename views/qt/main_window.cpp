@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -42,6 +43,7 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/run_panel.h"
 #include "views/qt/search_panel.h"
+#include "views/qt/stage_strip_panel.h"
 #include "views/qt/workbench_context.h"
 #include "views/qt/worker_failure.h"
 #include "views/qt/worker_pool.h"
@@ -89,7 +91,11 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::setupPanels() {
   graph_panel_ = new GraphDiffPanel(context_, use_settings_, this);
-  setCentralWidget(graph_panel_);
+  stage_strip_panel_ = new StageStripPanel(context_, this);
+  graphs_ = new QStackedWidget(this);
+  graphs_->addWidget(graph_panel_);
+  graphs_->addWidget(stage_strip_panel_);
+  setCentralWidget(graphs_);
   timeline_panel_ = new PassTimelinePanel(context_, pass_actions_, this);
   inspector_panel_ = new InspectorPanel(context_, this);
   text_panel_ = new IrTextPanel(context_, this);
@@ -107,6 +113,7 @@ void MainWindow::setupPanels() {
     }
   };
   connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, settle);
+  connect(stage_strip_panel_, &StageStripPanel::picturesSettled, this, settle);
   connect(profile_panel_, &ProfilePanel::updated, this, settle);
   connect(profile_panel_, &ProfilePanel::profilesLoaded, this, settle);
   connect(xla_panel_, &XlaComparisonPanel::updated, this, settle);
@@ -230,7 +237,21 @@ void MainWindow::setupActions() {
   setupRunMenu();
   setupNavigateMenu();
   view_menu_ = menuBar()->addMenu(tr("&View"));
+  setupStageStrip();
   setupHelpMenu();
+}
+
+void MainWindow::setupStageStrip() {
+  stage_strip_action_ = view_menu_->addAction(tr("&Stage Strip"));
+  stage_strip_action_->setCheckable(true);
+  stage_strip_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  stage_strip_action_->setToolTip(
+      tr("Several stages side by side in one viewport, in place of the pass's two graphs "
+         "(Ctrl+Shift+S)"));
+  connect(stage_strip_action_, &QAction::toggled, this, [this](bool on) {
+    graphs_->setCurrentWidget(on ? static_cast<QWidget*>(stage_strip_panel_) : graph_panel_);
+  });
+  view_menu_->addSeparator();
 }
 
 void MainWindow::setupFileMenu() {
@@ -516,7 +537,9 @@ void MainWindow::FitPassesToNames() {
 
 bool MainWindow::IsSettled() const {
   return !loader_->busy() && !context_->busy() && context_->pass_view() &&
-         graph_panel_->settled() && !profile_panel_->busy() && !xla_panel_->busy() &&
+         graph_panel_->settled() &&
+         (!stage_strip_panel_->isVisible() || stage_strip_panel_->settled()) &&
+         !profile_panel_->busy() && !xla_panel_->busy() &&
          !kernel_panel_->busy();
 }
 
@@ -725,6 +748,8 @@ void MainWindow::ShowShortcuts() {
          "<tr><td><b>F11</b></td><td>next pass that changed the module</td></tr>"
          "<tr><td><b>Shift+F11</b></td><td>previous changed pass</td></tr>"
          "<tr><td><b>Ctrl+Home / Ctrl+End</b></td><td>first / last pass</td></tr>"
+         "<tr><td><b>Ctrl+Shift+S</b></td><td>the stage strip: several passes side by "
+         "side</td></tr>"
          "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find an instruction, next, previous</td></tr>"
          "<tr><td><b>Ctrl+R</b></td><td>run the pipeline again</td></tr>"
          "<tr><td><b>F5</b></td><td>run the current pass against the original module</td></tr>"

@@ -25,6 +25,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTemporaryDir;
+class QStackedWidget;
 class QToolButton;
 
 namespace fusescope::views {
@@ -43,6 +44,7 @@ class ProfilePanel;
 class RecordingLoader;
 class RunPanel;
 class SearchPanel;
+class StageStripPanel;
 class WorkbenchContext;
 class WorkerFailure;
 class WorkerReportBanner;
@@ -99,6 +101,10 @@ class MainWindow : public QMainWindow, public ContextObserver {
   ComparePanel* compare_panel() const { return compare_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
   LessonPanel* lesson_panel() const { return lesson_panel_; }
+  // N stages side by side in the middle of the window, in place of the pass's two graphs
+  // while stage_strip_action() is checked (View ▸ Stage Strip, Ctrl+Shift+S).
+  StageStripPanel* stage_strip_panel() const { return stage_strip_panel_; }
+  QAction* stage_strip_action() const { return stage_strip_action_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
@@ -144,6 +150,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupNavigateMenu();
   void setupViewMenu();
   void setupHelpMenu();
+  void setupStageStrip();
   void setupToolBar();
   void setupStatusBar();
   void setupLoader();
@@ -201,6 +208,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   QByteArray presenter_saved_state_;
   QFont presenter_saved_font_;
   QPalette presenter_saved_palette_;
+  StageStripPanel* stage_strip_panel_ = nullptr;
+  QStackedWidget* graphs_ = nullptr;  // the pass's two graphs or the stage strip
+  QAction* stage_strip_action_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;

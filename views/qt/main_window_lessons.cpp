@@ -251,6 +251,8 @@ void MainWindow::SetPresenterMode(bool on) {
       dock->setVisible(dock->widget() == lesson_panel_ && lesson_panel_->has_lesson());
     }
     graph_panel_->SetSinglePane(true);
+    // One graph pane: the pass's own graph, not the stage strip.
+    if (stage_strip_action_ && stage_strip_action_->isChecked()) stage_strip_action_->trigger();
     // The lesson's text beside one graph, wider than a normal dock.
     for (QDockWidget* dock : docks_) {
       if (dock->widget() == lesson_panel_ && dock->isVisible()) {
