@@ -259,6 +259,7 @@ text: A paragraph.
   - another
 
 step: Lowered
+pass: fusion
 kernel: add_reduce_fusion
 stage: lower
 text: The loops appear.
@@ -315,8 +316,9 @@ TEST(LessonReportTest, KernelStepsShowTheStageAndItsDiff) {
             std::string::npos);
   EXPECT_NE(html->find("What this stage changed after input (+1 &minus;1 lines)"),
             std::string::npos);
-  // The stage step stays at the fusion pass and outlines the kernel's fusion there.
+  // The stage step, at the fusion pass, outlines the kernel's fusion there.
   EXPECT_EQ((*steps)[1].pass, (*steps)[0].pass);
+  EXPECT_EQ((*steps)[1].instruction_id, fusion->id);
   EXPECT_NE(html->find("<article class=\"step\" id=\"step-2\" data-pass=\"" +
                        std::to_string((*steps)[1].pass) + "\" data-marked=\"f" +
                        std::to_string(fusion->id) + "\">"),
