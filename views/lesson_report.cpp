@@ -1,5 +1,6 @@
 #include "views/lesson_report.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -666,15 +667,16 @@ class LessonReportBuilder {
         "<table class=\"what-if-fusions\"><thead><tr><th>lesson's fusion</th><th>what-if's "
         "fusion</th><th>members in both</th><th>only the lesson's holds</th><th>only the "
         "what-if's holds</th></tr></thead><tbody>\n";
-    size_t rows = 0;
+    std::vector<const recording::FusionMatch*> rows;
     for (const auto* list : {&comparison.different, &comparison.only_a, &comparison.only_b}) {
-      for (const recording::FusionMatch& match : *list) {
-        if (rows++ == kMaxRows) break;
-        out_ += "<tr><td>" + Esc(match.fusion_a.empty() ? "-" : match.fusion_a) + "</td><td>" +
-                Esc(match.fusion_b.empty() ? "-" : match.fusion_b) + "</td><td>" +
-                Esc(JoinNames(match.common)) + "</td><td>" + Esc(JoinNames(match.only_a)) +
-                "</td><td>" + Esc(JoinNames(match.only_b)) + "</td></tr>\n";
-      }
+      for (const recording::FusionMatch& match : *list) rows.push_back(&match);
+    }
+    rows.resize(std::min(rows.size(), kMaxRows));
+    for (const recording::FusionMatch* match : rows) {
+      out_ += "<tr><td>" + Esc(match->fusion_a.empty() ? "-" : match->fusion_a) + "</td><td>" +
+              Esc(match->fusion_b.empty() ? "-" : match->fusion_b) + "</td><td>" +
+              Esc(JoinNames(match->common)) + "</td><td>" + Esc(JoinNames(match->only_a)) +
+              "</td><td>" + Esc(JoinNames(match->only_b)) + "</td></tr>\n";
     }
     out_ += "</tbody></table>\n";
     if (total > kMaxRows) {

@@ -230,6 +230,24 @@ TEST(LessonReportTest, WhatIfComparisonAsTables) {
             std::string::npos);
 }
 
+// Long lists are cut at 40 rows across the three kinds of differing fusions, and counted.
+TEST(LessonReportTest, WhatIfTablesAreCut) {
+  const MlpReplay& replay = Mlp();
+  std::vector<std::optional<recording::RecordingComparison>> what_ifs = replay.what_ifs;
+  recording::RecordingComparison& comparison = *what_ifs[4];
+  comparison.different.assign(30, {"fa", "fb", {"x.1"}, {"y.1"}, {}});
+  comparison.only_a.assign(15, {"ga", "", {}, {"z.1"}, {}});
+  comparison.only_b.assign(5, {"", "hb", {}, {}, {"w.1"}});
+  LessonReplayInputs inputs = replay.Inputs();
+  inputs.what_ifs = &what_ifs;
+  auto html = LessonReport::Render(inputs);
+  ASSERT_TRUE(html.ok()) << html.message();
+  EXPECT_EQ(Occurrences(*html, "<tr><td>fa</td><td>fb</td>"), 30);
+  EXPECT_EQ(Occurrences(*html, "<tr><td>ga</td><td>-</td>"), 10);
+  EXPECT_EQ(Occurrences(*html, "<tr><td>-</td><td>hb</td>"), 0);
+  EXPECT_NE(html->find("<p class=\"muted\">and 10 more</p>"), std::string::npos);
+}
+
 TEST(LessonReportTest, MissingPartsAreErrorsNamingTheStep) {
   const MlpReplay& replay = Mlp();
   LessonReplayInputs inputs = replay.Inputs();
