@@ -11,7 +11,7 @@ packages=(
   libsqlite3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev libonnx-testdata
-  xvfb xauth fonts-dejavu-core
+  xvfb xauth fonts-dejavu-core chromium-headless-shell
   desktop-file-utils dpkg-dev
 )
 

@@ -25,6 +25,13 @@ if bash scripts/setup_peers.sh model-explorer; then
 else
   echo "test: ai-edge-model-explorer could not be installed; its round trip will be skipped"
 fi
+# The lesson replays opened in headless Chromium (scripts/replay_browser_check.sh): where
+# setup.sh installed it, a skipped browser check fails the run.
+if command -v chromium-headless-shell >/dev/null 2>&1; then
+  export FUSESCOPE_REQUIRE_CHROMIUM=1
+else
+  echo "test: chromium-headless-shell is not installed; the lesson replays' browser check will be skipped"
+fi
 bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"

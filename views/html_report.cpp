@@ -6,6 +6,7 @@
 
 #include "recording/operation_counts.h"
 #include "views/markup.h"
+#include "views/pass_diff_html.h"
 
 namespace fusescope::views {
 
@@ -37,11 +38,11 @@ tr.failed td { background: #fde8e8; }
              margin-bottom: 16px; }
 .counts { color: #444; margin: 4px 0; }
 ul.statements { margin: 4px 0 8px 0; }
-.picture { overflow: auto; border: 1px solid #e3e6e9; background: #fff; cursor: zoom-in; }
-.picture svg { max-width: 100%; height: auto; display: block; }
-.picture.actual { cursor: zoom-out; max-height: 85vh; }
-.picture.actual svg { max-width: none; }
-.filters { margin: 8px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+)CSS";
+
+// After the pictures' rules (PassPictureStyle).
+constexpr const char* kStyleEnd =
+    R"CSS(.filters { margin: 8px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .filters select, .filters input { font-size: 13px; padding: 2px 4px; }
 td.accepted { color: #2e8b3a; font-weight: bold; } td.refused { color: #c62828; font-weight: bold; }
 pre { background: #f4f6f8; padding: 8px; overflow: auto; font-size: 12px; }
@@ -80,10 +81,10 @@ constexpr const char* kScript = R"JS(
       });
     });
   }
-  document.querySelectorAll('.picture').forEach(function (picture) {
-    picture.addEventListener('click', function () { picture.classList.toggle('actual'); });
-  });
-})();
+)JS";
+
+// After the pictures' toggles (PassPictureScript).
+constexpr const char* kScriptEnd = R"JS(})();
 )JS";
 
 std::string Esc(std::string_view text) { return EscapeXml(text); }
@@ -115,7 +116,8 @@ class ReportBuilder {
     std::string title =
         options_.title.empty() ? "Fusescope report: " + recording_.model_name : options_.title;
     out_ = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-           Esc(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+           Esc(title) + "</title>\n<style>" + kStyle + std::string(PassPictureStyle()) + kStyleEnd +
+           "</style>\n</head>\n<body>\n";
     Header(title);
     out_ +=
         "<nav><a href=\"#passes\">Passes</a><a href=\"#diffs\">Changed passes</a>"
@@ -128,7 +130,8 @@ class ReportBuilder {
     Decisions();
     Failure();
     out_ += options_.extra_sections;
-    out_ += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+    out_ += "<script>" + std::string(kScript) + std::string(PassPictureScript()) + kScriptEnd +
+            "</script>\n</body>\n</html>\n";
     return std::move(out_);
   }
 
@@ -210,29 +213,12 @@ class ReportBuilder {
       out_ += "<p class=\"muted\">No diff: " + Esc(diff.message()) + "</p></article>\n";
       return;
     }
-    out_ += "<p class=\"counts\">" + Esc(diff->diff().CountsLine()) + "</p>\n";
-    std::vector<std::string> statements = diff->diff().Statements();
-    if (!statements.empty()) {
-      out_ += "<ul class=\"statements\">";
-      for (const std::string& statement : statements) out_ += "<li>" + Esc(statement) + "</li>";
-      out_ += "</ul>\n";
+    out_ += PassDiffSummaryHtml(recording_, *diff);
+    if (with_picture) {
+      out_ += PassPictureHtml(
+          InlinePassSvg(recording_, *diff, options_.diff, "p" + std::to_string(pass.index)));
     }
-    out_ += "<details><summary>all changes as text</summary><pre>" + Esc(diff->Text(recording_)) +
-            "</pre></details>\n";
-    if (with_picture) Picture(*diff, pass.index);
     out_ += "</article>\n";
-  }
-
-  void Picture(const PassDiff& diff, int64_t pass) {
-    DiffViewOptions view = options_.diff;
-    view.svg.standalone = false;
-    view.svg.id_prefix = "p" + std::to_string(pass);
-    StatusOr<std::string> svg = diff.RenderSvg(recording_, view);
-    if (!svg.ok()) {
-      out_ += "<p class=\"muted\">No picture: " + Esc(svg.message()) + "</p>\n";
-      return;
-    }
-    out_ += "<div class=\"picture\" title=\"click to toggle actual size\">\n" + *svg + "</div>\n";
   }
 
   void Decisions() {

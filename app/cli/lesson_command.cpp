@@ -8,10 +8,7 @@
 // own compile. --check stops after resolving. The workbench runs `lesson FILE -o RUN.fsdb
 // --check` in its worker to prepare a lesson.
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -24,8 +21,6 @@
 
 namespace fusescope::app {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr char kUsage[] =
     "usage: fusescope lesson FILE|lesson:NAME [-o RUN.fsdb | --recording RUN.fsdb] [--step N] "
@@ -95,26 +90,17 @@ int ListLessons(bool as_json) {
   return 0;
 }
 
-// A what-if step: the model compiled again with the step's options, compared with the lesson's
-// own recording.
-StatusOr<recording::RecordingComparison> RunWhatIf(const views::Lesson& lesson,
-                                                   const views::LessonStep& step,
-                                                   const recording::Recording& base) {
-  auto changed = CompileLessonModel(lesson, step.what_if);
-  if (!changed.ok()) return changed.status();
-  return recording::CompareRecordings(base, *changed);
-}
-
 void PrintWhatIf(const std::vector<std::string>& options,
                  const recording::RecordingComparison& comparison) {
   std::printf("  what if: %s\n", JoinWords(options).c_str());
   for (const auto& [key, value] : comparison.options_b) {
     std::printf("    option %s = %s\n", key.c_str(), value.c_str());
   }
-  std::printf("    final fusions: %zu the same, %zu with different members, %zu only in the "
-              "lesson's compile, %zu only in the what-if\n",
-              comparison.same.size(), comparison.different.size(), comparison.only_a.size(),
-              comparison.only_b.size());
+  std::printf(
+      "    final fusions: %zu the same, %zu with different members, %zu only in the "
+      "lesson's compile, %zu only in the what-if\n",
+      comparison.same.size(), comparison.different.size(), comparison.only_a.size(),
+      comparison.only_b.size());
   size_t listed = 0;
   for (const recording::FusionMatch& match : comparison.different) {
     if (++listed > 6) {
@@ -131,8 +117,7 @@ void PrintWhatIf(const std::vector<std::string>& options,
   for (const recording::FusedPair& edge : comparison.edges_only_a) {
     if (++shown > 6) break;
     std::printf("    the what-if refused %s -> %s [%s]: %s\n", edge.producer.c_str(),
-                edge.consumer.c_str(), edge.second_reason.c_str(),
-                edge.second_explanation.c_str());
+                edge.consumer.c_str(), edge.second_reason.c_str(), edge.second_explanation.c_str());
   }
   if (comparison.edges_only_a.size() > 6) {
     std::printf("    ... and %zu more edges fused only in the lesson's compile\n",
@@ -166,7 +151,8 @@ void PrintStep(const views::Lesson& lesson, const ResolvedLesson& resolved, size
   std::printf("\n%s", Wrap(step.text, "  ").c_str());
   if (explain_pass) {
     if (auto explanation = resources::ExplainPass(at.pass_name)) {
-      std::printf("\n%s", Wrap("The pass " + at.pass_name + ": " + explanation->does, "  ").c_str());
+      std::printf("\n%s",
+                  Wrap("The pass " + at.pass_name + ": " + explanation->does, "  ").c_str());
     }
   }
   if (what_if != nullptr) {
@@ -221,16 +207,6 @@ void StepJson(JsonWriter& json, const views::Lesson& lesson, const ResolvedLesso
   json.EndObject();
 }
 
-// A temporary recording that goes away with the command.
-struct ScratchFile {
-  std::string path;
-  ~ScratchFile() {
-    if (path.empty()) return;
-    std::error_code ignored;
-    fs::remove(path, ignored);
-  }
-};
-
 int RunLesson(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args, {"-o", "--recording", "--step"},
                         {"--list", "--check", "--json", "--progress"});
@@ -244,7 +220,8 @@ int RunLesson(const std::vector<std::string>& raw_args) {
   if (!lesson.ok()) return Fail(lesson.message());
   auto step_number = args->IntValue("--step");
   if (!step_number.ok()) return Fail("lesson: " + step_number.message());
-  if (*step_number && (**step_number < 1 || **step_number > static_cast<int64_t>(lesson->steps.size()))) {
+  if (*step_number &&
+      (**step_number < 1 || **step_number > static_cast<int64_t>(lesson->steps.size()))) {
     return Fail("lesson: --step " + std::to_string(**step_number) + " is out of range (1 to " +
                 std::to_string(lesson->steps.size()) + ")");
   }
@@ -257,9 +234,7 @@ int RunLesson(const std::vector<std::string>& raw_args) {
     if (auto out = args->Value("-o")) {
       path = *out;
     } else {
-      scratch.path = (fs::temp_directory_path() /
-                      ("fusescope-lesson-" + std::to_string(getpid()) + ".fsdb"))
-                         .string();
+      scratch.path = ScratchFile::TemporaryPath();
       path = scratch.path;
     }
     if (Status prepared = PrepareLessonRecording(*lesson, path, args->Has("--progress"));
@@ -281,8 +256,8 @@ int RunLesson(const std::vector<std::string>& raw_args) {
       json.EndObject();
       std::cout << json.str() << '\n';
     } else {
-      std::printf("%s: %zu steps resolve against %s\n", lesson->file.c_str(),
-                  lesson->steps.size(), path.c_str());
+      std::printf("%s: %zu steps resolve against %s\n", lesson->file.c_str(), lesson->steps.size(),
+                  path.c_str());
     }
     return 0;
   }
@@ -296,11 +271,8 @@ int RunLesson(const std::vector<std::string>& raw_args) {
   std::vector<std::optional<recording::RecordingComparison>> what_ifs(lesson->steps.size());
   for (size_t i = first; i < last; ++i) {
     if (lesson->steps[i].what_if.empty()) continue;
-    auto comparison = RunWhatIf(*lesson, lesson->steps[i], resolved->recording);
-    if (!comparison.ok()) {
-      return Fail(lesson->file + ":" + std::to_string(lesson->steps[i].line) + ": step " +
-                  std::to_string(i + 1) + ": what-if: " + comparison.message());
-    }
+    auto comparison = CompareWhatIf(*lesson, i, resolved->recording);
+    if (!comparison.ok()) return Fail(comparison.message());
     what_ifs[i] = std::move(*comparison);
   }
   if (as_json) {

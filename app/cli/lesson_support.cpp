@@ -55,14 +55,13 @@ StatusOr<recording::Recording> CompileLessonModel(const views::Lesson& lesson,
   if (!options.ok()) return Status::Error(lesson.file + ": " + options.message());
   auto model = ReadModelText(lesson.model);
   if (!model.ok()) return Status::Error(lesson.file + ": model: " + model.message());
-  return model->module ? recording::CompileAndRecord(*model->module, *options,
-                                                     model->display_name, model->text, nullptr)
-                       : recording::CompileAndRecord(model->text, *options, model->display_name,
-                                                     nullptr);
+  return model->module
+             ? recording::CompileAndRecord(*model->module, *options, model->display_name,
+                                           model->text, nullptr)
+             : recording::CompileAndRecord(model->text, *options, model->display_name, nullptr);
 }
 
-Status PrepareLessonRecording(const views::Lesson& lesson, const std::string& path,
-                              bool progress) {
+Status PrepareLessonRecording(const views::Lesson& lesson, const std::string& path, bool progress) {
   if (progress) std::fprintf(stderr, "progress: stage 1/%d compile\n", lesson.kernels ? 2 : 1);
   auto recording = CompileLessonModel(lesson);
   if (!recording.ok()) return recording.status();
@@ -77,8 +76,8 @@ Status PrepareLessonRecording(const views::Lesson& lesson, const std::string& pa
   // holds the lesson (the workbench's worker, or this command).
   const std::string log = path + ".kernels.err";
   compare::ProcessSpec spec;
-  spec.argv = {ExecutablePath(), "profile", path, "--device", "cpu", "--reps", "3",
-               "--warmup", "1", "--save"};
+  spec.argv = {ExecutablePath(), "profile", path,       "--device", "cpu",
+               "--reps",         "3",       "--warmup", "1",        "--save"};
   spec.stdout_path = "/dev/null";
   spec.stderr_path = log;
   auto ran = compare::RunProcess(spec);
@@ -113,6 +112,52 @@ StatusOr<ResolvedLesson> ResolveLessonAt(const views::Lesson& lesson, const std:
   if (!steps.ok()) return steps.status();
   out.steps = std::move(*steps);
   return out;
+}
+
+StatusOr<recording::RecordingComparison> CompareWhatIf(const views::Lesson& lesson, size_t index,
+                                                       const recording::Recording& base) {
+  const views::LessonStep& step = lesson.steps[index];
+  auto comparison = [&]() -> StatusOr<recording::RecordingComparison> {
+    auto changed = CompileLessonModel(lesson, step.what_if);
+    if (!changed.ok()) return changed.status();
+    return recording::CompareRecordings(base, *changed);
+  }();
+  if (!comparison.ok()) {
+    return Status::Error(lesson.file + ":" + std::to_string(step.line) + ": step " +
+                         std::to_string(index + 1) + ": what-if: " + comparison.message());
+  }
+  return comparison;
+}
+
+StatusOr<std::vector<recording::KernelRecord>> LoadLessonKernels(
+    const std::string& path, const std::vector<views::ResolvedStep>& steps) {
+  std::vector<recording::KernelRecord> kernels;
+  for (const views::ResolvedStep& step : steps) {
+    if (step.kernel.empty()) continue;
+    const bool loaded = std::any_of(kernels.begin(), kernels.end(), [&](const auto& kernel) {
+      return kernel.kernel == step.kernel && kernel.snapshot == step.kernel_snapshot;
+    });
+    if (loaded) continue;
+    auto kernel = recording::LoadKernel(path, step.kernel_snapshot, step.kernel);
+    if (!kernel.ok()) return kernel.status();
+    if (!*kernel) {
+      return Status::Error(path + ": kernel " + step.kernel + " of snapshot " +
+                           std::to_string(step.kernel_snapshot) + " is listed but cannot be read");
+    }
+    kernels.push_back(std::move(**kernel));
+  }
+  return kernels;
+}
+
+ScratchFile::~ScratchFile() {
+  if (path.empty()) return;
+  std::error_code ignored;
+  fs::remove(path, ignored);
+}
+
+std::string ScratchFile::TemporaryPath() {
+  return (fs::temp_directory_path() / ("fusescope-lesson-" + std::to_string(getpid()) + ".fsdb"))
+      .string();
 }
 
 }  // namespace fusescope::app

@@ -4,14 +4,16 @@
 // What `fusescope lesson` and `fusescope report --lesson` share: compiling a lesson's model
 // with its options (and a step's what-if options on top), preparing the recording a lesson
 // runs on (its kernels compiled and stored when a step shows one), and resolving the lesson
-// against that recording.
+// against that recording, the what-if compiles of its steps and the kernels its steps show.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/status.h"
 #include "recording/kernel_store.h"
 #include "recording/recording.h"
+#include "recording/recording_comparison.h"
 #include "views/lesson.h"
 
 namespace fusescope::app {
@@ -37,6 +39,26 @@ struct ResolvedLesson {
 
 // Reads the recording at `path` and resolves `lesson` against it.
 StatusOr<ResolvedLesson> ResolveLessonAt(const views::Lesson& lesson, const std::string& path);
+
+// The model compiled again with the what-if options of step `index`, compared with the
+// lesson's own recording `base`. Errors name the lesson file, the step's line and number.
+StatusOr<recording::RecordingComparison> CompareWhatIf(const views::Lesson& lesson, size_t index,
+                                                       const recording::Recording& base);
+
+// The kernels the resolved steps show, with their stage texts, from the recording at `path`.
+StatusOr<std::vector<recording::KernelRecord>> LoadLessonKernels(
+    const std::string& path, const std::vector<views::ResolvedStep>& steps);
+
+// A file that goes away with this object, if it was made: a lesson's temporary recording.
+struct ScratchFile {
+  std::string path;
+  ScratchFile() = default;
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  ~ScratchFile();
+  // A fresh name in the temporary folder: "fusescope-lesson-PID.fsdb".
+  static std::string TemporaryPath();
+};
 
 }  // namespace fusescope::app
 

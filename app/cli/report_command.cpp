@@ -1,22 +1,95 @@
 // `fusescope report RUN.fsdb -o OUT.html`: one self-contained HTML report of a recording.
+// `fusescope report [RUN.fsdb] --lesson FILE|lesson:NAME -o OUT.html`: a lesson's replay
+// (views/lesson_report.h), one self-contained page a class opens offline. RUN.fsdb is the
+// lesson's recording (`fusescope lesson FILE -o RUN.fsdb`); without it the lesson's model is
+// compiled into a temporary recording (kernels too when a step shows one), removed afterwards.
+// What-if steps compile the model again with their options.
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/command.h"
+#include "app/cli/lesson_support.h"
 #include "compare/comparison_report.h"
 #include "compare/comparison_store.h"
 #include "recording/recording_store.h"
 #include "views/html_report.h"
+#include "views/lesson_report.h"
 
 namespace fusescope::app {
 namespace {
 
-int RunReport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"-o", "--title", "--max-pictures"}, {});
-  if (!args.ok()) return Fail("report: " + args.message());
-  if (args->positional().size() != 1 || !args->Has("-o")) {
-    return Fail("usage: fusescope report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N]");
+constexpr char kUsage[] =
+    "usage: fusescope report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N] | "
+    "fusescope report [RUN.fsdb] --lesson FILE|lesson:NAME -o OUT.html [--title TEXT] "
+    "[--progress]";
+
+int RunLessonReport(const ParsedArgs& args) {
+  if (args.positional().size() > 1) return Fail(kUsage);
+  if (args.Has("--max-pictures")) {
+    return Fail(
+        "report: --max-pictures is for a recording's report; a lesson's replay draws "
+        "every pass its steps visit");
   }
+  auto lesson = views::LoadLesson(*args.Value("--lesson"));
+  if (!lesson.ok()) return Fail(lesson.message());
+  ScratchFile scratch;
+  std::string path;
+  if (!args.positional().empty()) {
+    path = args.positional()[0];
+  } else {
+    scratch.path = ScratchFile::TemporaryPath();
+    path = scratch.path;
+    if (Status prepared = PrepareLessonRecording(*lesson, path, args.Has("--progress"));
+        !prepared.ok()) {
+      return Fail(prepared.message());
+    }
+  }
+  auto resolved = ResolveLessonAt(*lesson, path);
+  if (!resolved.ok()) {
+    // A step that does not fit a recording the user gave: most likely another model's.
+    const bool step_error = resolved.message().starts_with(lesson->file + ":");
+    if (!step_error || !scratch.path.empty()) return Fail(resolved.message());
+    return Fail(resolved.message() + " (is " + path +
+                " this lesson's recording? `fusescope lesson " + lesson->file +
+                " -o RUN.fsdb` makes one)");
+  }
+  std::vector<std::optional<recording::RecordingComparison>> what_ifs(lesson->steps.size());
+  for (size_t i = 0; i < lesson->steps.size(); ++i) {
+    if (lesson->steps[i].what_if.empty()) continue;
+    auto comparison = CompareWhatIf(*lesson, i, resolved->recording);
+    if (!comparison.ok()) return Fail(comparison.message());
+    what_ifs[i] = std::move(*comparison);
+  }
+  auto kernels = LoadLessonKernels(path, resolved->steps);
+  if (!kernels.ok()) return Fail(kernels.message());
+  views::LessonReplayInputs inputs;
+  inputs.lesson = &*lesson;
+  inputs.recording = &resolved->recording;
+  inputs.steps = &resolved->steps;
+  inputs.kernels = &*kernels;
+  inputs.what_ifs = &what_ifs;
+  views::LessonReportOptions options;
+  options.title = args.Value("--title").value_or("");
+  const std::string output = *args.Value("-o");
+  if (Status written = views::WriteLessonReport(inputs, output, options); !written.ok()) {
+    return Fail(written.message());
+  }
+  std::error_code error;
+  const auto bytes = std::filesystem::file_size(output, error);
+  std::cout << "wrote " << output << ": lesson replay, " << lesson->steps.size() << " steps, "
+            << (error ? 0 : bytes) << " bytes\n";
+  return 0;
+}
+
+int RunReport(const std::vector<std::string>& raw_args) {
+  auto args = ParseArgs(raw_args, {"-o", "--title", "--max-pictures", "--lesson"}, {"--progress"});
+  if (!args.ok()) return Fail("report: " + args.message());
+  if (!args->Has("-o")) return Fail(kUsage);
+  if (args->Has("--lesson")) return RunLessonReport(*args);
+  if (args->positional().size() != 1) return Fail(kUsage);
+  if (args->Has("--progress")) return Fail("report: --progress is for a lesson's replay");
   auto max_pictures = args->IntValue("--max-pictures");
   if (!max_pictures.ok()) return Fail(max_pictures.message());
   auto recording = recording::LoadRecording(args->positional()[0]);
@@ -38,9 +111,11 @@ int RunReport(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"report",
-                                   "report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N]",
-                                   "self-contained HTML report of a recording", RunReport});
+const CommandRegistrar kRegistrar(
+    {"report",
+     "report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N] | report [RUN.fsdb] "
+     "--lesson FILE|lesson:NAME -o OUT.html [--title TEXT] [--progress]",
+     "self-contained HTML report of a recording, or a lesson's replay to open offline", RunReport});
 
 }  // namespace
 }  // namespace fusescope::app

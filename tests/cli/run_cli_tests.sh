@@ -157,6 +157,32 @@ contains "why text" 'refused \[' "$tmp/out"
 expect_ok "report" "$fs" report "$run" -o "$tmp/r.html"
 contains "report is self-contained" '<svg' "$tmp/r.html"
 if grep -Eq '(src|href)="https?:' "$tmp/r.html"; then bad "report refers to the network"; else ok; fi
+# A lesson's replay: from the lesson's own recording, and from a temporary one (removed after).
+expect_ok "lesson recording" "$fs" lesson lesson:mlp_fusion -o "$tmp/lesson.fsdb" --check
+expect_ok "report lesson" "$fs" report "$tmp/lesson.fsdb" --lesson lesson:mlp_fusion -o "$tmp/lesson.html"
+contains "report lesson says what it wrote" "^wrote $tmp/lesson\.html: lesson replay, 6 steps, [0-9]+ bytes\$" "$tmp/out"
+contains "report lesson last step" '<article class="step" id="step-6"' "$tmp/lesson.html"
+contains "report lesson what-if" 'What if: <code>--fusion-limit max_instructions=3</code>' "$tmp/lesson.html"
+contains "report lesson refusal" '<span class="outcome refused">refused to fuse</span> %exponential' "$tmp/lesson.html"
+if grep -Eq 'https?://|src="//' "$tmp/lesson.html"; then bad "lesson replay names a URL"; else ok; fi
+mkdir -p "$tmp/scratch"
+expect_ok "report lesson without recording" env TMPDIR="$tmp/scratch" "$fs" report --lesson lesson:reduction_not_fused -o "$tmp/reduction.html"
+contains "report lesson without recording" '<article class="step" id="step-5"' "$tmp/reduction.html"
+contains "report lesson gpu what-if" 'What if: <code>--pipeline gpu</code>' "$tmp/reduction.html"
+left=$(ls "$tmp/scratch" | grep fusescope-lesson); if [[ -z "$left" ]]; then ok; else bad "report --lesson left $left"; fi
+expect_ok "report kernel lesson" env TMPDIR="$tmp/scratch" "$fs" report --lesson lesson:graph_to_kernel -o "$tmp/kernel.html"
+contains "report kernel lesson stage" '<h3>Kernel subtract_exponential_fusion, stage [0-9]+ of [0-9]+: asm</h3>' "$tmp/kernel.html"
+contains "report kernel lesson stage diff" '<summary>What this stage changed after ' "$tmp/kernel.html"
+left=$(ls "$tmp/scratch" | grep fusescope-lesson); if [[ -z "$left" ]]; then ok; else bad "report --lesson with kernels left $left"; fi
+printf 'lesson: A node that is not there\nmodel: sample:mlp\n\nstep: Nowhere\npass: fusion\nselect: reduce.99\ntext: t\n' >"$tmp/bad.lesson"
+expect_error "report lesson that does not resolve" "^$tmp/bad\.lesson:6:9: step 1 \('Nowhere'\): no node named 'reduce\.99' before or after pass [0-9]+ \(fusion\) \(is $tmp/lesson\.fsdb this lesson's recording\?" "$fs" report "$tmp/lesson.fsdb" --lesson "$tmp/bad.lesson" -o "$tmp/bad.html"
+expect_error "report lesson that does not resolve, no recording" "^$tmp/bad\.lesson:6:9: step 1 \('Nowhere'\): no node named 'reduce\.99' before or after pass [0-9]+ \(fusion\)\$" "$fs" report --lesson "$tmp/bad.lesson" -o "$tmp/bad.html"
+if [[ -e "$tmp/bad.html" ]]; then bad "a lesson that does not resolve wrote a replay"; else ok; fi
+expect_error "report lesson on another model's recording" "^lesson:mlp_fusion:9:9: step 1 .*no node named 'dot\.17'" "$fs" report "$tmp/other_model.fsdb" --lesson lesson:mlp_fusion -o "$tmp/bad.html"
+expect_error "report lesson file missing" "^$tmp/missing\.lesson: cannot read the lesson file\$" "$fs" report "$tmp/lesson.fsdb" --lesson "$tmp/missing.lesson" -o "$tmp/bad.html"
+expect_error "report lesson recording missing" "^$tmp/missing\.fsdb: " "$fs" report "$tmp/missing.fsdb" --lesson lesson:mlp_fusion -o "$tmp/bad.html"
+expect_error "report lesson unknown built-in" "no built-in lesson 'lesson:nope'" "$fs" report --lesson lesson:nope -o "$tmp/bad.html"
+expect_error "report lesson --max-pictures" "^report: --max-pictures is for a recording's report" "$fs" report "$tmp/lesson.fsdb" --lesson lesson:mlp_fusion -o "$tmp/bad.html" --max-pictures 2
 expect_ok "compile with options" "$fs" compile sample:bert_encoder -o "$tmp/b.fsdb" --disable-pass cse --fusion-limit max_instructions=4 --json
 json_ok "disabled pass" "d['passes_run'] < d['passes']"
 # compile --json counts as the pass table does
