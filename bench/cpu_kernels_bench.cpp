@@ -12,8 +12,8 @@
 #include "ir/computation.h"
 #include "ir/hlo_parser.h"
 #include "profiler/machine.h"
-#include "runtime/cpu_executable.h"
-#include "runtime/kernel_compiler.h"
+#include "runtime/cpu/cpu_executable.h"
+#include "runtime/cpu/kernel_compiler.h"
 #include "runtime/kernel_emitter.h"
 #include "runtime/seeded_inputs.h"
 

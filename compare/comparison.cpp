@@ -11,7 +11,7 @@
 #include "compare/peer_process.h"
 #include "ir/hlo_printer.h"
 #include "passes/literal_value.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/npz.h"
 #include "runtime/output_judgement.h"
 #include "runtime/seeded_inputs.h"

@@ -2,8 +2,8 @@
 
 #include "ir/computation.h"
 #include "recording/compile_and_record.h"
-#include "runtime/cpu_executable.h"
-#include "runtime/interpreter.h"
+#include "runtime/cpu/cpu_executable.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::fuzz {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 
 #ifdef FUSESCOPE_HAVE_CUPTI_HEADERS
 #include <cupti.h>

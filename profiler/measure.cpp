@@ -9,9 +9,9 @@
 #include <unordered_map>
 
 #include "ir/module.h"
-#include "runtime/cpu_executable.h"
-#include "runtime/cuda_driver.h"
-#include "runtime/interpreter.h"
+#include "runtime/cpu/cpu_executable.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/interpreter/interpreter.h"
 
 namespace fusescope::profiler {
 namespace {

@@ -21,8 +21,8 @@
 #include "profiler/cupti_activity.h"
 #include "profiler/profile.h"
 #include "recording/kernel_record.h"
-#include "runtime/cpu_executable.h"
-#include "runtime/cuda_executable.h"
+#include "runtime/cpu/cpu_executable.h"
+#include "runtime/cuda/cuda_executable.h"
 #include "runtime/literal.h"
 
 namespace fusescope::ir {

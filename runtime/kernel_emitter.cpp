@@ -20,7 +20,7 @@
 #include "ir/attribute_values.h"
 #include "ir/computation.h"
 #include "passes/literal_value.h"
-#include "runtime/interpreter_ops.h"
+#include "runtime/interpreter/interpreter_ops.h"
 #include "runtime/literal.h"
 #include "runtime/mlir_scalar_code.h"
 

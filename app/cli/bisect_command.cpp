@@ -20,7 +20,7 @@
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
 #include "recording/recording_store.h"
-#include "runtime/cpu_executable.h"
+#include "runtime/cpu/cpu_executable.h"
 #include "runtime/output_bisection.h"
 
 namespace fusescope::app {

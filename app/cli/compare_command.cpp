@@ -25,7 +25,7 @@
 #include "compare/process_memory.h"
 #include "ir/hlo_printer.h"
 #include "recording/compile_and_record.h"
-#include "runtime/cpu_executable.h"
+#include "runtime/cpu/cpu_executable.h"
 #include "runtime/npz.h"
 
 #ifdef FUSESCOPE_HAVE_ONNX

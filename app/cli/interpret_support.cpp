@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/npy.h"
 #include "runtime/npz.h"
 #include "runtime/seeded_inputs.h"

@@ -13,7 +13,7 @@
 
 #include "ir/module.h"
 #include "ir/status.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/literal.h"
 
 namespace fusescope::app {

@@ -9,7 +9,7 @@
 #include "app/cli/command.h"
 #include "ir/json_writer.h"
 #include "profiler/cpu_counters.h"
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "profiler/machine.h"
 
 namespace fusescope::app {

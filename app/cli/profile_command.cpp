@@ -32,7 +32,7 @@
 #include "profiler/profile_store.h"
 #include "recording/compile_and_record.h"
 #include "recording/kernel_store.h"
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 
 namespace fusescope::app {
 namespace {

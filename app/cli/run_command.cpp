@@ -29,9 +29,9 @@
 #include "ir/json_writer.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
-#include "runtime/cpu_executable.h"
-#include "runtime/cuda_driver.h"
-#include "runtime/cuda_executable.h"
+#include "runtime/cpu/cpu_executable.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/cuda_executable.h"
 #include "runtime/npy.h"
 #include "runtime/output_judgement.h"
 

@@ -21,7 +21,7 @@
 #include "ir/instruction.h"
 #include "ir/verifier.h"
 #include "recording/compile_and_record.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::ir::mlir_import {

@@ -14,7 +14,7 @@
 
 #include "importers/onnx/onnx_importer.h"
 #include "passes/literal_value.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/literal.h"
 
 namespace fusescope::ir::onnx_import {

@@ -13,7 +13,7 @@
 #include "profiler/measure.h"
 #include "recording/compile_and_record.h"
 #include "resources/samples.h"
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::profiler {

@@ -8,9 +8,9 @@
 #include <span>
 
 #include "profiler/cupti_activity.h"
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 #ifdef FUSESCOPE_HAVE_MLIR
-#include "runtime/ptx_compiler.h"
+#include "runtime/cuda/ptx_compiler.h"
 #endif
 
 namespace fusescope::profiler {

@@ -9,7 +9,7 @@
 #include "fuzz/cpu_executable_check.h"
 #include "fuzz/module_generator.h"
 #include "ir/hlo_printer.h"
-#include "runtime/kernel_compiler.h"
+#include "runtime/cpu/kernel_compiler.h"
 
 namespace fusescope::runtime {
 namespace {

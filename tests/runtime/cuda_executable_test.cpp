@@ -22,9 +22,9 @@
 #include "recording/kernel_store.h"
 #include "recording/recording_store.h"
 #include "resources/samples.h"
-#include "runtime/cuda_driver.h"
-#include "runtime/cuda_executable.h"
-#include "runtime/interpreter.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/cuda_executable.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::runtime {

@@ -2,13 +2,13 @@
 // rounds away the widened run keeps, constants keep their own type's values, and what depends
 // on a float's width (bitcast-convert) still computes what the module says.
 
-#include "runtime/float_widening.h"
+#include "runtime/interpreter/float_widening.h"
 
 #include <gtest/gtest.h>
 
 #include "ir/hlo_parser.h"
 #include "ir/verifier.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 
 namespace fusescope::runtime {
 namespace {

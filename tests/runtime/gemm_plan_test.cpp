@@ -10,8 +10,8 @@
 
 #include "ir/computation.h"
 #include "ir/hlo_parser.h"
-#include "runtime/gemm_plan.h"
-#include "runtime/interpreter.h"
+#include "runtime/cuda/gemm_plan.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 #ifdef FUSESCOPE_HAVE_OPENBLAS

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 
 #ifdef FUSESCOPE_HAVE_MLIR
 
@@ -16,13 +16,13 @@
 #include <cstring>
 #include <random>
 
-#include "runtime/cuda_driver.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "ir/hlo_parser.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
 #include "resources/samples.h"
 #include "runtime/kernel_emitter.h"
-#include "runtime/ptx_compiler.h"
+#include "runtime/cuda/ptx_compiler.h"
 
 namespace fusescope::runtime {
 namespace {

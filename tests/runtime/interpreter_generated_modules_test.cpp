@@ -6,7 +6,7 @@
 
 #include "fuzz/module_generator.h"
 #include "ir/hlo_printer.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::runtime {

@@ -3,7 +3,7 @@
 
 #include "runtime/output_bisection.h"
 
-#include "runtime/cpu_executable.h"
+#include "runtime/cpu/cpu_executable.h"
 
 #include <algorithm>
 
@@ -14,7 +14,7 @@
 #include "passes/pass.h"
 #include "passes/pipeline.h"
 #include "recording/recorder.h"
-#include "runtime/cpu_executable.h"
+#include "runtime/cpu/cpu_executable.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::runtime {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/hlo_parser.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fusescope::runtime {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ir/hlo_parser.h"
-#include "runtime/interpreter.h"
+#include "runtime/interpreter/interpreter.h"
 #include "runtime/literal.h"
 
 namespace fusescope::runtime::testing {

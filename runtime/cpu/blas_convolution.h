@@ -1,0 +1,36 @@
+#ifndef FUSESCOPE_RUNTIME_CPU_BLAS_CONVOLUTION_H_
+#define FUSESCOPE_RUNTIME_CPU_BLAS_CONVOLUTION_H_
+
+// convolution through im2col and OpenBLAS GEMM: for each feature group, the input patches
+// under every output position are copied into rows of a matrix (zeros where the window
+// reaches padding or between dilated input elements), the kernel into a matrix of one column
+// per output feature, and one GEMM gives the output features at every position, which are
+// then written into the output's dimension order (dim_labels).
+
+#include <string>
+
+#include "ir/instruction.h"
+#include "ir/status.h"
+#include "runtime/cpu/blas_dot.h"
+#include "runtime/literal.h"
+
+namespace fusescope::runtime {
+
+// Whether `convolution` can run this way (f32/f64, batch_group_count 1, readable dim_labels
+// and window, an im2col matrix under the size limit); otherwise the reason.
+Status CheckBlasConvolution(const ir::Instruction& convolution);
+
+// Precondition: CheckBlasConvolution(convolution) is ok and the operands have its operand
+// shapes.
+// `storage` (optional) becomes the result's bytes when it has the result's size.
+StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
+                                     const Literal& kernel,
+                                     BlasPrecision precision = BlasPrecision::kWidened,
+                                     std::vector<uint8_t> storage = {});
+
+// "im2col + cblas_dgemm 2048x64x576 (1 group)".
+std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision);
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_CPU_BLAS_CONVOLUTION_H_

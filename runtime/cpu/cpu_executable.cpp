@@ -1,0 +1,727 @@
+#include "runtime/cpu/cpu_executable.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/computation.h"
+#include "ir/verifier.h"
+#include "passes/buffer_assignment.h"
+#include "runtime/cpu/blas_convolution.h"
+#include "runtime/cpu/blas_dot.h"
+#include "runtime/executable_planning.h"
+#include "runtime/interpreter/interpreter.h"
+#include "runtime/kernel_emitter.h"
+
+namespace fusescope::runtime {
+namespace {
+
+using ir::Opcode;
+
+enum class StepKind {
+  kValue,    // parameter, constant, tuple, get-tuple-element, bitcast: on the host, no kernel
+  kMlir,     // a compiled kernel on the operands
+  kBlas,     // a dot or convolution through BLAS
+  kOutput,   // an output or custom fusion: BLAS on two operands, then a compiled epilogue
+  kHost,     // the interpreter
+  kControl,  // while, conditional, call: their computations as programs of their own
+};
+
+struct Program;
+
+struct Step {
+  StepKind kind = StepKind::kHost;
+  const ir::Instruction* instruction = nullptr;
+  int64_t record = -1;  // index into the kernel records; -1 for values
+  std::shared_ptr<const CompiledKernel> kernel;
+  // kOutput: the dot inside the fusion and the fusion operands that are its lhs/rhs.
+  const ir::Instruction* dot = nullptr;
+  int64_t dot_lhs = -1, dot_rhs = -1;
+  std::vector<size_t> operands;          // value slots of the instruction's operands
+  std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
+  bool tuple_result = false;             // the kernel's outputs form a tuple value
+  // kControl: while (condition, body), conditional (its branches), call (to_apply).
+  std::vector<const Program*> called;
+};
+
+// One computation planned as steps, one value slot per instruction.
+struct Program {
+  const ir::Computation* computation = nullptr;
+  std::vector<Step> steps;
+  std::unordered_map<const ir::Instruction*, size_t> slot;
+};
+
+LoweringOptions WithoutVectorizer(LoweringOptions options) {
+  options.vector = 0;
+  return options;
+}
+
+// Calls task(0) ... task(count - 1), each once, on up to `threads` threads (the calling thread
+// among them). Returns when every call has.
+void RunConcurrently(size_t count, int threads, const std::function<void(size_t)>& task) {
+  const size_t workers = std::min(count, static_cast<size_t>(std::max(threads, 1)));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t index = next++; index < count; index = next++) task(index);
+  };
+  std::vector<std::thread> pool;
+  for (size_t worker = 1; worker < workers; ++worker) pool.emplace_back(work);
+  work();
+  for (std::thread& thread : pool) thread.join();
+}
+
+int CompileThreads(int requested) {
+  if (requested > 0) return requested;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// Why an instruction runs on the host when nothing was tried for it.
+std::string HostReason(const ir::Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kCall:
+      return "control flow runs through the interpreter";
+    case Opcode::kCustomCall:
+      return "a custom-call runs through the interpreter";
+    default:
+      return "opcode " + std::string(instruction.opcode_name()) + " has no CPU kernel";
+  }
+}
+
+}  // namespace
+
+class CpuExecutable::Impl {
+ public:
+  Impl(const ir::Module& module, CpuExecutableOptions options)
+      : module_(module),
+        options_(options),
+        compiler_(options.lowering),
+        scalar_compiler_(WithoutVectorizer(options.lowering)),
+        host_(HostOptions(options)) {}
+
+  Status Compile();
+  StatusOr<Literal> Run(const std::vector<Literal>& arguments);
+
+  std::vector<recording::KernelRecord> records_;
+  std::vector<KernelTiming> timings_;
+  bool time_kernels_ = true;
+  // Buffer assignment of the entry computation (passes/buffer_assignment): the allocation
+  // each value that a kernel or library call writes lives in, and the bytes each allocation
+  // holds between runs. A value takes its allocation's bytes when they are free (their last
+  // holder has died), and gives them back when it dies, so the entry computation runs in the
+  // allocations buffer assignment made; the root's bytes leave with the result.
+  std::unordered_map<const ir::Instruction*, int64_t> allocation_of_;
+  std::vector<std::vector<uint8_t>> allocations_;
+  int64_t reused_values_ = 0;  // values of the last run that took their allocation's bytes
+  std::vector<uint8_t> TakeAllocation(const Step& step) {
+    auto found = allocation_of_.find(step.instruction);
+    if (found == allocation_of_.end()) return {};
+    std::vector<uint8_t> bytes = std::move(allocations_[static_cast<size_t>(found->second)]);
+    allocations_[static_cast<size_t>(found->second)].clear();
+    if (!bytes.empty()) ++reused_values_;
+    return bytes;
+  }
+  void GiveBack(const ir::Instruction* instruction, Literal& value) {
+    auto found = allocation_of_.find(instruction);
+    if (found == allocation_of_.end() || value.is_tuple()) return;
+    std::vector<uint8_t>& slot = allocations_[static_cast<size_t>(found->second)];
+    if (slot.empty()) slot = value.TakeStorage();
+  }
+  double compile_seconds_ = 0;
+  std::map<std::string, int64_t> host_opcodes_;  // what runs on the host, by opcode
+
+ private:
+  static InterpreterOptions HostOptions(const CpuExecutableOptions& options) {
+    InterpreterOptions host;
+    host.max_live_bytes = options.max_live_bytes;
+    host.max_while_iterations = options.max_while_iterations;
+    return host;
+  }
+  recording::KernelRecord NewRecord(const ir::Instruction& instruction) const {
+    recording::KernelRecord record;
+    record.kernel = instruction.name();
+    record.instruction_id = instruction.id();
+    record.snapshot = options_.snapshot;
+    return record;
+  }
+  // A kernel emitted while planning, compiled once planning is done. The step is named by its
+  // program and index (steps move while their program is built); its record slot is kept.
+  struct PendingKernel {
+    Program* program = nullptr;
+    size_t step = 0;
+    EmittedKernel emitted;
+    const char* backend = "";
+    std::string note;
+  };
+  // One compile of a distinct (compiler, function, text).
+  struct CompileJob {
+    KernelCompiler* compiler = nullptr;
+    const EmittedKernel* emitted = nullptr;
+    KernelCompilation result;
+  };
+  void AddHost(Step& step, const std::string& note, recording::KernelRecord record);
+  void StoreRecord(Step& step, recording::KernelRecord record);
+  Status PlanStep(Step& step);
+  Status CompilePending();
+  Status FinishKernel(const PendingKernel& pending, KernelCompilation compiled);
+  StatusOr<const Program*> PlanProgram(const ir::Computation& computation);
+  Status PlanControl(Step& step);
+  StatusOr<Literal> RunProgram(const Program& program,
+                               const std::vector<const Literal*>& arguments);
+  StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
+  Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
+                    const std::string& note);
+  static std::string CompileKey(const KernelCompiler& compiler, const EmittedKernel& emitted);
+  Status PlanOutputFusion(Step& step);
+  StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
+  // A dot or convolution through BLAS, and the call it makes.
+  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs,
+                               const Literal& rhs, std::vector<uint8_t> storage = {}) {
+    if (instruction.opcode() == Opcode::kDot)
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage));
+    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
+                              std::move(storage));
+  }
+  std::string LibraryCall(const ir::Instruction& instruction) const {
+    if (instruction.opcode() == Opcode::kDot)
+      return BlasCallDescription(instruction, options_.f32_dot_precision);
+    return BlasConvolutionDescription(instruction, options_.f32_dot_precision);
+  }
+  StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
+
+  const ir::Module& module_;
+  CpuExecutableOptions options_;
+  KernelCompiler compiler_;
+  KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
+  Interpreter host_;
+  std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
+  Program* planning_ = nullptr;         // the program whose steps PlanStep is planning
+  std::vector<PendingKernel> pending_;  // in plan order
+  const Program* entry_ = nullptr;
+  int64_t live_bytes_ = 0;  // held by the values of every program running now
+};
+
+void CpuExecutable::Impl::AddHost(Step& step, const std::string& note,
+                                  recording::KernelRecord record) {
+  step.kind = StepKind::kHost;
+  step.kernel = nullptr;
+  record.backend = "host";
+  record.note = note;
+  ++host_opcodes_[std::string(step.instruction->opcode_name())];
+  StoreRecord(step, std::move(record));
+}
+
+// A step whose kernel is compiled after planning already holds its record slot, so that the
+// records stay in plan order whatever order the kernels compile in.
+void CpuExecutable::Impl::StoreRecord(Step& step, recording::KernelRecord record) {
+  if (step.record >= 0) {
+    records_[static_cast<size_t>(step.record)] = std::move(record);
+    return;
+  }
+  step.record = static_cast<int64_t>(records_.size());
+  records_.push_back(std::move(record));
+}
+
+Status CpuExecutable::Impl::PlanKernel(Step& step, StatusOr<EmittedKernel> emitted,
+                                       const char* backend, const std::string& note) {
+  const ir::Instruction& instruction = *step.instruction;
+  if (!emitted.ok()) {
+    AddHost(step, "the MLIR emitter refused it: " + emitted.message(), NewRecord(instruction));
+    return Status::Ok();
+  }
+  step.record = static_cast<int64_t>(records_.size());
+  records_.push_back(NewRecord(instruction));
+  pending_.push_back(
+      {planning_, planning_->steps.size(), std::move(emitted).value(), backend, note});
+  return Status::Ok();
+}
+
+std::string CpuExecutable::Impl::CompileKey(const KernelCompiler& compiler,
+                                            const EmittedKernel& emitted) {
+  return compiler.options().ToString() + "\n" + emitted.function_name + "\n" + emitted.text;
+}
+
+// Each distinct kernel is compiled once, concurrently with the others; then every pending
+// kernel takes its result in plan order, "cached" where an earlier one had the same key, as
+// compiling them one by one through the compilers' caches would have given.
+Status CpuExecutable::Impl::CompilePending() {
+  std::vector<CompileJob> jobs;
+  std::unordered_map<std::string, size_t> job_of;
+  auto add_job = [&](KernelCompiler& compiler, const EmittedKernel& emitted) {
+    if (job_of.emplace(CompileKey(compiler, emitted), jobs.size()).second)
+      jobs.push_back({&compiler, &emitted, {}});
+  };
+  auto compile = [&](size_t first) {
+    RunConcurrently(
+        jobs.size() - first, CompileThreads(options_.compile_threads), [&](size_t index) {
+          CompileJob& job = jobs[first + index];
+          job.result = job.compiler->Compile(job.emitted->text, job.emitted->function_name);
+        });
+  };
+  for (const PendingKernel& pending : pending_)
+    add_job(pending.emitted.vectorizable ? compiler_ : scalar_compiler_, pending.emitted);
+  compile(0);
+  // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's strided
+  // window accesses): those kernels are compiled again as scalar loops.
+  const size_t retries = jobs.size();
+  for (size_t index = 0; index < retries; ++index) {
+    if (jobs[index].result.record.failed_stage == "affine-super-vectorize")
+      add_job(scalar_compiler_, *jobs[index].emitted);
+  }
+  compile(retries);
+
+  std::unordered_set<std::string> compiled_before;
+  auto take = [&](KernelCompiler& compiler, const EmittedKernel& emitted) {
+    std::string key = CompileKey(compiler, emitted);
+    KernelCompilation compiled = jobs[job_of.at(key)].result;
+    if (!compiled_before.insert(std::move(key)).second) {
+      compiled.cached = true;
+      compiled.record.compile_seconds = 0;
+    }
+    return compiled;
+  };
+  for (const PendingKernel& pending : pending_) {
+    const EmittedKernel& emitted = pending.emitted;
+    KernelCompilation compiled = take(emitted.vectorizable ? compiler_ : scalar_compiler_, emitted);
+    std::string retry_note;
+    if (!emitted.vectorizable && options_.lowering.vector > 0)
+      retry_note = "reversed, strided or gathered reads: compiled without vectorization";
+    if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
+      retry_note = "affine-super-vectorize failed (" + compiled.record.error +
+                   "); compiled without vectorization";
+      compiled = take(scalar_compiler_, emitted);
+    }
+    if (!retry_note.empty()) compiled.record.note = retry_note;
+    Status finished = FinishKernel(pending, std::move(compiled));
+    if (!finished.ok()) return finished;
+  }
+  pending_.clear();
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCompilation compiled) {
+  Step& step = pending.program->steps[pending.step];
+  const ir::Instruction& instruction = *step.instruction;
+  recording::KernelRecord record = std::move(compiled.record);
+  record.kernel = instruction.name();
+  record.instruction_id = instruction.id();
+  record.snapshot = options_.snapshot;
+  if (!compiled.kernel) {
+    if (!options_.host_fallback_on_compile_failure) {
+      return Status::Error(instruction.name() + ": compiling its kernel failed at " +
+                           record.failed_stage + ": " + record.error);
+    }
+    const std::string host_note = "compiling its kernel failed at " + record.failed_stage + " (" +
+                                  record.error + "); it runs on the host";
+    if (step.kind == StepKind::kMlir) step.tuple_result = false;
+    AddHost(step, host_note, std::move(record));
+    return Status::Ok();
+  }
+  record.backend = pending.backend;
+  if (!pending.note.empty())
+    record.note += std::string(record.note.empty() ? "" : "; ") + pending.note;
+  if (compiled.cached)
+    record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
+  step.kernel = compiled.kernel;
+  step.output_shapes = pending.emitted.output_shapes;
+  StoreRecord(step, std::move(record));
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
+  StatusOr<ContractionFusion> split =
+      SplitContractionFusion(*step.instruction, [](const ir::Instruction& contraction) {
+        return contraction.opcode() == Opcode::kDot ? CheckBlasDot(contraction)
+                                                    : CheckBlasConvolution(contraction);
+      });
+  if (!split.ok()) return split.status();
+  step.kind = StepKind::kOutput;
+  step.tuple_result = split->tuple_result;
+  step.dot = split->contraction;
+  step.dot_lhs = split->lhs;
+  step.dot_rhs = split->rhs;
+  return PlanKernel(step, std::move(split->epilogue), "openblas",
+                    LibraryCall(*step.dot) + ", then the epilogue as a compiled kernel");
+}
+
+Status CpuExecutable::Impl::PlanStep(Step& step) {
+  const ir::Instruction& instruction = *step.instruction;
+  const Opcode opcode = instruction.opcode();
+  if (IsValueOpcode(opcode)) {
+    step.kind = StepKind::kValue;
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kWhile || opcode == Opcode::kConditional || opcode == Opcode::kCall) {
+    Status planned = PlanControl(step);
+    if (!planned.ok())
+      AddHost(step, HostReason(instruction) + ": " + planned.message(), NewRecord(instruction));
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
+    Status blas =
+        opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
+    if (!blas.ok()) {
+      AddHost(step,
+              std::string(instruction.opcode_name()) +
+                  " runs through the interpreter: " + blas.message(),
+              NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.kind = StepKind::kBlas;
+    recording::KernelRecord record = NewRecord(instruction);
+    record.backend = "openblas";
+    record.note = LibraryCall(instruction);
+    step.record = static_cast<int64_t>(records_.size());
+    records_.push_back(std::move(record));
+    return Status::Ok();
+  }
+  if (opcode == Opcode::kFusion) {
+    const ir::Computation* fused = instruction.fused_computation();
+    if (fused == nullptr || fused->root() == nullptr) {
+      AddHost(step, "the fusion has no fused computation", NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.tuple_result = fused->root()->shape().IsTuple();
+    // Output fusions, and custom ones (XLA's library fusions around a dot), run as a BLAS call
+    // plus an epilogue kernel when they hold a dot or convolution; a custom fusion without
+    // one is compiled like a loop fusion.
+    const std::string kind = instruction.fusion_kind();
+    if (IsContractionFusion(instruction)) {
+      Status planned = PlanOutputFusion(step);
+      if (!planned.ok()) {
+        step.tuple_result = false;
+        AddHost(step, kind + " fusion on the host: " + planned.message(), NewRecord(instruction));
+      }
+      return Status::Ok();
+    }
+    if (kind != "Loop" && kind != "Input" && kind != "Custom") {
+      step.tuple_result = false;
+      AddHost(step, kind + " fusion runs through the interpreter", NewRecord(instruction));
+      return Status::Ok();
+    }
+    step.kind = StepKind::kMlir;
+    Status planned = PlanKernel(step, EmitFusionKernel(instruction), "mlir-cpu", "");
+    if (step.kind == StepKind::kHost) step.tuple_result = false;
+    return planned;
+  }
+  if (IsEmittableOpcode(opcode)) {
+    step.kind = StepKind::kMlir;
+    step.tuple_result = instruction.shape().IsTuple();
+    Status planned = PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
+    if (step.kind == StepKind::kHost) step.tuple_result = false;
+    return planned;
+  }
+  AddHost(step, HostReason(instruction), NewRecord(instruction));
+  return Status::Ok();
+}
+
+StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation& computation) {
+  auto found = programs_.find(&computation);
+  if (found != programs_.end()) return found->second.get();
+  if (computation.root() == nullptr) return Status::Error(computation.name() + " has no root");
+  auto program = std::make_unique<Program>();
+  program->computation = &computation;
+  for (const ir::Instruction* instruction : computation.MakePostOrder()) {
+    Step step;
+    step.instruction = instruction;
+    for (const ir::Instruction* operand : instruction->operands())
+      step.operands.push_back(program->slot.at(operand));
+    planning_ = program.get();
+    Status planned = PlanStep(step);
+    if (!planned.ok()) return planned;
+    program->slot[instruction] = program->steps.size();
+    program->steps.push_back(std::move(step));
+  }
+  const Program* planned = program.get();
+  programs_[&computation] = std::move(program);
+  return planned;
+}
+
+// The computations a while, conditional or call runs become programs of their own, so that
+// their fusions and dots are compiled kernels too; the loop and the branch choice run here.
+Status CpuExecutable::Impl::PlanControl(Step& step) {
+  const ir::Instruction& instruction = *step.instruction;
+  std::vector<ir::Computation*> computations;
+  switch (instruction.opcode()) {
+    case Opcode::kWhile: {
+      std::vector<ir::Computation*> condition = instruction.CalledComputations("condition");
+      std::vector<ir::Computation*> body = instruction.CalledComputations("body");
+      if (condition.size() != 1 || body.size() != 1 || instruction.operand_count() != 1)
+        return Status::Error("while needs one operand, condition= and body=");
+      computations = {condition[0], body[0]};
+      break;
+    }
+    case Opcode::kConditional: {
+      computations = instruction.CalledComputations("branch_computations");
+      if (computations.empty()) {
+        std::vector<ir::Computation*> on_true = instruction.CalledComputations("true_computation");
+        std::vector<ir::Computation*> on_false =
+            instruction.CalledComputations("false_computation");
+        if (on_true.size() != 1 || on_false.size() != 1)
+          return Status::Error("conditional has no branches");
+        computations = {on_true[0], on_false[0]};
+      }
+      if (instruction.operand_count() != static_cast<int64_t>(computations.size()) + 1)
+        return Status::Error("conditional needs one operand per branch");
+      break;
+    }
+    default:
+      computations = instruction.CalledComputations("to_apply");
+      if (computations.size() != 1) return Status::Error("call needs to_apply=");
+      break;
+  }
+  for (const ir::Computation* computation : computations) {
+    StatusOr<const Program*> program = PlanProgram(*computation);
+    if (!program.ok()) return program.status();
+    step.called.push_back(*program);
+  }
+  step.kind = StepKind::kControl;
+  return Status::Ok();
+}
+
+Status CpuExecutable::Impl::Compile() {
+  const auto started = std::chrono::steady_clock::now();
+  const ir::Computation* entry = module_.entry();
+  if (entry == nullptr || entry->root() == nullptr)
+    return Status::Error("module " + module_.name() + " has no entry computation");
+  Status verified = ir::VerifyModule(module_);
+  if (!verified.ok()) return Status::Error("the module does not verify: " + verified.message());
+  StatusOr<const Program*> program = PlanProgram(*entry);
+  if (!program.ok()) return program.status();
+  Status compiled = CompilePending();
+  if (!compiled.ok()) return compiled;
+  entry_ = *program;
+  const passes::BufferAssignmentResult assignment = passes::BufferAssignment::Analyze(*entry);
+  allocations_.assign(assignment.allocation_bytes.size(), {});
+  for (const passes::BufferAssignmentResult::Buffer& buffer : assignment.buffers) {
+    const ir::Instruction* instruction = entry->FindInstruction(buffer.instruction);
+    if (instruction == nullptr || buffer.allocation < 0 || !instruction->shape().IsArray()) continue;
+    const auto slot = entry_->slot.find(instruction);
+    if (slot == entry_->slot.end()) continue;
+    const StepKind kind = entry_->steps[slot->second].kind;
+    if (kind == StepKind::kMlir || kind == StepKind::kBlas || kind == StepKind::kOutput)
+      allocation_of_[instruction] = buffer.allocation;
+  }
+  compile_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return Status::Ok();
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
+                                                 const std::vector<const Literal*>& inputs) {
+  std::vector<Literal> outputs;
+  std::vector<void*> buffers;
+  for (const Literal* input : inputs) {
+    if (input->is_tuple())
+      return Status::Error(step.instruction->name() + ": a kernel input is a tuple");
+    buffers.push_back(const_cast<uint8_t*>(input->data()));
+  }
+  for (const ir::Shape& shape : step.output_shapes) {
+    // A compiled kernel writes every element of its outputs.
+    StatusOr<Literal> output = step.tuple_result ? Literal::Create(shape)
+                                                 : Literal::CreateInto(shape, TakeAllocation(step));
+    if (!output.ok()) return Status::Error(step.instruction->name() + ": " + output.message());
+    outputs.push_back(std::move(output).value());
+  }
+  for (Literal& output : outputs) buffers.push_back(output.data());
+  Status ran = step.kernel->Run(buffers);
+  if (!ran.ok()) return Status::Error(step.instruction->name() + ": " + ran.message());
+  if (step.tuple_result) return Literal::Tuple(std::move(outputs));
+  return std::move(outputs.front());
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
+                                               const std::vector<const Literal*>& operands) {
+  switch (step.kind) {
+    case StepKind::kValue:
+    case StepKind::kHost:
+      return host_.EvaluateInstruction(*step.instruction, operands);
+    case StepKind::kMlir:
+      return RunKernel(step, operands);
+    case StepKind::kBlas:
+      return RunLibrary(*step.instruction, *operands[0], *operands[1], TakeAllocation(step));
+    case StepKind::kOutput: {
+      StatusOr<Literal> product =
+          RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
+                     *operands[static_cast<size_t>(step.dot_rhs)]);
+      if (!product.ok()) return product.status();
+      std::vector<const Literal*> inputs = operands;
+      inputs.push_back(&*product);
+      return RunKernel(step, inputs);
+    }
+    case StepKind::kControl:
+      return RunControl(step, operands);
+  }
+  return Status::Error("unknown step");
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
+                                                  const std::vector<const Literal*>& operands) {
+  const ir::Instruction& instruction = *step.instruction;
+  if (instruction.opcode() == Opcode::kCall) return RunProgram(*step.called[0], operands);
+  if (instruction.opcode() == Opcode::kConditional) {
+    const Literal& selector = *operands[0];
+    if (selector.is_tuple() || selector.element_count() != 1)
+      return Status::Error(instruction.name() + ": selector is not a scalar");
+    int64_t branch = 0;
+    if (selector.type() == ir::PrimitiveType::kPred) {
+      branch = selector.GetInt(0) != 0 ? 0 : 1;
+    } else {
+      branch = selector.GetInt(0);
+      const int64_t last = static_cast<int64_t>(step.called.size()) - 1;
+      if (branch < 0 || branch > last) branch = last;
+    }
+    return RunProgram(*step.called[static_cast<size_t>(branch)],
+                      {operands[static_cast<size_t>(branch) + 1]});
+  }
+  Literal state = *operands[0];
+  for (int64_t iteration = 0;; ++iteration) {
+    StatusOr<Literal> go_on = RunProgram(*step.called[0], {&state});
+    if (!go_on.ok()) return go_on.status();
+    if (go_on->is_tuple() || go_on->element_count() != 1)
+      return Status::Error(instruction.name() + ": condition does not return a pred");
+    if (go_on->GetInt(0) == 0) return state;
+    if (iteration >= options_.max_while_iterations) {
+      return Status::Error(instruction.name() + ": while loop still running after " +
+                           std::to_string(options_.max_while_iterations) +
+                           " iterations (the iteration limit)");
+    }
+    StatusOr<Literal> next = RunProgram(*step.called[1], {&state});
+    if (!next.ok()) return next.status();
+    state = std::move(next).value();
+  }
+}
+
+StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments) {
+  const ir::Computation& entry = *module_.entry();
+  if (static_cast<int64_t>(arguments.size()) != entry.parameter_count()) {
+    return Status::Error("the module takes " + std::to_string(entry.parameter_count()) +
+                         " arguments, got " + std::to_string(arguments.size()));
+  }
+  timings_.assign(records_.size(), KernelTiming{});
+  for (size_t i = 0; i < timings_.size(); ++i) timings_[i].kernel = i;
+  live_bytes_ = 0;
+  reused_values_ = 0;
+  std::vector<const Literal*> pointers;
+  for (const Literal& argument : arguments) pointers.push_back(&argument);
+  return RunProgram(*entry_, pointers);
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
+                                                  const std::vector<const Literal*>& arguments) {
+  const std::vector<Step>& steps = program.steps;
+  std::vector<int64_t> remaining(steps.size(), 0);
+  for (const Step& step : steps) {
+    for (size_t slot : step.operands) ++remaining[slot];
+  }
+  const size_t root = program.slot.at(program.computation->root());
+  // Values this program computed, and where each value is: parameters are read where the
+  // caller holds them, never copied.
+  std::vector<Literal> values(steps.size());
+  std::vector<const Literal*> value_of(steps.size(), nullptr);
+  std::vector<bool> live(steps.size(), false);
+  // What this program holds counts toward the shared limit until it returns.
+  int64_t held = 0;
+  struct Release {
+    int64_t& total;
+    int64_t& held;
+    ~Release() { total -= held; }
+  } release{live_bytes_, held};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    const ir::Instruction& instruction = *step.instruction;
+    StatusOr<Literal> result = Status::Error("");
+    const auto started =
+        time_kernels_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (instruction.opcode() == Opcode::kParameter) {
+      const int64_t n = instruction.parameter_number();
+      if (n < 0 || n >= static_cast<int64_t>(arguments.size()))
+        return Status::Error(instruction.name() + ": no argument for this parameter");
+      const Literal& argument = *arguments[static_cast<size_t>(n)];
+      if (!argument.shape().Compatible(instruction.shape())) {
+        return Status::Error(instruction.name() + ": argument " + argument.shape().ToString(false) +
+                             " does not match the parameter's shape " +
+                             instruction.shape().ToString(false));
+      }
+      value_of[i] = &argument;
+      continue;
+    }
+    const int64_t bytes = ShapeBytes(instruction.shape());
+    if (bytes < 0 || bytes > options_.max_live_bytes - live_bytes_) {
+      return Status::Error(instruction.name() + ": result " + instruction.shape().ToString(false) +
+                           " would take the live values past the limit of " +
+                           std::to_string(options_.max_live_bytes) + " bytes");
+    }
+    std::vector<const Literal*> operands;
+    for (size_t slot : step.operands) operands.push_back(value_of[slot]);
+    result = RunStep(step, operands);
+    if (!result.ok()) return result.status();
+    if (step.record >= 0 && time_kernels_) {
+      KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
+      timing.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++timing.executions;
+    }
+    if (!result->shape().Compatible(instruction.shape())) {
+      return Status::Error(instruction.name() + ": computed " + result->shape().ToString(false) +
+                           " but the instruction has shape " + instruction.shape().ToString(false));
+    }
+    const int64_t size = result->TotalByteSize();
+    live_bytes_ += size;
+    held += size;
+    values[i] = std::move(result).value();
+    value_of[i] = &values[i];
+    live[i] = true;
+    for (size_t slot : step.operands) {
+      if (--remaining[slot] == 0 && slot != root && live[slot]) {
+        const int64_t freed = values[slot].TotalByteSize();
+        live_bytes_ -= freed;
+        held -= freed;
+        if (&program == entry_) GiveBack(steps[slot].instruction, values[slot]);
+        values[slot] = Literal();
+        live[slot] = false;
+      }
+    }
+  }
+  if (!live[root]) return *value_of[root];  // the root is a parameter
+  return std::move(values[root]);
+}
+
+CpuExecutable::CpuExecutable(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CpuExecutable::~CpuExecutable() = default;
+
+StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(const ir::Module& module,
+                                                                CpuExecutableOptions options) {
+  auto impl = std::make_unique<Impl>(module, options);
+  Status compiled = impl->Compile();
+  if (!compiled.ok()) return compiled;
+  return std::unique_ptr<CpuExecutable>(new CpuExecutable(std::move(impl)));
+}
+
+StatusOr<Literal> CpuExecutable::Run(const std::vector<Literal>& arguments) {
+  return impl_->Run(arguments);
+}
+
+const std::vector<recording::KernelRecord>& CpuExecutable::kernels() const {
+  return impl_->records_;
+}
+const std::vector<KernelTiming>& CpuExecutable::last_timings() const { return impl_->timings_; }
+void CpuExecutable::set_kernel_timing(bool on) { impl_->time_kernels_ = on; }
+int64_t CpuExecutable::reused_values() const { return impl_->reused_values_; }
+int64_t CpuExecutable::assigned_values() const {
+  return static_cast<int64_t>(impl_->allocation_of_.size());
+}
+double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
+
+std::string CpuExecutable::KernelSummary() const {
+  return SummarizeKernels(impl_->records_, impl_->host_opcodes_);
+}
+
+}  // namespace fusescope::runtime

@@ -1,0 +1,104 @@
+// The MLIR-free half of the kernel compiler: options, the pass list and the cache.
+
+#include "runtime/cpu/kernel_compiler.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace fusescope::runtime {
+
+std::string LoweringOptions::ToString() const {
+  return "tile=" + std::to_string(tile) + " vector=" + std::to_string(vector) +
+         (approximate_math ? "" : " approx=0");
+}
+
+StatusOr<LoweringOptions> LoweringOptions::Parse(std::string_view text) {
+  LoweringOptions options;
+  std::istringstream words{std::string(text)};
+  std::string word;
+  while (words >> word) {
+    const size_t equals = word.find('=');
+    if (equals == std::string::npos)
+      return Status::Error("lowering option '" + word + "' is not KEY=VALUE");
+    const std::string key = word.substr(0, equals);
+    const std::string value = word.substr(equals + 1);
+    int number = 0;
+    auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (error != std::errc() || end != value.data() + value.size() || number < 0 || number > 4096)
+      return Status::Error("lowering option " + key + " needs a number from 0 to 4096, got '" +
+                           value + "'");
+    if (key == "tile") {
+      options.tile = number;
+    } else if (key == "vector") {
+      options.vector = number;
+    } else if (key == "approx") {
+      if (number > 1) return Status::Error("lowering option approx takes 0 or 1");
+      options.approximate_math = number == 1;
+    } else {
+      return Status::Error("unknown lowering option '" + key + "' (tile, vector, approx=0|1)");
+    }
+  }
+  return options;
+}
+
+std::string PassStageName(const std::string& pass) {
+  std::string name = pass;
+  const std::string nested = "func.func(";
+  if (name.rfind(nested, 0) == 0) name = name.substr(nested.size());
+  return name.substr(0, name.find_first_of("{)"));
+}
+
+std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
+  std::vector<std::string> passes = {
+      "linalg-fuse-elementwise-ops",
+      "eliminate-empty-tensors",
+      "one-shot-bufferize",
+      // What buffer-deallocation-pipeline runs, one pass at a time so each is recorded.
+      "ownership-based-buffer-deallocation",
+      "canonicalize",
+      "buffer-deallocation-simplification",
+      "bufferization-lower-deallocations",
+      "cse",
+      "convert-linalg-to-affine-loops",
+  };
+  // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
+  // that affine-loop-tile produced.
+  if (options.vector > 0)
+    passes.push_back("func.func(affine-super-vectorize{virtual-vector-size=" +
+                     std::to_string(options.vector) + "})");
+  if (options.tile > 0)
+    passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
+  if (options.approximate_math) passes.push_back("math-polynomial-approximation");
+  for (const char* pass :
+       {// Vector transfers lower to scf, and subviews to strided metadata, both with
+        // affine.apply in their indices: lower-affine after them.
+        "convert-vector-to-scf", "expand-strided-metadata", "lower-affine", "convert-scf-to-cf",
+        "convert-math-to-llvm", "convert-math-to-libm", "convert-vector-to-llvm",
+        "finalize-memref-to-llvm", "convert-arith-to-llvm",
+        "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}", "convert-cf-to-llvm",
+        "convert-index-to-llvm", "reconcile-unrealized-casts"}) {
+    passes.push_back(pass);
+  }
+  return passes;
+}
+
+KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
+                                          const std::string& function) {
+  const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      KernelCompilation reused = it->second;
+      reused.cached = true;
+      reused.record.compile_seconds = 0;
+      return reused;
+    }
+  }
+  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  cache_.emplace(key, compiled);
+  return compiled;
+}
+
+}  // namespace fusescope::runtime

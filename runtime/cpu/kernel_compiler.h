@@ -1,0 +1,90 @@
+#ifndef FUSESCOPE_RUNTIME_CPU_KERNEL_COMPILER_H_
+#define FUSESCOPE_RUNTIME_CPU_KERNEL_COMPILER_H_
+
+// Compiles the MLIR text of one kernel (runtime/kernel_emitter.h) for the host CPU: a
+// lowering pipeline from linalg on tensors to the LLVM dialect with the IR kept after every
+// pass, translation to LLVM IR, the host's assembly, and a JIT-compiled function to call.
+// No MLIR type appears here; the MLIR side lives in runtime/cpu/ and is built only where
+// MLIR 19 was found (KernelCompilerAvailable() says whether it was).
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/status.h"
+#include "recording/kernel_record.h"
+
+namespace fusescope::runtime {
+
+// Knobs of the lowering: affine loop tiling (0: none) and the virtual vector width of the
+// affine super-vectorizer (0: scalar loops).
+struct LoweringOptions {
+  int tile = 0;
+  int vector = 8;
+  // f32 exp, log, tanh, erf, sin/cos... as MLIR's polynomial approximations (vectorizable,
+  // a few ulps) instead of libm calls per element.
+  bool approximate_math = true;
+  // "tile=0 vector=8" (and " approx=0" when approximations are off): KernelRecord::options
+  // and the cache key.
+  std::string ToString() const;
+  // Reads the form ToString writes (either key may be left out); an error names what is wrong.
+  static StatusOr<LoweringOptions> Parse(std::string_view text);
+};
+
+// A JIT-compiled kernel. Thread-compatible: Run may be called from one thread at a time.
+class CompiledKernel {
+ public:
+  virtual ~CompiledKernel() = default;
+  // Calls the kernel with one pointer per memref argument (inputs, then outputs), each to a
+  // row-major buffer of that argument's static shape.
+  virtual Status Run(const std::vector<void*>& buffers) const = 0;
+};
+
+struct KernelCompilation {
+  // Stages from "input" to "asm"; on failure failed_stage and error, the stages before kept.
+  // backend "mlir-cpu", options and compile_seconds are set; kernel, instruction_id and
+  // snapshot are the caller's.
+  recording::KernelRecord record;
+  std::shared_ptr<const CompiledKernel> kernel;  // null when compiling failed
+  bool cached = false;                           // reused from an identical earlier kernel
+};
+
+// Whether this build can compile kernels (MLIR 19 was found).
+bool KernelCompilerAvailable();
+
+// Compiles kernels with one set of options, each distinct text once. Thread-safe, but two
+// threads compiling the same new text at once both compile it: CpuExecutable hands each
+// distinct text to one thread.
+class KernelCompiler {
+ public:
+  explicit KernelCompiler(LoweringOptions options = {}) : options_(options) {}
+  const LoweringOptions& options() const { return options_; }
+  // `function` is the kernel's function name in `mlir_text`.
+  KernelCompilation Compile(const std::string& mlir_text, const std::string& function);
+
+ private:
+  LoweringOptions options_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, KernelCompilation> cache_;
+};
+
+// The uncached compile behind KernelCompiler (implemented by the MLIR side). Thread-safe:
+// each call has its own MLIRContext, LLVMContext, diagnostics and JIT; LLVM's native target and
+// the MLIR pass registry are set up once, before the first call goes on.
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options);
+
+// The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
+// Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
+// "math-polynomial-approximation" is no registered pass in MLIR 19: the compiler applies
+// MLIR's approximation patterns for it.
+std::vector<std::string> LoweringPasses(const LoweringOptions& options);
+// The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
+std::string PassStageName(const std::string& pass);
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_CPU_KERNEL_COMPILER_H_

@@ -1,0 +1,251 @@
+// The MLIR side of the kernel compiler: parse, lower pass by pass (each pass run alone so its
+// output and its failure are both recorded), translate to LLVM IR, print the host assembly,
+// JIT. Only the dialects and passes the lowering uses are included: the InitAll* headers
+// would make this file take a minute to compile.
+
+#include <functional>
+#include <chrono>
+#include <mutex>
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+#include "runtime/cpu/kernel_compiler.h"
+
+namespace fusescope::runtime {
+namespace {
+
+void InitializeOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    mlir::registerConversionPasses();
+    mlir::registerLinalgPasses();
+    mlir::bufferization::registerBufferizationPasses();
+    mlir::affine::registerAffinePasses();
+    mlir::memref::registerMemRefPasses();
+    mlir::registerTransformsPasses();
+  });
+}
+
+void RegisterDialects(mlir::DialectRegistry& registry) {
+  registry
+      .insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+              mlir::bufferization::BufferizationDialect, mlir::cf::ControlFlowDialect,
+              mlir::func::FuncDialect, mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
+              mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
+              mlir::scf::SCFDialect, mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
+  mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::linalg::registerSubsetOpInterfaceExternalModels(registry);
+  mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::tensor::registerSubsetOpInterfaceExternalModels(registry);
+  mlir::memref::registerAllocationOpInterfaceExternalModels(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+}
+
+std::string Print(mlir::Operation* op) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  op->print(stream);
+  return text;
+}
+
+class JitKernel final : public CompiledKernel {
+ public:
+  using Packed = void (*)(void**);
+  JitKernel(std::unique_ptr<mlir::ExecutionEngine> engine, Packed entry)
+      : engine_(std::move(engine)), entry_(entry) {}
+  Status Run(const std::vector<void*>& buffers) const override {
+    std::vector<void*> pointers = buffers;
+    std::vector<void*> arguments;
+    arguments.reserve(pointers.size());
+    for (void*& pointer : pointers) arguments.push_back(&pointer);
+    entry_(arguments.data());
+    return Status::Ok();
+  }
+
+ private:
+  std::unique_ptr<mlir::ExecutionEngine> engine_;  // owns the code entry_ points into
+  Packed entry_;
+};
+
+}  // namespace
+
+bool KernelCompilerAvailable() { return true; }
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options) {
+  InitializeOnce();
+  const auto started = std::chrono::steady_clock::now();
+  KernelCompilation result;
+  recording::KernelRecord& record = result.record;
+  record.backend = "mlir-cpu";
+  record.options = options.ToString();
+  record.stages.push_back({"input", mlir_text});
+  auto finish = [&]() -> KernelCompilation& {
+    record.compile_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+  };
+  auto fail = [&](const std::string& stage, const std::string& error) -> KernelCompilation& {
+    record.failed_stage = stage;
+    record.error = error.empty() ? stage + " failed" : error;
+    return finish();
+  };
+
+  mlir::DialectRegistry registry;
+  RegisterDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic& diagnostic) {
+    if (!diagnostics.empty()) diagnostics += "\n";
+    llvm::raw_string_ostream stream(diagnostics);
+    stream << diagnostic.getLocation() << ": " << diagnostic;
+    return mlir::success();
+  });
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(mlir_text, mlir::ParserConfig(&context));
+  if (!module) return fail("input", diagnostics);
+
+  for (const std::string& pass : LoweringPasses(options)) {
+    const std::string stage = PassStageName(pass);
+    diagnostics.clear();
+    if (stage == "math-polynomial-approximation") {
+      mlir::RewritePatternSet patterns(&context);
+      mlir::populateMathPolynomialApproximationPatterns(patterns);
+      if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
+        return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
+      record.stages.push_back({stage, Print(module->getOperation())});
+      continue;
+    }
+    mlir::PassManager manager(&context);
+    manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
+    std::string parse_errors;
+    llvm::raw_string_ostream parse_stream(parse_errors);
+    if (mlir::failed(mlir::parsePassPipeline(pass, manager, parse_stream)))
+      return fail(stage, "the pass pipeline does not parse: " + parse_errors);
+    if (mlir::failed(manager.run(*module))) return fail(stage, diagnostics);
+    record.stages.push_back({stage, Print(module->getOperation())});
+  }
+
+  diagnostics.clear();
+  llvm::LLVMContext llvm_context;
+  std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(*module, llvm_context);
+  if (!llvm_module) return fail("llvm-ir", diagnostics);
+  auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine_builder) return fail("llvm-ir", llvm::toString(machine_builder.takeError()));
+  machine_builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = machine_builder->createTargetMachine();
+  if (!machine) return fail("llvm-ir", llvm::toString(machine.takeError()));
+  llvm_module->setDataLayout((*machine)->createDataLayout());
+  llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
+  // LLVM's O3 IR pipeline runs before code generation, except on kernels that hold pred (i1)
+  // values: LLVM IR lays a vector of i1 out in memory one bit per element, while the code
+  // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
+  // stored wrong values (CpuExecutableTest.InterpreterCasesMatchTheInterpreter caught it).
+  // Those kernels get code generation alone, and the recorded IR and assembly say so.
+  const bool optimize_ir = mlir_text.find("xi1>") == std::string::npos &&
+                           mlir_text.find(": i1") == std::string::npos;
+  if (optimize_ir) {
+    auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
+    if (llvm::Error error = optimize(llvm_module.get()))
+      return fail("llvm-ir", llvm::toString(std::move(error)));
+  }
+  {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    if (!optimize_ir)
+      stream << "; LLVM's IR passes were not run: the kernel holds pred (i1) values\n";
+    llvm_module->print(stream, nullptr);
+    record.stages.push_back({"llvm-ir", std::move(text)});
+  }
+  {
+    llvm::SmallString<0> assembly;
+    llvm::raw_svector_ostream stream(assembly);
+    llvm::legacy::PassManager codegen;
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
+    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                        llvm::CodeGenFileType::AssemblyFile))
+      return fail("asm", "the target cannot emit assembly");
+    codegen.run(*copy);
+    record.stages.push_back({"asm", std::string(assembly.str())});
+  }
+
+  diagnostics.clear();
+  mlir::ExecutionEngineOptions engine_options;
+  // The same IR pipeline as the recorded stage above. (`transformer` is a function_ref: the
+  // function it refers to must outlive create().)
+  const std::function<llvm::Error(llvm::Module*)> jit_optimize =
+      mlir::makeOptimizingTransformer(3, 0, nullptr);
+  if (optimize_ir) engine_options.transformer = jit_optimize;
+  engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+#ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
+  // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
+  const llvm::StringRef runtime_libraries[] = {FUSESCOPE_MLIR_C_RUNNER_UTILS};
+  engine_options.sharedLibPaths = runtime_libraries;
+#endif
+  auto engine = mlir::ExecutionEngine::create(*module, engine_options);
+  if (!engine) {
+    std::string error = llvm::toString(engine.takeError());
+    if (!diagnostics.empty()) error += ": " + diagnostics;
+    return fail("jit", error);
+  }
+  // Looking the entry up materializes the machine code now, so that compile time holds it
+  // and the first run does not.
+  auto entry = (*engine)->lookupPacked(function);
+  if (!entry) return fail("jit", llvm::toString(entry.takeError()));
+  result.kernel = std::make_shared<JitKernel>(std::move(*engine), *entry);
+  return finish();
+}
+
+}  // namespace fusescope::runtime
