@@ -182,8 +182,8 @@ Status SetPipelineOption(PipelineOptions& options, std::string_view key, std::st
       break;
   }
   if (parsed) return Status::Ok();
-  return Status::Error(std::string(option->key) + " needs " + AcceptedValues(*option) + ", got '" +
-                       std::string(value) + "'");
+  return Status::Error(std::string(option->key) + " needs " + AcceptedValues(*option) + ", got " +
+                       (value.empty() ? "nothing" : "'" + std::string(value) + "'"));
 }
 
 Status ApplyPipelineOptionAssignment(PipelineOptions& options, std::string_view assignment) {

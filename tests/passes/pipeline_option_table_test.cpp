@@ -87,7 +87,8 @@ TEST(PipelineOptionTableTest, ErrorsNameTheKeyAndWhatItAccepts) {
         {"fusion.max_operands=8x", "got '8x'"},
         {"fusion.multi_output=maybe", "fusion.multi_output needs true or false, got 'maybe'"},
         {"gpu.peak_tflops=-1", "gpu.peak_tflops needs a number from 0.001 to 100000 (TFLOP/s)"},
-        {"gpu.kernel_launch_us=", "gpu.kernel_launch_us needs a number"},
+        {"gpu.kernel_launch_us=",
+         "gpu.kernel_launch_us needs a number from 0 to 10000 (us), got nothing"},
         {"fusion.max_operands", "--set needs KEY=VALUE, got 'fusion.max_operands'"}}) {
     Status status = ApplyPipelineOptionAssignment(options, assignment);
     ASSERT_FALSE(status.ok()) << assignment;
