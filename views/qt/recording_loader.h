@@ -44,8 +44,10 @@ class RecordingLoader : public QObject {
   // is read as HLO text and compiled with the `target` pipeline ("cpu" or "gpu") by a worker.
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
+  // `pipeline_arguments` go to the worker's `fusescope compile` as they are ("--set",
+  // "fusion.max_operands=8", "--disable-pass", "cse").
   void CompileText(std::string text, const QString& title, const QString& source_path,
-                   const QString& target);
+                   const QString& target, const QStringList& pipeline_arguments = {});
   // A worker gets SIGTERM, then SIGKILL after the grace period, and canceled() follows once
   // it is gone; a load in this process is abandoned and canceled() follows at once.
   void Cancel();
@@ -116,7 +118,8 @@ class RecordingLoader : public QObject {
   void StartMlirImport(const std::shared_ptr<Job>& job, const QString& path, const QString& target);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
-                    const QString& source_path, const QString& target);
+                    const QString& source_path, const QString& target,
+                    const QStringList& pipeline_arguments = {});
   void OnWorkerFinished(const std::shared_ptr<Job>& job, const WorkerOutcome& outcome);
   void Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result);
 
