@@ -2,7 +2,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QImage>
+#include <QTableView>
 #include <QTimer>
 #include <algorithm>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "passes/pipeline_option_table.h"
 #include "recording/kernel_store.h"
 #include "resources/samples.h"
 #include "views/qt/kernel_panel.h"
@@ -20,6 +23,8 @@
 #include "views/qt/recording_loader.h"
 #include "views/qt/run_controller.h"
 #include "views/qt/run_panel.h"
+#include "views/qt/what_if_panel.h"
+#include "views/qt/workbench_context.h"
 #include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
@@ -39,6 +44,9 @@ struct GuiOptions {
   std::string kernel;        // the Kernel view on this kernel
   std::string kernel_stage;  // and this stage of it
   bool heat = false;
+  // A what-if run once the model is open: B is the open recording's options with these.
+  std::vector<std::string> what_if_sets;      // KEY=VALUE
+  std::vector<std::string> what_if_disabled;  // pass names
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -85,6 +93,16 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.kernel)) return "--kernel needs a kernel name";
     } else if (arg == "--kernel-stage") {
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
+    } else if (arg == "--what-if-set") {
+      if (!value(text)) return "--what-if-set needs KEY=VALUE";
+      passes::PipelineOptions check;
+      if (Status set = passes::ApplyPipelineOptionAssignment(check, text); !set.ok()) {
+        return "--what-if-set: " + set.message();
+      }
+      options.what_if_sets.push_back(text);
+    } else if (arg == "--what-if-disable-pass") {
+      if (!value(text)) return "--what-if-disable-pass needs a pass name";
+      options.what_if_disabled.push_back(text);
     } else if (arg == "--heat") {
       options.heat = true;
     } else if (arg == "--screenshot") {
@@ -142,6 +160,23 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   }
 }
 
+bool WantsWhatIf(const GuiOptions& options) {
+  return !options.what_if_sets.empty() || !options.what_if_disabled.empty();
+}
+
+// Starts the what-if of --what-if-set / --what-if-disable-pass on the open recording.
+void StartWhatIf(views::MainWindow& window, const GuiOptions& options) {
+  const recording::Recording* a = window.context()->recording();
+  if (a == nullptr) return;
+  passes::PipelineOptions b = a->options;
+  for (const std::string& assignment : options.what_if_sets) {
+    // Checked when the options were read.
+    (void)passes::ApplyPipelineOptionAssignment(b, assignment);
+  }
+  for (const std::string& pass : options.what_if_disabled) b.disabled_passes.insert(pass);
+  window.RunWhatIf(b);
+}
+
 // Headless runs answer with one line on failure; Qt's own chatter about the offscreen
 // platform (size hints, runtime folders) would bury it.
 void QuietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
@@ -166,7 +201,15 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       app.quit();
     });
   };
+  bool what_if_started = false;
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
+    if (WantsWhatIf(options)) {
+      if (!what_if_started) {
+        what_if_started = true;
+        StartWhatIf(window, options);
+      }
+      return;
+    }
     if (options.kernel.empty()) {
       grab();
       return;
@@ -188,6 +231,23 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       app.quit();
     }
   });
+  // The comparison is shown: the What If dock gets half the height and its first fusion is
+  // picked (selected on the graph); taken once the graphs settle again.
+  QObject::connect(&window, &views::MainWindow::whatIfReady, &app, [&] {
+    if (auto* dock = window.findChild<QDockWidget*>(QStringLiteral("what_if"))) {
+      window.resizeDocks({dock}, {window.height() / 2}, Qt::Vertical);
+    }
+    window.what_if_panel()->fusion_table()->selectRow(0);
+    auto* poll = new QTimer(&app);
+    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
+      if (window.IsSettled()) {
+        poll->stop();
+        grab();
+      }
+    });
+    poll->start(100);
+  });
+  QObject::connect(window.what_if_panel(), &views::WhatIfPanel::failed, &app, [&] { app.quit(); });
   QObject::connect(&window, &views::MainWindow::loadFailed, &app, [&] { app.quit(); });
   QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
     std::cerr << "timed out waiting for the layout\n";
@@ -211,7 +271,8 @@ int GuiMain(int argc, char** argv) {
         << error
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--kernel NAME [--kernel-stage STAGE]] [--screenshot OUT.png]\n";
+           "[--kernel NAME [--kernel-stage STAGE]] [--what-if-set KEY=VALUE] "
+           "[--what-if-disable-pass NAME] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {
@@ -232,6 +293,11 @@ int GuiMain(int argc, char** argv) {
           window.FocusKernel(QString::fromStdString(options.kernel),
                              QString::fromStdString(options.kernel_stage));
         },
+        Qt::SingleShotConnection);
+  }
+  if (WantsWhatIf(options)) {
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window, [&] { StartWhatIf(window, options); },
         Qt::SingleShotConnection);
   }
   Open(window, options);

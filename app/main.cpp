@@ -22,7 +22,8 @@ void PrintUsage(std::ostream& out) {
   out << "usage: fusescope [COMMAND] [ARGS] | fusescope --version\n\ncommands:\n";
 #ifdef FUSESCOPE_HAVE_GUI
   out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
-         "[--worker-memory MIB] [--screenshot OUT.png]\n      open the workbench\n";
+         "[--worker-memory MIB] [--what-if-set KEY=VALUE] [--what-if-disable-pass NAME] "
+         "[--screenshot OUT.png]\n      open the workbench\n";
 #endif
   for (const auto& command : fusescope::app::Commands()) {
     out << "  " << command.usage << "\n      " << command.summary << '\n';
