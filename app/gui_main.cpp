@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QTableView>
 #include <QTimer>
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "passes/pipeline_option_table.h"
 #include "recording/kernel_store.h"
 #include "resources/samples.h"
 #include "views/qt/kernel_panel.h"
@@ -23,6 +25,8 @@
 #include "views/qt/run_controller.h"
 #include "views/qt/run_panel.h"
 #include "views/qt/stage_strip_panel.h"
+#include "views/qt/what_if_panel.h"
+#include "views/qt/workbench_context.h"
 #include "views/qt/xla_comparison_panel.h"
 
 namespace fusescope::app {
@@ -48,6 +52,9 @@ struct GuiOptions {
   std::optional<long long> strip;  // the Stage Strip with this many panes
   std::string strip_filter;        // its passes: names containing this
   std::string strip_stages;        // its stages: this list (StageWindow's syntax)
+  // A what-if run once the model is open: B is the open recording's options with these.
+  std::vector<std::string> what_if_sets;      // KEY=VALUE
+  std::vector<std::string> what_if_disabled;  // pass names
   std::optional<long long> worker_timeout_s;
   std::optional<long long> worker_memory_mib;
 };
@@ -103,6 +110,16 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.strip_filter)) return "--strip-filter needs a part of a pass name";
     } else if (arg == "--strip-stages") {
       if (!value(options.strip_stages)) return "--strip-stages needs a list like 3,7-9,last";
+    } else if (arg == "--what-if-set") {
+      if (!value(text)) return "--what-if-set needs KEY=VALUE";
+      passes::PipelineOptions check;
+      if (Status set = passes::ApplyPipelineOptionAssignment(check, text); !set.ok()) {
+        return "--what-if-set: " + set.message();
+      }
+      options.what_if_sets.push_back(text);
+    } else if (arg == "--what-if-disable-pass") {
+      if (!value(text)) return "--what-if-disable-pass needs a pass name";
+      options.what_if_disabled.push_back(text);
     } else if (arg == "--heat") {
       options.heat = true;
     } else if (arg == "--lesson") {
@@ -187,6 +204,23 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
   }
 }
 
+bool WantsWhatIf(const GuiOptions& options) {
+  return !options.what_if_sets.empty() || !options.what_if_disabled.empty();
+}
+
+// Starts the what-if of --what-if-set / --what-if-disable-pass on the open recording.
+void StartWhatIf(views::MainWindow& window, const GuiOptions& options) {
+  const recording::Recording* a = window.context()->recording();
+  if (a == nullptr) return;
+  passes::PipelineOptions b = a->options;
+  for (const std::string& assignment : options.what_if_sets) {
+    // Checked when the options were read.
+    (void)passes::ApplyPipelineOptionAssignment(b, assignment);
+  }
+  for (const std::string& pass : options.what_if_disabled) b.disabled_passes.insert(pass);
+  window.RunWhatIf(b);
+}
+
 // Headless runs answer with one line on failure; Qt's own chatter about the offscreen
 // platform (size hints, runtime folders) would bury it.
 void QuietQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
@@ -229,8 +263,16 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
     });
     poll->start(100);
   });
+  bool what_if_started = false;
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
     if (!options.lesson.empty()) return;
+    if (WantsWhatIf(options)) {
+      if (!what_if_started) {
+        what_if_started = true;
+        StartWhatIf(window, options);
+      }
+      return;
+    }
     if (const QString& error = window.stage_strip_panel()->list_error(); !error.isEmpty()) {
       std::cerr << "--strip-stages: " << error.toStdString() << '\n';
       app.quit();
@@ -257,6 +299,23 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       app.quit();
     }
   });
+  // The comparison is shown: the What If dock gets half the height and its first fusion is
+  // picked (selected on the graph); taken once the graphs settle again.
+  QObject::connect(&window, &views::MainWindow::whatIfReady, &app, [&] {
+    if (auto* dock = window.findChild<QDockWidget*>(QStringLiteral("what_if"))) {
+      window.resizeDocks({dock}, {window.height() / 2}, Qt::Vertical);
+    }
+    window.what_if_panel()->fusion_table()->selectRow(0);
+    auto* poll = new QTimer(&app);
+    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
+      if (window.IsSettled()) {
+        poll->stop();
+        grab();
+      }
+    });
+    poll->start(100);
+  });
+  QObject::connect(window.what_if_panel(), &views::WhatIfPanel::failed, &app, [&] { app.quit(); });
   QObject::connect(&window, &views::MainWindow::loadFailed, &app, [&] { app.quit(); });
   QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
     std::cerr << "timed out waiting for the layout\n";
@@ -282,7 +341,7 @@ int GuiMain(int argc, char** argv) {
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
            "[--kernel NAME [--kernel-stage STAGE]] [--lesson LESSON [--lesson-step N] "
            "[--presenter]] [--strip N [--strip-filter TEXT] [--strip-stages LIST]] "
-           "[--screenshot OUT.png]\n";
+           "[--what-if-set KEY=VALUE] [--what-if-disable-pass NAME] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {
@@ -305,6 +364,11 @@ int GuiMain(int argc, char** argv) {
           window.FocusKernel(QString::fromStdString(options.kernel),
                              QString::fromStdString(options.kernel_stage));
         },
+        Qt::SingleShotConnection);
+  }
+  if (WantsWhatIf(options)) {
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window, [&] { StartWhatIf(window, options); },
         Qt::SingleShotConnection);
   }
   Open(window, options);

@@ -23,8 +23,10 @@ void PrintUsage(std::ostream& out) {
 #ifdef FUSESCOPE_HAVE_GUI
   out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
          "[--worker-memory MIB] [--lesson LESSON [--lesson-step N] [--presenter]] "
-         "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--screenshot OUT.png]\n"
-         "      open the workbench (a lesson in presenter mode, N stages side by side)\n";
+         "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--what-if-set KEY=VALUE] "
+         "[--what-if-disable-pass NAME] [--screenshot OUT.png]\n"
+         "      open the workbench (a lesson in presenter mode, N stages side by side, a "
+         "what-if)\n";
 #endif
   for (const auto& command : fusescope::app::Commands()) {
     out << "  " << command.usage << "\n      " << command.summary << '\n';

@@ -6,6 +6,7 @@
 #include "passes/fusion_builder.h"
 #include "passes/fusion_decision_recorder.h"
 #include "passes/fusion_utils.h"
+#include "passes/gpu_performance_model.h"
 
 namespace fusescope::passes {
 namespace {
@@ -146,10 +147,11 @@ class ComputationFusionMerger {
 
 StatusOr<bool> FusionMerger::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kGpu);
+  const GpuPerformanceModel model(context.opts().gpu_device);
   return RunOnFusibleComputations(
       module, context, "merged_pairs",
       [&](Computation& computation, FusionDecisionRecorder& recorder) {
-        return ComputationFusionMerger(computation, limits, model_, recorder).Run();
+        return ComputationFusionMerger(computation, limits, model, recorder).Run();
       });
 }
 

@@ -9,21 +9,14 @@
 
 #include <string_view>
 
-#include "passes/gpu_performance_model.h"
 #include "passes/pass.h"
 
 namespace fusescope::passes {
 
 class FusionMerger : public Pass {
  public:
-  FusionMerger() = default;
-  explicit FusionMerger(GpuPerformanceModel model) : model_(model) {}
-
   std::string_view name() const override { return "fusion_merger"; }
   StatusOr<bool> Run(ir::Module& module, PassContext& context) override;
-
- private:
-  GpuPerformanceModel model_;
 };
 
 }  // namespace fusescope::passes

@@ -39,8 +39,9 @@ double RecomputeFactor(const Instruction& producer, const Instruction& consumer)
 }  // namespace
 
 double GpuPerformanceModel::Seconds(double bytes, double flops) const {
-  return device_.kernel_launch_seconds + std::max(bytes / device_.memory_bandwidth_bytes_per_second,
-                                                  flops / device_.flops_per_second);
+  return device_.kernel_launch_us * 1e-6 +
+         std::max(bytes / (device_.memory_bandwidth_gb_per_s * 1e9),
+                  flops / (device_.peak_tflops * 1e12));
 }
 
 double GpuPerformanceModel::KernelSeconds(const Instruction& instruction) const {

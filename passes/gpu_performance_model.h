@@ -11,15 +11,9 @@
 #include <vector>
 
 #include "ir/instruction.h"
+#include "passes/pipeline_options.h"
 
 namespace fusescope::passes {
-
-// An H100-class device; only ratios matter for the decisions.
-struct GpuDeviceDescription {
-  double memory_bandwidth_bytes_per_second = 3.35e12;
-  double flops_per_second = 6.7e13;
-  double kernel_launch_seconds = 1e-6;
-};
 
 class GpuPerformanceModel {
  public:

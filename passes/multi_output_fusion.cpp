@@ -7,6 +7,7 @@
 #include "passes/fusion_builder.h"
 #include "passes/fusion_decision_recorder.h"
 #include "passes/fusion_utils.h"
+#include "passes/gpu_performance_model.h"
 #include "passes/reachability_map.h"
 
 namespace fusescope::passes {
@@ -382,6 +383,7 @@ class ComputationMultiOutputFusion {
 
 StatusOr<bool> MultiOutputFusion::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kGpu);
+  const GpuPerformanceModel model(context.opts().gpu_device);
   if (!limits.multi_output) {
     context.AddStat("multi_output", "disabled");
     return false;
@@ -389,7 +391,7 @@ StatusOr<bool> MultiOutputFusion::Run(ir::Module& module, PassContext& context) 
   return RunOnFusibleComputations(
       module, context, "fused_pairs",
       [&](Computation& computation, FusionDecisionRecorder& recorder) {
-        return ComputationMultiOutputFusion(computation, limits, model_, recorder).Run();
+        return ComputationMultiOutputFusion(computation, limits, model, recorder).Run();
       });
 }
 

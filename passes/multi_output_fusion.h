@@ -14,21 +14,14 @@
 
 #include <string_view>
 
-#include "passes/gpu_performance_model.h"
 #include "passes/pass.h"
 
 namespace fusescope::passes {
 
 class MultiOutputFusion : public Pass {
  public:
-  MultiOutputFusion() = default;
-  explicit MultiOutputFusion(GpuPerformanceModel model) : model_(model) {}
-
   std::string_view name() const override { return "multi_output_fusion"; }
   StatusOr<bool> Run(ir::Module& module, PassContext& context) override;
-
- private:
-  GpuPerformanceModel model_;
 };
 
 }  // namespace fusescope::passes

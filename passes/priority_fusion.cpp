@@ -11,6 +11,7 @@
 #include "passes/fusion_builder.h"
 #include "passes/fusion_decision_recorder.h"
 #include "passes/fusion_utils.h"
+#include "passes/gpu_performance_model.h"
 
 namespace fusescope::passes {
 namespace {
@@ -308,10 +309,11 @@ class ComputationPriorityFusion {
 
 StatusOr<bool> PriorityFusion::Run(ir::Module& module, PassContext& context) {
   const FusionLimits limits = ResolveFusionLimits(context.opts().fusion, FusionTarget::kGpu);
+  const GpuPerformanceModel model(context.opts().gpu_device);
   return RunOnFusibleComputations(
       module, context, "fused_pairs",
       [&](Computation& computation, FusionDecisionRecorder& recorder) {
-        return ComputationPriorityFusion(computation, limits, model_, recorder).Run();
+        return ComputationPriorityFusion(computation, limits, model, recorder).Run();
       });
 }
 

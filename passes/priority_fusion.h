@@ -9,25 +9,19 @@
 //
 // Fusion kinds follow the hero: kInput when a reduction or tiled transpose is emitted at a
 // root, kLoop otherwise. Every pair considered is recorded with its reason and, for
-// accepts, the fusion formed and the time the model expects to save.
+// accepts, the fusion formed and the time the model expects to save. The model estimates
+// for the device in PipelineOptions::gpu_device.
 
 #include <string_view>
 
-#include "passes/gpu_performance_model.h"
 #include "passes/pass.h"
 
 namespace fusescope::passes {
 
 class PriorityFusion : public Pass {
  public:
-  PriorityFusion() = default;
-  explicit PriorityFusion(GpuPerformanceModel model) : model_(model) {}
-
   std::string_view name() const override { return "priority-fusion"; }
   StatusOr<bool> Run(ir::Module& module, PassContext& context) override;
-
- private:
-  GpuPerformanceModel model_;
 };
 
 }  // namespace fusescope::passes

@@ -52,7 +52,8 @@ std::string Describe(const InstructionRecord& record) {
 }
 
 // The last refusal in `recording` on a pair that answers for (producer, consumer).
-const passes::FusionDecisionRecord* LastRefusal(const Recording& recording,
+// Only decisions of the passes before snapshot `until` count.
+const passes::FusionDecisionRecord* LastRefusal(const Recording& recording, int64_t until,
                                                 const ir::ProvenanceSet& producer_set,
                                                 const ir::ProvenanceSet& consumer_set) {
   if (producer_set.size() == 0 || consumer_set.size() == 0) return nullptr;
@@ -60,8 +61,7 @@ const passes::FusionDecisionRecord* LastRefusal(const Recording& recording,
   const int64_t consumer = consumer_set.ids().front();
   const passes::FusionDecisionRecord* found = nullptr;
   for (const passes::FusionDecisionRecord& decision : recording.decisions) {
-    if (decision.accepted() || decision.pass_index < 0 ||
-        decision.pass_index >= static_cast<int64_t>(recording.snapshots.size())) {
+    if (decision.accepted() || decision.pass_index < 0 || decision.pass_index >= until) {
       continue;
     }
     // A fusion formed during the pass exists only in the snapshot after it.
@@ -101,13 +101,21 @@ int64_t SnapshotBeforeFirstFusion(const Recording& recording) {
 }
 
 StatusOr<FusionComparison> CompareFusion(const Recording& first, int64_t first_base_snapshot,
-                                         const Recording& second) {
+                                         const Recording& second, int64_t first_snapshot,
+                                         int64_t second_snapshot) {
   if (first.snapshots.empty() || second.snapshots.empty()) {
     return Status::Error("a recording without snapshots");
   }
-  if (first_base_snapshot < 0 ||
-      first_base_snapshot >= static_cast<int64_t>(first.snapshots.size())) {
-    return Status::Error("no snapshot " + std::to_string(first_base_snapshot));
+  const auto in_range = [](const Recording& recording, int64_t snapshot) {
+    return snapshot >= 0 && snapshot < static_cast<int64_t>(recording.snapshots.size());
+  };
+  if (first_snapshot < 0) first_snapshot = static_cast<int64_t>(first.snapshots.size()) - 1;
+  if (second_snapshot < 0) second_snapshot = static_cast<int64_t>(second.snapshots.size()) - 1;
+  for (int64_t snapshot : {first_base_snapshot, first_snapshot}) {
+    if (!in_range(first, snapshot)) return Status::Error("no snapshot " + std::to_string(snapshot));
+  }
+  if (!in_range(second, second_snapshot)) {
+    return Status::Error("no snapshot " + std::to_string(second_snapshot));
   }
   const Snapshot& base = first.snapshots[static_cast<size_t>(first_base_snapshot)];
   const Snapshot& second_input = second.snapshots.front();
@@ -121,8 +129,8 @@ StatusOr<FusionComparison> CompareFusion(const Recording& first, int64_t first_b
       }
     }
   }
-  const FusionIndex first_fusions(first.snapshots.back());
-  const FusionIndex second_fusions(second.snapshots.back());
+  const FusionIndex first_fusions(first.snapshots[static_cast<size_t>(first_snapshot)]);
+  const FusionIndex second_fusions(second.snapshots[static_cast<size_t>(second_snapshot)]);
 
   // Fused computations of the base (it may already hold fusions) are not edges of their own.
   std::unordered_set<std::string> fused_bodies;
@@ -160,11 +168,12 @@ StatusOr<FusionComparison> CompareFusion(const Recording& first, int64_t first_b
         if (a && b) {
           comparison.both.push_back(std::move(pair));
         } else if (a) {
-          if (const passes::FusionDecisionRecord* refusal =
-                  LastRefusal(second, second_input.FindInstruction(producer->id)->provenance(),
-                              second_input.FindInstruction(consumer->id)->provenance())) {
+          if (const passes::FusionDecisionRecord* refusal = LastRefusal(
+                  second, second_snapshot, second_input.FindInstruction(producer->id)->provenance(),
+                  second_input.FindInstruction(consumer->id)->provenance())) {
             pair.second_reason = std::string(passes::FusionReasonCode(refusal->reason));
             pair.second_explanation = refusal->explanation;
+            pair.second_pass = refusal->pass;
           }
           comparison.only_first.push_back(std::move(pair));
         } else if (b) {

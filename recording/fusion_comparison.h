@@ -34,6 +34,7 @@ struct FusedPair {
   // producer and consumer answering for these two ("" when it never considered the pair).
   std::string second_reason;
   std::string second_explanation;
+  std::string second_pass;  // the pass that refused it
 };
 
 struct FusionComparison {
@@ -48,8 +49,11 @@ struct FusionComparison {
 int64_t SnapshotBeforeFirstFusion(const Recording& recording);
 
 // Errors when `second` does not start from `first`'s base snapshot (different ids).
+// `first_snapshot` and `second_snapshot` pick the snapshots whose fusions are compared (-1:
+// the final ones); a refusal is then looked up among the passes before the second's.
 StatusOr<FusionComparison> CompareFusion(const Recording& first, int64_t first_base_snapshot,
-                                         const Recording& second);
+                                         const Recording& second, int64_t first_snapshot = -1,
+                                         int64_t second_snapshot = -1);
 
 }  // namespace fusescope::recording
 

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <set>
 
+#include "passes/pipeline_option_table.h"
+
 namespace fusescope::recording {
 
 namespace {
@@ -42,11 +44,12 @@ Status SetInt(std::string_view value, int64_t& field) {
   return Status::Ok();
 }
 
+// "1"/"0", and "true"/"false" as the option table writes switches.
 Status SetBool(std::string_view value, bool& field) {
-  if (value != "0" && value != "1") {
+  if (value != "0" && value != "1" && value != "true" && value != "false") {
     return Status::Error("bad flag '" + std::string(value) + "'");
   }
-  field = value == "1";
+  field = value == "1" || value == "true";
   return Status::Ok();
 }
 
@@ -90,38 +93,38 @@ StatusOr<std::vector<int64_t>> ParseIdList(std::string_view text) {
 
 std::vector<std::pair<std::string, std::string>> PipelineOptionRows(
     const passes::PipelineOptions& options) {
-  const passes::FusionLimits& fusion = options.fusion;
-  return {
-      {"target", options.target},
-      {"fusion.max_operands_and_outputs", std::to_string(fusion.max_operands_and_outputs)},
-      {"fusion.max_reductions", std::to_string(fusion.max_reductions)},
-      {"fusion.max_instructions", std::to_string(fusion.max_instructions)},
-      {"fusion.max_concat_operands", std::to_string(fusion.max_concat_operands)},
-      {"fusion.allow_duplication", fusion.allow_duplication ? "1" : "0"},
-      {"fusion.multi_output", fusion.multi_output ? "1" : "0"},
-      {"fusion.output_fusion", fusion.output_fusion ? "1" : "0"},
-      {"disabled_passes", JoinNames(options.disabled_passes)},
-      {"stop_after", options.stop_after},
-      {"verify_between_passes", options.verify_between_passes ? "1" : "0"},
-  };
+  std::vector<std::pair<std::string, std::string>> rows = {{"target", options.target}};
+  for (const passes::PipelineOption& option : passes::PipelineOptionTable()) {
+    rows.emplace_back(option.key, passes::PipelineOptionValue(options, option));
+  }
+  rows.emplace_back("disabled_passes", JoinNames(options.disabled_passes));
+  rows.emplace_back("stop_after", options.stop_after);
+  rows.emplace_back("verify_between_passes", options.verify_between_passes ? "1" : "0");
+  return rows;
 }
 
 Status ApplyPipelineOptionRow(std::string_view key, std::string_view value,
                               passes::PipelineOptions& options) {
-  passes::FusionLimits& fusion = options.fusion;
   if (key == "target") options.target = std::string(value);
-  if (key == "fusion.max_operands_and_outputs") {
-    return SetInt(value, fusion.max_operands_and_outputs);
-  }
-  if (key == "fusion.max_reductions") return SetInt(value, fusion.max_reductions);
-  if (key == "fusion.max_instructions") return SetInt(value, fusion.max_instructions);
-  if (key == "fusion.max_concat_operands") return SetInt(value, fusion.max_concat_operands);
-  if (key == "fusion.allow_duplication") return SetBool(value, fusion.allow_duplication);
-  if (key == "fusion.multi_output") return SetBool(value, fusion.multi_output);
-  if (key == "fusion.output_fusion") return SetBool(value, fusion.output_fusion);
   if (key == "disabled_passes") options.disabled_passes = SplitNames(value);
   if (key == "stop_after") options.stop_after = std::string(value);
   if (key == "verify_between_passes") return SetBool(value, options.verify_between_passes);
+  // Older files name fusion.max_operands by its alias. A value is read back as its writer
+  // accepted it, in or out of this build's ranges.
+  const passes::PipelineOption* option = passes::FindPipelineOption(key);
+  if (option == nullptr) return Status::Ok();
+  switch (option->kind) {
+    case passes::PipelineOptionKind::kInteger:
+      return SetInt(value, option->integer(options));
+    case passes::PipelineOptionKind::kSwitch:
+      return SetBool(value, option->flag(options));
+    case passes::PipelineOptionKind::kNumber: {
+      StatusOr<double> number = ParseDouble(value);
+      if (!number.ok()) return number.status();
+      option->number(options) = *number;
+      return Status::Ok();
+    }
+  }
   return Status::Ok();
 }
 

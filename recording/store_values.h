@@ -23,7 +23,9 @@ StatusOr<std::vector<int64_t>> ParseIdList(std::string_view text);
 std::string FormatDouble(double value);
 StatusOr<double> ParseDouble(std::string_view text);
 
-// One row per option, keys like "fusion.max_instructions"; lists comma-separated.
+// One row per option: the target, every option of passes::PipelineOptionTable() under its
+// key ("fusion.max_instructions"), the disabled passes (comma-separated), stop_after and
+// verify_between_passes.
 std::vector<std::pair<std::string, std::string>> PipelineOptionRows(
     const passes::PipelineOptions& options);
 // Keys this build does not know are ignored, so newer writers' extra options do no harm.

@@ -1,7 +1,7 @@
 // `fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [pipeline flags] [--json]
 // [--progress] [--source-name NAME]`: runs a built-in pipeline with every pass recorded, and
 // saves the recording. The workbench runs this command as its worker process; --progress
-// tells it which pass is running.
+// tells it which pass is running. `fusescope compile --list-options` lists what --set takes.
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -178,9 +178,13 @@ int RunCompile(const std::vector<std::string>& raw_args) {
   std::set<std::string> value_flags = kPipelineValueFlags;
   value_flags.insert({"-o", "--source-name", "--dim"});
   std::set<std::string> bool_flags = kPipelineBoolFlags;
-  bool_flags.insert({"--json", "--progress"});
+  bool_flags.insert({"--json", "--progress", "--list-options"});
   auto args = ParseArgs(raw_args, value_flags, bool_flags);
   if (!args.ok()) return Fail("compile: " + args.message());
+  if (args->Has("--list-options")) {
+    PrintPipelineOptions(std::cout, args->Has("--json"));
+    return 0;
+  }
   if (args->positional().size() != 1 || !args->Has("-o")) {
     return Fail("usage: fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb");
   }
@@ -215,9 +219,11 @@ int RunCompile(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"compile",
      "compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [--disable-pass NAME] [--stop-after NAME] "
-     "[--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] [--source-name NAME] "
-     "[--dim NAME=N]",
-     "run a built-in pipeline, recording every pass", RunCompile});
+     "[--set KEY=VALUE] [--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] "
+     "[--source-name NAME] [--dim NAME=N] | compile --list-options [--json]",
+     "run a built-in pipeline, recording every pass; --set changes one of the options that "
+     "--list-options lists",
+     RunCompile});
 
 }  // namespace
 }  // namespace fusescope::app

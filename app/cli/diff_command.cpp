@@ -1,11 +1,13 @@
 // `fusescope diff RUN.fsdb --pass N [--text | --json | --svg OUT.svg]`: the computed diff of
-// one pass (text by default). `fusescope diff A.fsdb B.fsdb [--json]`: two recordings of one
-// model (recording_comparison.h), as a what-if experiment compares them: the options that
-// differ, the passes side by side, the final fusions matched by their members, and every edge
-// fused in one only with the other's reason.
+// one pass (text by default). `fusescope diff A.fsdb B.fsdb [--pass N] [--json]`: two
+// recordings of one model (recording_comparison.h), as a what-if experiment compares them:
+// the options that differ, the passes side by side, the final fusions matched by their
+// members, each differing one with the edges that decided it (fused by one, the other's
+// refusal); with --pass, pass N of both and the fusions it formed.
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "app/cli/command.h"
@@ -23,6 +25,18 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
+// "B refused add.103 -> fusion.2 in fusion (#7): too_many_operands: ...; keeps out add.103".
+std::string Describe(const recording::FusionRefusal& refusal) {
+  const std::string side = refusal.refused_by_b ? "B" : "A";
+  const std::string members = Join(refusal.members);
+  if (refusal.decision_index < 0) {
+    return members + ": " + side + " never considered them for this fusion";
+  }
+  return side + " refused " + refusal.producer + " -> " + refusal.consumer + " in " + refusal.pass +
+         " (#" + std::to_string(refusal.pass_index) + "): " + refusal.reason + ": " +
+         refusal.explanation + " [keeps out " + members + "]";
+}
+
 void MatchesJson(JsonWriter& json, const std::string& key,
                  const std::vector<recording::FusionMatch>& matches) {
   json.Key(key).BeginArray();
@@ -30,6 +44,26 @@ void MatchesJson(JsonWriter& json, const std::string& key,
     json.BeginObject();
     json.Key("a").String(match.fusion_a);
     json.Key("b").String(match.fusion_b);
+    json.Key("a_id").Int(match.fusion_a_id);
+    json.Key("b_id").Int(match.fusion_b_id);
+    json.Key("from_b").Bool(match.from_b);
+    json.Key("refusals").BeginArray();
+    for (const recording::FusionRefusal& refusal : match.refusals) {
+      json.BeginObject();
+      json.Key("refused_by").String(refusal.refused_by_b ? "b" : "a");
+      json.Key("decision").Int(refusal.decision_index);
+      json.Key("pass").String(refusal.pass);
+      json.Key("pass_index").Int(refusal.pass_index);
+      json.Key("producer").String(refusal.producer);
+      json.Key("consumer").String(refusal.consumer);
+      json.Key("reason").String(refusal.reason);
+      json.Key("explanation").String(refusal.explanation);
+      json.Key("members").BeginArray();
+      for (const std::string& member : refusal.members) json.String(member);
+      json.EndArray();
+      json.EndObject();
+    }
+    json.EndArray();
     for (const auto& [name, members] :
          {std::make_pair("common", &match.common), std::make_pair("only_a", &match.only_a),
           std::make_pair("only_b", &match.only_b)}) {
@@ -50,11 +84,42 @@ void EdgesJson(JsonWriter& json, const std::string& key,
     json.Key("producer").String(edge.producer);
     json.Key("consumer").String(edge.consumer);
     json.Key("fusion").String(edge.first_fusion);
+    json.Key("other_pass").String(edge.second_pass);
     json.Key("other_reason").String(edge.second_reason);
     json.Key("other_explanation").String(edge.second_explanation);
     json.EndObject();
   }
   json.EndArray();
+}
+
+void PassJson(JsonWriter& json, const recording::PassComparison& pass) {
+  json.BeginObject();
+  json.Key("index").Int(pass.index);
+  json.Key("name_a").String(pass.name_a);
+  json.Key("name_b").String(pass.name_b);
+  json.Key("skipped_a").Bool(pass.skipped_a);
+  json.Key("skipped_b").Bool(pass.skipped_b);
+  json.Key("changed_a").Bool(pass.changed_a);
+  json.Key("changed_b").Bool(pass.changed_b);
+  json.Key("operations_a").Int(pass.operations_a);
+  json.Key("operations_b").Int(pass.operations_b);
+  json.Key("fusions_a").Int(pass.fusions_a);
+  json.Key("fusions_b").Int(pass.fusions_b);
+  json.EndObject();
+}
+
+void FusionsJson(JsonWriter& json, const std::vector<recording::FusionMatch>& same,
+                 const std::vector<recording::FusionMatch>& different,
+                 const std::vector<recording::FusionMatch>& only_a,
+                 const std::vector<recording::FusionMatch>& only_b,
+                 const std::vector<recording::FusedPair>& edges_only_a,
+                 const std::vector<recording::FusedPair>& edges_only_b) {
+  MatchesJson(json, "same_fusions", same);
+  MatchesJson(json, "different_fusions", different);
+  MatchesJson(json, "fusions_only_a", only_a);
+  MatchesJson(json, "fusions_only_b", only_b);
+  EdgesJson(json, "edges_fused_only_a", edges_only_a);
+  EdgesJson(json, "edges_fused_only_b", edges_only_b);
 }
 
 void PrintJson(const recording::RecordingComparison& c, const std::string& a,
@@ -73,32 +138,97 @@ void PrintJson(const recording::RecordingComparison& c, const std::string& a,
   }
   json.EndArray();
   json.Key("passes").BeginArray();
-  for (const recording::PassComparison& pass : c.passes) {
-    json.BeginObject();
-    json.Key("index").Int(pass.index);
-    json.Key("name_a").String(pass.name_a);
-    json.Key("name_b").String(pass.name_b);
-    json.Key("skipped_a").Bool(pass.skipped_a);
-    json.Key("skipped_b").Bool(pass.skipped_b);
-    json.Key("changed_a").Bool(pass.changed_a);
-    json.Key("changed_b").Bool(pass.changed_b);
-    json.Key("operations_a").Int(pass.operations_a);
-    json.Key("operations_b").Int(pass.operations_b);
-    json.Key("fusions_a").Int(pass.fusions_a);
-    json.Key("fusions_b").Int(pass.fusions_b);
-    json.EndObject();
-  }
+  for (const recording::PassComparison& pass : c.passes) PassJson(json, pass);
   json.EndArray();
-  MatchesJson(json, "same_fusions", c.same);
-  MatchesJson(json, "different_fusions", c.different);
-  MatchesJson(json, "fusions_only_a", c.only_a);
-  MatchesJson(json, "fusions_only_b", c.only_b);
   json.Key("edges").Int(c.edges);
   json.Key("edges_fused_by_both").Int(c.edges_both);
-  EdgesJson(json, "edges_fused_only_a", c.edges_only_a);
-  EdgesJson(json, "edges_fused_only_b", c.edges_only_b);
+  FusionsJson(json, c.same, c.different, c.only_a, c.only_b, c.edges_only_a, c.edges_only_b);
   json.EndObject();
   std::cout << json.str() << '\n';
+}
+
+// The refusals of the listed fusions, each once.
+void PrintRefusals(const recording::FusionMatch& match,
+                   std::set<std::pair<bool, int64_t>>& printed) {
+  for (const recording::FusionRefusal& refusal : match.refusals) {
+    if (refusal.decision_index >= 0 &&
+        !printed.emplace(refusal.refused_by_b, refusal.decision_index).second) {
+      continue;
+    }
+    std::printf("      %s\n", Describe(refusal).c_str());
+  }
+}
+
+// Fusions matched by members: a count line, then every fusion that differs with the
+// refusals that kept their members apart.
+void PrintFusions(const std::vector<recording::FusionMatch>& same,
+                  const std::vector<recording::FusionMatch>& different,
+                  const std::vector<recording::FusionMatch>& only_a,
+                  const std::vector<recording::FusionMatch>& only_b) {
+  std::set<int64_t> differing;
+  for (const recording::FusionMatch& match : different) {
+    if (!match.from_b) differing.insert(match.fusion_a_id);
+  }
+  std::printf(
+      "%zu the same, %zu of A's hold members B fuses otherwise, %zu only in A, %zu only in B\n",
+      same.size(), differing.size(), only_a.size(), only_b.size());
+  // Each fusion of A whose members differ, with the fusions of B that hold some of them;
+  // then the fusions of B that none of those was paired with.
+  for (size_t i = 0; i < different.size();) {
+    const recording::FusionMatch& first = different[i];
+    const auto same_group = [&](const recording::FusionMatch& match) {
+      return match.from_b == first.from_b &&
+             (first.from_b ? match.fusion_b_id == first.fusion_b_id
+                           : match.fusion_a_id == first.fusion_a_id);
+    };
+    if (first.from_b) {
+      std::printf("  B %s (%zu members) holds members of A's", first.fusion_b.c_str(),
+                  first.common.size() + first.only_b.size());
+    } else {
+      std::printf("  A %s (%zu members) is in B's", first.fusion_a.c_str(),
+                  first.common.size() + first.only_a.size());
+    }
+    std::string separator = " ";
+    const size_t group = i;
+    for (; i < different.size() && same_group(different[i]); ++i) {
+      const recording::FusionMatch& match = different[i];
+      const size_t own = first.from_b ? match.only_a.size() : match.only_b.size();
+      std::printf("%s%s (%zu shared%s)", separator.c_str(),
+                  (first.from_b ? match.fusion_a : match.fusion_b).c_str(), match.common.size(),
+                  own == 0 ? "" : (", +" + std::to_string(own) + " of its own").c_str());
+      separator = ", ";
+    }
+    std::printf("\n");
+    std::set<std::pair<bool, int64_t>> printed;
+    for (size_t j = group; j < i; ++j) PrintRefusals(different[j], printed);
+  }
+  for (const recording::FusionMatch& match : only_a) {
+    std::printf("  only in A: %s holding %s\n", match.fusion_a.c_str(), Join(match.only_a).c_str());
+    std::set<std::pair<bool, int64_t>> printed;
+    PrintRefusals(match, printed);
+  }
+  for (const recording::FusionMatch& match : only_b) {
+    std::printf("  only in B: %s holding %s\n", match.fusion_b.c_str(), Join(match.only_b).c_str());
+    std::set<std::pair<bool, int64_t>> printed;
+    PrintRefusals(match, printed);
+  }
+}
+
+void PrintEdges(const std::vector<recording::FusedPair>& edges_only_a,
+                const std::vector<recording::FusedPair>& edges_only_b) {
+  for (const auto& [label, edges] :
+       {std::make_pair("fused by A only (A's fusion; B's reason)", &edges_only_a),
+        std::make_pair("fused by B only (B's fusion; A's reason)", &edges_only_b)}) {
+    if (edges->empty()) continue;
+    std::printf("%s:\n", label);
+    for (const recording::FusedPair& edge : *edges) {
+      std::printf("  %s -> %s  [%s]  %s\n", edge.producer.c_str(), edge.consumer.c_str(),
+                  edge.first_fusion.c_str(),
+                  edge.second_explanation.empty()
+                      ? "(no decision recorded: never considered)"
+                      : (edge.second_reason + ": " + edge.second_explanation).c_str());
+    }
+  }
 }
 
 void PrintText(const recording::RecordingComparison& c, const std::string& a,
@@ -109,7 +239,7 @@ void PrintText(const recording::RecordingComparison& c, const std::string& a,
   } else {
     std::printf("\noptions that differ:\n");
     for (size_t i = 0; i < c.options_a.size(); ++i) {
-      std::printf("  %-28s A: %-14s B: %s\n", c.options_a[i].first.c_str(),
+      std::printf("  %-30s A: %-14s B: %s\n", c.options_a[i].first.c_str(),
                   c.options_a[i].second.empty() ? "-" : c.options_a[i].second.c_str(),
                   c.options_b[i].second.empty() ? "-" : c.options_b[i].second.c_str());
     }
@@ -140,56 +270,77 @@ void PrintText(const recording::RecordingComparison& c, const std::string& a,
             : cell(pass.skipped_b, pass.changed_b, pass.operations_b, pass.fusions_b).c_str());
   }
   std::printf("(* changed the module; > A and B differ after this pass)\n");
-  std::set<std::string> differing;
-  for (const recording::FusionMatch& match : c.different) differing.insert(match.fusion_a);
-  std::printf(
-      "\nfinal fusions: %zu the same, %zu of A's hold members B fuses otherwise, %zu only "
-      "in A, %zu only in B\n",
-      c.same.size(), differing.size(), c.only_a.size(), c.only_b.size());
-  // Each fusion of A whose members differ, with the fusions of B that hold some of them.
-  for (size_t i = 0; i < c.different.size();) {
-    const recording::FusionMatch& first = c.different[i];
-    std::printf("  A %s (%zu members) is in B:", first.fusion_a.c_str(),
-                first.common.size() + first.only_a.size());
-    std::string separator = " ";
-    for (; i < c.different.size() && c.different[i].fusion_a == first.fusion_a; ++i) {
-      const recording::FusionMatch& match = c.different[i];
-      std::printf("%s%s (%zu shared%s)", separator.c_str(), match.fusion_b.c_str(),
-                  match.common.size(),
-                  match.only_b.empty()
-                      ? ""
-                      : (", +" + std::to_string(match.only_b.size()) + " of its own").c_str());
-      separator = ", ";
-    }
-    std::printf("\n");
-  }
-  for (const recording::FusionMatch& match : c.only_a)
-    std::printf("  only in A: %s holding %s\n", match.fusion_a.c_str(), Join(match.only_a).c_str());
-  for (const recording::FusionMatch& match : c.only_b)
-    std::printf("  only in B: %s holding %s\n", match.fusion_b.c_str(), Join(match.only_b).c_str());
+  std::printf("\nfinal fusions: ");
+  PrintFusions(c.same, c.different, c.only_a, c.only_b);
   std::printf("\n%lld producer->consumer edges: %lld fused by both, %zu by A only, %zu by B only\n",
               static_cast<long long>(c.edges), static_cast<long long>(c.edges_both),
               c.edges_only_a.size(), c.edges_only_b.size());
-  for (const auto& [label, edges] :
-       {std::make_pair("fused by A only (A's fusion; B's reason)", &c.edges_only_a),
-        std::make_pair("fused by B only (B's fusion; A's reason)", &c.edges_only_b)}) {
-    if (edges->empty()) continue;
-    std::printf("%s:\n", label);
-    for (const recording::FusedPair& edge : *edges) {
-      std::printf("  %s -> %s  [%s]  %s\n", edge.producer.c_str(), edge.consumer.c_str(),
-                  edge.first_fusion.c_str(),
-                  edge.second_explanation.empty()
-                      ? "(no decision recorded: never considered)"
-                      : (edge.second_reason + ": " + edge.second_explanation).c_str());
-    }
-  }
+  PrintEdges(c.edges_only_a, c.edges_only_b);
 }
 
-int RunRecordingDiff(const std::string& a_path, const std::string& b_path, bool json) {
+std::string DescribeSide(const char* side, const std::string& name, bool skipped, bool changed,
+                         int64_t operations, int64_t fusions, int64_t accepted, int64_t refused) {
+  if (name.empty()) return std::string(side) + ": (no such pass: the run ended before it)";
+  if (skipped) return std::string(side) + ": " + name + " skipped (disabled)";
+  return std::string(side) + ": " + name + (changed ? " changed the module" : " changed nothing") +
+         "; after it " + std::to_string(operations) + " operations, " + std::to_string(fusions) +
+         " fusions; " + std::to_string(accepted) + " fusion decisions accepted, " +
+         std::to_string(refused) + " refused";
+}
+
+void PrintPassText(const recording::PassFusionComparison& c, const std::string& a,
+                   const std::string& b) {
+  const recording::PassComparison& pass = c.pass;
+  std::printf("A: %s\nB: %s\n\npass %lld\n  %s\n  %s\n", a.c_str(), b.c_str(),
+              static_cast<long long>(pass.index),
+              DescribeSide("A", pass.name_a, pass.skipped_a, pass.changed_a, pass.operations_a,
+                           pass.fusions_a, c.accepted_a, c.refused_a)
+                  .c_str(),
+              DescribeSide("B", pass.name_b, pass.skipped_b, pass.changed_b, pass.operations_b,
+                           pass.fusions_b, c.accepted_b, c.refused_b)
+                  .c_str());
+  std::printf("\nfusions this pass formed or changed: ");
+  PrintFusions(c.same, c.different, c.only_a, c.only_b);
+  std::printf("\nedges this pass fused in one only: %zu by A, %zu by B\n", c.edges_only_a.size(),
+              c.edges_only_b.size());
+  PrintEdges(c.edges_only_a, c.edges_only_b);
+}
+
+void PrintPassJson(const recording::PassFusionComparison& c, const std::string& a,
+                   const std::string& b) {
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("a").String(a);
+  json.Key("b").String(b);
+  json.Key("pass");
+  PassJson(json, c.pass);
+  json.Key("decisions_accepted_a").Int(c.accepted_a);
+  json.Key("decisions_refused_a").Int(c.refused_a);
+  json.Key("decisions_accepted_b").Int(c.accepted_b);
+  json.Key("decisions_refused_b").Int(c.refused_b);
+  FusionsJson(json, c.same, c.different, c.only_a, c.only_b, c.edges_only_a, c.edges_only_b);
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+// `pass`: compare that pass of both; else the whole recordings.
+int RunRecordingDiff(const std::string& a_path, const std::string& b_path,
+                     std::optional<int64_t> pass, bool json) {
   auto a = recording::LoadRecording(a_path);
   if (!a.ok()) return Fail(a.message());
   auto b = recording::LoadRecording(b_path);
   if (!b.ok()) return Fail(b.message());
+  if (pass) {
+    auto comparison = recording::ComparePass(*a, *b, *pass);
+    if (!comparison.ok())
+      return Fail("diff: " + a_path + " and " + b_path + ": " + comparison.message());
+    if (json) {
+      PrintPassJson(*comparison, a_path, b_path);
+    } else {
+      PrintPassText(*comparison, a_path, b_path);
+    }
+    return 0;
+  }
   auto comparison = recording::CompareRecordings(*a, *b);
   if (!comparison.ok())
     return Fail("diff: " + a_path + " and " + b_path + ": " + comparison.message());
@@ -207,13 +358,14 @@ int RunDiff(const std::vector<std::string>& raw_args) {
   if (!args.ok()) return Fail("diff: " + args.message());
   auto pass = args->IntValue("--pass");
   if (!pass.ok()) return Fail(pass.message());
-  if (args->positional().size() == 2 && !*pass && !args->Has("--svg")) {
-    return RunRecordingDiff(args->positional()[0], args->positional()[1], args->Has("--json"));
+  if (args->positional().size() == 2 && !args->Has("--svg")) {
+    return RunRecordingDiff(args->positional()[0], args->positional()[1], *pass,
+                            args->Has("--json"));
   }
   if (args->positional().size() != 1 || !*pass) {
     return Fail(
         "usage: fusescope diff RUN.fsdb --pass N [--text | --json | --svg OUT.svg] | "
-        "fusescope diff A.fsdb B.fsdb [--json]");
+        "fusescope diff A.fsdb B.fsdb [--pass N] [--json]");
   }
   auto recording = recording::LoadRecording(args->positional()[0]);
   if (!recording.ok()) return Fail(recording.message());
@@ -234,9 +386,9 @@ int RunDiff(const std::vector<std::string>& raw_args) {
 const CommandRegistrar kRegistrar(
     {"diff",
      "diff RUN.fsdb --pass N [--text | --json | --svg OUT.svg [--expand-fusions] "
-     "[--no-decisions]] | diff A.fsdb B.fsdb [--json]",
+     "[--no-decisions]] | diff A.fsdb B.fsdb [--pass N] [--json]",
      "the computed diff of one pass; or two recordings of one model compared (options, passes, "
-     "fusions, the decisions that differ)",
+     "fusions, the decisions that differ), as a whole or at pass N",
      RunDiff});
 
 }  // namespace

@@ -1,58 +1,35 @@
 #include "app/cli/pipeline_flags.h"
 
-#include <charconv>
-#include <functional>
-#include <map>
+#include <algorithm>
+#include <iomanip>
+
+#include "ir/json_writer.h"
+#include "passes/pipeline_option_table.h"
 
 namespace fusescope::app {
 namespace {
 
-StatusOr<int64_t> ParseLimit(const std::string& key, const std::string& text) {
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || value < 0) {
-    return Status::Error("--fusion-limit " + key + " needs a non-negative integer, got '" +
-                         text + "'");
-  }
-  return value;
-}
-
-StatusOr<bool> ParseSwitch(const std::string& key, const std::string& text) {
-  if (text == "true" || text == "1" || text == "on") return true;
-  if (text == "false" || text == "0" || text == "off") return false;
-  return Status::Error("--fusion-limit " + key + " needs true or false, got '" + text + "'");
-}
-
-Status ApplyLimit(passes::FusionLimits& limits, const std::string& assignment) {
+// --fusion-limit names the fusion options without their "fusion." prefix.
+Status ApplyFusionLimit(passes::PipelineOptions& options, const std::string& assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos) {
     return Status::Error("--fusion-limit needs KEY=VALUE, got '" + assignment + "'");
   }
-  const std::string key = assignment.substr(0, eq);
-  const std::string value = assignment.substr(eq + 1);
-  const std::map<std::string, int64_t*> numbers = {
-      {"max_operands_and_outputs", &limits.max_operands_and_outputs},
-      {"max_reductions", &limits.max_reductions},
-      {"max_instructions", &limits.max_instructions},
-      {"max_concat_operands", &limits.max_concat_operands}};
-  const std::map<std::string, bool*> switches = {{"allow_duplication", &limits.allow_duplication},
-                                                 {"multi_output", &limits.multi_output},
-                                                 {"output_fusion", &limits.output_fusion}};
-  if (auto it = numbers.find(key); it != numbers.end()) {
-    auto parsed = ParseLimit(key, value);
-    if (!parsed.ok()) return parsed.status();
-    *it->second = *parsed;
-    return Status::Ok();
+  const std::string key = "fusion." + assignment.substr(0, eq);
+  if (passes::FindPipelineOption(key) == nullptr) {
+    std::string known;
+    for (const passes::PipelineOption& option : passes::PipelineOptionTable()) {
+      if (option.key.rfind("fusion.", 0) != 0) continue;
+      known += (known.empty() ? "" : ", ") + std::string(option.key.substr(7));
+    }
+    return Status::Error("unknown fusion limit '" + assignment.substr(0, eq) + "' (" + known + ")");
   }
-  if (auto it = switches.find(key); it != switches.end()) {
-    auto parsed = ParseSwitch(key, value);
-    if (!parsed.ok()) return parsed.status();
-    *it->second = *parsed;
-    return Status::Ok();
-  }
-  return Status::Error("unknown fusion limit '" + key +
-                       "' (max_operands_and_outputs, max_reductions, max_instructions, "
-                       "max_concat_operands, allow_duplication, multi_output, output_fusion)");
+  return passes::SetPipelineOption(options, key, assignment.substr(eq + 1));
+}
+
+std::string Default(const passes::PipelineOption& option) {
+  return passes::PipelineOptionValue(passes::PipelineOptions{}, option) +
+         (option.unit.empty() ? "" : " " + std::string(option.unit));
 }
 
 }  // namespace
@@ -69,9 +46,46 @@ StatusOr<passes::PipelineOptions> PipelineOptionsFromArgs(const ParsedArgs& args
   options.stop_after = args.Value("--stop-after").value_or("");
   options.verify_between_passes = !args.Has("--no-verify");
   for (const std::string& assignment : args.Values("--fusion-limit")) {
-    FS_RETURN_IF_ERROR(ApplyLimit(options.fusion, assignment));
+    FS_RETURN_IF_ERROR(ApplyFusionLimit(options, assignment));
+  }
+  for (const std::string& assignment : args.Values("--set")) {
+    FS_RETURN_IF_ERROR(passes::ApplyPipelineOptionAssignment(options, assignment));
   }
   return options;
+}
+
+void PrintPipelineOptions(std::ostream& out, bool json) {
+  const auto& table = passes::PipelineOptionTable();
+  if (json) {
+    JsonWriter writer;
+    writer.BeginObject();
+    writer.Key("options").BeginArray();
+    for (const passes::PipelineOption& option : table) {
+      writer.BeginObject();
+      writer.Key("key").String(std::string(option.key));
+      writer.Key("alias").String(std::string(option.alias));
+      writer.Key("default").String(passes::PipelineOptionValue(passes::PipelineOptions{}, option));
+      writer.Key("unit").String(std::string(option.unit));
+      writer.Key("accepts").String(passes::AcceptedValues(option));
+      writer.Key("meaning").String(std::string(option.meaning));
+      writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+    out << writer.str() << '\n';
+    return;
+  }
+  size_t key_width = 0, default_width = 0;
+  for (const passes::PipelineOption& option : table) {
+    key_width = std::max(key_width, option.key.size());
+    default_width = std::max(default_width, Default(option).size());
+  }
+  for (const passes::PipelineOption& option : table) {
+    out << std::left << std::setw(static_cast<int>(key_width + 2)) << option.key
+        << std::setw(static_cast<int>(default_width + 2)) << Default(option) << option.meaning;
+    if (!option.alias.empty()) out << "; also " << option.alias;
+    out << '\n';
+  }
 }
 
 }  // namespace fusescope::app

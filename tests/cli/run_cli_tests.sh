@@ -183,6 +183,48 @@ expect_error "report lesson file missing" "^$tmp/missing\.lesson: cannot read th
 expect_error "report lesson recording missing" "^$tmp/missing\.fsdb: " "$fs" report "$tmp/missing.fsdb" --lesson lesson:mlp_fusion -o "$tmp/bad.html"
 expect_error "report lesson unknown built-in" "no built-in lesson 'lesson:nope'" "$fs" report --lesson lesson:nope -o "$tmp/bad.html"
 expect_error "report lesson --max-pictures" "^report: --max-pictures is for a recording's report" "$fs" report "$tmp/lesson.fsdb" --lesson lesson:mlp_fusion -o "$tmp/bad.html" --max-pictures 2
+# --set: the pipeline's options by name, listed by --list-options as docs/what-if.md shows them.
+expect_ok "list options" "$fs" compile --list-options
+contains "list options" '^fusion\.max_operands +64 +operands plus outputs one fusion may have' "$tmp/out"
+contains "list options gpu" '^gpu\.kernel_launch_us +1 us +gpu cost model' "$tmp/out"
+if python3 - "$src/docs/what-if.md" "$tmp/out" <<'PY'
+import sys
+doc = open(sys.argv[1]).read().split('<!-- fusescope compile --list-options -->\n```text\n', 1)[1]
+sys.exit(0 if doc.split('```', 1)[0] == open(sys.argv[2]).read() else 1)
+PY
+then ok; else bad "docs/what-if.md does not show what compile --list-options prints"; fi
+expect_ok "list options json" "$fs" compile --list-options --json
+json_ok "list options json" "len(d['options']) == 10 and any(o['key'] == 'fusion.max_operands' and o['alias'] == 'fusion.max_operands_and_outputs' and o['default'] == '64' and o['accepts'] == 'an integer from 1 to 1000000' for o in d['options'])"
+"$fs" compile sample:bert_encoder -o "$tmp/bert_a.fsdb" >/dev/null
+expect_ok "compile --set" "$fs" compile sample:bert_encoder --set fusion.max_operands=8 -o "$tmp/bert_b.fsdb" --json
+expect_ok "diff --set" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb" --json
+json_ok "diff --set" "[(o['key'], o['a'], o['b']) for o in d['options']] == [('fusion.max_operands', '64', '8')] and any(r['refused_by'] == 'b' and r['reason'] == 'too_many_operands' and r['members'] for f in d['different_fusions'] for r in f['refusals'])"
+expect_ok "diff --set text" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb"
+contains "diff --set text: the option" '^  fusion\.max_operands +A: 64 +B: 8$' "$tmp/out"
+contains "diff --set text: B's refusal under the fusion" '^      B refused [a-z_.0-9]+ -> [a-z_.0-9]+ in fusion \(#[0-9]+\): too_many_operands: fusion would have 9 operands\+outputs, limit is 8 \[keeps out ' "$tmp/out"
+expect_ok "fusion-limit long name" "$fs" compile sample:bert_encoder --fusion-limit max_operands_and_outputs=8 -o "$tmp/bert_limit.fsdb"
+expect_ok "fusion-limit is --set" "$fs" diff "$tmp/bert_b.fsdb" "$tmp/bert_limit.fsdb" --json
+json_ok "fusion-limit is --set" "d['options'] == [] and d['different_fusions'] == [] and d['fusions_only_a'] == []"
+expect_ok "compile --set gpu cost model" "$fs" compile sample:bert_encoder --pipeline gpu --set gpu.kernel_launch_us=0 --set gpu.memory_bandwidth_gb_per_s=100000 -o "$tmp/gpu_b.fsdb"
+"$fs" compile sample:bert_encoder --pipeline gpu -o "$tmp/gpu_a.fsdb" >/dev/null
+expect_ok "diff gpu cost model" "$fs" diff "$tmp/gpu_a.fsdb" "$tmp/gpu_b.fsdb" --json
+json_ok "diff gpu cost model" "sorted((o['key'], o['b']) for o in d['options']) == [('gpu.kernel_launch_us', '0'), ('gpu.memory_bandwidth_gb_per_s', '100000')] and d['different_fusions']"
+expect_error "set unknown key" "^unknown pipeline option 'fusion\.max_operandz' \(fusion\.max_operands, .*gpu\.kernel_launch_us\)$" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --set fusion.max_operandz=8
+expect_error "set bad value" "^fusion\.max_operands needs an integer from 1 to 1000000, got 'eight'$" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --set fusion.max_operands=eight
+expect_error "set out of range" "^gpu\.peak_tflops needs a number from 0\.001 to 100000 \(TFLOP/s\), got '0'$" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --set gpu.peak_tflops=0
+expect_error "set bad switch" "^fusion\.multi_output needs true or false, got 'maybe'$" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --set fusion.multi_output=maybe
+expect_error "set without value" "^--set needs KEY=VALUE, got 'fusion\.max_operands'$" "$fs" compile sample:mlp -o "$tmp/x.fsdb" --set fusion.max_operands
+# diff A B --pass N: that pass of both, the fusions it formed and B's refusals.
+bert_fusion=$("$fs" passes "$tmp/bert_a.fsdb" --json | python3 -c "import json,sys; print(next(p['index'] for p in json.load(sys.stdin)['passes'] if p['name'] == 'fusion'))")
+expect_ok "diff two recordings at a pass" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb" --pass "$bert_fusion" --json
+json_ok "diff two recordings at a pass" "d['pass']['name_a'] == 'fusion' and d['pass']['changed_b'] and d['pass']['fusions_a'] != d['pass']['fusions_b'] and d['different_fusions'] and d['same_fusions'] and d['decisions_refused_b'] > d['decisions_refused_a']"
+expect_ok "diff two recordings at a pass text" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb" --pass "$bert_fusion"
+contains "diff at a pass text" "^pass $bert_fusion\$" "$tmp/out"
+contains "diff at a pass text: each side" '^  B: fusion changed the module; after it [0-9]+ operations, [0-9]+ fusions; [0-9]+ fusion decisions accepted, [0-9]+ refused$' "$tmp/out"
+contains "diff at a pass text: the refusal" 'too_many_operands: fusion would have 9 operands\+outputs, limit is 8' "$tmp/out"
+expect_ok "diff two recordings before fusion" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb" --pass 0 --json
+json_ok "diff two recordings before fusion" "not d['same_fusions'] and not d['different_fusions'] and d['decisions_refused_a'] == 0"
+expect_error "diff two recordings at a missing pass" "no pass 99 \(A has [0-9]+ passes, B [0-9]+\)" "$fs" diff "$tmp/bert_a.fsdb" "$tmp/bert_b.fsdb" --pass 99
 expect_ok "compile with options" "$fs" compile sample:bert_encoder -o "$tmp/b.fsdb" --disable-pass cse --fusion-limit max_instructions=4 --json
 json_ok "disabled pass" "d['passes_run'] < d['passes']"
 # compile --json counts as the pass table does

@@ -126,6 +126,35 @@ TEST(RecordingStoreTest, RoundTripsEverything) {
   ExpectSameRecording(recording, loaded);
 }
 
+// Every option of the option table is stored under its key and read back; a file written
+// before the table named the operand budget by its long name and switches as 1/0.
+TEST(RecordingStoreTest, TableOptionsSurviveTheFile) {
+  TemporaryDirectory dir;
+  const std::string path = dir.File("run.fsdb");
+  Recording recording = MakeRichRecording();
+  recording.options.fusion.max_operands_and_outputs = 8;
+  recording.options.fusion.allow_duplication = false;
+  recording.options.gpu_device.peak_tflops = 19.5;
+  Recording loaded = SaveAndLoad(recording, path);
+  EXPECT_EQ(loaded.options.fusion.max_operands_and_outputs, 8);
+  EXPECT_FALSE(loaded.options.fusion.allow_duplication);
+  EXPECT_EQ(loaded.options.gpu_device.peak_tflops, 19.5);
+  {
+    auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
+    ASSERT_TRUE(db.ok()) << db.message();
+    ASSERT_TRUE((*db)
+                    ->Execute("UPDATE pipeline_options SET key = "
+                              "'fusion.max_operands_and_outputs', value = '12' WHERE key = "
+                              "'fusion.max_operands'; UPDATE pipeline_options SET value = '1' "
+                              "WHERE key = 'fusion.allow_duplication';")
+                    .ok());
+  }
+  StatusOr<Recording> old = LoadRecording(path);
+  ASSERT_TRUE(old.ok()) << old.message();
+  EXPECT_EQ(old->options.fusion.max_operands_and_outputs, 12);
+  EXPECT_TRUE(old->options.fusion.allow_duplication);
+}
+
 // Sharing between snapshots is kept on disk and restored on load.
 TEST(RecordingStoreTest, SharingSurvivesTheFile) {
   TemporaryDirectory dir;

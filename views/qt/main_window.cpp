@@ -44,6 +44,8 @@
 #include "views/qt/run_panel.h"
 #include "views/qt/search_panel.h"
 #include "views/qt/stage_strip_panel.h"
+#include "views/qt/what_if_dialog.h"
+#include "views/qt/what_if_panel.h"
 #include "views/qt/workbench_context.h"
 #include "views/qt/worker_failure.h"
 #include "views/qt/worker_pool.h"
@@ -81,6 +83,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupProfile();
   setupXlaComparison();
   setupRun();
+  setupWhatIf();
   setupDefaultLayout();
   setupLessons();
   RestoreSettings();
@@ -106,6 +109,7 @@ void MainWindow::setupPanels() {
   xla_panel_ = new XlaComparisonPanel(context_, this);
   compare_panel_ = new ComparePanel(context_, this);
   run_panel_ = new RunPanel(context_, this);
+  what_if_panel_ = new WhatIfPanel(context_, this);
   const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
       waiting_for_settle_ = false;
@@ -175,6 +179,36 @@ void MainWindow::setupRun() {
   });
 }
 
+// A what-if brings its dock to the front and speaks in the status bar; its B can become the
+// open recording.
+void MainWindow::setupWhatIf() {
+  connect(what_if_panel_, &WhatIfPanel::started, this, [this](const QString& what) {
+    RaiseDock(what_if_panel_);
+    statusBar()->showMessage(what);
+  });
+  connect(what_if_panel_, &WhatIfPanel::whatIfReady, this,
+          [this](std::shared_ptr<const recording::Recording> b) {
+            statusBar()->showMessage(tr("What if: B compiled and compared"), 10000);
+            emit whatIfReady(std::move(b));
+          });
+  connect(what_if_panel_, &WhatIfPanel::failed, this, [this](const QString& message) {
+    statusBar()->showMessage(message);
+    if (!interactive_) std::cerr << message.toStdString() << '\n';
+  });
+  connect(what_if_panel_, &WhatIfPanel::openRecordingRequested, this,
+          [this](std::shared_ptr<const recording::Recording> b, const QString& title) {
+            ShowRecording(std::move(b), title);
+          });
+  connect(what_if_panel_, &WhatIfPanel::savedB, this,
+          [this](const QString& path, const QString& error) {
+            if (error.isEmpty()) {
+              statusBar()->showMessage(tr("Saved B as %1").arg(path), 5000);
+            } else {
+              ReportError(tr("Could not save B"), error);
+            }
+          });
+}
+
 void MainWindow::RaiseDock(QWidget* panel) {
   for (QDockWidget* dock : docks_) {
     if (dock->widget() != panel) continue;
@@ -222,6 +256,9 @@ void MainWindow::setupDefaultLayout() {
   QDockWidget* kernel =
       AddDock(kernel_panel_, tr("Kernel"), "kernel", Qt::BottomDockWidgetArea, "kernel");
   tabifyDockWidget(run, kernel);
+  QDockWidget* what_if =
+      AddDock(what_if_panel_, tr("What If"), "what_if", Qt::BottomDockWidgetArea, "counterpart");
+  tabifyDockWidget(kernel, what_if);
   text->raise();
   resizeDocks({timeline, inspector}, {380, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
@@ -306,6 +343,13 @@ void MainWindow::setupCompileMenu() {
   recompile_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   recompile_->setToolTip(tr("Compile the model again with the chosen pipeline (Ctrl+R)"));
   recompile_->setEnabled(false);
+  what_if_ = menu->addAction(Icons::Get("counterpart"), tr("&What If…"), this,
+                             &MainWindow::ShowWhatIfDialog);
+  what_if_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+  what_if_->setToolTip(
+      tr("Compile the model again with other options and compare the two "
+         "(Ctrl+Shift+R)"));
+  what_if_->setEnabled(false);
   cancel_ = menu->addAction(Icons::Get("stop"), tr("&Cancel"), this, &MainWindow::CancelWork);
   cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel_->setEnabled(false);
@@ -500,6 +544,8 @@ void MainWindow::OpenSample(const QString& name) {
 void MainWindow::ShowRecording(std::shared_ptr<const recording::Recording> recording,
                                const QString& title, const QString& file_path) {
   waiting_for_settle_ = true;
+  // A what-if's B belongs to the recording it was compared with.
+  stage_strip_panel_->SetSecondRecording(nullptr, {});
   const int64_t pass = initial_pass_;
   initial_pass_ = -1;
   context_->SetRecording(std::move(recording), title, pass, file_path);
@@ -512,6 +558,19 @@ void MainWindow::Recompile() {
   const QString source = QString::fromStdString(recording->source_path);
   loader_->CompileText(recording->input_text, title, source.isEmpty() ? title : source,
                        pipeline_target());
+}
+
+void MainWindow::ShowWhatIfDialog() {
+  const recording::Recording* recording = context_->recording();
+  if (!recording || recording->input_text.empty()) return;
+  WhatIfDialog dialog(recording->options, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  StatusOr<passes::PipelineOptions> options = dialog.options();
+  if (options.ok()) RunWhatIf(*options);
+}
+
+void MainWindow::RunWhatIf(const passes::PipelineOptions& b_options) {
+  what_if_panel_->Run(b_options);
 }
 
 QString MainWindow::pipeline_target() const {
@@ -539,8 +598,8 @@ bool MainWindow::IsSettled() const {
   return !loader_->busy() && !context_->busy() && context_->pass_view() &&
          graph_panel_->settled() &&
          (!stage_strip_panel_->isVisible() || stage_strip_panel_->settled()) &&
-         !profile_panel_->busy() && !xla_panel_->busy() &&
-         !kernel_panel_->busy();
+         !profile_panel_->busy() && !xla_panel_->busy() && !kernel_panel_->busy() &&
+         !what_if_panel_->busy();
 }
 
 bool MainWindow::FocusKernel(const QString& name, const QString& stage) {
@@ -559,6 +618,7 @@ void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
   const recording::Recording* recording = context.recording();
   save_->setEnabled(recording != nullptr);
   recompile_->setEnabled(recording != nullptr && !recording->input_text.empty());
+  what_if_->setEnabled(recompile_->isEnabled());
   setWindowTitle(recording ? tr("%1 — Fusescope").arg(context.title()) : tr("Fusescope"));
   if (recording && !recording->options.target.empty()) {
     SetPipelineTarget(QString::fromStdString(recording->options.target));
@@ -723,6 +783,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   loader_->Cancel();
   run_panel_->Cancel();
+  what_if_panel_->Cancel();
   event->accept();
 }
 
@@ -752,6 +813,8 @@ void MainWindow::ShowShortcuts() {
          "side</td></tr>"
          "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find an instruction, next, previous</td></tr>"
          "<tr><td><b>Ctrl+R</b></td><td>run the pipeline again</td></tr>"
+         "<tr><td><b>Ctrl+Shift+R</b></td><td>what if: compile with other options and "
+         "compare</td></tr>"
          "<tr><td><b>F5</b></td><td>run the current pass against the original module</td></tr>"
          "<tr><td><b>Shift+F5</b></td><td>bisect the numbers over every pass</td></tr>"
          "<tr><td><b>Esc</b></td><td>cancel a compile</td></tr>"

@@ -7,7 +7,8 @@
 // gpu pipeline in a worker process with progress and cancel, and saves recordings. A worker that
 // crashes, hangs or runs out of memory is reported in a banner with a reproducer to save, while the
 // last good recording stays on display. The Run menu runs, bisects and profiles the recording in
-// worker processes too (the Run dock).
+// worker processes too (the Run dock). Compile ▸ What If… compiles the model again with
+// other options and compares the two (the What If dock).
 
 #include <QFont>
 #include <QMainWindow>
@@ -15,6 +16,7 @@
 #include <QStringList>
 #include <memory>
 
+#include "passes/pipeline_options.h"
 #include "recording/recording.h"
 #include "views/qt/context_observer.h"
 
@@ -45,6 +47,7 @@ class RecordingLoader;
 class RunPanel;
 class SearchPanel;
 class StageStripPanel;
+class WhatIfPanel;
 class WorkbenchContext;
 class WorkerFailure;
 class WorkerReportBanner;
@@ -72,6 +75,11 @@ class MainWindow : public QMainWindow, public ContextObserver {
                      const QString& file_path = {});
   // Compiles the open recording's input again with the chosen pipeline.
   void Recompile();
+  // Asks what B changes (WhatIfDialog) and runs the what-if experiment on the open recording.
+  void ShowWhatIfDialog();
+  // Compiles the open recording's input with `b_options` in a worker and shows the comparison
+  // in the What If dock; whatIfReady() follows.
+  void RunWhatIf(const passes::PipelineOptions& b_options);
   // Saves the open recording as .fsdb on a worker; savedRecording() or an error follows.
   void SaveRecording(const QString& path);
   // Saves the reproducer of the failure the banner shows into `folder`; false (and an
@@ -105,6 +113,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   // while stage_strip_action() is checked (View ▸ Stage Strip, Ctrl+Shift+S).
   StageStripPanel* stage_strip_panel() const { return stage_strip_panel_; }
   QAction* stage_strip_action() const { return stage_strip_action_; }
+  WhatIfPanel* what_if_panel() const { return what_if_panel_; }
   RecordingLoader* loader() const { return loader_; }
   WorkerReportBanner* worker_report() const { return worker_report_; }
   QStringList recent_files() const { return recent_; }
@@ -130,6 +139,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void savedRecording(const QString& path, bool ok);
   // A lesson's recording is shown and its first step applied.
   void lessonReady();
+  // A what-if's B is compiled and compared with the open recording (the What If dock shows
+  // the comparison); for panels that show a second recording beside the open one.
+  void whatIfReady(std::shared_ptr<const fusescope::recording::Recording> b);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -165,6 +177,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   bool TakeLesson(std::shared_ptr<const recording::Recording> recording, const QString& title,
                   const QString& path);
   void ShowLessonView(int view, const QString& kernel, const QString& stage);
+  void setupWhatIf();
   void RaiseDock(QWidget* panel);
   void ShowWorkerFailure(std::shared_ptr<const WorkerFailure> failure);
   void ShowReproducerDialog();
@@ -211,6 +224,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   StageStripPanel* stage_strip_panel_ = nullptr;
   QStackedWidget* graphs_ = nullptr;  // the pass's two graphs or the stage strip
   QAction* stage_strip_action_ = nullptr;
+  WhatIfPanel* what_if_panel_ = nullptr;
   WorkerReportBanner* worker_report_ = nullptr;
   QList<QDockWidget*> docks_;
   QByteArray default_state_;
@@ -222,6 +236,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   QAction* open_folder_ = nullptr;
   QAction* save_ = nullptr;
   QAction* recompile_ = nullptr;
+  QAction* what_if_ = nullptr;
   QAction* cancel_ = nullptr;
   QActionGroup* targets_ = nullptr;
   QLabel* pass_status_ = nullptr;

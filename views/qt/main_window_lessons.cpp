@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include "passes/pipeline_option_table.h"
 #include "recording/kernel_store.h"
 #include "resources/lessons.h"
 #include "views/lesson.h"
@@ -23,6 +24,7 @@
 #include "views/qt/main_window.h"
 #include "views/qt/pass_timeline_panel.h"
 #include "views/qt/recording_loader.h"
+#include "views/qt/stage_strip_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {
@@ -56,6 +58,35 @@ QPalette HighContrastPalette() {
 
 constexpr double kPresenterFontScale = 1.6;
 
+// A lesson step's what-if words (`fusescope compile`'s flags, checked by the worker that
+// prepared the lesson) applied to the options the lesson's recording ran with.
+StatusOr<passes::PipelineOptions> WhatIfOptions(passes::PipelineOptions options,
+                                                const QStringList& words) {
+  for (qsizetype i = 0; i < words.size(); ++i) {
+    const QString& flag = words[i];
+    if (flag == QStringLiteral("--no-verify")) {
+      options.verify_between_passes = false;
+      continue;
+    }
+    if (i + 1 >= words.size()) return Status::Error(flag.toStdString() + " needs a value");
+    const std::string value = words[++i].toStdString();
+    if (flag == QStringLiteral("--set")) {
+      FS_RETURN_IF_ERROR(passes::ApplyPipelineOptionAssignment(options, value));
+    } else if (flag == QStringLiteral("--fusion-limit")) {
+      FS_RETURN_IF_ERROR(passes::ApplyPipelineOptionAssignment(options, "fusion." + value));
+    } else if (flag == QStringLiteral("--disable-pass")) {
+      options.disabled_passes.insert(value);
+    } else if (flag == QStringLiteral("--pipeline")) {
+      options.target = value;
+    } else if (flag == QStringLiteral("--stop-after")) {
+      options.stop_after = value;
+    } else {
+      return Status::Error("a what-if cannot take " + flag.toStdString());
+    }
+  }
+  return options;
+}
+
 }  // namespace
 
 void MainWindow::setupLessons() {
@@ -67,6 +98,21 @@ void MainWindow::setupLessons() {
   }
   dock->hide();
   view_menu_->addAction(dock->toggleViewAction());
+  connect(lesson_panel_, &LessonPanel::whatIfRequested, this, [this](const QStringList& words) {
+    const recording::Recording* a = context_->recording();
+    if (a == nullptr) return;
+    auto b = WhatIfOptions(a->options, words);
+    if (!b.ok()) {
+      ReportError(tr("Could not run the what-if"), QString::fromStdString(b.message()));
+      return;
+    }
+    RunWhatIf(*b);
+  });
+  // A what-if's B beside A in the stage strip (A's and B's passes interleaved, `last, B:last`).
+  connect(this, &MainWindow::whatIfReady, this,
+          [this](std::shared_ptr<const recording::Recording> b) {
+            stage_strip_panel_->SetSecondRecording(std::move(b), tr("What if"));
+          });
   connect(lesson_panel_, &LessonPanel::viewRequested, this,
           [this](LessonView view, const QString& kernel, const QString& stage) {
             ShowLessonView(static_cast<int>(view), kernel, stage);

@@ -229,7 +229,8 @@ void RecordingLoader::StartMlirImport(const std::shared_ptr<Job>& job, const QSt
 }
 
 void RecordingLoader::CompileText(std::string text, const QString& title,
-                                  const QString& source_path, const QString& target) {
+                                  const QString& source_path, const QString& target,
+                                  const QStringList& pipeline_arguments) {
   std::shared_ptr<Job> job = Begin(tr("Compiling %1 (%2)").arg(title, target), title, QString());
   if (!MakeFolder(job)) return;
   const QString model = job->folder->filePath(QStringLiteral("model.hlo"));
@@ -240,11 +241,12 @@ void RecordingLoader::CompileText(std::string text, const QString& title,
     return;
   }
   file.close();
-  StartCompile(job, model, source_path, target);
+  StartCompile(job, model, source_path, target, pipeline_arguments);
 }
 
 void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QString& model,
-                                   const QString& source_path, const QString& target) {
+                                   const QString& source_path, const QString& target,
+                                   const QStringList& pipeline_arguments) {
   if (!job->folder && !MakeFolder(job)) return;
   WorkerJob work;
   work.input = model;
@@ -258,6 +260,7 @@ void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QStrin
                     "--progress",
                     "--source-name",
                     source_path};
+  work.arguments += pipeline_arguments;
   work.what = tr("compiling %1").arg(job->title);
   work.pipeline = target;
   StartWorker(job, std::move(work));

@@ -44,8 +44,10 @@ class RecordingLoader : public QObject {
   // is read as HLO text and compiled with the `target` pipeline ("cpu" or "gpu") by a worker.
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
+  // `pipeline_arguments` go to the worker's `fusescope compile` as they are ("--set",
+  // "fusion.max_operands=8", "--disable-pass", "cse").
   void CompileText(std::string text, const QString& title, const QString& source_path,
-                   const QString& target);
+                   const QString& target, const QStringList& pipeline_arguments = {});
   // A lesson (`lesson:NAME` or a .lesson file) prepared by a worker, `fusescope lesson LESSON
   // -o OUTPUT --check` (its model compiled, its kernels stored when it shows any, every step
   // resolved); then OUTPUT is read and loaded() names it as the path. OUTPUT must outlive the
@@ -122,7 +124,8 @@ class RecordingLoader : public QObject {
   void StartMlirImport(const std::shared_ptr<Job>& job, const QString& path, const QString& target);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
-                    const QString& source_path, const QString& target);
+                    const QString& source_path, const QString& target,
+                    const QStringList& pipeline_arguments = {});
   void OnWorkerFinished(const std::shared_ptr<Job>& job, const WorkerOutcome& outcome);
   void Finish(const std::shared_ptr<Job>& job, StatusOr<recording::Recording> result);
 
