@@ -21,6 +21,9 @@
 #include "views/qt/kernel_panel.h"
 #include "views/qt/lesson_panel.h"
 #include "views/qt/main_window.h"
+#include "views/qt/stage_strip_panel.h"
+#include "views/qt/what_if_fusion_model.h"
+#include "views/qt/what_if_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {
@@ -96,12 +99,22 @@ TEST(LessonPanelTest, StepsSetPassSelectionAndView) {
 
   // Step 5 is a what-if: its button asks for the step's options.
   QSignalSpy what_if(panel, &LessonPanel::whatIfRequested);
+  std::shared_ptr<const recording::Recording> b;
+  QObject::connect(window.get(), &MainWindow::whatIfReady, window.get(),
+                   [&](std::shared_ptr<const recording::Recording> ready) { b = std::move(ready); });
   panel->Next();
   EXPECT_TRUE(panel->what_if_button()->isVisible());
   QTest::mouseClick(panel->what_if_button(), Qt::LeftButton);
   ASSERT_EQ(what_if.size(), 1);
   EXPECT_EQ(what_if[0][0].toStringList(),
             (QStringList{"--fusion-limit", "max_instructions=3"}));
+
+  // The window runs it: B compiled by a worker with max_instructions=3 and compared in the
+  // What If dock, and offered to the stage strip beside A.
+  ASSERT_TRUE(WaitFor([&] { return b != nullptr; }));
+  EXPECT_EQ(b->options.fusion.max_instructions, 3);
+  EXPECT_GT(window->what_if_panel()->fusion_model()->rowCount(), 0);
+  EXPECT_TRUE(DockInFront(*window, window->what_if_panel()));
 
   // The last step cannot go further; clicking a step in the list goes there.
   panel->Next();

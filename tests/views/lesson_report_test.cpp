@@ -235,9 +235,19 @@ TEST(LessonReportTest, WhatIfTablesAreCut) {
   const MlpReplay& replay = Mlp();
   std::vector<std::optional<recording::RecordingComparison>> what_ifs = replay.what_ifs;
   recording::RecordingComparison& comparison = *what_ifs[4];
-  comparison.different.assign(30, {"fa", "fb", {"x.1"}, {"y.1"}, {}});
-  comparison.only_a.assign(15, {"ga", "", {}, {"z.1"}, {}});
-  comparison.only_b.assign(5, {"", "hb", {}, {}, {"w.1"}});
+  auto match = [](std::string a, std::string b, std::vector<std::string> common,
+                  std::vector<std::string> only_a, std::vector<std::string> only_b) {
+    recording::FusionMatch m;
+    m.fusion_a = std::move(a);
+    m.fusion_b = std::move(b);
+    m.common = std::move(common);
+    m.only_a = std::move(only_a);
+    m.only_b = std::move(only_b);
+    return m;
+  };
+  comparison.different.assign(30, match("fa", "fb", {"x.1"}, {"y.1"}, {}));
+  comparison.only_a.assign(15, match("ga", "", {}, {"z.1"}, {}));
+  comparison.only_b.assign(5, match("", "hb", {}, {}, {"w.1"}));
   LessonReplayInputs inputs = replay.Inputs();
   inputs.what_ifs = &what_ifs;
   auto html = LessonReport::Render(inputs);
