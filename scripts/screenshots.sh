@@ -9,6 +9,9 @@
 #                         good recording, which stays on display
 #   stage_strip           four panes over the fusion passes of bert_encoder (gpu pipeline),
 #                         rendered by `fusescope gui --strip 4 --strip-filter fusion`
+#   lesson_presenter      lesson:mlp_fusion on its refused decision, in presenter mode
+#   what_if_bert_max_operands_8  the What If dock: bert_encoder with fusion.max_operands=8
+#                         against the default
 # The originals stay in BUILD_DIR/gui_screenshots/, with gpu_pipeline.png: the default sample
 # compiled with the gpu pipeline, rendered by `fusescope gui --screenshot`.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
@@ -24,4 +27,8 @@ cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,in
 "$build/app/fusescope" gui --pipeline gpu --screenshot "$build/gui_screenshots/gpu_pipeline.png"
 "$build/app/fusescope" gui sample:bert_encoder --pipeline gpu --strip 4 --strip-filter fusion \
   --screenshot docs/screenshots/stage_strip.png
+"$build/app/fusescope" gui --lesson lesson:mlp_fusion --lesson-step 4 --presenter \
+  --screenshot docs/screenshots/lesson_presenter.png
+"$build/app/fusescope" gui sample:bert_encoder --what-if-set fusion.max_operands=8 \
+  --screenshot docs/screenshots/what_if_bert_max_operands_8.png
 ls -l docs/screenshots "$build/gui_screenshots"
