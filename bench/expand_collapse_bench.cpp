@@ -32,8 +32,8 @@
 
 #include "bench/generated_module.h"
 #include "recording/compile_and_record.h"
-#include "views/qt/graph_canvas.h"
-#include "views/qt/graph_diff_panel.h"
+#include "views/qt/graph/graph_canvas.h"
+#include "views/qt/graph/graph_diff_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope {

@@ -22,8 +22,8 @@
 #include "recording/compile_and_record.h"
 #include "recording/recording_store.h"
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/compare_panel.h"
-#include "views/qt/comparison_row_model.h"
+#include "views/qt/compare/compare_panel.h"
+#include "views/qt/compare/comparison_row_model.h"
 #include "views/qt/pass_view.h"
 #include "views/qt/workbench_context.h"
 

@@ -16,7 +16,7 @@
 
 #include "resources/samples.h"
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/recording_loader.h"
+#include "views/qt/workers/recording_loader.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

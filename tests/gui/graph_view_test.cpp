@@ -9,10 +9,10 @@
 
 #include "tests/gui/gui_test_support.h"
 #include "views/graph_layout.h"
-#include "views/qt/graph_canvas.h"
-#include "views/qt/graph_diff_panel.h"
-#include "views/qt/pass_timeline_model.h"
-#include "views/qt/pass_timeline_panel.h"
+#include "views/qt/graph/graph_canvas.h"
+#include "views/qt/graph/graph_diff_panel.h"
+#include "views/qt/passes/pass_timeline_model.h"
+#include "views/qt/passes/pass_timeline_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "resources/samples.h"
-#include "views/qt/recording_loader.h"
+#include "views/qt/workers/recording_loader.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views::testing {

@@ -1,4 +1,4 @@
-#include "views/qt/hlo_syntax.h"
+#include "views/qt/text/hlo_syntax.h"
 
 #include <gtest/gtest.h>
 

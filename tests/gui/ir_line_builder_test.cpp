@@ -1,4 +1,4 @@
-#include "views/qt/ir_line_builder.h"
+#include "views/qt/text/ir_line_builder.h"
 
 #include <gtest/gtest.h>
 

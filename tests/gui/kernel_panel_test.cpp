@@ -25,9 +25,9 @@
 #include "resources/samples.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/kernel_fixture/kernel_fixture.h"
-#include "views/qt/diff_colors.h"
-#include "views/qt/kernel_panel.h"
-#include "views/qt/kernel_stage_model.h"
+#include "views/qt/graph/diff_colors.h"
+#include "views/qt/kernel/kernel_panel.h"
+#include "views/qt/kernel/kernel_stage_model.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

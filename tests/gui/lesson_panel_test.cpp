@@ -15,15 +15,15 @@
 #include <QTextBrowser>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/fusion_decisions_panel.h"
-#include "views/qt/graph_diff_panel.h"
-#include "views/qt/graph_canvas.h"
-#include "views/qt/kernel_panel.h"
-#include "views/qt/lesson_panel.h"
+#include "views/qt/decisions/fusion_decisions_panel.h"
+#include "views/qt/graph/graph_diff_panel.h"
+#include "views/qt/graph/graph_canvas.h"
+#include "views/qt/kernel/kernel_panel.h"
+#include "views/qt/lesson/lesson_panel.h"
 #include "views/qt/main_window.h"
-#include "views/qt/stage_strip_panel.h"
-#include "views/qt/what_if_fusion_model.h"
-#include "views/qt/what_if_panel.h"
+#include "views/qt/graph/stage_strip_panel.h"
+#include "views/qt/what_if/what_if_fusion_model.h"
+#include "views/qt/what_if/what_if_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

@@ -15,11 +15,11 @@
 #include <algorithm>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/ir_text_model.h"
-#include "views/qt/ir_text_panel.h"
+#include "views/qt/text/ir_text_model.h"
+#include "views/qt/text/ir_text_panel.h"
 #include "views/qt/main_window.h"
-#include "views/qt/pass_timeline_model.h"
-#include "views/qt/pass_timeline_panel.h"
+#include "views/qt/passes/pass_timeline_model.h"
+#include "views/qt/passes/pass_timeline_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

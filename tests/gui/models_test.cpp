@@ -4,15 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/fusion_decision_filter_model.h"
-#include "views/qt/fusion_decision_model.h"
-#include "views/qt/inspector_builder.h"
-#include "views/qt/inspector_model.h"
-#include "views/qt/instruction_search.h"
-#include "views/qt/ir_text_model.h"
-#include "views/qt/pass_timeline_model.h"
+#include "views/qt/decisions/fusion_decision_filter_model.h"
+#include "views/qt/decisions/fusion_decision_model.h"
+#include "views/qt/inspector/inspector_builder.h"
+#include "views/qt/inspector/inspector_model.h"
+#include "views/qt/search/instruction_search.h"
+#include "views/qt/text/ir_text_model.h"
+#include "views/qt/passes/pass_timeline_model.h"
 #include "views/qt/pass_view.h"
-#include "views/qt/search_result_model.h"
+#include "views/qt/search/search_result_model.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

@@ -1,4 +1,4 @@
-#include "views/qt/pass_navigator.h"
+#include "views/qt/passes/pass_navigator.h"
 
 #include <gtest/gtest.h>
 

@@ -34,11 +34,11 @@
 #include "recording/recording_store.h"
 #include "recording/sqlite_database.h"
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/bisect_model.h"
-#include "views/qt/profile_panel.h"
-#include "views/qt/run_controller.h"
-#include "views/qt/run_output_model.h"
-#include "views/qt/run_panel.h"
+#include "views/qt/run/bisect_model.h"
+#include "views/qt/profile/profile_panel.h"
+#include "views/qt/run/run_controller.h"
+#include "views/qt/run/run_output_model.h"
+#include "views/qt/run/run_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

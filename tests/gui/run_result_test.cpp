@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "views/qt/run_result.h"
+#include "views/qt/run/run_result.h"
 
 namespace fusescope::views {
 namespace {

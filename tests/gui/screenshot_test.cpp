@@ -13,12 +13,12 @@
 #include <QTableView>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/fusion_decision_model.h"
-#include "views/qt/fusion_decisions_panel.h"
-#include "views/qt/graph_canvas.h"
-#include "views/qt/graph_diff_panel.h"
+#include "views/qt/decisions/fusion_decision_model.h"
+#include "views/qt/decisions/fusion_decisions_panel.h"
+#include "views/qt/graph/graph_canvas.h"
+#include "views/qt/graph/graph_diff_panel.h"
 #include "views/qt/workbench_context.h"
-#include "views/qt/xla_comparison_panel.h"
+#include "views/qt/compare/xla_comparison_panel.h"
 
 namespace fusescope::views {
 namespace {

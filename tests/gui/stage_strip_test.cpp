@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/graph_canvas.h"
-#include "views/qt/stage_strip_panel.h"
+#include "views/qt/graph/graph_canvas.h"
+#include "views/qt/graph/stage_strip_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

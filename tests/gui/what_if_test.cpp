@@ -26,9 +26,9 @@
 
 #include "recording/recording_store.h"
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/what_if_dialog.h"
-#include "views/qt/what_if_fusion_model.h"
-#include "views/qt/what_if_panel.h"
+#include "views/qt/what_if/what_if_dialog.h"
+#include "views/qt/what_if/what_if_fusion_model.h"
+#include "views/qt/what_if/what_if_panel.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {

@@ -20,11 +20,11 @@
 #include <csignal>
 
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/recording_loader.h"
+#include "views/qt/workers/recording_loader.h"
 #include "views/qt/workbench_context.h"
-#include "views/qt/worker_failure.h"
-#include "views/qt/worker_outcome.h"
-#include "views/qt/worker_report_banner.h"
+#include "views/qt/workers/worker_failure.h"
+#include "views/qt/workers/worker_outcome.h"
+#include "views/qt/workers/worker_report_banner.h"
 
 namespace fusescope::views {
 namespace {

@@ -23,10 +23,10 @@
 #include "recording/fusion_comparison.h"
 #include "recording/recording_store.h"
 #include "tests/gui/gui_test_support.h"
-#include "views/qt/fusion_pair_model.h"
-#include "views/qt/recording_loader.h"
+#include "views/qt/decisions/fusion_pair_model.h"
+#include "views/qt/workers/recording_loader.h"
 #include "views/qt/workbench_context.h"
-#include "views/qt/xla_comparison_panel.h"
+#include "views/qt/compare/xla_comparison_panel.h"
 
 namespace fusescope::views {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "views/line_diff.h"
-#include "views/qt/ir_line_builder.h"
+#include "views/qt/text/ir_line_builder.h"
 
 namespace fusescope::views {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "views/qt/latest_task_runner.h"
-#include "views/qt/off_thread_release.h"
+#include "views/qt/workers/latest_task_runner.h"
+#include "views/qt/workers/off_thread_release.h"
 
 namespace fusescope::views {
 

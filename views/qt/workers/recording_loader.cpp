@@ -1,0 +1,404 @@
+#include "views/qt/workers/recording_loader.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QTemporaryDir>
+#include <fstream>
+
+#include "importers/mlir/mlir_log_importer.h"
+#include "importers/mlir/mlir_log_splitter.h"
+#include "importers/mlir/mlir_model_importer.h"
+#include "importers/mlir/mlir_stage_folder.h"
+#include "importers/mlir/mlir_tree_dir.h"
+#include "importers/tvm/tvm_dump_folder.h"
+#include "importers/tensorrt_engine_importer.h"
+#include "importers/tensorrt_layer_info.h"
+#include "importers/xla_dump_folder.h"
+#include "importers/xla_dump_importer.h"
+#include "passes/pipeline_options.h"
+#include "recording/compile_and_record.h"
+#include "recording/recording_store.h"
+#include "views/qt/workers/worker_failure.h"
+#include "views/qt/workers/worker_pool.h"
+#include "views/qt/workers/worker_process.h"
+
+namespace fusescope::views {
+namespace {
+
+bool HasRecordingMagic(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  char magic[16] = {};
+  file.read(magic, sizeof magic);
+  return file.gcount() == sizeof magic && std::string(magic, 15) == "SQLite format 3";
+}
+
+// Lookups build each snapshot's index on first use; doing it here keeps that off the GUI
+// thread.
+void WarmUp(const recording::Recording& recording) {
+  for (const recording::Snapshot& snapshot : recording.snapshots) snapshot.FindInstruction(0);
+}
+
+QByteArray ReadInput(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+struct RecordingLoader::Job {
+  std::atomic<bool> abandoned{false};
+  QString title;
+  QString path;  // the file opened, for the recent files; empty for compiled text
+  // The worker's input and output; kept until its recording has been read.
+  std::shared_ptr<QTemporaryDir> folder;
+  QPointer<WorkerProcess> worker;
+  QStringList warnings;  // set on the pool thread before the result is posted
+};
+
+RecordingLoader::RecordingLoader(QObject* parent)
+    : QObject(parent),
+      worker_program_(
+          qEnvironmentVariable("FUSESCOPE_WORKER", QCoreApplication::applicationFilePath())) {}
+
+RecordingLoader::~RecordingLoader() {
+  // A worker still running is killed when its WorkerProcess, a child of this, goes.
+  if (job_) job_->abandoned = true;
+}
+
+StatusOr<recording::Recording> RecordingLoader::Compile(const std::string& text,
+                                                        const std::string& source_path,
+                                                        const std::string& target) {
+  passes::PipelineOptions options;
+  options.target = target;
+  StatusOr<recording::Recording> recording =
+      recording::CompileAndRecord(text, options, source_path);
+  if (recording.ok()) WarmUp(*recording);
+  return recording;
+}
+
+StatusOr<recording::Recording> RecordingLoader::Load(const std::string& path) {
+  StatusOr<recording::Recording> recording = recording::LoadRecording(path);
+  if (recording.ok()) WarmUp(*recording);
+  return recording;
+}
+
+StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string& folder,
+                                                              std::vector<std::string>* warnings) {
+  StatusOr<ir::XlaDumpFolder> dump = ir::ScanXlaDumpFolder(folder);
+  if (!dump.ok()) return dump.status();
+  const ir::XlaDumpModule* module = dump->Default();
+  if (module == nullptr) return Status::Error(folder + ": no XLA module in the folder");
+  StatusOr<ir::XlaDumpImport> imported = ir::ImportXlaDumpModule(*module, dump->path);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
+StatusOr<recording::Recording> RecordingLoader::ImportTensorRt(const std::string& path,
+                                                               std::vector<std::string>* warnings) {
+  auto imported = ir::ImportTensorRtEngine(path);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
+StatusOr<recording::Recording> RecordingLoader::ImportFolder(const std::string& folder,
+                                                             std::vector<std::string>* warnings) {
+  const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(folder);
+  const bool tree = !tvm && ir::mlir_import::LooksLikeMlirTreeDir(folder);
+  if (!tvm && !tree && !ir::mlir_import::LooksLikeStageFolder(folder))
+    return ImportXlaDump(folder, warnings);
+  auto imported = tvm    ? ir::tvm_import::ImportTvmDumpFolder(folder)
+                  : tree ? ir::mlir_import::ImportMlirTreeDir(folder)
+                         : ir::mlir_import::ImportMlirStageFolder(folder);
+  if (!imported.ok()) return imported.status();
+  if (warnings) *warnings = std::move(imported->warnings);
+  WarmUp(imported->recording);
+  return std::move(imported->recording);
+}
+
+qint64 RecordingLoader::worker_pid() const {
+  return job_ && job_->worker ? job_->worker->pid() : 0;
+}
+
+bool RecordingLoader::IsRecordingFile(const QString& path) {
+  return HasRecordingMagic(path.toStdString());
+}
+
+void RecordingLoader::OpenFile(const QString& given, const QString& target) {
+  // "dump/" names its folder "dump" like "dump" does, in the title and the recent files.
+  const QString path = QDir::cleanPath(given);
+  const QFileInfo info(path);
+  const QString title = info.fileName();
+  if (info.isDir()) {
+    const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(path.toStdString());
+    const bool tree = ir::mlir_import::LooksLikeMlirTreeDir(path.toStdString());
+    const bool stages = ir::mlir_import::LooksLikeStageFolder(path.toStdString());
+    StartImport(Begin((tvm      ? tr("Reading the TVM stages of %1")
+                       : tree   ? tr("Reading the MLIR dumps of %1")
+                       : stages ? tr("Reading the MLIR stages of %1")
+                                : tr("Importing the XLA dump %1"))
+                          .arg(title),
+                      title, path),
+                path);
+    return;
+  }
+  if (!info.exists()) {
+    FailLater(Begin(tr("Opening %1").arg(title), title, path), tr("%1: no such file").arg(path));
+    return;
+  }
+  if (HasRecordingMagic(path.toStdString())) {
+    StartLoad(Begin(tr("Opening %1").arg(title), title, path), path);
+    return;
+  }
+  if (ir::mlir_import::IsMlirPath(path.toStdString()) || LooksLikeMlirLog(path)) {
+    StartMlirImport(Begin(tr("Reading %1").arg(title), title, path), path, target);
+    return;
+  }
+  if (LooksLikeTensorRtLayerInfo(path)) {
+    StartImport(Begin(tr("Reading the TensorRT engine %1").arg(title), title, path), path);
+    return;
+  }
+  StartCompile(Begin(tr("Compiling %1 (%2)").arg(title, target), title, path), path, path, target);
+}
+
+bool RecordingLoader::LooksLikeMlirLog(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return false;
+  const QByteArray prefix = file.read(64 * 1024);
+  return ir::mlir_import::LooksLikeMlirLog(
+      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
+}
+
+bool RecordingLoader::LooksLikeTensorRtLayerInfo(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return false;
+  const QByteArray prefix = file.read(64 * 1024);
+  return ir::LooksLikeTensorRtLayerInfo(
+      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
+}
+
+void RecordingLoader::StartMlirImport(const std::shared_ptr<Job>& job, const QString& path,
+                                      const QString& target) {
+  QPointer<RecordingLoader> self(this);
+  const bool log = LooksLikeMlirLog(path);
+  WorkerPool::Instance()->start([self, job, log, target, path_text = path.toStdString()] {
+    std::vector<std::string> warnings;
+    bool compile = false;
+    StatusOr<recording::Recording> result = Status::Error(path_text + ": not read");
+    if (log) {
+      auto imported = ir::mlir_import::ImportMlirLogFile(path_text);
+      if (imported.ok()) {
+        warnings = std::move(imported->warnings);
+        result = std::move(imported->recording);
+      } else {
+        result = imported.status();
+      }
+    } else {
+      auto imported = ir::mlir_import::ImportMlirModelFile(path_text);
+      if (!imported.ok()) {
+        result = imported.status();
+      } else if (imported->compilable()) {
+        compile = true;
+      } else {
+        warnings = std::move(imported->warnings);
+        warnings.push_back(path_text + ": shown as a graph, not compiled: " +
+                           (imported->unmapped.empty() ? std::string("no StableHLO/MHLO operation")
+                                                       : imported->UnmappedSummary()));
+        result = ir::mlir_import::GraphOnlyRecording(*imported, path_text);
+      }
+    }
+    if (job->abandoned) return;
+    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
+    if (result.ok()) WarmUp(*result);
+    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared, compile, target] {
+      if (!self) return;
+      if (compile) {
+        self->StartCompile(job, job->path, job->path, target);
+      } else {
+        self->Finish(job, std::move(*shared));
+      }
+    });
+  });
+}
+
+void RecordingLoader::CompileText(std::string text, const QString& title,
+                                  const QString& source_path, const QString& target,
+                                  const QStringList& pipeline_arguments) {
+  std::shared_ptr<Job> job = Begin(tr("Compiling %1 (%2)").arg(title, target), title, QString());
+  if (!MakeFolder(job)) return;
+  const QString model = job->folder->filePath(QStringLiteral("model.hlo"));
+  QFile file(model);
+  const auto size = static_cast<qint64>(text.size());
+  if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), size) != size) {
+    FailLater(job, tr("cannot write the model for the worker (%1)").arg(file.errorString()));
+    return;
+  }
+  file.close();
+  StartCompile(job, model, source_path, target, pipeline_arguments);
+}
+
+void RecordingLoader::StartCompile(const std::shared_ptr<Job>& job, const QString& model,
+                                   const QString& source_path, const QString& target,
+                                   const QStringList& pipeline_arguments) {
+  if (!job->folder && !MakeFolder(job)) return;
+  WorkerJob work;
+  work.input = model;
+  work.output = job->folder->filePath(QStringLiteral("run.fsdb"));
+  work.arguments = {QStringLiteral("compile"),
+                    model,
+                    QStringLiteral("--pipeline"),
+                    target,
+                    "-o",
+                    work.output,
+                    "--progress",
+                    "--source-name",
+                    source_path};
+  work.arguments += pipeline_arguments;
+  work.what = tr("compiling %1").arg(job->title);
+  work.pipeline = target;
+  StartWorker(job, std::move(work));
+}
+
+void RecordingLoader::PrepareLesson(const QString& lesson, const QString& output,
+                                    const QString& title, const QString& pipeline) {
+  auto job = Begin(tr("Preparing the lesson %1").arg(title), title, output);
+  WorkerJob work;
+  work.input = lesson;
+  work.output = output;
+  work.arguments = {QStringLiteral("lesson"), lesson, QStringLiteral("-o"), output,
+                    QStringLiteral("--check"), QStringLiteral("--progress")};
+  work.what = tr("preparing the lesson %1").arg(title);
+  work.pipeline = pipeline;
+  StartWorker(job, std::move(work));
+}
+
+bool RecordingLoader::MakeFolder(const std::shared_ptr<Job>& job) {
+  job->folder = std::make_shared<QTemporaryDir>();
+  if (job->folder->isValid()) return true;
+  FailLater(
+      job,
+      tr("cannot create a folder for the worker's files (%1)").arg(job->folder->errorString()));
+  return false;
+}
+
+std::shared_ptr<RecordingLoader::Job> RecordingLoader::Begin(const QString& what,
+                                                             const QString& title,
+                                                             const QString& path) {
+  Abandon();
+  job_ = std::make_shared<Job>();
+  job_->title = title;
+  job_->path = path;
+  emit started(what);
+  return job_;
+}
+
+// From the event loop, like every other outcome: callers connect after asking.
+void RecordingLoader::FailLater(const std::shared_ptr<Job>& job, const QString& message) {
+  QMetaObject::invokeMethod(
+      this, [this, job, message] { Finish(job, Status::Error(message.toStdString())); },
+      Qt::QueuedConnection);
+}
+
+void RecordingLoader::Abandon() {
+  if (!job_) return;
+  job_->abandoned = true;
+  if (job_->worker) job_->worker->Cancel();
+  job_.reset();
+}
+
+void RecordingLoader::StartWorker(const std::shared_ptr<Job>& job, WorkerJob work) {
+  auto* worker = new WorkerProcess(std::move(work), limits_, this);
+  job->worker = worker;
+  connect(worker, &WorkerProcess::stageStarted, this, [this, job](const WorkerStage& stage) {
+    if (job == job_) emit progress(stage.index, stage.total, stage.name);
+  });
+  connect(worker, &WorkerProcess::finished, this,
+          [this, job, worker](const WorkerOutcome& outcome) {
+            worker->deleteLater();
+            OnWorkerFinished(job, outcome);
+          });
+  worker->Start(worker_program_);
+}
+
+void RecordingLoader::OnWorkerFinished(const std::shared_ptr<Job>& job,
+                                       const WorkerOutcome& outcome) {
+  if (job != job_) return;
+  using Kind = WorkerOutcome::Kind;
+  if (outcome.kind == Kind::kCanceled) {
+    job_.reset();
+    emit canceled();
+    return;
+  }
+  // A pass that fails cleanly is recorded (the worker exits 1 after writing the recording,
+  // broken snapshot and reproducer included): that is worth showing.
+  if (outcome.kind == Kind::kSucceeded ||
+      (outcome.kind == Kind::kFailed && HasRecordingMagic(outcome.job.output.toStdString()))) {
+    StartLoad(job, outcome.job.output);
+    return;
+  }
+  job_.reset();
+  emit workerFailed(std::make_shared<const WorkerFailure>(outcome, ReadInput(outcome.job.input)));
+}
+
+void RecordingLoader::StartLoad(const std::shared_ptr<Job>& job, const QString& file) {
+  // The pool thread never touches the loader: it posts to the application object, and the
+  // posted call checks on the GUI thread whether the loader still exists.
+  QPointer<RecordingLoader> self(this);
+  WorkerPool::Instance()->start([self, job, file = file.toStdString()] {
+    StatusOr<recording::Recording> result = Load(file);
+    if (job->abandoned) return;
+    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
+      if (self) self->Finish(job, std::move(*shared));
+    });
+  });
+}
+
+void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString& path) {
+  QPointer<RecordingLoader> self(this);
+  const bool folder = QFileInfo(path).isDir();
+  WorkerPool::Instance()->start([self, job, folder, path = path.toStdString()] {
+    std::vector<std::string> warnings;
+    StatusOr<recording::Recording> result =
+        folder ? ImportFolder(path, &warnings) : ImportTensorRt(path, &warnings);
+    if (job->abandoned) return;
+    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
+    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
+      if (self) self->Finish(job, std::move(*shared));
+    });
+  });
+}
+
+void RecordingLoader::Finish(const std::shared_ptr<Job>& job,
+                             StatusOr<recording::Recording> result) {
+  if (job != job_ || job->abandoned) return;
+  job_.reset();
+  if (!result.ok()) {
+    emit failed(QString::fromStdString(result.message()));
+    return;
+  }
+  emit loaded(std::make_shared<const recording::Recording>(std::move(result).value()), job->title,
+              job->path);
+  if (!job->warnings.isEmpty()) emit warned(job->warnings);
+}
+
+void RecordingLoader::Cancel() {
+  if (!job_) return;
+  if (job_->worker && job_->worker->running()) {
+    job_->worker->Cancel();
+    return;
+  }
+  job_->abandoned = true;
+  job_.reset();
+  emit canceled();
+}
+
+}  // namespace fusescope::views
