@@ -155,6 +155,149 @@ void PrintGpu(const profiler::Measurement& measured, size_t limit) {
   }
 }
 
+// What one `profile` run measured, for the printers below.
+struct ProfileOutcome {
+  std::string device;
+  const LoadedModel* loaded = nullptr;
+  int64_t snapshot = 0;
+  const profiler::MeasureOptions* options = nullptr;
+  const profiler::Measurement* measured = nullptr;
+  profiler::SampleSummary latency;
+  profiler::SampleSummary plain;  // the plain (uninstrumented) runs, on the CPU
+  double overhead = 0;
+};
+
+void PrintProfileJson(const ProfileOutcome& outcome) {
+  const std::string& device = outcome.device;
+  const LoadedModel* loaded = outcome.loaded;
+  const int64_t snapshot = outcome.snapshot;
+  const profiler::Measurement* measured = outcome.measured;
+  const profiler::Profile& profile = measured->profile;
+  const profiler::SampleSummary& latency = outcome.latency;
+  const profiler::SampleSummary& plain = outcome.plain;
+  const double overhead = outcome.overhead;
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("module").String(loaded->display_name);
+  json.Key("device").String(profile.device);
+  json.Key("snapshot").Int(snapshot);
+  json.Key("compile_seconds").Double(measured->compile_seconds);
+  json.Key("latency_us");
+  SummaryJson(json, latency);
+  json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
+  if (device == "cpu" && !measured->plain_latency_us.empty()) {
+    json.Key("plain_latency_us");
+    SummaryJson(json, plain);
+    json.Key("profiling_overhead").Double(overhead);
+  }
+  json.Key("kernels").BeginArray();
+  for (const profiler::KernelTime& kernel : profile.kernels) {
+    json.BeginObject();
+    json.Key("name").String(kernel.name);
+    json.Key("instruction_id").Int(kernel.instruction_id);
+    json.Key("share").Double(kernel.share);
+    // The work the IR says this kernel does, for rates against the machine's limits.
+    if (const ir::Instruction* instruction = FindById(*loaded->module, kernel.instruction_id)) {
+      json.Key("kind").String(KernelKind(*instruction));
+      json.Key("flops").Double(passes::KernelFlops(*instruction));
+      json.Key("bytes").Double(passes::KernelBytes(*instruction));
+    }
+    json.Key("time_us");
+    SummaryJson(json, kernel.Summary());
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("counters").BeginObject();
+  for (const auto& [name, values] : measured->counters) {
+    json.Key(name);
+    SummaryJson(json, profiler::Summarize(values));
+  }
+  json.EndObject();
+  json.Key("counters_unavailable").String(measured->counters_unavailable);
+  if (device == "cuda") GpuJson(json, *measured);
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+void PrintProfileText(const ProfileOutcome& outcome, size_t limit) {
+  const std::string& device = outcome.device;
+  const LoadedModel* loaded = outcome.loaded;
+  const profiler::MeasureOptions& options = *outcome.options;
+  const profiler::Measurement* measured = outcome.measured;
+  const profiler::Profile& profile = measured->profile;
+  const profiler::SampleSummary& latency = outcome.latency;
+  const profiler::SampleSummary& plain = outcome.plain;
+  const double overhead = outcome.overhead;
+  std::printf("device: %s\n", profile.device.c_str());
+  std::printf("%s: %lld runs after %lld warm-up: latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
+              "(min %.1f, max %.1f, %lld slow outlier(s)); %.1f runs/s\n",
+              loaded->display_name.c_str(), static_cast<long long>(options.reps),
+              static_cast<long long>(options.warmup), latency.median, latency.p95, latency.p99,
+              latency.min, latency.max, static_cast<long long>(latency.outliers_high),
+              latency.mean > 0 ? 1e6 / latency.mean : 0.0);
+  if (device == "cpu" && !measured->plain_latency_us.empty()) {
+    std::printf("  profiling overhead: %+.1f%% (plain runs without kernel clocks or counters, "
+                "interleaved: p50 %.1f us, p95 %.1f us)\n",
+                100 * overhead, plain.median, plain.p95);
+  }
+  for (const auto& [name, values] : measured->counters) {
+    const double median = profiler::Summarize(values).median;
+    if (name == "task-clock") {  // nanoseconds of CPU time
+      std::printf("  task-clock per run: median %.2f ms of CPU time\n", median / 1e6);
+    } else {
+      std::printf("  %s per run: median %.0f\n", name.c_str(), median);
+    }
+  }
+  if (!measured->counters_unavailable.empty()) {
+    std::printf("  %s\n", measured->counters_unavailable.c_str());
+  }
+  if (device == "cuda") PrintGpu(*measured, limit);
+  std::printf("\n%-34s %10s %10s %10s %7s %8s\n", "kernel", "median us", "p95 us", "p99 us",
+              "share", "outliers");
+  for (size_t i = 0; i < profile.kernels.size() && i < limit; ++i) {
+    const profiler::KernelTime& kernel = profile.kernels[i];
+    const profiler::SampleSummary s = kernel.Summary();
+    std::printf("%-34s %10.2f %10.2f %10.2f %6.1f%% %8lld\n", kernel.name.c_str(), s.median,
+                s.p95, s.p99, 100 * kernel.share, static_cast<long long>(s.outliers_high));
+  }
+}
+
+// --save: the profile and the kernels' lowering stages into the recording; --trace: a Chrome
+// trace of the runs.
+int SaveProfileOutputs(const ParsedArgs& args, const std::string& what,
+                       const ProfileOutcome& outcome,
+                       const runtime::CpuExecutableOptions& cpu_options, bool progress) {
+  const profiler::Measurement& measured = *outcome.measured;
+  const int64_t snapshot = outcome.snapshot;
+  if (args.Has("--save")) {
+    if (progress) PrintProgress("save", 0, 1, "profile");
+    auto id = profiler::AddProfile(what, measured.profile);
+    if (!id.ok()) return Fail(id.message());
+    std::fprintf(stderr, "saved as profile %lld of %s\n", static_cast<long long>(*id),
+                 what.c_str());
+    if (!measured.kernels.empty()) {
+      // How each kernel was lowered, for `fusescope kernel` and the Kernel view.
+      Status kernels = recording::AddKernels(what, static_cast<int>(snapshot),
+                                             KernelSetOptions(outcome.device, cpu_options, measured),
+                                             measured.kernels);
+      if (!kernels.ok()) return Fail("profile: kernels: " + kernels.message());
+      std::fprintf(stderr, "saved %zu kernels of snapshot %lld\n", measured.kernels.size(),
+                   static_cast<long long>(snapshot));
+    }
+  }
+  if (auto out = args.Value("--trace")) {
+    std::vector<std::string> order;
+    for (const auto& instruction : outcome.loaded->module->entry()->instructions()) {
+      order.push_back(instruction->name());
+    }
+    std::ostringstream text;
+    profiler::WriteChromeTrace(measured.profile, order, text);
+    std::ofstream file(*out);
+    if (!(file << text.str()) || !file.flush()) return Fail("cannot write " + *out);
+  }
+  return 0;
+}
+
 int RunProfile(const std::vector<std::string>& raw_args) {
   auto args = ParseArgs(raw_args,
                         {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
@@ -250,108 +393,23 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   const profiler::SampleSummary plain = profiler::Summarize(measured->plain_latency_us);
   const double overhead = measured->Overhead();
 
-  if (args->Has("--save")) {
-    if (progress) PrintProgress("save", 0, 1, "profile");
-    auto id = profiler::AddProfile(what, profile);
-    if (!id.ok()) return Fail(id.message());
-    std::fprintf(stderr, "saved as profile %lld of %s\n", static_cast<long long>(*id),
-                 what.c_str());
-    if (!measured->kernels.empty()) {
-      // How each kernel was lowered, for `fusescope kernel` and the Kernel view.
-      Status kernels = recording::AddKernels(what, static_cast<int>(snapshot),
-                                             KernelSetOptions(device, cpu_options, *measured),
-                                             measured->kernels);
-      if (!kernels.ok()) return Fail("profile: kernels: " + kernels.message());
-      std::fprintf(stderr, "saved %zu kernels of snapshot %lld\n", measured->kernels.size(),
-                   static_cast<long long>(snapshot));
-    }
-  }
-  if (auto out = args->Value("--trace")) {
-    std::vector<std::string> order;
-    for (const auto& instruction : loaded->module->entry()->instructions()) {
-      order.push_back(instruction->name());
-    }
-    std::ostringstream text;
-    profiler::WriteChromeTrace(profile, order, text);
-    std::ofstream file(*out);
-    if (!(file << text.str()) || !file.flush()) return Fail("cannot write " + *out);
+  ProfileOutcome outcome;
+  outcome.device = device;
+  outcome.loaded = &*loaded;
+  outcome.snapshot = snapshot;
+  outcome.options = &options;
+  outcome.measured = &*measured;
+  outcome.latency = latency;
+  outcome.plain = plain;
+  outcome.overhead = overhead;
+  if (int code = SaveProfileOutputs(*args, what, outcome, cpu_options, progress); code != 0) {
+    return code;
   }
   const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
   if (args->Has("--json")) {
-    JsonWriter json;
-    json.BeginObject();
-    json.Key("module").String(loaded->display_name);
-    json.Key("device").String(profile.device);
-    json.Key("snapshot").Int(snapshot);
-    json.Key("compile_seconds").Double(measured->compile_seconds);
-    json.Key("latency_us");
-    SummaryJson(json, latency);
-    json.Key("runs_per_second").Double(latency.mean > 0 ? 1e6 / latency.mean : 0);
-    if (device == "cpu" && !measured->plain_latency_us.empty()) {
-      json.Key("plain_latency_us");
-      SummaryJson(json, plain);
-      json.Key("profiling_overhead").Double(overhead);
-    }
-    json.Key("kernels").BeginArray();
-    for (const profiler::KernelTime& kernel : profile.kernels) {
-      json.BeginObject();
-      json.Key("name").String(kernel.name);
-      json.Key("instruction_id").Int(kernel.instruction_id);
-      json.Key("share").Double(kernel.share);
-      // The work the IR says this kernel does, for rates against the machine's limits.
-      if (const ir::Instruction* instruction = FindById(*loaded->module, kernel.instruction_id)) {
-        json.Key("kind").String(KernelKind(*instruction));
-        json.Key("flops").Double(passes::KernelFlops(*instruction));
-        json.Key("bytes").Double(passes::KernelBytes(*instruction));
-      }
-      json.Key("time_us");
-      SummaryJson(json, kernel.Summary());
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("counters").BeginObject();
-    for (const auto& [name, values] : measured->counters) {
-      json.Key(name);
-      SummaryJson(json, profiler::Summarize(values));
-    }
-    json.EndObject();
-    json.Key("counters_unavailable").String(measured->counters_unavailable);
-    if (device == "cuda") GpuJson(json, *measured);
-    json.EndObject();
-    std::cout << json.str() << '\n';
-    return 0;
-  }
-  std::printf("device: %s\n", profile.device.c_str());
-  std::printf("%s: %lld runs after %lld warm-up: latency p50 %.1f us, p95 %.1f us, p99 %.1f us "
-              "(min %.1f, max %.1f, %lld slow outlier(s)); %.1f runs/s\n",
-              loaded->display_name.c_str(), static_cast<long long>(options.reps),
-              static_cast<long long>(options.warmup), latency.median, latency.p95, latency.p99,
-              latency.min, latency.max, static_cast<long long>(latency.outliers_high),
-              latency.mean > 0 ? 1e6 / latency.mean : 0.0);
-  if (device == "cpu" && !measured->plain_latency_us.empty()) {
-    std::printf("  profiling overhead: %+.1f%% (plain runs without kernel clocks or counters, "
-                "interleaved: p50 %.1f us, p95 %.1f us)\n",
-                100 * overhead, plain.median, plain.p95);
-  }
-  for (const auto& [name, values] : measured->counters) {
-    const double median = profiler::Summarize(values).median;
-    if (name == "task-clock") {  // nanoseconds of CPU time
-      std::printf("  task-clock per run: median %.2f ms of CPU time\n", median / 1e6);
-    } else {
-      std::printf("  %s per run: median %.0f\n", name.c_str(), median);
-    }
-  }
-  if (!measured->counters_unavailable.empty()) {
-    std::printf("  %s\n", measured->counters_unavailable.c_str());
-  }
-  if (device == "cuda") PrintGpu(*measured, limit);
-  std::printf("\n%-34s %10s %10s %10s %7s %8s\n", "kernel", "median us", "p95 us", "p99 us",
-              "share", "outliers");
-  for (size_t i = 0; i < profile.kernels.size() && i < limit; ++i) {
-    const profiler::KernelTime& kernel = profile.kernels[i];
-    const profiler::SampleSummary s = kernel.Summary();
-    std::printf("%-34s %10.2f %10.2f %10.2f %6.1f%% %8lld\n", kernel.name.c_str(), s.median,
-                s.p95, s.p99, 100 * kernel.share, static_cast<long long>(s.outliers_high));
+    PrintProfileJson(outcome);
+  } else {
+    PrintProfileText(outcome, limit);
   }
   return 0;
 }
