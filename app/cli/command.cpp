@@ -1,6 +1,7 @@
 #include "app/cli/command.h"
 
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 
 namespace fusescope::app {
@@ -79,6 +80,12 @@ const Command* FindCommand(std::string_view name) {
     if (command.name == name) return &command;
   }
   return nullptr;
+}
+
+std::string ExecutablePath() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("fusescope") : self.string();
 }
 
 int Fail(std::string_view message) {

@@ -59,6 +59,10 @@ struct CommandRegistrar {
   explicit CommandRegistrar(Command command) { RegisterCommand(std::move(command)); }
 };
 
+// This executable's path (/proc/self/exe), for commands that run another command of ours as a
+// child process; "fusescope" (looked up on PATH) when it cannot be read.
+std::string ExecutablePath();
+
 // Prints `message` as the one error line and returns the failure exit code.
 int Fail(std::string_view message);
 inline constexpr int kExitUsage = 2;

@@ -38,12 +38,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ExecutablePath() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("fusescope") : self.string();
-}
-
 StatusOr<std::vector<int64_t>> SizeList(const std::string& flag, const std::string& text) {
   std::vector<int64_t> sizes;
   std::stringstream items(text);

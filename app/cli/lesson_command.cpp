@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/comparison_text.h"
 #include "app/cli/lesson_support.h"
 #include "ir/json_writer.h"
 #include "recording/recording_comparison.h"
@@ -56,13 +57,6 @@ std::string JoinWords(const std::vector<std::string>& words) {
   return out;
 }
 
-std::string JoinNames(const std::vector<std::string>& names, size_t limit = 8) {
-  std::string out;
-  for (size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
-  if (names.size() > limit) out += " and " + std::to_string(names.size() - limit) + " more";
-  return out;
-}
-
 int ListLessons(bool as_json) {
   JsonWriter json;
   if (as_json) json.BeginArray();
@@ -90,39 +84,17 @@ int ListLessons(bool as_json) {
   return 0;
 }
 
+// A is the lesson's compile, B the what-if's (as `fusescope diff A B` names them).
 void PrintWhatIf(const std::vector<std::string>& options,
                  const recording::RecordingComparison& comparison) {
-  std::printf("  what if: %s\n", JoinWords(options).c_str());
+  std::printf("  what if: %s (A: the lesson's compile, B: the what-if)\n",
+              JoinWords(options).c_str());
   for (const auto& [key, value] : comparison.options_b) {
     std::printf("    option %s = %s\n", key.c_str(), value.c_str());
   }
-  std::printf(
-      "    final fusions: %zu the same, %zu with different members, %zu only in the "
-      "lesson's compile, %zu only in the what-if\n",
-      comparison.same.size(), comparison.different.size(), comparison.only_a.size(),
-      comparison.only_b.size());
-  size_t listed = 0;
-  for (const recording::FusionMatch& match : comparison.different) {
-    if (++listed > 6) {
-      std::printf("    ... and %zu more pairs of fusions with different members\n",
-                  comparison.different.size() - 6);
-      break;
-    }
-    std::printf("    %s  vs  %s: both hold %zu; only the first %s; only the second %s\n",
-                match.fusion_a.c_str(), match.fusion_b.c_str(), match.common.size(),
-                match.only_a.empty() ? "-" : JoinNames(match.only_a).c_str(),
-                match.only_b.empty() ? "-" : JoinNames(match.only_b).c_str());
-  }
-  size_t shown = 0;
-  for (const recording::FusedPair& edge : comparison.edges_only_a) {
-    if (++shown > 6) break;
-    std::printf("    the what-if refused %s -> %s [%s]: %s\n", edge.producer.c_str(),
-                edge.consumer.c_str(), edge.second_reason.c_str(), edge.second_explanation.c_str());
-  }
-  if (comparison.edges_only_a.size() > 6) {
-    std::printf("    ... and %zu more edges fused only in the lesson's compile\n",
-                comparison.edges_only_a.size() - 6);
-  }
+  std::printf("  final fusions: ");
+  PrintFinalFusions(comparison.same, comparison.different, comparison.only_a,
+                    comparison.only_b);
 }
 
 void PrintStep(const views::Lesson& lesson, const ResolvedLesson& resolved, size_t index,

@@ -36,12 +36,6 @@ StatusOr<passes::PipelineOptions> LessonPipelineOptions(const views::Lesson& les
   return PipelineOptionsFromArgs(*args);
 }
 
-std::string ExecutablePath() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("fusescope") : self.string();
-}
-
 }  // namespace
 
 Status CheckLessonOptions(const views::Lesson& lesson, const std::vector<std::string>& options) {
