@@ -23,8 +23,9 @@ ALLOWED = {
     "runtime": {"ir", "passes", "recording"},
     "profiler": {"ir", "passes", "recording", "importers", "runtime"},
     "compare": {"ir", "passes", "recording", "importers", "runtime", "profiler"},
+    "tuning": {"ir", "passes", "recording", "importers", "runtime", "profiler"},
     "views": {"ir", "passes", "recording", "importers", "runtime", "profiler", "compare",
-              "resources"},
+              "tuning", "resources"},
 }
 INCLUDE = re.compile(r'\s*#\s*include\s+"([A-Za-z_]+)/')
 

@@ -102,8 +102,8 @@ class CpuExecutable::Impl {
   Impl(const ir::Module& module, CpuExecutableOptions options)
       : module_(module),
         options_(options),
-        compiler_(options.lowering),
-        scalar_compiler_(WithoutVectorizer(options.lowering)),
+        compilers_(options.compilers ? options.compilers
+                                     : std::make_shared<KernelCompilerPool>()),
         host_(HostOptions(options)) {}
 
   Status Compile();
@@ -198,8 +198,20 @@ class CpuExecutable::Impl {
 
   const ir::Module& module_;
   CpuExecutableOptions options_;
-  KernelCompiler compiler_;
-  KernelCompiler scalar_compiler_;  // the same lowering without the vectorizer
+  std::shared_ptr<KernelCompilerPool> compilers_;
+  // The lowering of `instruction`'s kernel: its entry in kernel_configs, else the executable's.
+  const LoweringOptions& LoweringOf(const ir::Instruction& instruction) const {
+    auto found = options_.kernel_configs.find(instruction.name());
+    if (found != options_.kernel_configs.end() && found->second.lowering)
+      return *found->second.lowering;
+    return options_.lowering;
+  }
+  // The compiler of a pending kernel: its lowering, without the vectorizer where its reads
+  // are not vectorizable.
+  KernelCompiler& CompilerFor(const PendingKernel& pending) {
+    const LoweringOptions& lowering = LoweringOf(*pending.program->steps[pending.step].instruction);
+    return compilers_->For(pending.emitted.vectorizable ? lowering : WithoutVectorizer(lowering));
+  }
   Interpreter host_;
   std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
   Program* planning_ = nullptr;         // the program whose steps PlanStep is planning
@@ -266,14 +278,15 @@ Status CpuExecutable::Impl::CompilePending() {
         });
   };
   for (const PendingKernel& pending : pending_)
-    add_job(pending.emitted.vectorizable ? compiler_ : scalar_compiler_, pending.emitted);
+    add_job(CompilerFor(pending), pending.emitted);
   compile(0);
   // MLIR 19's super-vectorizer writes invalid IR for some loop nests (reduce-window's strided
   // window accesses): those kernels are compiled again as scalar loops.
   const size_t retries = jobs.size();
   for (size_t index = 0; index < retries; ++index) {
     if (jobs[index].result.record.failed_stage == "affine-super-vectorize")
-      add_job(scalar_compiler_, *jobs[index].emitted);
+      add_job(compilers_->For(WithoutVectorizer(jobs[index].compiler->options())),
+              *jobs[index].emitted);
   }
   compile(retries);
 
@@ -289,14 +302,16 @@ Status CpuExecutable::Impl::CompilePending() {
   };
   for (const PendingKernel& pending : pending_) {
     const EmittedKernel& emitted = pending.emitted;
-    KernelCompilation compiled = take(emitted.vectorizable ? compiler_ : scalar_compiler_, emitted);
+    KernelCompiler& compiler = CompilerFor(pending);
+    KernelCompilation compiled = take(compiler, emitted);
     std::string retry_note;
-    if (!emitted.vectorizable && options_.lowering.vector > 0)
+    if (!emitted.vectorizable &&
+        LoweringOf(*pending.program->steps[pending.step].instruction).vector > 0)
       retry_note = "reversed, strided or gathered reads: compiled without vectorization";
     if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
       retry_note = "affine-super-vectorize failed (" + compiled.record.error +
                    "); compiled without vectorization";
-      compiled = take(scalar_compiler_, emitted);
+      compiled = take(compilers_->For(WithoutVectorizer(compiler.options())), emitted);
     }
     if (!retry_note.empty()) compiled.record.note = retry_note;
     Status finished = FinishKernel(pending, std::move(compiled));

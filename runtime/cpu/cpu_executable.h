@@ -22,6 +22,7 @@
 // before allocating it. No MLIR type appears here.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,12 +33,19 @@
 #include "runtime/cpu/blas_dot.h"
 #include "runtime/executable_planning.h"
 #include "runtime/cpu/kernel_compiler.h"
+#include "runtime/cpu/kernel_config.h"
 #include "runtime/literal.h"
 
 namespace fusescope::runtime {
 
 struct CpuExecutableOptions {
   LoweringOptions lowering;
+  // Per kernel, by instruction name (a tuner's trial, `run --tuned`): its lowering and GEMM
+  // library; kernels not named use `lowering` and the default library.
+  std::map<std::string, KernelConfig> kernel_configs;
+  // Compilers shared with other executables, so that their identical kernels compile once
+  // (null: this executable's own).
+  std::shared_ptr<KernelCompilerPool> compilers;
   // Refuse a value that would take the bytes held by live values past this.
   int64_t max_live_bytes = int64_t{4} << 30;
   // Recorded in each KernelRecord: the snapshot index the module came from (-1: unknown).

@@ -9,6 +9,7 @@ namespace fusescope::runtime {
 
 std::string LoweringOptions::ToString() const {
   return "tile=" + std::to_string(tile) + " vector=" + std::to_string(vector) +
+         (unroll > 1 ? " unroll=" + std::to_string(unroll) : std::string()) +
          (approximate_math ? "" : " approx=0");
 }
 
@@ -31,11 +32,14 @@ StatusOr<LoweringOptions> LoweringOptions::Parse(std::string_view text) {
       options.tile = number;
     } else if (key == "vector") {
       options.vector = number;
+    } else if (key == "unroll") {
+      if (number > 64) return Status::Error("lowering option unroll takes 0 to 64");
+      options.unroll = number > 1 ? number : 0;  // 1 unrolls nothing, as 0
     } else if (key == "approx") {
       if (number > 1) return Status::Error("lowering option approx takes 0 or 1");
       options.approximate_math = number == 1;
     } else {
-      return Status::Error("unknown lowering option '" + key + "' (tile, vector, approx=0|1)");
+      return Status::Error("unknown lowering option '" + key + "' (tile, vector, unroll, approx=0|1)");
     }
   }
   return options;
@@ -68,6 +72,10 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
                      std::to_string(options.vector) + "})");
   if (options.tile > 0)
     passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
+  // Unrolling the innermost loops (after tiling, so a tile's inner loop is what unrolls).
+  if (options.unroll > 1)
+    passes.push_back("func.func(affine-loop-unroll{unroll-factor=" + std::to_string(options.unroll) +
+                     "})");
   if (options.approximate_math) passes.push_back("math-polynomial-approximation");
   for (const char* pass :
        {// Vector transfers lower to scf, and subviews to strided metadata, both with
@@ -80,6 +88,13 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
     passes.push_back(pass);
   }
   return passes;
+}
+
+KernelCompiler& KernelCompilerPool::For(const LoweringOptions& options) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_ptr<KernelCompiler>& compiler = compilers_[options.ToString()];
+  if (!compiler) compiler = std::make_unique<KernelCompiler>(options);
+  return *compiler;
 }
 
 KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,

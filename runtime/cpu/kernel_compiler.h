@@ -19,19 +19,22 @@
 
 namespace fusescope::runtime {
 
-// Knobs of the lowering: affine loop tiling (0: none) and the virtual vector width of the
-// affine super-vectorizer (0: scalar loops).
+// Knobs of the lowering: affine loop tiling (0: none), the virtual vector width of the
+// affine super-vectorizer (0: scalar loops) and the unroll factor of the innermost loops
+// (0 or 1: none).
 struct LoweringOptions {
   int tile = 0;
   int vector = 8;
+  int unroll = 0;
   // f32 exp, log, tanh, erf, sin/cos... as MLIR's polynomial approximations (vectorizable,
   // a few ulps) instead of libm calls per element.
   bool approximate_math = true;
-  // "tile=0 vector=8" (and " approx=0" when approximations are off): KernelRecord::options
-  // and the cache key.
+  // "tile=0 vector=8" (and " unroll=N" when unrolling, " approx=0" when approximations are
+  // off): KernelRecord::options and the cache key.
   std::string ToString() const;
   // Reads the form ToString writes (either key may be left out); an error names what is wrong.
   static StatusOr<LoweringOptions> Parse(std::string_view text);
+  bool operator==(const LoweringOptions&) const = default;
 };
 
 // A JIT-compiled kernel. Thread-compatible: Run may be called from one thread at a time.
@@ -69,6 +72,18 @@ class KernelCompiler {
   LoweringOptions options_;
   std::mutex mutex_;
   std::unordered_map<std::string, KernelCompilation> cache_;
+};
+
+// One KernelCompiler per distinct LoweringOptions, made on first use and kept: executables
+// that share a pool share its compiled kernels, so compiling a module again with one kernel's
+// options changed compiles that kernel alone (what a tuner's trials do). Thread-safe.
+class KernelCompilerPool {
+ public:
+  KernelCompiler& For(const LoweringOptions& options);
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::unique_ptr<KernelCompiler>> compilers_;
 };
 
 // The uncached compile behind KernelCompiler (implemented by the MLIR side). Thread-safe:

@@ -1,0 +1,44 @@
+#include "runtime/cpu/kernel_config.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace fusescope::runtime {
+
+const std::vector<std::string>& GemmLibraryNames() {
+  static const std::vector<std::string> names = {"openblas", "onednn", "blis", "mlir"};
+  return names;
+}
+
+std::string KernelConfig::ToString() const {
+  std::string text = lowering ? lowering->ToString() : std::string();
+  if (!gemm.empty()) text += (text.empty() ? "" : " ") + std::string("gemm=") + gemm;
+  return text;
+}
+
+StatusOr<KernelConfig> KernelConfig::Parse(std::string_view text) {
+  KernelConfig config;
+  std::istringstream words{std::string(text)};
+  std::string word;
+  std::string lowering_words;
+  while (words >> word) {
+    if (word.rfind("gemm=", 0) == 0) {
+      const std::string name = word.substr(5);
+      const auto& names = GemmLibraryNames();
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        return Status::Error("unknown GEMM library '" + name +
+                             "' (openblas, onednn, blis, mlir)");
+      config.gemm = name;
+      continue;
+    }
+    lowering_words += (lowering_words.empty() ? "" : " ") + word;
+  }
+  if (!lowering_words.empty()) {
+    StatusOr<LoweringOptions> lowering = LoweringOptions::Parse(lowering_words);
+    if (!lowering.ok()) return lowering.status();
+    config.lowering = *lowering;
+  }
+  return config;
+}
+
+}  // namespace fusescope::runtime

@@ -1,0 +1,37 @@
+#ifndef FUSESCOPE_RUNTIME_CPU_KERNEL_CONFIG_H_
+#define FUSESCOPE_RUNTIME_CPU_KERNEL_CONFIG_H_
+
+// How one kernel of a CPU executable is built: its MLIR lowering's knobs and, for dots and
+// convolutions (alone or with an epilogue), the GEMM library that computes them. A tuner's
+// trial is one KernelConfig; `run --tuned` applies the best one found per kernel.
+//
+// Text form (a trial's "config", stored in recordings): the lowering's words
+// ("tile=16 vector=8 unroll=2", runtime::LoweringOptions) and "gemm=NAME", in any order,
+// each optional: "tile=32 gemm=openblas". ToString writes the lowering's words first, then gemm.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/status.h"
+#include "runtime/cpu/kernel_compiler.h"
+
+namespace fusescope::runtime {
+
+struct KernelConfig {
+  std::optional<LoweringOptions> lowering;  // unset: the executable's
+  std::string gemm;                         // empty: the default library (OpenBLAS)
+
+  std::string ToString() const;
+  // An error names the word that is wrong.
+  static StatusOr<KernelConfig> Parse(std::string_view text);
+  bool operator==(const KernelConfig&) const = default;
+};
+
+// The GEMM libraries a config may name: "openblas", "onednn", "blis", "mlir".
+const std::vector<std::string>& GemmLibraryNames();
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_CPU_KERNEL_CONFIG_H_

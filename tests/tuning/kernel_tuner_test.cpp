@@ -1,0 +1,256 @@
+// The tuner on real compiled kernels (MLIR JIT, OpenBLAS): search spaces, strategies, trials
+// judged against the interpreter, and runs kept in a recording.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "ir/hlo_parser.h"
+#include "recording/compile_and_record.h"
+#include "recording/recording_store.h"
+#include "resources/samples.h"
+#include "runtime/cpu/kernel_compiler.h"
+#include "runtime/seeded_inputs.h"
+#include "tuning/kernel_tuner.h"
+#include "tuning/search_strategy.h"
+#include "tuning/tuning_json.h"
+#include "tuning/tuning_store.h"
+
+namespace fusescope::tuning {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(SearchSpaceTest, ParsesKnobsAndRefusesWhatIsWrong) {
+  auto space = SearchSpace::Parse("tile=8,16,8 vector=4 gemm=openblas,mlir");
+  ASSERT_TRUE(space.ok()) << space.message();
+  EXPECT_EQ(space->ToString(), "tile=8,16 vector=4 gemm=openblas,mlir");
+  EXPECT_EQ(space->Find("tile")->values.size(), 2u);
+  EXPECT_EQ(space->Find("unroll"), nullptr);
+
+  EXPECT_NE(SearchSpace::Parse("tiles=8").message().find("unknown knob 'tiles'"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("tile=8,,16").message().find("empty value"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("tile=-1").message().find("from 0 to 4096"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("unroll=65").message().find("from 0 to 64"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("gemm=mkl").message().find("gemm=mkl"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("tile=8 tile=16").message().find("twice"), std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("tile").message().find("KNOB=V1"), std::string::npos);
+  EXPECT_FALSE(SearchSpace::Parse("").ok());
+}
+
+TEST(SearchSpaceTest, EachKindOfKernelGetsTheKnobsThatShapeIt) {
+  auto space = SearchSpace::Parse("tile=0,16 vector=4,8 unroll=1,2 gemm=openblas,mlir");
+  ASSERT_TRUE(space.ok());
+  // Loops: tile x vector x unroll, no library; unroll=1 and unroll=0 print alike.
+  std::vector<Candidate> loops = CandidatesFor(*space, KernelKind::kLoops);
+  ASSERT_EQ(loops.size(), 8u);
+  EXPECT_EQ(loops.front().config.ToString(), "tile=0 vector=4");
+  EXPECT_EQ(loops.back().config.ToString(), "tile=16 vector=8 unroll=2");
+  for (const Candidate& candidate : loops) EXPECT_TRUE(candidate.config.gemm.empty());
+  // A library GEMM ignores the lowering unless the library is our MLIR matmul: 1 + 8.
+  std::vector<Candidate> gemm = CandidatesFor(*space, KernelKind::kGemm);
+  ASSERT_EQ(gemm.size(), 9u);
+  EXPECT_EQ(gemm.front().config.ToString(), "gemm=openblas");
+  EXPECT_FALSE(gemm.front().config.lowering.has_value());
+  // With an epilogue, the lowering shapes the epilogue whatever the library: 2 x 8.
+  EXPECT_EQ(CandidatesFor(*space, KernelKind::kGemmEpilogue).size(), 16u);
+  EXPECT_TRUE(CandidatesFor(*space, KernelKind::kFixed).empty());
+  // Every configuration reads back as itself.
+  for (const Candidate& candidate : gemm) {
+    auto parsed = runtime::KernelConfig::Parse(candidate.config.ToString());
+    ASSERT_TRUE(parsed.ok()) << parsed.message();
+    EXPECT_EQ(*parsed, candidate.config) << candidate.config.ToString();
+  }
+}
+
+std::vector<size_t> Drain(SearchStrategy& strategy, const std::vector<double>& times) {
+  std::vector<size_t> order;
+  while (std::optional<size_t> next = strategy.Next()) {
+    order.push_back(*next);
+    strategy.Report(*next, times[*next]);
+  }
+  return order;
+}
+
+TEST(SearchStrategyTest, OrdersAreCompleteWithinBudgetAndRepeatable) {
+  auto space = SearchSpace::Parse("tile=0,8,16,32 vector=0,4,8,16 unroll=1,2,4");
+  ASSERT_TRUE(space.ok());
+  std::vector<Candidate> candidates = CandidatesFor(*space, KernelKind::kLoops);
+  ASSERT_EQ(candidates.size(), 48u);
+  // A made-up landscape with one best point, so that evolution has somewhere to go.
+  std::vector<double> times;
+  for (const Candidate& c : candidates)
+    times.push_back(10.0 + std::abs(c.point[0] - 2) + std::abs(c.point[1] - 3) +
+                    std::abs(c.point[2] - 1));
+
+  auto grid = SearchStrategy::Create("grid", candidates, 0, 1);
+  ASSERT_TRUE(grid.ok());
+  std::vector<size_t> all = Drain(**grid, times);
+  ASSERT_EQ(all.size(), 48u);
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], i);
+
+  for (const char* name : {"random", "evolutionary"}) {
+    auto a = SearchStrategy::Create(name, candidates, 20, 7);
+    auto b = SearchStrategy::Create(name, candidates, 20, 7);
+    auto c = SearchStrategy::Create(name, candidates, 20, 8);
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+    std::vector<size_t> first = Drain(**a, times);
+    EXPECT_EQ(first.size(), 20u) << name;
+    EXPECT_EQ(std::set<size_t>(first.begin(), first.end()).size(), 20u) << name << ": a repeat";
+    EXPECT_EQ(Drain(**b, times), first) << name << ": same seed, another order";
+    EXPECT_NE(Drain(**c, times), first) << name << ": the seed changes nothing";
+  }
+  EXPECT_FALSE(SearchStrategy::Create("annealing", candidates, 4, 1).ok());
+}
+
+// The MLP sample compiled by our pipeline, its final snapshot, seeded inputs.
+struct Compiled {
+  recording::Recording recording;
+  std::unique_ptr<ir::Module> module;
+  std::vector<runtime::Literal> inputs;
+};
+
+Compiled CompileMlp() {
+  Compiled compiled;
+  passes::PipelineOptions options;
+  options.target = "cpu";
+  auto recording = recording::CompileAndRecord(resources::FindSample("mlp").text, options, "mlp.hlo");
+  EXPECT_TRUE(recording.ok()) << recording.message();
+  compiled.recording = std::move(recording).value();
+  auto module = compiled.recording.snapshots.back().ToModule();
+  EXPECT_TRUE(module.ok()) << module.message();
+  compiled.module = std::move(module).value();
+  auto inputs = runtime::SeededInputs(*compiled.module->entry(), 3);
+  EXPECT_TRUE(inputs.ok()) << inputs.message();
+  compiled.inputs = std::move(inputs).value();
+  return compiled;
+}
+
+TEST(KernelTunerTest, TrialsCompileJudgeAndTimeOneKernelInPlace) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  Compiled mlp = CompileMlp();
+  TunerOptions options;
+  options.reps = 3;
+  options.warmup = 1;
+  auto tuner = KernelTuner::Create(*mlp.module, mlp.inputs,
+                                   static_cast<int64_t>(mlp.recording.snapshots.size()) - 1,
+                                   options);
+  ASSERT_TRUE(tuner.ok()) << tuner.message();
+  ASSERT_FALSE((*tuner)->kernels().empty());
+  // Slowest first, shares adding up to one.
+  double shares = 0;
+  for (size_t i = 0; i < (*tuner)->kernels().size(); ++i) {
+    shares += (*tuner)->kernels()[i].share;
+    if (i > 0) {
+      EXPECT_GE((*tuner)->kernels()[i - 1].median_us, (*tuner)->kernels()[i].median_us);
+    }
+  }
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+  std::string loop_kernel;
+  for (const KernelChoice& kernel : (*tuner)->kernels())
+    if (kernel.kind == KernelKind::kLoops && loop_kernel.empty()) loop_kernel = kernel.name;
+  ASSERT_FALSE(loop_kernel.empty());
+
+  auto config = runtime::KernelConfig::Parse("tile=16 vector=4 unroll=2");
+  ASSERT_TRUE(config.ok());
+  Trial trial = (*tuner)->RunTrial(loop_kernel, *config);
+  EXPECT_TRUE(trial.ok) << trial.error;
+  EXPECT_EQ(trial.samples_us.size(), 3u);
+  EXPECT_GT(trial.median_us, 0);
+  EXPECT_LE(trial.min_us, trial.median_us);
+  EXPECT_LE(trial.median_us, trial.max_us);
+  EXPECT_NE(trial.verdict, "MISMATCH");
+  EXPECT_GT(trial.compile_seconds, 0) << "the changed kernel compiled again";
+
+  Trial missing = (*tuner)->RunTrial("no_such_fusion", *config);
+  EXPECT_FALSE(missing.ok);
+  EXPECT_NE(missing.error.find("no kernel named 'no_such_fusion'"), std::string::npos)
+      << missing.error;
+  EXPECT_FALSE((*tuner)->KindOfKernel("no_such_fusion").ok());
+}
+
+TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  Compiled mlp = CompileMlp();
+  const int64_t snapshot = static_cast<int64_t>(mlp.recording.snapshots.size()) - 1;
+  TunerOptions options;
+  options.reps = 2;
+  options.warmup = 0;
+  auto tuner = KernelTuner::Create(*mlp.module, mlp.inputs, snapshot, options);
+  ASSERT_TRUE(tuner.ok()) << tuner.message();
+  TuneRequest request;
+  auto space = SearchSpace::Parse("tile=0,8 vector=4 gemm=openblas");
+  ASSERT_TRUE(space.ok());
+  request.space = *space;
+  request.coverage = 1.0;
+  int64_t reported = 0;
+  request.on_trial = [&](const Trial&, int64_t done, int64_t total) {
+    ++reported;
+    EXPECT_LE(done, total);
+  };
+  auto run = (*tuner)->Tune(request);
+  ASSERT_TRUE(run.ok()) << run.message();
+  std::vector<std::string> tuned = (*tuner)->HottestKernels(1.0);
+  ASSERT_FALSE(tuned.empty());
+  // Each kernel: its default trial, then 2 (loops) or 1 (library) candidates.
+  int64_t defaults = 0;
+  for (const Trial& trial : run->trials) defaults += trial.is_default;
+  EXPECT_EQ(defaults, static_cast<int64_t>(tuned.size()));
+  EXPECT_EQ(reported, static_cast<int64_t>(run->trials.size()) - defaults);
+
+  const fs::path dir = fs::path(FUSESCOPE_BINARY_DIR) / "kernel_tuner_test";
+  fs::create_directories(dir);
+  const std::string path = (dir / "mlp.fsdb").string();
+  fs::remove(path);
+  ASSERT_TRUE(recording::SaveRecording(mlp.recording, path).ok());
+  auto none = LoadTuningRuns(path);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_TRUE(none->empty());
+  auto id = AddTuningRun(path, *run);
+  ASSERT_TRUE(id.ok()) << id.message();
+  auto loaded = LoadTuningRuns(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  ASSERT_EQ(loaded->size(), 1u);
+  const TuningRun& back = loaded->front();
+  EXPECT_EQ(back.run_id, *id);
+  ASSERT_EQ(back.trials.size(), run->trials.size());
+  for (size_t i = 0; i < back.trials.size(); ++i) {
+    EXPECT_EQ(back.trials[i].kernel, run->trials[i].kernel);
+    EXPECT_EQ(back.trials[i].config, run->trials[i].config);
+    EXPECT_EQ(back.trials[i].samples_us.size(), run->trials[i].samples_us.size());
+    EXPECT_EQ(back.trials[i].ok, run->trials[i].ok);
+  }
+  // The best per kernel is the fastest ok trial of it.
+  auto best = BestConfigs(path, snapshot);
+  ASSERT_TRUE(best.ok()) << best.message();
+  for (const std::string& kernel : tuned) {
+    ASSERT_TRUE(best->count(kernel)) << kernel;
+    double fastest = 1e300;
+    for (const Trial& trial : run->trials)
+      if (trial.kernel == kernel && trial.ok) fastest = std::min(fastest, trial.median_us);
+    EXPECT_DOUBLE_EQ(best->at(kernel).median_us, fastest);
+    EXPECT_GT(best->at(kernel).default_median_us, 0);
+  }
+  EXPECT_TRUE(BestConfigs(path, snapshot + 100)->empty());
+
+  // A run of a snapshot the recording does not have is refused, and nothing is written.
+  TuningRun wrong = *run;
+  wrong.snapshot_index = 999;
+  EXPECT_FALSE(AddTuningRun(path, wrong).ok());
+  EXPECT_EQ(LoadTuningRuns(path)->size(), 1u);
+
+  // The JSON a remote sweep sends back reads as the same run.
+  JsonWriter json;
+  WriteRunJson(json, back);
+  auto parsed = ParseRunJson(json.str(), "run.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  EXPECT_EQ(parsed->trials.size(), back.trials.size());
+  EXPECT_EQ(parsed->snapshot_index, snapshot);
+  auto bad = ParseRunJson("{\"snapshot\": 1, \"trials\": [\n {\"config\": \"tile=8\"}]}", "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "t.json:2:2: trial 0 has no kernel");
+}
+
+}  // namespace
+}  // namespace fusescope::tuning

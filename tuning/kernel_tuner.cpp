@@ -1,0 +1,282 @@
+#include "tuning/kernel_tuner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ir/module.h"
+#include "profiler/statistics.h"
+#include "runtime/interpreter/interpreter.h"
+#include "runtime/output_judgement.h"
+#include "tuning/search_strategy.h"
+
+namespace fusescope::tuning {
+namespace {
+
+std::vector<runtime::Literal> Leaves(runtime::Literal value) {
+  std::vector<runtime::Literal> leaves;
+  if (value.is_tuple()) {
+    leaves = std::move(value.elements());
+  } else {
+    leaves.push_back(std::move(value));
+  }
+  return leaves;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
+  return name;
+}
+
+void Summarize(Trial& trial) {
+  if (trial.samples_us.empty()) return;
+  profiler::SampleSummary summary = profiler::Summarize(trial.samples_us);
+  trial.median_us = summary.median;
+  trial.min_us = summary.min;
+  trial.max_us = summary.max;
+}
+
+bool Cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+
+}  // namespace
+
+struct KernelTuner::Measured {
+  std::vector<recording::KernelRecord> records;
+  std::vector<std::vector<double>> samples_us;  // per record, per timed run
+  runtime::OutputVerdict verdict = runtime::OutputVerdict::kMatch;
+  std::string verdict_explanation;
+  double max_abs_error = 0;
+};
+
+KernelTuner::KernelTuner(const ir::Module& module, std::vector<runtime::Literal> inputs,
+                         int64_t snapshot_index, TunerOptions options)
+    : module_(module),
+      inputs_(std::move(inputs)),
+      snapshot_index_(snapshot_index),
+      options_(std::move(options)),
+      compilers_(options_.base.compilers ? options_.base.compilers
+                                         : std::make_shared<runtime::KernelCompilerPool>()),
+      host_(HostName()) {
+  options_.base.compilers = compilers_;
+  options_.base.snapshot = static_cast<int>(snapshot_index);
+  options_.base.kernel_configs.clear();
+  // A configuration whose kernel fails to compile must still run, so the trial can say so.
+  options_.base.host_fallback_on_compile_failure = true;
+}
+
+KernelTuner::~KernelTuner() = default;
+
+StatusOr<std::unique_ptr<KernelTuner>> KernelTuner::Create(const ir::Module& module,
+                                                           std::vector<runtime::Literal> inputs,
+                                                           int64_t snapshot_index,
+                                                           TunerOptions options) {
+  if (options.reps < 1) return Status::Error("tuning needs at least one timed run");
+  if (options.warmup < 0) return Status::Error("warm-up runs cannot be negative");
+  std::unique_ptr<KernelTuner> tuner(
+      new KernelTuner(module, std::move(inputs), snapshot_index, std::move(options)));
+  FS_RETURN_IF_ERROR(tuner->Prepare());
+  return tuner;
+}
+
+Status KernelTuner::Prepare() {
+  {
+    runtime::Interpreter interpreter;
+    auto reference = interpreter.Run(module_, inputs_);
+    if (!reference.ok()) return Status::Error("the reference run failed: " + reference.message());
+    reference_ = Leaves(std::move(reference).value());
+  }
+  {
+    runtime::InterpreterOptions wide;
+    wide.widen_floats_to_f64 = true;
+    runtime::Interpreter interpreter(wide);
+    auto exact = interpreter.Run(module_, inputs_);
+    if (exact.ok()) exact_ = Leaves(std::move(exact).value());
+  }
+  auto measured = Measure({});
+  if (!measured.ok()) return measured.status();
+  if (measured->verdict == runtime::OutputVerdict::kMismatch)
+    return Status::Error("the default build computes a wrong output: " +
+                         measured->verdict_explanation);
+  double total = 0;
+  for (size_t r = 0; r < measured->records.size(); ++r) {
+    const recording::KernelRecord& record = measured->records[r];
+    Trial trial;
+    trial.kernel = record.kernel;
+    trial.is_default = true;
+    trial.ok = true;
+    trial.config = record.backend == "mlir-cpu" ? record.options : "";
+    trial.samples_us = measured->samples_us[r];
+    Summarize(trial);
+    trial.verdict = runtime::OutputVerdictName(measured->verdict);
+    trial.max_abs_error = measured->max_abs_error;
+    trial.compile_seconds = record.compile_seconds;
+    trial.worker = host_;
+    KernelChoice choice{record.kernel, record.backend, KindOf(record), trial.median_us, 0};
+    total += trial.median_us;
+    kernels_.push_back(choice);
+    default_trials_.push_back(std::move(trial));
+  }
+  for (KernelChoice& choice : kernels_) choice.share = total > 0 ? choice.median_us / total : 0;
+  std::vector<size_t> order(kernels_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return kernels_[a].median_us > kernels_[b].median_us;
+  });
+  std::vector<KernelChoice> kernels;
+  std::vector<Trial> defaults;
+  for (size_t i : order) {
+    kernels.push_back(kernels_[i]);
+    defaults.push_back(default_trials_[i]);
+  }
+  kernels_ = std::move(kernels);
+  default_trials_ = std::move(defaults);
+  return Status::Ok();
+}
+
+StatusOr<KernelTuner::Measured> KernelTuner::Measure(
+    const std::map<std::string, runtime::KernelConfig>& configs) {
+  runtime::CpuExecutableOptions build = options_.base;
+  build.kernel_configs = configs;
+  auto executable = runtime::CpuExecutable::Compile(module_, build);
+  if (!executable.ok()) return executable.status();
+  Measured measured;
+  measured.records = (*executable)->kernels();
+  measured.samples_us.assign(measured.records.size(), {});
+  for (int64_t run = 0; run < options_.warmup + options_.reps; ++run) {
+    if (Cancelled(options_.cancel)) return Status::Error("cancelled");
+    auto output = (*executable)->Run(inputs_);
+    if (!output.ok()) return output.status();
+    if (run == 0) {
+      std::vector<runtime::OutputJudgement> judged = runtime::JudgeOutputs(
+          Leaves(std::move(output).value()), reference_, exact_, options_.rtol, options_.atol);
+      measured.verdict = runtime::WorstVerdict(judged);
+      for (const runtime::OutputJudgement& judgement : judged) {
+        measured.max_abs_error =
+            std::max(measured.max_abs_error, judgement.to_reference.max_abs_error);
+        if (judgement.verdict == measured.verdict && measured.verdict_explanation.empty())
+          measured.verdict_explanation = judgement.Explanation();
+      }
+    }
+    if (run < options_.warmup) continue;
+    std::vector<double> seconds(measured.records.size(), 0);
+    for (const runtime::KernelTiming& timing : (*executable)->last_timings())
+      if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
+    for (size_t r = 0; r < seconds.size(); ++r) measured.samples_us[r].push_back(seconds[r] * 1e6);
+  }
+  return measured;
+}
+
+std::vector<std::string> KernelTuner::HottestKernels(double coverage) const {
+  double total = 0;
+  for (const KernelChoice& kernel : kernels_) total += kernel.median_us;
+  std::vector<std::string> chosen;
+  double covered = 0;
+  for (const KernelChoice& kernel : kernels_) {
+    if (total > 0 && covered >= coverage * total) break;
+    covered += kernel.median_us;
+    if (kernel.kind != KernelKind::kFixed) chosen.push_back(kernel.name);
+  }
+  return chosen;
+}
+
+StatusOr<KernelKind> KernelTuner::KindOfKernel(const std::string& kernel) const {
+  for (const KernelChoice& choice : kernels_)
+    if (choice.name == kernel) return choice.kind;
+  std::string names;
+  for (size_t i = 0; i < kernels_.size() && i < 12; ++i)
+    names += (i ? ", " : "") + kernels_[i].name;
+  if (kernels_.size() > 12) names += ", ...";
+  return Status::Error("no kernel named '" + kernel + "' in this snapshot (kernels: " + names +
+                       ")");
+}
+
+Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConfig& config) {
+  Trial trial;
+  trial.kernel = kernel;
+  trial.config = config.ToString();
+  trial.worker = host_;
+  auto measured = Measure({{kernel, config}});
+  if (!measured.ok()) {
+    trial.error = measured.message();
+    return trial;
+  }
+  for (size_t r = 0; r < measured->records.size(); ++r) {
+    const recording::KernelRecord& record = measured->records[r];
+    if (record.kernel != kernel) continue;
+    trial.compile_seconds = record.compile_seconds;
+    if (!record.failed_stage.empty()) {
+      trial.error = "compiling failed at " + record.failed_stage + ": " + record.error;
+      return trial;
+    }
+    trial.samples_us = measured->samples_us[r];
+    Summarize(trial);
+    break;
+  }
+  if (trial.samples_us.empty()) {
+    trial.error = "the build has no kernel named '" + kernel + "'";
+    return trial;
+  }
+  trial.verdict = runtime::OutputVerdictName(measured->verdict);
+  trial.max_abs_error = measured->max_abs_error;
+  if (measured->verdict == runtime::OutputVerdict::kMismatch) {
+    trial.error = "wrong output: " + measured->verdict_explanation;
+    return trial;
+  }
+  trial.ok = true;
+  return trial;
+}
+
+StatusOr<TuningRun> KernelTuner::Tune(const TuneRequest& request) {
+  TuningRun run;
+  run.snapshot_index = snapshot_index_;
+  run.strategy = request.strategy;
+  run.space = request.space.ToString();
+  run.executor = "local";
+  std::vector<std::string> kernels =
+      request.kernels.empty() ? HottestKernels(request.coverage) : request.kernels;
+  // Each kernel's strategy, and the plan's size for progress.
+  struct Search {
+    std::string kernel;
+    std::unique_ptr<SearchStrategy> strategy;
+  };
+  std::vector<Search> searches;
+  int64_t total = 0;
+  std::set<std::string> seen;
+  for (const std::string& kernel : kernels) {
+    if (!seen.insert(kernel).second) continue;
+    auto kind = KindOfKernel(kernel);
+    if (!kind.ok()) return kind.status();
+    if (*kind == KernelKind::kFixed)
+      return Status::Error("kernel '" + kernel + "' runs on the host: nothing to tune");
+    std::vector<Candidate> candidates = CandidatesFor(request.space, *kind);
+    const int64_t count = static_cast<int64_t>(candidates.size());
+    auto strategy =
+        SearchStrategy::Create(request.strategy, std::move(candidates), request.trials, request.seed);
+    if (!strategy.ok()) return strategy.status();
+    total += request.trials > 0 ? std::min(request.trials, count) : count;
+    searches.push_back({kernel, std::move(strategy).value()});
+  }
+  for (const Search& search : searches) {
+    for (const Trial& trial : default_trials_)
+      if (trial.kernel == search.kernel) run.trials.push_back(trial);
+  }
+  int64_t done = 0;
+  for (Search& search : searches) {
+    while (std::optional<size_t> next = search.strategy->Next()) {
+      if (Cancelled(options_.cancel)) return run;
+      Trial trial = RunTrial(search.kernel, search.strategy->candidates()[*next].config);
+      if (Cancelled(options_.cancel) && !trial.ok && trial.error == "cancelled") return run;
+      search.strategy->Report(*next, trial.ok ? std::optional<double>(trial.median_us)
+                                              : std::nullopt);
+      ++done;
+      if (request.on_trial) request.on_trial(trial, done, total);
+      run.trials.push_back(std::move(trial));
+    }
+  }
+  return run;
+}
+
+}  // namespace fusescope::tuning

@@ -1,0 +1,114 @@
+#include "tuning/tuning_json.h"
+
+#include "ir/json_reader.h"
+
+namespace fusescope::tuning {
+namespace {
+
+std::string Where(std::string_view text, const std::string& file, const JsonValue& value) {
+  JsonLocation at = JsonLineColumn(text, value.offset());
+  return file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": ";
+}
+
+double NumberOr(const JsonValue& object, std::string_view key, double fallback) {
+  const JsonValue* value = object.Find(key);
+  return value && value->is_number() ? value->number() : fallback;
+}
+
+}  // namespace
+
+void WriteTrialJson(JsonWriter& json, const Trial& trial) {
+  json.BeginObject();
+  json.Key("kernel").String(trial.kernel);
+  json.Key("config").String(trial.config);
+  json.Key("default").Bool(trial.is_default);
+  json.Key("status").String(trial.ok ? "ok" : "error");
+  json.Key("error").String(trial.error);
+  json.Key("median_us").Double(trial.median_us);
+  json.Key("min_us").Double(trial.min_us);
+  json.Key("max_us").Double(trial.max_us);
+  json.Key("samples_us").BeginArray();
+  for (double sample : trial.samples_us) json.Double(sample);
+  json.EndArray();
+  json.Key("verdict").String(trial.verdict);
+  json.Key("max_abs_error").Double(trial.max_abs_error);
+  json.Key("compile_seconds").Double(trial.compile_seconds);
+  json.Key("worker").String(trial.worker);
+  json.Key("attempts").Int(trial.attempts);
+  json.EndObject();
+}
+
+void WriteRunJson(JsonWriter& json, const TuningRun& run) {
+  json.BeginObject();
+  json.Key("run_id").Int(run.run_id);
+  json.Key("snapshot").Int(run.snapshot_index);
+  json.Key("strategy").String(run.strategy);
+  json.Key("space").String(run.space);
+  json.Key("executor").String(run.executor);
+  json.Key("machine").String(run.machine);
+  json.Key("settings").String(run.settings);
+  json.Key("created_at").String(run.created_at);
+  json.Key("trials").BeginArray();
+  for (const Trial& trial : run.trials) WriteTrialJson(json, trial);
+  json.EndArray();
+  json.EndObject();
+}
+
+StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_name) {
+  auto document = ParseJson(text);
+  if (!document.ok()) return Status::Error(file_name + ": " + document.message());
+  if (!document->is_object())
+    return Status::Error(Where(text, file_name, *document) + "a tuning run must be a JSON object");
+  TuningRun run;
+  run.snapshot_index = static_cast<int64_t>(NumberOr(*document, "snapshot", -1));
+  if (run.snapshot_index < 0)
+    return Status::Error(Where(text, file_name, *document) + "the run names no snapshot");
+  run.strategy = document->Text("strategy");
+  run.space = document->Text("space");
+  run.executor = document->Text("executor");
+  if (run.executor.empty()) run.executor = "local";
+  run.machine = document->Text("machine");
+  run.settings = document->Text("settings");
+  run.created_at = document->Text("created_at");
+  const JsonValue* trials = document->Find("trials");
+  if (!trials || !trials->is_array())
+    return Status::Error(Where(text, file_name, *document) + "the run has no \"trials\" array");
+  for (size_t i = 0; i < trials->array().size(); ++i) {
+    const JsonValue& item = trials->array()[i];
+    const std::string at = Where(text, file_name, item) + "trial " + std::to_string(i) + " ";
+    if (!item.is_object()) return Status::Error(at + "is not an object");
+    Trial trial;
+    trial.kernel = item.Text("kernel");
+    if (trial.kernel.empty()) return Status::Error(at + "has no kernel");
+    trial.config = item.Text("config");
+    const JsonValue* is_default = item.Find("default");
+    trial.is_default = is_default && is_default->kind() == JsonValue::Kind::kBool &&
+                       is_default->boolean();
+    const std::string status = item.Text("status");
+    if (status != "ok" && status != "error")
+      return Status::Error(at + "has status '" + status + "' (ok or error)");
+    trial.ok = status == "ok";
+    trial.error = item.Text("error");
+    if (const JsonValue* samples = item.Find("samples_us"); samples && samples->is_array()) {
+      for (const JsonValue& sample : samples->array()) {
+        if (!sample.is_number()) return Status::Error(at + "has a sample that is not a number");
+        trial.samples_us.push_back(sample.number());
+      }
+    }
+    trial.median_us = NumberOr(item, "median_us", 0);
+    trial.min_us = NumberOr(item, "min_us", 0);
+    trial.max_us = NumberOr(item, "max_us", 0);
+    if (trial.ok && (trial.samples_us.empty() || trial.median_us <= 0))
+      return Status::Error(at + "is ok but has no times");
+    trial.verdict = item.Text("verdict");
+    trial.max_abs_error = NumberOr(item, "max_abs_error", 0);
+    trial.compile_seconds = NumberOr(item, "compile_seconds", 0);
+    trial.worker = item.Text("worker");
+    if (trial.worker.empty()) trial.worker = item.Text("host");
+    trial.attempts = static_cast<int64_t>(NumberOr(item, "attempts", 1));
+    run.trials.push_back(std::move(trial));
+  }
+  return run;
+}
+
+}  // namespace fusescope::tuning

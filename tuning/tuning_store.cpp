@@ -1,0 +1,234 @@
+#include "tuning/tuning_store.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "recording/kill_point.h"
+#include "recording/sqlite_database.h"
+
+namespace fusescope::tuning {
+namespace {
+
+using recording::SqliteDatabase;
+
+constexpr std::string_view kTuningSchema = R"sql(
+CREATE TABLE IF NOT EXISTS tuning_runs(
+  run_id INTEGER PRIMARY KEY, snapshot_index INTEGER NOT NULL, strategy TEXT NOT NULL,
+  space TEXT NOT NULL, executor TEXT NOT NULL, machine TEXT NOT NULL, settings TEXT NOT NULL,
+  created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tuning_trials(
+  run_id INTEGER NOT NULL, position INTEGER NOT NULL, kernel TEXT NOT NULL,
+  config TEXT NOT NULL, is_default INTEGER NOT NULL, ok INTEGER NOT NULL, error TEXT NOT NULL,
+  samples_us TEXT NOT NULL, median_us REAL NOT NULL, min_us REAL NOT NULL, max_us REAL NOT NULL,
+  verdict TEXT NOT NULL, max_abs_error REAL NOT NULL, compile_seconds REAL NOT NULL,
+  worker TEXT NOT NULL, attempts INTEGER NOT NULL,
+  PRIMARY KEY(run_id, position)) WITHOUT ROWID;
+)sql";
+
+std::string JoinNumbers(const std::vector<double>& values) {
+  std::string text;
+  char buffer[32];
+  for (double value : values) {
+    std::snprintf(buffer, sizeof(buffer), "%.9g", value);
+    if (!text.empty()) text += ',';
+    text += buffer;
+  }
+  return text;
+}
+
+StatusOr<std::vector<double>> SplitNumbers(std::string_view text) {
+  std::vector<double> values;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    const std::string item(text.substr(start, comma - start));
+    char* end = nullptr;
+    const double value = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0') return Status::Error("not a number list: " + item);
+    values.push_back(value);
+    start = comma + 1;
+  }
+  return values;
+}
+
+}  // namespace
+
+StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
+  {
+    auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);
+    if (!db.ok()) return Status::Error(path + ": " + db.message());
+    auto snapshots = (*db)->QueryInt("SELECT count(*) FROM snapshots");
+    if (!snapshots.ok())
+      return Status::Error(path + ": not a Fusescope recording (" + snapshots.message() + ")");
+    if (run.snapshot_index < 0 || run.snapshot_index >= *snapshots)
+      return Status::Error(path + ": the tuning run is of snapshot " +
+                           std::to_string(run.snapshot_index) + ", the recording has " +
+                           std::to_string(*snapshots));
+  }
+  auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
+  if (!writable.ok()) return Status::Error(path + ": " + writable.message());
+  SqliteDatabase& out = **writable;
+  Status begun = out.Execute("BEGIN IMMEDIATE");
+  if (!begun.ok()) return Status::Error(path + ": " + begun.message());
+  auto write = [&]() -> StatusOr<int64_t> {
+    FS_RETURN_IF_ERROR(out.Execute(kTuningSchema));
+    auto next = out.QueryInt("SELECT coalesce(max(run_id), 0) + 1 FROM tuning_runs");
+    if (!next.ok()) return next.status();
+    auto insert = out.Prepare("INSERT INTO tuning_runs VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    if (!insert.ok()) return insert.status();
+    insert->Bind(1, *next);
+    insert->Bind(2, run.snapshot_index);
+    insert->Bind(3, std::string_view(run.strategy));
+    insert->Bind(4, std::string_view(run.space));
+    insert->Bind(5, std::string_view(run.executor));
+    insert->Bind(6, std::string_view(run.machine));
+    insert->Bind(7, std::string_view(run.settings));
+    insert->Bind(8, std::string_view(run.created_at));
+    FS_RETURN_IF_ERROR(insert->Run());
+    auto row = out.Prepare(
+        "INSERT INTO tuning_trials VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+        "?14, ?15, ?16)");
+    if (!row.ok()) return row.status();
+    for (size_t i = 0; i < run.trials.size(); ++i) {
+      const Trial& trial = run.trials[i];
+      row->Reset();
+      row->Bind(1, *next);
+      row->Bind(2, static_cast<int64_t>(i));
+      row->Bind(3, std::string_view(trial.kernel));
+      row->Bind(4, std::string_view(trial.config));
+      row->Bind(5, trial.is_default);
+      row->Bind(6, trial.ok);
+      row->Bind(7, std::string_view(trial.error));
+      const std::string samples = JoinNumbers(trial.samples_us);
+      row->Bind(8, std::string_view(samples));
+      row->Bind(9, trial.median_us);
+      row->Bind(10, trial.min_us);
+      row->Bind(11, trial.max_us);
+      row->Bind(12, std::string_view(trial.verdict));
+      row->Bind(13, trial.max_abs_error);
+      row->Bind(14, trial.compile_seconds);
+      row->Bind(15, std::string_view(trial.worker));
+      row->Bind(16, trial.attempts);
+      FS_RETURN_IF_ERROR(row->Run());
+      if (i == run.trials.size() / 2) recording::KillPoint("tuning-write");
+    }
+    return *next;
+  };
+  StatusOr<int64_t> id = write();
+  if (!id.ok()) {
+    (void)out.Execute("ROLLBACK");
+    return Status::Error(path + ": tuning run not saved, the recording is unchanged (" +
+                         id.message() + ")");
+  }
+  Status committed = out.Execute("COMMIT");
+  if (!committed.ok()) return Status::Error(path + ": " + committed.message());
+  return id;
+}
+
+StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
+  auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kReadOnly);
+  if (!db.ok()) return Status::Error(path + ": " + db.message());
+  auto has = (*db)->QueryInt(
+      "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name IN ('tuning_runs', "
+      "'tuning_trials')");
+  if (!has.ok()) return Status::Error(path + ": " + has.message());
+  std::vector<TuningRun> runs;
+  if (*has < 2) return runs;
+  std::map<int64_t, size_t> index;
+  {
+    auto rows = (*db)->Prepare(
+        "SELECT run_id, snapshot_index, strategy, space, executor, machine, settings, created_at "
+        "FROM tuning_runs ORDER BY run_id");
+    if (!rows.ok()) return Status::Error(path + ": " + rows.message());
+    for (;;) {
+      auto more = rows->Step();
+      if (!more.ok()) return Status::Error(path + ": " + more.message());
+      if (!*more) break;
+      TuningRun run;
+      run.run_id = rows->Int(0);
+      run.snapshot_index = rows->Int(1);
+      run.strategy = std::string(rows->Text(2));
+      run.space = std::string(rows->Text(3));
+      run.executor = std::string(rows->Text(4));
+      run.machine = std::string(rows->Text(5));
+      run.settings = std::string(rows->Text(6));
+      run.created_at = std::string(rows->Text(7));
+      index[run.run_id] = runs.size();
+      runs.push_back(std::move(run));
+    }
+  }
+  auto rows = (*db)->Prepare(
+      "SELECT run_id, kernel, config, is_default, ok, error, samples_us, median_us, min_us, "
+      "max_us, verdict, max_abs_error, compile_seconds, worker, attempts FROM tuning_trials "
+      "ORDER BY run_id, position");
+  if (!rows.ok()) return Status::Error(path + ": " + rows.message());
+  for (;;) {
+    auto more = rows->Step();
+    if (!more.ok()) return Status::Error(path + ": " + more.message());
+    if (!*more) break;
+    auto it = index.find(rows->Int(0));
+    if (it == index.end())
+      return Status::Error(path + ": a tuning trial of a run that does not exist (" +
+                           std::to_string(rows->Int(0)) + ")");
+    Trial trial;
+    trial.kernel = std::string(rows->Text(1));
+    trial.config = std::string(rows->Text(2));
+    trial.is_default = rows->Bool(3);
+    trial.ok = rows->Bool(4);
+    trial.error = std::string(rows->Text(5));
+    auto samples = SplitNumbers(rows->Text(6));
+    if (!samples.ok())
+      return Status::Error(path + ": tuning trial of " + trial.kernel + ": " + samples.message());
+    trial.samples_us = std::move(*samples);
+    trial.median_us = rows->Double(7);
+    trial.min_us = rows->Double(8);
+    trial.max_us = rows->Double(9);
+    trial.verdict = std::string(rows->Text(10));
+    trial.max_abs_error = rows->Double(11);
+    trial.compile_seconds = rows->Double(12);
+    trial.worker = std::string(rows->Text(13));
+    trial.attempts = rows->Int(14);
+    runs[it->second].trials.push_back(std::move(trial));
+  }
+  return runs;
+}
+
+StatusOr<std::map<std::string, TunedKernel>> BestConfigs(const std::string& path,
+                                                         int64_t snapshot_index) {
+  auto runs = LoadTuningRuns(path);
+  if (!runs.ok()) return runs.status();
+  std::map<std::string, TunedKernel> best;
+  for (const TuningRun& run : *runs) {
+    if (run.snapshot_index != snapshot_index) continue;
+    for (const Trial& trial : run.trials) {
+      if (trial.is_default && trial.ok) {
+        TunedKernel& entry = best[trial.kernel];
+        if (entry.default_median_us == 0) entry.default_median_us = trial.median_us;
+      }
+    }
+    for (const auto& [kernel, result] : BestPerKernel(run.trials)) {
+      if (!result.best) continue;
+      TunedKernel& entry = best[kernel];
+      if (entry.run_id >= 0 && entry.median_us <= result.best->median_us) continue;
+      auto config = runtime::KernelConfig::Parse(result.best->config);
+      if (!config.ok())
+        return Status::Error(path + ": tuning run " + std::to_string(run.run_id) + ", kernel " +
+                             kernel + ": " + config.message());
+      entry.config = result.best->is_default ? runtime::KernelConfig{} : *config;
+      entry.config_text = result.best->is_default ? "default" : result.best->config;
+      entry.median_us = result.best->median_us;
+      entry.run_id = run.run_id;
+    }
+  }
+  for (auto it = best.begin(); it != best.end();) {
+    if (it->second.run_id < 0) {
+      it = best.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return best;
+}
+
+}  // namespace fusescope::tuning
