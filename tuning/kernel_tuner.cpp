@@ -46,6 +46,7 @@ bool Cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(
 struct KernelTuner::Measured {
   std::vector<recording::KernelRecord> records;
   std::vector<std::vector<double>> samples_us;  // per record, per timed run
+  std::vector<std::vector<double>> baseline_us;  // paired: the default build's, per its record
   runtime::OutputVerdict verdict = runtime::OutputVerdict::kMatch;
   std::string verdict_explanation;
   double max_abs_error = 0;
@@ -95,7 +96,7 @@ Status KernelTuner::Prepare() {
     auto exact = interpreter.Run(module_, inputs_);
     if (exact.ok()) exact_ = Leaves(std::move(exact).value());
   }
-  auto measured = Measure({});
+  auto measured = Measure({}, false);
   if (!measured.ok()) return measured.status();
   if (measured->verdict == runtime::OutputVerdict::kMismatch)
     return Status::Error("the default build computes a wrong output: " +
@@ -107,7 +108,12 @@ Status KernelTuner::Prepare() {
     trial.kernel = record.kernel;
     trial.is_default = true;
     trial.ok = true;
-    trial.config = record.backend == "mlir-cpu" ? record.options : "";
+    // The default build's own configuration, in the words a trial of its kind would use.
+    const KernelKind kind = KindOf(record);
+    trial.config = kind == KernelKind::kLoops         ? record.options
+                   : kind == KernelKind::kGemm         ? "gemm=" + record.backend
+                   : kind == KernelKind::kGemmEpilogue ? record.options + " gemm=" + record.backend
+                                                       : "";
     trial.samples_us = measured->samples_us[r];
     Summarize(trial);
     trial.verdict = runtime::OutputVerdictName(measured->verdict);
@@ -137,7 +143,7 @@ Status KernelTuner::Prepare() {
 }
 
 StatusOr<KernelTuner::Measured> KernelTuner::Measure(
-    const std::map<std::string, runtime::KernelConfig>& configs) {
+    const std::map<std::string, runtime::KernelConfig>& configs, bool paired) {
   runtime::CpuExecutableOptions build = options_.base;
   build.kernel_configs = configs;
   auto executable = runtime::CpuExecutable::Compile(module_, build);
@@ -145,8 +151,26 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
   Measured measured;
   measured.records = (*executable)->kernels();
   measured.samples_us.assign(measured.records.size(), {});
+  if (paired && !default_build_) {
+    runtime::CpuExecutableOptions defaults = options_.base;
+    auto built = runtime::CpuExecutable::Compile(module_, defaults);
+    if (!built.ok()) return built.status();
+    default_build_ = std::move(built).value();
+  }
+  if (paired) measured.baseline_us.assign(default_build_->kernels().size(), {});
   for (int64_t run = 0; run < options_.warmup + options_.reps; ++run) {
     if (Cancelled(options_.cancel)) return Status::Error("cancelled");
+    if (paired) {
+      auto baseline = default_build_->Run(inputs_);
+      if (!baseline.ok()) return baseline.status();
+      if (run >= options_.warmup) {
+        std::vector<double> seconds(measured.baseline_us.size(), 0);
+        for (const runtime::KernelTiming& timing : default_build_->last_timings())
+          if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
+        for (size_t r = 0; r < seconds.size(); ++r)
+          measured.baseline_us[r].push_back(seconds[r] * 1e6);
+      }
+    }
     auto output = (*executable)->Run(inputs_);
     if (!output.ok()) return output.status();
     if (run == 0) {
@@ -198,7 +222,7 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
   trial.kernel = kernel;
   trial.config = config.ToString();
   trial.worker = host_;
-  auto measured = Measure({{kernel, config}});
+  auto measured = Measure({{kernel, config}}, true);
   if (!measured.ok()) {
     trial.error = measured.message();
     return trial;
@@ -213,6 +237,13 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
     }
     trial.samples_us = measured->samples_us[r];
     Summarize(trial);
+    const auto& defaults = default_build_->kernels();
+    for (size_t d = 0; d < defaults.size(); ++d) {
+      if (defaults[d].kernel == kernel && !measured->baseline_us[d].empty()) {
+        trial.baseline_us = profiler::Summarize(measured->baseline_us[d]).median;
+        break;
+      }
+    }
     break;
   }
   if (trial.samples_us.empty()) {

@@ -9,6 +9,11 @@
 // kernel where it runs: inside the module, on the values its producers really made, with
 // warm-up runs first and each timed run's time kept. A configuration that fails to compile or
 // computes a wrong output is a trial with its error, never an abort.
+//
+// Each timed run of a trial is paired with a run of the default build just before it, so the
+// trial carries its own baseline measured under the same conditions (a busy machine, a CPU
+// whose clock moves): speedups and the best configuration are judged on that ratio, not on
+// times taken minutes apart.
 
 #include <atomic>
 #include <cstdint>
@@ -78,6 +83,11 @@ class KernelTuner {
   // The kernel's kind, or an error naming the kernels there are.
   StatusOr<KernelKind> KindOfKernel(const std::string& kernel) const;
 
+  // Timed and warm-up runs of the trials from now on.
+  void SetRuns(int64_t reps, int64_t warmup) {
+    options_.reps = reps < 1 ? 1 : reps;
+    options_.warmup = warmup < 0 ? 0 : warmup;
+  }
   // One configuration of one kernel.
   Trial RunTrial(const std::string& kernel, const runtime::KernelConfig& config);
   // The search: the default trials of the chosen kernels, then each kernel's candidates in the
@@ -89,14 +99,17 @@ class KernelTuner {
   KernelTuner(const ir::Module& module, std::vector<runtime::Literal> inputs,
               int64_t snapshot_index, TunerOptions options);
   Status Prepare();
-  // Compiles with `configs`, runs, judges and times every kernel.
-  StatusOr<Measured> Measure(const std::map<std::string, runtime::KernelConfig>& configs);
+  // Compiles with `configs`, runs, judges and times every kernel; with `paired`, each run is
+  // preceded by a run of the default build, whose times are kept beside.
+  StatusOr<Measured> Measure(const std::map<std::string, runtime::KernelConfig>& configs,
+                             bool paired);
 
   const ir::Module& module_;
   std::vector<runtime::Literal> inputs_;
   int64_t snapshot_index_;
   TunerOptions options_;
   std::shared_ptr<runtime::KernelCompilerPool> compilers_;
+  std::unique_ptr<runtime::CpuExecutable> default_build_;
   std::vector<runtime::Literal> reference_;
   std::vector<runtime::Literal> exact_;
   std::vector<KernelChoice> kernels_;

@@ -27,6 +27,7 @@ void WriteTrialJson(JsonWriter& json, const Trial& trial) {
   json.Key("median_us").Double(trial.median_us);
   json.Key("min_us").Double(trial.min_us);
   json.Key("max_us").Double(trial.max_us);
+  json.Key("baseline_us").Double(trial.baseline_us);
   json.Key("samples_us").BeginArray();
   for (double sample : trial.samples_us) json.Double(sample);
   json.EndArray();
@@ -98,6 +99,7 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
     trial.median_us = NumberOr(item, "median_us", 0);
     trial.min_us = NumberOr(item, "min_us", 0);
     trial.max_us = NumberOr(item, "max_us", 0);
+    trial.baseline_us = NumberOr(item, "baseline_us", 0);
     if (trial.ok && (trial.samples_us.empty() || trial.median_us <= 0))
       return Status::Error(at + "is ok but has no times");
     trial.verdict = item.Text("verdict");

@@ -22,6 +22,12 @@ struct Trial {
   double median_us = 0;
   double min_us = 0;
   double max_us = 0;
+  // The default build's median for this kernel, from runs interleaved with this trial's (0
+  // when not measured so): what the trial's speedup is measured against.
+  double baseline_us = 0;
+  // median_us / baseline_us: below 1 is faster than the default; the raw median where no
+  // baseline was measured.
+  double Relative() const { return baseline_us > 0 ? median_us / baseline_us : median_us; }
   // The module's outputs against the reference (runtime/output_judgement.h): its verdict
   // ("ok", "ok (exact)", "ill-conditioned", "MISMATCH") and the largest absolute difference.
   std::string verdict;
@@ -43,15 +49,26 @@ struct TuningRun {
   std::vector<Trial> trials;  // in search order, the defaults first
 };
 
-// The best ok trial per kernel (lowest median), and the default trial it is measured against.
+// The best ok trial per kernel (lowest Relative(), the default trial counting as 1), and the
+// default trial.
 struct KernelBest {
   const Trial* best = nullptr;
   const Trial* baseline = nullptr;  // nullptr when the run has no default trial of the kernel
   int64_t trials = 0;               // trials of this kernel, failed ones included
   int64_t failed = 0;
-  // baseline median / best median (1 when either is missing).
+  // The best trial's paired baseline over its median (1 when the default is best or nothing
+  // was measured).
   double Speedup() const;
 };
+// A trial's time relative to its kernel's default: Relative() for paired trials, 1 for the
+// default trial itself, median / default median otherwise.
+// Inline: the views draw it without linking the tuner.
+inline double RelativeTime(const Trial& trial, const Trial* default_trial) {
+  if (trial.is_default) return 1;
+  if (trial.baseline_us > 0) return trial.median_us / trial.baseline_us;
+  if (default_trial && default_trial->median_us > 0) return trial.median_us / default_trial->median_us;
+  return 1;
+}
 std::map<std::string, KernelBest> BestPerKernel(const std::vector<Trial>& trials);
 
 }  // namespace fusescope::tuning

@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS tuning_trials(
   run_id INTEGER NOT NULL, position INTEGER NOT NULL, kernel TEXT NOT NULL,
   config TEXT NOT NULL, is_default INTEGER NOT NULL, ok INTEGER NOT NULL, error TEXT NOT NULL,
   samples_us TEXT NOT NULL, median_us REAL NOT NULL, min_us REAL NOT NULL, max_us REAL NOT NULL,
-  verdict TEXT NOT NULL, max_abs_error REAL NOT NULL, compile_seconds REAL NOT NULL,
+  baseline_us REAL NOT NULL, verdict TEXT NOT NULL, max_abs_error REAL NOT NULL, compile_seconds REAL NOT NULL,
   worker TEXT NOT NULL, attempts INTEGER NOT NULL,
   PRIMARY KEY(run_id, position)) WITHOUT ROWID;
 )sql";
@@ -88,7 +88,7 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
     FS_RETURN_IF_ERROR(insert->Run());
     auto row = out.Prepare(
         "INSERT INTO tuning_trials VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-        "?14, ?15, ?16)");
+        "?14, ?15, ?16, ?17)");
     if (!row.ok()) return row.status();
     for (size_t i = 0; i < run.trials.size(); ++i) {
       const Trial& trial = run.trials[i];
@@ -105,11 +105,12 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
       row->Bind(9, trial.median_us);
       row->Bind(10, trial.min_us);
       row->Bind(11, trial.max_us);
-      row->Bind(12, std::string_view(trial.verdict));
-      row->Bind(13, trial.max_abs_error);
-      row->Bind(14, trial.compile_seconds);
-      row->Bind(15, std::string_view(trial.worker));
-      row->Bind(16, trial.attempts);
+      row->Bind(12, trial.baseline_us);
+      row->Bind(13, std::string_view(trial.verdict));
+      row->Bind(14, trial.max_abs_error);
+      row->Bind(15, trial.compile_seconds);
+      row->Bind(16, std::string_view(trial.worker));
+      row->Bind(17, trial.attempts);
       FS_RETURN_IF_ERROR(row->Run());
       if (i == run.trials.size() / 2) recording::KillPoint("tuning-write");
     }
@@ -160,7 +161,8 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
   }
   auto rows = (*db)->Prepare(
       "SELECT run_id, kernel, config, is_default, ok, error, samples_us, median_us, min_us, "
-      "max_us, verdict, max_abs_error, compile_seconds, worker, attempts FROM tuning_trials "
+      "max_us, baseline_us, verdict, max_abs_error, compile_seconds, worker, attempts FROM "
+      "tuning_trials "
       "ORDER BY run_id, position");
   if (!rows.ok()) return Status::Error(path + ": " + rows.message());
   for (;;) {
@@ -184,11 +186,12 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
     trial.median_us = rows->Double(7);
     trial.min_us = rows->Double(8);
     trial.max_us = rows->Double(9);
-    trial.verdict = std::string(rows->Text(10));
-    trial.max_abs_error = rows->Double(11);
-    trial.compile_seconds = rows->Double(12);
-    trial.worker = std::string(rows->Text(13));
-    trial.attempts = rows->Int(14);
+    trial.baseline_us = rows->Double(10);
+    trial.verdict = std::string(rows->Text(11));
+    trial.max_abs_error = rows->Double(12);
+    trial.compile_seconds = rows->Double(13);
+    trial.worker = std::string(rows->Text(14));
+    trial.attempts = rows->Int(15);
     runs[it->second].trials.push_back(std::move(trial));
   }
   return runs;
@@ -210,7 +213,9 @@ StatusOr<std::map<std::string, TunedKernel>> BestConfigs(const std::string& path
     for (const auto& [kernel, result] : BestPerKernel(run.trials)) {
       if (!result.best) continue;
       TunedKernel& entry = best[kernel];
-      if (entry.run_id >= 0 && entry.median_us <= result.best->median_us) continue;
+      const double relative = RelativeTime(*result.best, result.baseline);
+      if (entry.run_id >= 0 && entry.relative <= relative) continue;
+      entry.relative = relative;
       auto config = runtime::KernelConfig::Parse(result.best->config);
       if (!config.ok())
         return Status::Error(path + ": tuning run " + std::to_string(run.run_id) + ", kernel " +

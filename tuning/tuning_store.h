@@ -21,10 +21,12 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run);
 StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path);
 
 // The best configuration per kernel of `snapshot_index` over all of the recording's runs of
-// it (the ok trial with the lowest median; a kernel whose default won keeps the default).
+// it (the ok trial fastest relative to its default, RelativeTime; a kernel whose default won
+// keeps the default).
 struct TunedKernel {
   runtime::KernelConfig config;
   std::string config_text;
+  double relative = 1;  // the best trial's time over its default's
   double median_us = 0;
   double default_median_us = 0;  // 0 when no run measured the default
   int64_t run_id = -1;

@@ -160,6 +160,7 @@ TEST(KernelTunerTest, TrialsCompileJudgeAndTimeOneKernelInPlace) {
   EXPECT_GT(trial.median_us, 0);
   EXPECT_LE(trial.min_us, trial.median_us);
   EXPECT_LE(trial.median_us, trial.max_us);
+  EXPECT_GT(trial.baseline_us, 0) << "the default build ran beside the trial";
   EXPECT_NE(trial.verdict, "MISMATCH");
   EXPECT_GT(trial.compile_seconds, 0) << "the changed kernel compiled again";
 
@@ -221,15 +222,20 @@ TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
     EXPECT_EQ(back.trials[i].samples_us.size(), run->trials[i].samples_us.size());
     EXPECT_EQ(back.trials[i].ok, run->trials[i].ok);
   }
-  // The best per kernel is the fastest ok trial of it.
+  // The best per kernel is the ok trial fastest against its paired default (the default
+  // itself counting as 1).
   auto best = BestConfigs(path, snapshot);
   ASSERT_TRUE(best.ok()) << best.message();
   for (const std::string& kernel : tuned) {
     ASSERT_TRUE(best->count(kernel)) << kernel;
-    double fastest = 1e300;
-    for (const Trial& trial : run->trials)
-      if (trial.kernel == kernel && trial.ok) fastest = std::min(fastest, trial.median_us);
-    EXPECT_DOUBLE_EQ(best->at(kernel).median_us, fastest);
+    double fastest = 1;
+    for (const Trial& trial : back.trials) {
+      if (trial.kernel != kernel || !trial.ok || trial.is_default) continue;
+      EXPECT_GT(trial.baseline_us, 0);
+      fastest = std::min(fastest, trial.median_us / trial.baseline_us);
+    }
+    EXPECT_DOUBLE_EQ(best->at(kernel).relative, fastest);
+    EXPECT_EQ(best->at(kernel).config_text == "default", fastest == 1);
     EXPECT_GT(best->at(kernel).default_median_us, 0);
   }
   EXPECT_TRUE(BestConfigs(path, snapshot + 100)->empty());

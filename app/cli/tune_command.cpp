@@ -1,0 +1,451 @@
+// `fusescope tune RUN.fsdb`: measured search over how each hot kernel of a recording's
+// compiled snapshot is built (tuning/). For each chosen kernel (default: the hottest that
+// cover 90 % of the kernels' time in a first measurement of the default build), each
+// configuration of the search space is compiled, run on the same inputs, judged against the
+// interpreter and timed in place; every trial is kept, failed ones with their error, and the
+// run is stored in the recording (one transaction) for `run --tuned`, `profile --tuned`,
+// `hot --compare` and the Tuning view. SIGINT/SIGTERM stop the search after the current
+// trial and store the trials so far.
+//
+// Also: --list (the stored runs and the best configuration per kernel), --plan (the trials a
+// grid or random search would run, as JSON, for executors elsewhere), --trial (one
+// configuration of one kernel, as JSON: what each Ray task runs), --merge FILE (store a run
+// made elsewhere), --executor ray (the sweep as Ray tasks through scripts/ray_tune.py).
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/command.h"
+#include "app/cli/interpret_support.h"
+#include "app/cli/model_loader.h"
+#include "ir/json_writer.h"
+#include "ir/module.h"
+#include "profiler/machine.h"
+#include "profiler/profile.h"
+#include "tuning/kernel_tuner.h"
+#include "tuning/search_strategy.h"
+#include "tuning/tuning_json.h"
+#include "tuning/tuning_store.h"
+#include "views/tuning_plot.h"
+
+#ifndef FUSESCOPE_SCRIPTS_DIR
+#define FUSESCOPE_SCRIPTS_DIR "scripts"
+#endif
+
+namespace fusescope::app {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+extern "C" void OnStopSignal(int) { g_cancel.store(true); }
+
+struct TuneFlags {
+  std::string path;
+  std::optional<int64_t> pass;
+  std::vector<std::string> kernels;
+  tuning::SearchSpace space;
+  std::string strategy = "grid";
+  int64_t trials = 0;
+  uint64_t seed = 1;
+  uint64_t input_seed = 0;
+  std::optional<std::string> inputs_dir;
+  tuning::TunerOptions tuner;
+  double coverage = 0.9;
+  bool json = false;
+  bool progress = false;
+  bool save = true;
+  std::optional<std::string> plot;
+};
+
+std::string Fixed(double value, int digits) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(digits);
+  out << value;
+  return out.str();
+}
+
+// The flags every form shares; `args` already parsed.
+StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
+  TuneFlags flags;
+  if (args.positional().size() != 1) return Status::Error("expects one recording (RUN.fsdb)");
+  flags.path = args.positional()[0];
+  auto pass = args.IntValue("--pass");
+  if (!pass.ok()) return pass.status();
+  flags.pass = *pass;
+  flags.kernels = args.Values("--kernel");
+  const std::optional<std::string> space = args.Value("--space");
+  if (space) {
+    auto parsed = tuning::SearchSpace::Parse(*space);
+    if (!parsed.ok()) return parsed.status();
+    flags.space = *parsed;
+  } else {
+    flags.space = tuning::SearchSpace::Default({"openblas"});
+  }
+  if (auto strategy = args.Value("--strategy")) flags.strategy = *strategy;
+  if (flags.strategy != "grid" && flags.strategy != "random" && flags.strategy != "evolutionary")
+    return Status::Error("--strategy takes grid, random or evolutionary, not '" + flags.strategy +
+                         "'");
+  struct IntFlag {
+    const char* name;
+    int64_t* target;
+    int64_t least;
+  };
+  int64_t seed = 1, input_seed = 0;
+  for (IntFlag flag : {IntFlag{"--trials", &flags.trials, 1}, IntFlag{"--reps", &flags.tuner.reps, 1},
+                       IntFlag{"--warmup", &flags.tuner.warmup, 0}, IntFlag{"--seed", &seed, 0},
+                       IntFlag{"--input-seed", &input_seed, 0}}) {
+    auto value = args.IntValue(flag.name);
+    if (!value.ok()) return value.status();
+    if (!*value) continue;
+    if (**value < flag.least)
+      return Status::Error(std::string(flag.name) + " must be at least " +
+                           std::to_string(flag.least));
+    *flag.target = **value;
+  }
+  flags.seed = static_cast<uint64_t>(seed);
+  flags.input_seed = static_cast<uint64_t>(input_seed);
+  auto coverage = DoubleOption(args.Value("--coverage"), 0.9, "--coverage");
+  if (!coverage.ok()) return coverage.status();
+  if (*coverage <= 0 || *coverage > 1) return Status::Error("--coverage takes a fraction in (0, 1]");
+  flags.coverage = *coverage;
+  auto rtol = DoubleOption(args.Value("--rtol"), 1e-5, "--rtol");
+  auto atol = DoubleOption(args.Value("--atol"), 1e-5, "--atol");
+  if (!rtol.ok()) return rtol.status();
+  if (!atol.ok()) return atol.status();
+  flags.tuner.rtol = *rtol;
+  flags.tuner.atol = *atol;
+  flags.inputs_dir = args.Value("--inputs");
+  flags.json = args.Has("--json");
+  flags.progress = args.Has("--progress");
+  flags.save = !args.Has("--no-save");
+  flags.plot = args.Value("--plot");
+  return flags;
+}
+
+// The snapshot to tune and its inputs.
+struct Target {
+  LoadedModel model;
+  std::vector<runtime::Literal> inputs;
+};
+
+StatusOr<Target> LoadTarget(const TuneFlags& flags) {
+  if (!LooksLikeRecording(flags.path))
+    return Status::Error(flags.path + ": tuning needs a recording (the trials are kept in it): "
+                         "`fusescope compile MODEL -o RUN.fsdb` makes one");
+  auto model = LoadModel(flags.path, flags.pass);
+  if (!model.ok()) return model.status();
+  Target target{std::move(model).value(), {}};
+  auto inputs = ChooseInputs(*target.model.module, flags.inputs_dir, flags.input_seed);
+  if (!inputs.ok()) return inputs.status();
+  target.inputs = std::move(inputs).value();
+  return target;
+}
+
+std::string Settings(const TuneFlags& flags, bool cancelled) {
+  std::string text = "reps=" + std::to_string(flags.tuner.reps) +
+                     " warmup=" + std::to_string(flags.tuner.warmup) +
+                     " seed=" + std::to_string(flags.seed) +
+                     " input_seed=" + std::to_string(flags.input_seed) +
+                     (flags.trials > 0 ? " trials=" + std::to_string(flags.trials) : "") +
+                     (flags.inputs_dir ? " inputs=" + *flags.inputs_dir : "");
+  if (cancelled) text += " cancelled";
+  return text;
+}
+
+void PrintRunText(const tuning::TuningRun& run, const std::string& path) {
+  std::printf("%s, snapshot %lld: %s search over %s (%s)\n", path.c_str(),
+              static_cast<long long>(run.snapshot_index), run.strategy.c_str(), run.space.c_str(),
+              run.settings.c_str());
+  std::printf("%-34s %7s %6s %12s %12s %8s  %s\n", "kernel", "trials", "failed", "default us",
+              "best us", "speedup", "best configuration");
+  for (const auto& [kernel, best] : tuning::BestPerKernel(run.trials)) {
+    const std::string best_config =
+        !best.best ? "(none ok)" : best.best->is_default ? "default" : best.best->config;
+    // The best trial's own paired default where it has one: both were timed side by side.
+    const double default_us = best.best && best.best->baseline_us > 0 ? best.best->baseline_us
+                              : best.baseline                        ? best.baseline->median_us
+                                                                     : 0;
+    std::printf("%-34s %7lld %6lld %12s %12s %7sx  %s\n", kernel.c_str(),
+                static_cast<long long>(best.trials), static_cast<long long>(best.failed),
+                default_us > 0 ? Fixed(default_us, 1).c_str() : "-",
+                best.best ? Fixed(best.best->median_us, 1).c_str() : "-",
+                Fixed(best.Speedup(), 2).c_str(), best_config.c_str());
+  }
+}
+
+Status WritePlot(const std::vector<tuning::TuningRun>& runs, const std::string& out) {
+  std::string svg = views::TuningPlotSvg(runs);
+  std::ofstream file(out, std::ios::binary);
+  if (!file) return Status::Error(out + ": cannot write the plot");
+  file << svg;
+  if (!file.flush()) return Status::Error(out + ": cannot write the plot");
+  return Status::Ok();
+}
+
+int RunList(const TuneFlags& flags) {
+  auto runs = tuning::LoadTuningRuns(flags.path);
+  if (!runs.ok()) return Fail("tune: " + runs.message());
+  if (flags.plot) {
+    Status plotted = WritePlot(*runs, *flags.plot);
+    if (!plotted.ok()) return Fail("tune: " + plotted.message());
+  }
+  if (flags.json) {
+    JsonWriter json;
+    json.BeginObject();
+    json.Key("recording").String(flags.path);
+    json.Key("runs").BeginArray();
+    for (const tuning::TuningRun& run : *runs) tuning::WriteRunJson(json, run);
+    json.EndArray();
+    json.EndObject();
+    std::cout << json.str() << "\n";
+    return 0;
+  }
+  if (runs->empty()) {
+    std::printf("%s: no tuning runs yet: `fusescope tune %s` makes one\n", flags.path.c_str(),
+                flags.path.c_str());
+    return 0;
+  }
+  for (const tuning::TuningRun& run : *runs) {
+    std::printf("run %lld (%s, %s executor, %zu trials)\n", static_cast<long long>(run.run_id),
+                run.created_at.c_str(), run.executor.c_str(), run.trials.size());
+    PrintRunText(run, flags.path);
+    std::printf("\n");
+  }
+  return 0;
+}
+
+// The trials a grid or random search would run, per kernel, after each kernel's default.
+int RunPlan(const TuneFlags& flags) {
+  if (flags.strategy == "evolutionary")
+    return Fail("tune --plan: an evolutionary search chooses each trial from the times before "
+                "it; plan a grid or random search");
+  auto target = LoadTarget(flags);
+  if (!target.ok()) return Fail("tune: " + target.message());
+  // Kinds come from the default build's kernels: compiling is needed, timing is not.
+  tuning::TunerOptions options = flags.tuner;
+  options.reps = 1;
+  options.warmup = 0;
+  auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
+                                           target->model.snapshot_index, options);
+  if (!tuner.ok()) return Fail("tune: " + tuner.message());
+  std::vector<std::string> kernels =
+      flags.kernels.empty() ? (*tuner)->HottestKernels(flags.coverage) : flags.kernels;
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("recording").String(flags.path);
+  json.Key("snapshot").Int(target->model.snapshot_index);
+  json.Key("space").String(flags.space.ToString());
+  json.Key("strategy").String(flags.strategy);
+  json.Key("settings").String(Settings(flags, false));
+  json.Key("trials").BeginArray();
+  for (const std::string& kernel : kernels) {
+    auto kind = (*tuner)->KindOfKernel(kernel);
+    if (!kind.ok()) return Fail("tune: " + kind.message());
+    json.BeginObject().Key("kernel").String(kernel).Key("config").String("default").EndObject();
+    auto strategy = tuning::SearchStrategy::Create(
+        flags.strategy, tuning::CandidatesFor(flags.space, *kind), flags.trials, flags.seed);
+    if (!strategy.ok()) return Fail("tune: " + strategy.message());
+    while (std::optional<size_t> next = (*strategy)->Next()) {
+      json.BeginObject()
+          .Key("kernel")
+          .String(kernel)
+          .Key("config")
+          .String((*strategy)->candidates()[*next].config.ToString())
+          .EndObject();
+    }
+  }
+  json.EndArray();
+  json.EndObject();
+  std::cout << json.str() << "\n";
+  return 0;
+}
+
+int RunOneTrial(const TuneFlags& flags, const ParsedArgs& args) {
+  if (flags.kernels.size() != 1) return Fail("tune --trial: name one kernel with --kernel");
+  const std::optional<std::string> config_text = args.Value("--config");
+  if (!config_text) return Fail("tune --trial: give the configuration with --config");
+  const bool is_default = *config_text == "default" || config_text->empty();
+  auto config = is_default ? StatusOr<runtime::KernelConfig>(runtime::KernelConfig{})
+                           : runtime::KernelConfig::Parse(*config_text);
+  if (!config.ok()) return Fail("tune --trial: " + config.message());
+  auto target = LoadTarget(flags);
+  if (!target.ok()) return Fail("tune: " + target.message());
+  tuning::TunerOptions options = flags.tuner;
+  // Kernel kinds need the default build; its times are not needed.
+  const int64_t reps = options.reps, warmup = options.warmup;
+  options.reps = 1;
+  options.warmup = 0;
+  auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
+                                           target->model.snapshot_index, options);
+  if (!tuner.ok()) return Fail("tune: " + tuner.message());
+  auto kind = (*tuner)->KindOfKernel(flags.kernels[0]);
+  if (!kind.ok()) return Fail("tune --trial: " + kind.message());
+  (*tuner)->SetRuns(reps, warmup);
+  tuning::Trial trial = (*tuner)->RunTrial(flags.kernels[0], *config);
+  trial.is_default = is_default;
+  if (is_default) {
+    for (const tuning::Trial& known : (*tuner)->default_trials())
+      if (known.kernel == trial.kernel) trial.config = known.config;
+  }
+  JsonWriter json;
+  tuning::WriteTrialJson(json, trial);
+  std::cout << json.str() << "\n";
+  return 0;
+}
+
+int RunMerge(const TuneFlags& flags, const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Fail("tune --merge: " + file + ": cannot read");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto run = tuning::ParseRunJson(text.str(), file);
+  if (!run.ok()) return Fail("tune --merge: " + run.message());
+  if (run->machine.empty()) run->machine = "(cluster)";
+  if (run->created_at.empty()) run->created_at = profiler::UtcNow();
+  auto id = tuning::AddTuningRun(flags.path, *run);
+  if (!id.ok()) return Fail("tune --merge: " + id.message());
+  if (flags.json) {
+    std::printf("{\"run_id\": %lld, \"trials\": %zu}\n", static_cast<long long>(*id),
+                run->trials.size());
+  } else {
+    std::printf("stored %zu trials as tuning run %lld in %s\n", run->trials.size(),
+                static_cast<long long>(*id), flags.path.c_str());
+  }
+  return 0;
+}
+
+int RunSearch(const TuneFlags& flags) {
+  auto target = LoadTarget(flags);
+  if (!target.ok()) return Fail("tune: " + target.message());
+  tuning::TunerOptions options = flags.tuner;
+  options.cancel = &g_cancel;
+  g_cancel.store(false);
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  if (flags.progress) PrintProgress("measure", 0, 1, "default build");
+  auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
+                                           target->model.snapshot_index, options);
+  if (!tuner.ok()) return Fail("tune: " + tuner.message());
+  tuning::TuneRequest request;
+  request.kernels = flags.kernels;
+  request.coverage = flags.coverage;
+  request.space = flags.space;
+  request.strategy = flags.strategy;
+  request.trials = flags.trials;
+  request.seed = flags.seed;
+  request.on_trial = [&](const tuning::Trial& trial, int64_t done, int64_t total) {
+    if (flags.progress) {
+      PrintProgress("trial", done, total,
+                    trial.kernel + " " + trial.config + ": " +
+                        (trial.ok ? Fixed(trial.median_us, 1) + " us" : "failed"));
+    } else if (!flags.json) {
+      std::fprintf(stderr, "trial %lld/%lld %s %s: %s\n", static_cast<long long>(done),
+                   static_cast<long long>(total), trial.kernel.c_str(), trial.config.c_str(),
+                   trial.ok ? (Fixed(trial.median_us, 1) + " us").c_str() : trial.error.c_str());
+    }
+  };
+  auto run = (*tuner)->Tune(request);
+  if (!run.ok()) return Fail("tune: " + run.message());
+  const bool cancelled = g_cancel.load();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  run->machine = profiler::DescribeMachine().Key();
+  run->created_at = profiler::UtcNow();
+  run->settings = Settings(flags, cancelled);
+  if (flags.save) {
+    if (flags.progress) PrintProgress("save", 0, 1, "tuning run");
+    auto id = tuning::AddTuningRun(flags.path, *run);
+    if (!id.ok()) return Fail("tune: " + id.message());
+    run->run_id = *id;
+  }
+  if (flags.plot) {
+    Status plotted = WritePlot({*run}, *flags.plot);
+    if (!plotted.ok()) return Fail("tune: " + plotted.message());
+  }
+  if (flags.json) {
+    JsonWriter json;
+    tuning::WriteRunJson(json, *run);
+    std::cout << json.str() << "\n";
+  } else {
+    PrintRunText(*run, flags.path);
+    if (cancelled) std::printf("stopped early: %zu trials kept\n", run->trials.size());
+    if (run->run_id >= 0)
+      std::printf("stored as tuning run %lld in %s; `fusescope run %s --device cpu --tuned` "
+                  "applies the best\n",
+                  static_cast<long long>(run->run_id), flags.path.c_str(), flags.path.c_str());
+  }
+  return cancelled ? 130 : 0;
+}
+
+// The sweep as Ray tasks: scripts/ray_tune.py plans, runs and merges through this executable.
+int RunOnRay(const std::vector<std::string>& original_args) {
+  std::string script = std::string(FUSESCOPE_SCRIPTS_DIR) + "/ray_tune.py";
+  if (!std::filesystem::exists(script)) {
+    const std::filesystem::path installed =
+        std::filesystem::path(ExecutablePath()).parent_path() / "../share/fusescope/scripts/ray_tune.py";
+    if (std::filesystem::exists(installed)) script = installed.string();
+  }
+  const char* python = std::getenv("FUSESCOPE_RAY_PYTHON");
+  std::vector<std::string> command = {python && *python ? python : "python3", script};
+  for (size_t i = 0; i < original_args.size(); ++i) {
+    if (original_args[i] == "--executor") {
+      ++i;
+      continue;
+    }
+    if (original_args[i].rfind("--executor=", 0) == 0) continue;
+    command.push_back(original_args[i]);
+  }
+  command.push_back("--fusescope");
+  command.push_back(ExecutablePath());
+  std::vector<char*> argv;
+  for (std::string& word : command) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  execvp(argv[0], argv.data());
+  return Fail("tune --executor ray: cannot start " + command[0] + " " + script + ": " +
+              std::strerror(errno));
+}
+
+int RunTune(const std::vector<std::string>& arguments) {
+  auto args = ParseArgs(arguments,
+                        {"--pass", "--kernel", "--space", "--trials", "--strategy", "--seed",
+                         "--reps", "--warmup", "--coverage", "--inputs", "--input-seed", "--rtol",
+                         "--atol", "--plot", "--config", "--merge", "--executor"},
+                        {"--json", "--progress", "--no-save", "--list", "--plan", "--trial"});
+  if (!args.ok()) return Fail("tune: " + args.message());
+  if (std::optional<std::string> executor = args->Value("--executor")) {
+    if (*executor == "ray") return RunOnRay(arguments);
+    if (*executor != "local")
+      return Fail("tune: --executor takes local or ray, not '" + *executor + "'");
+  }
+  auto flags = ReadFlags(*args);
+  if (!flags.ok()) return Fail("tune: " + flags.message());
+  if (args->Has("--list")) return RunList(*flags);
+  if (args->Has("--plan")) return RunPlan(*flags);
+  if (args->Has("--trial")) return RunOneTrial(*flags, *args);
+  if (std::optional<std::string> merge = args->Value("--merge")) return RunMerge(*flags, *merge);
+  return RunSearch(*flags);
+}
+
+const CommandRegistrar kRegistrar(
+    {"tune",
+     "tune RUN.fsdb [--pass N] [--kernel NAME ...] [--space \"tile=0,16,32 vector=4,8,16 "
+     "unroll=1,2,4 gemm=openblas,mlir\"] [--trials N] [--strategy grid|random|evolutionary] "
+     "[--seed S] [--reps N] [--warmup W] [--coverage F] [--inputs DIR] [--plot OUT.svg] "
+     "[--no-save] [--json] [--progress] [--executor local|ray] | --list | --plan | --trial "
+     "--kernel K --config C | --merge TRIALS.json",
+     "search how each hot CPU kernel is built (tile, vector, unroll, GEMM library), measured in "
+     "place and judged against the interpreter; trials kept in the recording",
+     RunTune});
+
+}  // namespace
+}  // namespace fusescope::app
