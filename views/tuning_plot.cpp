@@ -176,10 +176,10 @@ namespace {
 // One row: the trial chart at (x0, y0), 540 x 240, then the heatmap to its right.
 void DrawKernelRow(std::ostringstream& svg, const TuningKernelPlot& plot, double y0) {
   const double x0 = 20, width = 540, height = 240;
-  const double left = x0 + 60, right = x0 + width - 10, top = y0 + 30, bottom = y0 + height - 30;
-  svg << "<text x='" << x0 << "' y='" << y0 + 16 << "' font-weight='bold'>"
+  const double left = x0 + 60, right = x0 + width - 10, top = y0 + 40, bottom = y0 + height - 30;
+  svg << "<text x='" << x0 << "' y='" << y0 + 14 << "' font-weight='bold'>"
       << EscapeXml(plot.kernel) << "</text>\n";
-  svg << "<text x='" << x0 + 260 << "' y='" << y0 + 16 << "' font-size='11'>"
+  svg << "<text x='" << x0 << "' y='" << y0 + 30 << "' font-size='11'>"
       << plot.points.size() << " trials; default "
       << (plot.default_us > 0 ? Num(plot.default_us) + " us" : std::string("-"));
   if (plot.best_trial) {
@@ -243,7 +243,7 @@ void DrawKernelRow(std::ostringstream& svg, const TuningKernelPlot& plot, double
   const double cell_h = std::min(40.0, (bottom - top) / std::max<size_t>(plot.y_values.size(), 1));
   double slowest = plot.best;
   for (const TuningCell& cell : plot.cells) slowest = std::max(slowest, cell.best);
-  svg << "<text x='" << hx << "' y='" << y0 + 16 << "' font-size='11'>fastest time / default per "
+  svg << "<text x='" << hx << "' y='" << y0 + 30 << "' font-size='11'>fastest time / default per "
       << EscapeXml(plot.x_knob) << " x " << EscapeXml(plot.y_knob) << "</text>\n";
   for (size_t yi = 0; yi < plot.y_values.size(); ++yi) {
     svg << "<text x='" << hx - 6 << "' y='" << hy + cell_h * (static_cast<double>(yi) + 0.5) + 4
