@@ -762,5 +762,48 @@ killed_at comparison-write "$fs" compare sample:mlp --compilers ours --reps 2 --
 expect_ok "kill in a comparison's write: the file opens" "$fs" passes "$kf"
 same "kill in a comparison's write: no comparison" "$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(\"SELECT count(*) FROM sqlite_schema WHERE name='comparisons'\").fetchone()[0] and c.execute('SELECT count(*) FROM comparisons').fetchone()[0])" "$kf")" "0"
 
+# Kernel tuning: a small search stored in the recording, the forms executors elsewhere use
+# (--plan, --trial, --merge), the plot, and a kill in the middle of storing a run.
+tf="$tmp/tune.fsdb"
+expect_ok "tune: a recording" "$fs" compile sample:mlp -o "$tf"
+expect_ok "tune: a grid search" "$fs" tune "$tf" --space "tile=0,16 vector=4,8" --reps 2 --warmup 0 --json --plot "$tmp/tune.svg"
+json_ok "tune: defaults first, then candidates" "d['run_id'] == 1 and d['trials'][0]['default'] and any(not t['default'] for t in d['trials'])"
+json_ok "tune: each ok trial has its paired default" "all(t['baseline_us'] > 0 for t in d['trials'] if t['status'] == 'ok' and not t['default'])"
+contains "tune: the plot names a kernel" "trial, in search order" "$tmp/tune.svg"
+expect_ok "tune --list" "$fs" tune "$tf" --list --json
+json_ok "tune --list: one run" "len(d['runs']) == 1"
+expect_ok "tune --plan" "$fs" tune "$tf" --plan --space "tile=0,16" --strategy random --trials 1 --seed 3
+json_ok "tune --plan: a default and one candidate per kernel" "len(d['trials']) == 2 * len({t['kernel'] for t in d['trials']}) and d['trials'][0]['config'] == 'default'"
+kernel=$(python3 -c "import json; print(json.load(open('$tmp/out'))['trials'][1]['kernel'])")
+config=$(python3 -c "import json; print(json.load(open('$tmp/out'))['trials'][1]['config'])")
+expect_ok "tune --trial" "$fs" tune "$tf" --trial --kernel "$kernel" --config "$config" --reps 2 --warmup 0
+json_ok "tune --trial: ok and timed" "d['status'] == 'ok' and len(d['samples_us']) == 2 and d['kernel'] == '$kernel'"
+cp "$tmp/out" "$tmp/trial.json"
+snap=$("$fs" tune "$tf" --list --json | python3 -c "import json,sys; print(json.load(sys.stdin)['runs'][0]['snapshot'])")
+python3 - "$tmp/trial.json" "$snap" "$tmp/merge.json" <<'PY'
+import json, sys
+trial = json.load(open(sys.argv[1]))
+trial["worker"], trial["attempts"] = "node-b", 2
+json.dump({"snapshot": int(sys.argv[2]), "strategy": "random", "space": "tile=0,16",
+           "executor": "ray", "trials": [trial]}, open(sys.argv[3], "w"))
+PY
+expect_ok "tune --merge" "$fs" tune "$tf" --merge "$tmp/merge.json"
+expect_ok "tune --list after merge" "$fs" tune "$tf" --list --json
+json_ok "tune --merge: kept as a ray run, its worker and attempts" "len(d['runs']) == 2 and d['runs'][1]['executor'] == 'ray' and d['runs'][1]['trials'][0]['attempts'] == 2 and d['runs'][1]['trials'][0]['worker'] == 'node-b'"
+echo '{"snapshot": 0, "trials": [{"kernel": "x", "status": "maybe"}]}' >"$tmp/bad_merge.json"
+expect_error "tune --merge: a bad status" "bad_merge.json:1:28: trial 0 has status 'maybe'" "$fs" tune "$tf" --merge "$tmp/bad_merge.json"
+expect_error "tune: unknown knob" "unknown knob 'tiles'" "$fs" tune "$tf" --space "tiles=8"
+expect_error "tune: unknown strategy" "grid, random or evolutionary" "$fs" tune "$tf" --strategy annealing
+expect_error "tune: not a recording" "tuning needs a recording" "$fs" tune sample:mlp
+expect_error "tune: unknown kernel" "no kernel named 'nope'" "$fs" tune "$tf" --kernel nope --reps 1 --warmup 0
+expect_error "tune --plan of an evolutionary search" "chooses each trial from the times before" "$fs" tune "$tf" --plan --strategy evolutionary
+runs_before=$(rows "$tf" tuning_runs)
+trials_before=$(rows "$tf" tuning_trials)
+killed_at tuning-write "$fs" tune "$tf" --space "tile=0,16" --reps 1 --warmup 0
+same "kill in a tuning run's write: runs" "$(rows "$tf" tuning_runs)" "$runs_before"
+same "kill in a tuning run's write: trials" "$(rows "$tf" tuning_trials)" "$trials_before"
+expect_ok "kill in a tuning run's write: the file opens" "$fs" tune "$tf" --list
+expect_ok "kill in a tuning run's write: the recording opens" "$fs" passes "$tf"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
