@@ -16,8 +16,13 @@ time, and, from the per-kernel times, the GB/s of each elementwise fusion as a f
 machine's measured memory bandwidth and the GFLOP/s of each dot as a fraction of its measured
 FP32 peak (`fusescope machine`).
 
+With --tune SPACE, each model is also tuned (`fusescope tune RUN.fsdb --space SPACE`, the hot
+kernels covering 90 % of the time) and profiled again with `--tuned`: the table then shows
+ours before and after tuning against the same peers' times, in the same run.
+
 Usage: bench/cpu_vs_peers.py [--fusescope build/app/fusescope] [--device cpu] [--reps 50]
-                             [--threads N] [--json OUT.json] [MODEL ...]
+                             [--threads N] [--tune SPACE] [--tune-reps N] [--json OUT.json]
+                             [MODEL ...]
 Needs a Python with jax/jaxlib (scripts/setup_python.sh) and, for ONNX Runtime, onnxruntime.
 --threads 1 pins every peer (and OpenBLAS) to one thread for a like-for-like kernel comparison.
 """
@@ -128,6 +133,9 @@ def main():
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--threads", type=int, default=0, help="0: each peer's default")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--tune", metavar="SPACE",
+                        help='also tune each model over SPACE ("tile=0,16,32 vector=4,8,16 ...")')
+    parser.add_argument("--tune-reps", type=int, default=8)
     args = parser.parse_args()
 
     if args.threads:
@@ -173,6 +181,18 @@ def main():
                 row["ours_p50_us"] = ours["latency_us"]["p50"]
                 row["ours_p95_us"] = ours["latency_us"]["p95"]
                 row["kernels"] = kernel_rates(ours, peak_flops, bandwidth)
+                if args.tune and args.device == "cpu":
+                    _, row["tune_s"] = fusescope(
+                        args.fusescope, "tune", work / "run.fsdb", "--space", args.tune,
+                        "--reps", args.tune_reps, "--warmup", 2, "--inputs", work / "export",
+                        *cpu_flags)
+                    out, _ = fusescope(args.fusescope, "profile", work / "run.fsdb", "--device",
+                                       args.device, "--reps", args.reps, "--warmup", args.warmup,
+                                       "--inputs", work / "export", "--json", "--tuned",
+                                       *cpu_flags)
+                    tuned = json.loads(out)
+                    row["tuned_p50_us"] = tuned["latency_us"]["p50"]
+                    row["tuned_kernels"] = kernel_rates(tuned, peak_flops, bandwidth)
                 run_args = ["run", work / "run.fsdb", "--inputs", work / "export", "--save-outputs",
                             work / "ours"]
                 if args.device != "interpreter":
@@ -220,6 +240,7 @@ def main():
 
     print(f"\n{'model':34} {'ours p50':>10} {'XLA p50':>10} {'ours/XLA':>9} {'ORT p50':>10} "
           f"{'ours/ORT':>9} {'build ours/XLA/ORT s':>22}  agrees")
+    tuned_rows = [row for row in results if "tuned_p50_us" in row]
     for row in results:
         if "error" in row and "ours_p50_us" not in row:
             print(f"{row['model']:34} error: {row['error']}")
@@ -236,6 +257,16 @@ def main():
               f"{row['ours_p50_us'] / ort if ort else float('nan'):9.2f} {builds:>22}  {agrees}")
         if "error" in row:
             print(f"{'':34} error: {row['error']}")
+    if tuned_rows:
+        print(f"\n{'model (tuned: ' + args.tune + ')':34} {'before':>10} {'after':>10} "
+              f"{'before/XLA':>10} {'after/XLA':>10} {'after/ORT':>10} {'tune s':>8}")
+        for row in tuned_rows:
+            xla_p50, ort = row.get("xla_p50_us"), row.get("ort_p50_us")
+            print(f"{row['model']:34} {row['ours_p50_us']:10.1f} {row['tuned_p50_us']:10.1f} "
+                  f"{row['ours_p50_us'] / xla_p50 if xla_p50 else float('nan'):10.2f} "
+                  f"{row['tuned_p50_us'] / xla_p50 if xla_p50 else float('nan'):10.2f} "
+                  f"{row['tuned_p50_us'] / ort if ort else float('nan'):10.2f} "
+                  f"{row['tune_s']:8.1f}")
     print("\nkernel rates (median time), as a fraction of the machine's measured limit:")
     for row in results:
         for kernel, kind, rate, unit, fraction in row.get("kernels", []):

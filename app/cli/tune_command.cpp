@@ -124,6 +124,8 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
   flags.tuner.rtol = *rtol;
   flags.tuner.atol = *atol;
   flags.inputs_dir = args.Value("--inputs");
+  // As `profile --sgemm`: f32 dots in single precision (the default widens them to f64).
+  if (args.Has("--sgemm")) flags.tuner.base.f32_dot_precision = runtime::BlasPrecision::kNative;
   flags.json = args.Has("--json");
   flags.progress = args.Has("--progress");
   flags.save = !args.Has("--no-save");
@@ -152,7 +154,11 @@ StatusOr<Target> LoadTarget(const TuneFlags& flags) {
 
 std::string Settings(const TuneFlags& flags, bool cancelled) {
   std::string text = "reps=" + std::to_string(flags.tuner.reps) +
-                     " warmup=" + std::to_string(flags.tuner.warmup) +
+                     (flags.tuner.base.f32_dot_precision == runtime::BlasPrecision::kNative
+                          ? " sgemm"
+                          : "") +
+                     " " +
+                     "warmup=" + std::to_string(flags.tuner.warmup) +
                      " seed=" + std::to_string(flags.seed) +
                      " input_seed=" + std::to_string(flags.input_seed) +
                      (flags.trials > 0 ? " trials=" + std::to_string(flags.trials) : "") +
@@ -420,7 +426,8 @@ int RunTune(const std::vector<std::string>& arguments) {
                         {"--pass", "--kernel", "--space", "--trials", "--strategy", "--seed",
                          "--reps", "--warmup", "--coverage", "--inputs", "--input-seed", "--rtol",
                          "--atol", "--plot", "--config", "--merge", "--executor"},
-                        {"--json", "--progress", "--no-save", "--list", "--plan", "--trial"});
+                        {"--json", "--progress", "--no-save", "--list", "--plan", "--trial",
+                         "--sgemm"});
   if (!args.ok()) return Fail("tune: " + args.message());
   if (std::optional<std::string> executor = args->Value("--executor")) {
     if (*executor == "ray") return RunOnRay(arguments);
@@ -440,7 +447,7 @@ const CommandRegistrar kRegistrar(
     {"tune",
      "tune RUN.fsdb [--pass N] [--kernel NAME ...] [--space \"tile=0,16,32 vector=4,8,16 "
      "unroll=1,2,4 gemm=openblas,mlir\"] [--trials N] [--strategy grid|random|evolutionary] "
-     "[--seed S] [--reps N] [--warmup W] [--coverage F] [--inputs DIR] [--plot OUT.svg] "
+     "[--seed S] [--reps N] [--warmup W] [--coverage F] [--inputs DIR] [--sgemm] [--plot OUT.svg] "
      "[--no-save] [--json] [--progress] [--executor local|ray] | --list | --plan | --trial "
      "--kernel K --config C | --merge TRIALS.json",
      "search how each hot CPU kernel is built (tile, vector, unroll, GEMM library), measured in "
