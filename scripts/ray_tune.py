@@ -80,7 +80,7 @@ def parse_args(argv):
     tune.add_argument("--kernel", action="append", default=[], metavar="NAME")
     tune.add_argument("--space")
     tune.add_argument("--trials", metavar="N")
-    tune.add_argument("--strategy", choices=("grid", "random"))
+    tune.add_argument("--strategy", metavar="grid|random")
     tune.add_argument("--seed", metavar="S")
     tune.add_argument("--reps", metavar="N")
     tune.add_argument("--warmup", metavar="N")
@@ -263,7 +263,8 @@ class Sweep:
 
     def label(self, index):
         trial = self.trials[index]
-        return f"trial {index + 1}/{len(self.trials)} {trial['kernel']} {trial['config']}"
+        return (f"trial {index + 1}/{len(self.trials)} {trial['kernel']} "
+                f"{trial['config'] or '(default)'}")
 
     def node_label(self, node):
         if node not in self.node_names:
@@ -310,10 +311,10 @@ class Sweep:
                 f"(attempt {self.attempts(index)}{note})")
 
     def finish(self, index, result):
-        trial = self.trials[index]
-        merged = dict(result)
-        merged.setdefault("kernel", trial["kernel"])
-        merged.setdefault("config", trial["config"])
+        # The plan's fields (kernel, config, whether it is the default build) under the
+        # trial's answer.
+        merged = dict(self.trials[index])
+        merged.update(result)
         merged["attempts"] = self.attempts(index)
         self.results[index] = merged
         where = f"on node {self.node_label(merged['worker'])}" if merged.get("worker") else ""
@@ -339,9 +340,9 @@ class Sweep:
         self.lost += 1
         worker = self.starts[index][-1] if self.starts[index] else None
         self.results[index] = dict(
-            trial_error(f"lost after {self.attempts(index)} attempts: {kind}: {first_line}",
-                        worker=worker),
-            kernel=self.trials[index]["kernel"], config=self.trials[index]["config"],
+            self.trials[index],
+            **trial_error(f"lost after {self.attempts(index)} attempts: {kind}: {first_line}",
+                          worker=worker),
             attempts=self.attempts(index))
         say(f"{self.label(index)}: lost after {self.attempts(index)} attempts ({kind})")
 
@@ -363,9 +364,9 @@ class Sweep:
                 except rx.RayTaskError as error:
                     # The task itself raised: a fault of this script, not of the worker.
                     self.results[index] = dict(
-                        trial_error(f"the trial's task raised: {str(error).splitlines()[0]}"),
-                        kernel=self.trials[index]["kernel"],
-                        config=self.trials[index]["config"], attempts=self.attempts(index))
+                        self.trials[index],
+                        **trial_error(f"the trial's task raised: {str(error).splitlines()[0]}"),
+                        attempts=self.attempts(index))
                     say(f"{self.label(index)}: the task raised: {error}")
                 else:
                     self.finish(index, result)
@@ -394,15 +395,15 @@ def main(argv=None):
     try:
         import ray
     except ImportError:
-        say(f"ray_tune.py: Ray is not installed for {sys.executable}: {INSTALL}")
+        say(f"ray_tune: Ray is not installed for {sys.executable}: {INSTALL}")
         return 2
     fusescope = args.fusescope or os.environ.get("FUSESCOPE") or shutil.which("fusescope")
     if not fusescope:
-        say("ray_tune.py: no fusescope: give --fusescope PATH or put fusescope on PATH")
+        say("ray_tune: no fusescope: give --fusescope PATH or put fusescope on PATH")
         return 2
     worker_fusescope = args.worker_fusescope or fusescope
     if not os.path.isfile(args.recording):
-        say(f"ray_tune.py: {args.recording}: no such file")
+        say(f"ray_tune: {args.recording}: no such file")
         return 2
     try:
         plan = read_plan(args, fusescope)
@@ -456,8 +457,9 @@ def sweep(ray, args, plan, worker_fusescope):
 
 
 def merge(args, plan, results, fusescope):
-    document = {"strategy": plan.get("strategy"), "space": plan.get("space"), "executor": "ray",
-                "snapshot": plan.get("snapshot"), "trials": results}
+    # What the plan says of the run (snapshot, strategy, space, settings, ...) goes with it.
+    document = {key: value for key, value in plan.items() if key not in ("recording", "trials")}
+    document.update(executor="ray", trials=results)
     if args.trials_out:
         path = args.trials_out
         keep = True
