@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Sweeps on a Ray cluster (scripts/ray_tune.py) against a real local cluster, one node killed.
+
+Starts a Ray head on 127.0.0.1 (no CPU: it only holds the driver's object store and the
+adapter's ledger) and two worker nodes of one CPU each, `worker-a` and `worker-b`, every node
+with its own temporary folder and ports. Compiles sample:mlp into a recording and runs
+`ray_tune.py` on it with FUSESCOPE_RAY_TUNE_HOLD, so that each trial's first execution waits
+for this script to release it once it has reported where it started. The order of events is
+then set by this script alone, not by timing:
+  1. nothing is released until two trials are held on two different nodes (both workers run);
+  2. those are released, and trials go on being released until each node has finished one;
+  3. the next trial held on a node is not released: that node's raylet is killed (SIGKILL)
+     while the trial runs on it;
+  4. every trial after that is released as it starts.
+Checks that the adapter succeeded, that the killed trial was started again on the other node
+(attempt 2) and finished there, that every trial of the plan is in the run exactly once, that
+both workers' node ids are among the trials' workers, and that the recording has that run
+(`fusescope tune RUN.fsdb --list --json`) with the same trials and attempts. Stops every node
+it started, whatever happens.
+
+Exits 77 (a skip for ctest) when this Python cannot import ray; with FUSESCOPE_REQUIRE_RAY=1
+(scripts/test.sh sets it once scripts/setup_ray.sh made .venv-ray) that is a failure instead.
+Usage: ray_tune_check.py FUSESCOPE
+"""
+
+import json
+import os
+import queue
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = ROOT / "scripts/ray_tune.py"
+# Eight trials of one kernel: two for the first round, two more before the kill, the rest on
+# the surviving node.
+SPACE = "tile=8,16 vector=4,8 unroll=1,2"
+TRIALS = 8
+# The longest this script waits for any one event (a node up, a trial's next step); none of
+# them takes more than a few seconds on an idle machine.
+EVENT_DEADLINE_S = 90
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def lines_of(stream, into, tag):
+    for line in iter(stream.readline, ""):
+        into.put((tag, line.rstrip("\n")))
+    into.put((tag, None))
+
+
+class Node:
+    """One `ray start --block` process: the node's processes are its children."""
+
+    def __init__(self, name, ray_cli, scratch, environment, extra):
+        self.name = name
+        self.temp_dir = scratch / name
+        self.temp_dir.mkdir()
+        ports = {flag: free_port() for flag in (
+            "--node-manager-port", "--object-manager-port", "--metrics-export-port",
+            "--runtime-env-agent-port", "--dashboard-agent-grpc-port",
+            "--dashboard-agent-listen-port")}
+        command = [str(ray_cli), "start", "--block", "--node-ip-address=127.0.0.1",
+                   f"--temp-dir={self.temp_dir}", "--disable-usage-stats",
+                   "--min-worker-port=0", "--max-worker-port=0",
+                   "--object-store-memory=100000000"]
+        command += [f"{flag}={port}" for flag, port in ports.items()] + extra
+        self.log_path = scratch / f"{name}.log"
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True,
+                                        env=environment, start_new_session=True)
+        self.started = threading.Event()
+        self.ended = threading.Event()
+        threading.Thread(target=self.keep_log, daemon=True).start()
+
+    def keep_log(self):
+        with open(self.log_path, "w", encoding="utf-8") as log:
+            for line in iter(self.process.stdout.readline, ""):
+                log.write(line)
+                log.flush()
+                if "Ray runtime started" in line:
+                    self.started.set()
+        self.ended.set()
+
+    def wait_started(self):
+        deadline = time.monotonic() + EVENT_DEADLINE_S
+        while not self.started.is_set():
+            if self.ended.is_set():
+                raise CheckFailed(f"ray start for {self.name} exited {self.process.wait()} "
+                                  f"before its node was up")
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"{self.name} did not start within {EVENT_DEADLINE_S} s")
+            self.started.wait(timeout=0.5)
+
+    def descendants(self):
+        """Every process below `ray start`, found through /proc's children lists."""
+        found, frontier = [], [self.process.pid]
+        while frontier:
+            pid = frontier.pop()
+            try:
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                found.append(child)
+                frontier.append(child)
+        return found
+
+    def raylet_pid(self):
+        for pid in self.descendants():
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "raylet":
+                    return pid
+            except OSError:
+                continue
+        return None
+
+    def kill(self):
+        """The node dies as a machine would: its raylet and the workers under it, SIGKILL."""
+        raylet = self.raylet_pid()
+        if raylet is None:
+            raise CheckFailed(f"no raylet under {self.name}'s ray start ({self.process.pid})")
+        victims = [raylet] + [pid for pid in self.descendants() if pid != raylet]
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return raylet
+
+    def stop(self):
+        """SIGTERM to `ray start` (it stops its node's processes), then SIGKILL to whatever of
+        them is left, by process id."""
+        left = self.descendants()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+class Cluster:
+    def __init__(self, ray_cli, scratch):
+        self.ray_cli = ray_cli
+        self.scratch = scratch
+        self.nodes = {}
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        # Token authentication with a token of this cluster's own: nodes and drivers of
+        # another cluster on this machine cannot join it, and ~/.ray/auth_token (which a
+        # local ray.init() writes) is neither read nor written.
+        # The head's health checks find a dead node in about 5 s instead of Ray's default
+        # 15 s or more: one check a second, five missed in a row.
+        self.environment = dict(os.environ, RAY_AUTH_MODE="token",
+                                RAY_AUTH_TOKEN=secrets.token_hex(32),
+                                RAY_USAGE_STATS_ENABLED="0",
+                                RAY_health_check_period_ms="1000",
+                                RAY_health_check_timeout_ms="3000",
+                                RAY_health_check_failure_threshold="5")
+
+    def start(self):
+        head = Node("head", self.ray_cli, self.scratch, self.environment,
+                    ["--head", f"--port={self.port}", "--num-cpus=0",
+                     "--include-dashboard=false", f"--dashboard-port={free_port()}"])
+        self.nodes["head"] = head
+        head.wait_started()
+        for name in ("worker-a", "worker-b"):
+            self.nodes[name] = Node(name, self.ray_cli, self.scratch, self.environment,
+                                    [f"--address={self.address}", "--num-cpus=1",
+                                     f"--node-name={name}"])
+        for name in ("worker-a", "worker-b"):
+            self.nodes[name].wait_started()
+
+    def stop(self):
+        for name in ("worker-b", "worker-a", "head"):
+            if name in self.nodes:
+                self.nodes[name].stop()
+
+
+STARTED = re.compile(r"^trial (\d+)/(\d+) .*: started on node (\S+) \[([0-9a-f]+)\] "
+                     r"\(attempt (\d+)(.*)\)$")
+FINISHED = re.compile(r"^trial (\d+)/(\d+) .*: (?:[0-9.]+ us|error) on node (\S+) "
+                      r"\[([0-9a-f]+)\]")
+
+
+def drive(cluster, adapter, hold_dir, echo):
+    """Reads the adapter's progress and releases, holds and kills as the docstring says.
+    Returns (victim node name, killed trial number, adapter exit status, stdout)."""
+    events = queue.Queue()
+    threading.Thread(target=lines_of, args=(adapter.stderr, events, "err"), daemon=True).start()
+    stdout_lines = []
+    threading.Thread(target=lambda: stdout_lines.extend(adapter.stdout.read().splitlines()),
+                     daemon=True).start()
+    progress = []
+    held_on = {}        # trial number -> node name, for trials held and not yet released
+    finished_on = set()  # nodes that finished a trial
+    first_round = True
+    victim = killed_trial = None
+
+    def release(trial):
+        (hold_dir / f"release-{trial}").touch()
+        held_on.pop(trial, None)
+
+    while True:
+        try:
+            _, line = events.get(timeout=EVENT_DEADLINE_S)
+        except queue.Empty:
+            raise CheckFailed(f"the adapter said nothing for {EVENT_DEADLINE_S} s")
+        if line is None:
+            break
+        echo(line)
+        progress.append(line)
+        started = STARTED.match(line)
+        finished = FINISHED.match(line)
+        if started and "held until" in started.group(6):
+            trial, node = int(started.group(1)), started.group(3)
+            held_on[trial] = node
+            if first_round:
+                if len(set(held_on.values())) == 2:
+                    first_round = False
+                    for waiting in list(held_on):
+                        release(waiting)
+            elif victim is None and finished_on >= {"worker-a", "worker-b"}:
+                victim, killed_trial = node, trial
+                raylet = cluster.nodes[node].kill()
+                echo(f"check: killed {node} (raylet {raylet} and its workers) while trial "
+                     f"{trial} runs on it")
+            else:
+                release(trial)
+        elif finished:
+            finished_on.add(finished.group(3))
+    status = adapter.wait(timeout=EVENT_DEADLINE_S)
+    return victim, killed_trial, status, stdout_lines, progress
+
+
+def check(fusescope, scratch, echo):
+    recording = scratch / "mlp.fsdb"
+    subprocess.run([fusescope, "compile", "sample:mlp", "-o", str(recording)], check=True,
+                   capture_output=True, text=True, timeout=300)
+    cluster = Cluster(Path(sys.executable).parent / "ray", scratch)
+    hold_dir = scratch / "hold"
+    hold_dir.mkdir()
+    trials_out = scratch / "trials.json"
+    try:
+        started = time.monotonic()
+        cluster.start()
+        echo(f"check: head at {cluster.address} and two workers up in "
+             f"{time.monotonic() - started:.1f} s")
+        adapter = subprocess.Popen(
+            [sys.executable, str(ADAPTER), str(recording), "--address", cluster.address,
+             "--fusescope", fusescope, "--space", SPACE, "--trials", str(TRIALS),
+             "--reps", "5", "--warmup", "1", "--timeout", "120",
+             "--trials-out", str(trials_out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(cluster.environment, FUSESCOPE_RAY_TUNE_HOLD=str(hold_dir)))
+        try:
+            victim, killed_trial, status, stdout_lines, progress = drive(
+                cluster, adapter, hold_dir, echo)
+        finally:
+            if adapter.poll() is None:
+                adapter.kill()
+                adapter.wait()
+        echo(f"check: the sweep took {time.monotonic() - started:.1f} s with the cluster")
+    finally:
+        cluster.stop()
+
+    failures = []
+    if status != 0:
+        raise CheckFailed(f"ray_tune.py exited {status}")
+    if victim is None:
+        raise CheckFailed("no trial was held after both workers had finished one: no node "
+                          "was killed")
+    survivor = "worker-b" if victim == "worker-a" else "worker-a"
+    # The adapter saw the loss and started the trial again on the survivor, saying where it
+    # had been lost.
+    prefix = f"trial {killed_trial}/{TRIALS} "
+    if not any(line.startswith(prefix) and ": lost (" in line and "submitted again" in line
+               for line in progress):
+        failures.append(f"the adapter did not report trial {killed_trial} as lost and "
+                        "submitted again")
+    again = [line for line in progress if line.startswith(prefix) and
+             f"started on node {survivor} " in line and "(attempt 2; lost before on "
+             f"{victim} " in line]
+    if len(again) != 1:
+        failures.append(f"no line says trial {killed_trial} started again on {survivor} "
+                        f"after its loss on {victim}")
+    document = json.loads(trials_out.read_text())
+    trials = document["trials"]
+    if document.get("executor") != "ray" or len(trials) != TRIALS:
+        failures.append(f"TRIALS.json: executor {document.get('executor')}, "
+                        f"{len(trials)} trials (expected ray, {TRIALS})")
+    configs = [(t["kernel"], t["config"]) for t in trials]
+    if len(set(configs)) != len(configs):
+        failures.append("a trial appears twice in TRIALS.json")
+    workers = {t.get("worker") for t in trials}
+    if len(workers) != 2:
+        failures.append(f"the trials finished on {len(workers)} distinct workers, expected 2")
+    killed = trials[killed_trial - 1]
+    if killed.get("attempts") != 2:
+        failures.append(f"trial {killed_trial} (killed on {victim}): attempts "
+                        f"{killed.get('attempts')}, expected 2")
+    for number, trial in enumerate(trials, 1):
+        if number != killed_trial and trial.get("attempts") != 1:
+            failures.append(f"trial {number}: attempts {trial.get('attempts')}, expected 1")
+        if trial.get("status") != "ok":
+            failures.append(f"trial {number} {trial['config']}: {trial.get('status')} "
+                            f"{trial.get('error', '')}")
+    # The killed trial finished on the survivor: its worker is the id of a node that finished
+    # other trials there, and not the one any trial reported from the victim.
+    others_on_survivor = {t["worker"] for n, t in enumerate(trials, 1)
+                          if n != killed_trial and t.get("attempts") == 1} - {None}
+    if killed.get("worker") not in others_on_survivor or len(others_on_survivor) != 2:
+        failures.append(f"trial {killed_trial} finished on {killed.get('worker')}, not on a "
+                        f"node of the other trials ({sorted(others_on_survivor)})")
+
+    listing = subprocess.run([fusescope, "tune", str(recording), "--list", "--json"],
+                             capture_output=True, text=True, timeout=60)
+    if listing.returncode != 0:
+        failures.append(f"fusescope tune --list --json: {listing.stderr.strip()}")
+    else:
+        failures += check_listing(json.loads(listing.stdout), stdout_lines, trials)
+    echo(f"check: killed {victim} during trial {killed_trial}; it ran again on {survivor} "
+         f"(attempts {killed.get('attempts')}); {len(trials)} trials on "
+         f"{len(workers)} workers merged as run {' '.join(stdout_lines)}")
+    return failures
+
+
+def check_listing(listing, stdout_lines, trials):
+    """The run `--merge` stored, as `fusescope tune --list --json` lists it."""
+    runs = listing.get("runs", listing) if isinstance(listing, dict) else listing
+    if len(runs) != 1:
+        return [f"the recording lists {len(runs)} tuning runs, expected 1"]
+    run = runs[0]
+    failures = []
+    if stdout_lines != [str(run.get("id"))]:
+        failures.append(f"ray_tune.py printed {stdout_lines}, the run's id is {run.get('id')}")
+    if run.get("executor") != "ray":
+        failures.append(f"the stored run's executor is {run.get('executor')}")
+    stored = run.get("trials", [])
+    if len(stored) != len(trials):
+        return failures + [f"the stored run has {len(stored)} trials, expected {len(trials)}"]
+    by_config = {(t["kernel"], t["config"]): t for t in stored}
+    for trial in trials:
+        twin = by_config.get((trial["kernel"], trial["config"]))
+        if twin is None:
+            failures.append(f"{trial['kernel']} {trial['config']} is not in the stored run")
+            continue
+        for key in ("worker", "attempts", "status"):
+            if twin.get(key) != trial.get(key):
+                failures.append(f"{trial['kernel']} {trial['config']}: stored {key} "
+                                f"{twin.get(key)}, merged {trial.get(key)}")
+    return failures
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: ray_tune_check.py FUSESCOPE", file=sys.stderr)
+        return 2
+    fusescope = sys.argv[1]
+    try:
+        import ray
+    except ImportError:
+        message = (f"ray is not importable in {sys.executable}: run scripts/setup_ray.sh "
+                   "(.venv-ray)")
+        if os.environ.get("FUSESCOPE_REQUIRE_RAY") == "1":
+            print(f"FAILED: {message}, but this machine's Ray environment was made "
+                  "(FUSESCOPE_REQUIRE_RAY=1): a skipped test is not a pass")
+            return 1
+        print(f"SKIPPED: {message}")
+        return 77
+
+    def stop(signum, _frame):
+        raise SystemExit(f"stopped by signal {signum}")
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, stop)
+
+    def echo(line):
+        print(line, flush=True)
+    echo(f"check: Ray {ray.__version__} ({sys.executable})")
+    # A short path: the nodes' socket paths live under it.
+    with tempfile.TemporaryDirectory(prefix="rt-", dir="/tmp") as scratch:
+        try:
+            failures = check(fusescope, Path(scratch), echo)
+        except CheckFailed as failure:
+            failures = [str(failure)]
+            for log in sorted(Path(scratch).glob("*.log")):
+                echo(f"--- {log.name} (last lines)")
+                for line in log.read_text(errors="replace").splitlines()[-8:]:
+                    echo("  " + line)
+    if failures:
+        for failure in failures:
+            print("FAILED: " + failure)
+        return 1
+    print("ok: a sweep over two Ray workers survived one of them being killed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
