@@ -25,6 +25,13 @@ if bash scripts/setup_peers.sh model-explorer; then
 else
   echo "test: ai-edge-model-explorer could not be installed; its round trip will be skipped"
 fi
+# Ray for the sweeps on a cluster (scripts/ray_tune.py): where it can be installed, the
+# tune_ray test (a local cluster, one worker node killed) must run.
+if bash scripts/setup_ray.sh; then
+  export FUSESCOPE_REQUIRE_RAY=1
+else
+  echo "test: Ray could not be installed; the Ray sweep test will be skipped"
+fi
 # The lesson replays opened in headless Chromium (scripts/replay_browser_check.sh): where
 # setup.sh installed it, a skipped browser check fails the run.
 if command -v chromium-headless-shell >/dev/null 2>&1; then
