@@ -9,6 +9,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 python="${FUSESCOPE_RAY_PYTHON:-}"
 if [[ -z "$python" ]]; then
-  if [[ -x "$root/.venv-ray/bin/python" ]]; then python="$root/.venv-ray/bin/python"; else python=python3; fi
+  python=python3
+  [[ -x "$root/.venv-ray/bin/python" ]] && python="$root/.venv-ray/bin/python"
 fi
 exec "$python" "$root/scripts/ray_tune_check.py" "$@"

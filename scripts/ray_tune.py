@@ -92,6 +92,10 @@ def parse_args(argv):
     return args
 
 
+def count(number, noun):
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def say(text):
     print(text, file=sys.stderr, flush=True)
 
@@ -158,15 +162,16 @@ def trial_error(error, host=None, worker=None):
     return result
 
 
-def die_with_parent():
-    """In the trial's child: dies with the worker that started it (Linux), so that a killed
-    worker leaves no fusescope behind."""
+def death_signal_setter():
+    """A function for the trial's child to run before exec that makes it die with the worker
+    that started it (Linux's PR_SET_PDEATHSIG), so that a killed worker leaves no fusescope
+    behind; None where there is no prctl. Resolved before the fork: the child only calls it."""
     try:
         import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
+    return lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def run_trial_on_node(recording, job, ledger):
@@ -203,7 +208,7 @@ def run_trial_on_node(recording, job, ledger):
         try:
             child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, start_new_session=True,
-                                     preexec_fn=die_with_parent)
+                                     preexec_fn=death_signal_setter())
         except OSError as error:
             return trial_error(f"cannot run {fusescope} on {host}: {error.strerror}", host, node)
         try:
@@ -341,10 +346,10 @@ class Sweep:
         worker = self.starts[index][-1] if self.starts[index] else None
         self.results[index] = dict(
             self.trials[index],
-            **trial_error(f"lost after {self.attempts(index)} attempts: {kind}: {first_line}",
-                          worker=worker),
+            **trial_error(f"lost after {count(self.attempts(index), 'attempt')}: "
+                          f"{kind}: {first_line}", worker=worker),
             attempts=self.attempts(index))
-        say(f"{self.label(index)}: lost after {self.attempts(index)} attempts ({kind})")
+        say(f"{self.label(index)}: lost after {count(self.attempts(index), 'attempt')} ({kind})")
 
     def run(self):
         from ray import exceptions as rx
@@ -411,7 +416,7 @@ def main(argv=None):
         if not trials:
             raise Failure("the plan has no trials (no kernel matched, or an empty space)")
         kernels = len({t["kernel"] for t in trials})
-        say(f"ray_tune: {len(trials)} trials over {kernels} kernel{'s' * (kernels != 1)} "
+        say(f"ray_tune: {count(len(trials), 'trial')} over {count(kernels, 'kernel')} "
             f"({plan.get('strategy', '?')} over \"{plan.get('space', '?')}\", "
             f"snapshot {plan.get('snapshot', '?')})")
         address = args.address or os.environ.get("RAY_ADDRESS") or None
@@ -423,8 +428,8 @@ def main(argv=None):
         lost = sum(1 for r in results if r.get("error", "").startswith("lost after"))
         run_id = merge(args, plan, results, fusescope)
         ok = sum(1 for r in results if r.get("status") == "ok")
-        say(f"ray_tune: {len(results)} trials: {ok} ok, {len(results) - ok - lost} failed, "
-            f"{lost} lost; merged as tuning run {run_id}")
+        say(f"ray_tune: {count(len(results), 'trial')}: {ok} ok, "
+            f"{len(results) - ok - lost} failed, {lost} lost; merged as tuning run {run_id}")
         print(run_id, file=answer, flush=True)
         return 1 if lost else 0
     except Failure as failure:
@@ -442,7 +447,8 @@ def sweep(ray, args, plan, worker_fusescope):
     with open(args.recording, "rb") as source:
         data = source.read()
     recording_ref = ray.put(data)
-    say(f"ray_tune: Ray {ray.__version__}, {len(nodes)} nodes with {cpus} CPUs; the recording "
+    say(f"ray_tune: Ray {ray.__version__}, {count(len(nodes), 'node')} with "
+        f"{count(cpus, 'CPU')}; the recording "
         f"({len(data) / 1024:.0f} KiB) is in the object store")
     here = ray.get_runtime_context().get_node_id()
     ledger_class = ray.remote(num_cpus=0, max_restarts=0)(Ledger)

@@ -10,11 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 version=2.60.0
 venv=.venv-ray
-if "$venv/bin/python" -c "import ray, sys; sys.exit(ray.__version__ != '$version')" 2>/dev/null; then
+if "$venv/bin/python" -c "import ray, sys; sys.exit(ray.__version__ != '$version')" \
+  2>/dev/null; then
   echo "setup_ray: $venv has ray $version"
   exit 0
 fi
 start=$SECONDS
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: "ray==$version"
-echo "setup_ray: $venv installed in $((SECONDS - start)) s ($(du -sh "$venv" | cut -f1)): ray==$version"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
+  "ray==$version"
+echo "setup_ray: $venv installed in $((SECONDS - start)) s" \
+  "($(du -sh "$venv" | cut -f1)): ray==$version"
