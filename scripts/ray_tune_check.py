@@ -172,14 +172,9 @@ class Cluster:
         # Token authentication with a token of this cluster's own: nodes and drivers of
         # another cluster on this machine cannot join it, and ~/.ray/auth_token (which a
         # local ray.init() writes) is neither read nor written.
-        # The head's health checks find a dead node in about 5 s instead of Ray's default
-        # 15 s or more: one check a second, five missed in a row.
         self.environment = dict(os.environ, RAY_AUTH_MODE="token",
                                 RAY_AUTH_TOKEN=secrets.token_hex(32),
-                                RAY_USAGE_STATS_ENABLED="0",
-                                RAY_health_check_period_ms="1000",
-                                RAY_health_check_timeout_ms="3000",
-                                RAY_health_check_failure_threshold="5")
+                                RAY_USAGE_STATS_ENABLED="0")
 
     def start(self):
         head = Node("head", self.ray_cli, self.scratch, self.environment,
