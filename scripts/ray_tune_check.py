@@ -8,10 +8,11 @@ with its own temporary folder and ports. Compiles sample:mlp into a recording an
 for this script to release it once it has reported where it started. The order of events is
 then set by this script alone, not by timing:
   1. nothing is released until two trials are held on two different nodes (both workers run);
-  2. those are released, and trials go on being released until each node has finished one;
-  3. the next trial held on a node is not released: that node's raylet is killed (SIGKILL)
+  2. those are released; a trial held after them stays held until each node has finished
+     one (so that a fast node cannot run the whole sweep while the other's trial runs);
+  3. then a held trial is not released: its node's raylet and workers are killed (SIGKILL)
      while the trial runs on it;
-  4. every trial after that is released as it starts.
+  4. every other trial is released as it starts.
 Checks that the adapter succeeded, that the killed trial was started again on the other node
 (attempt 2) and finished there, that every trial of the plan is in the run exactly once, that
 both workers' node ids are among the trials' workers, and that the recording has that run
@@ -26,6 +27,7 @@ Usage: ray_tune_check.py FUSESCOPE
 import json
 import os
 import queue
+import random
 import re
 import secrets
 import signal
@@ -54,9 +56,17 @@ class CheckFailed(Exception):
 
 
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port free now, below the kernel's ephemeral range (32768 and up) so that no
+    connection's local port takes it before its node binds it, and above Ray's default
+    worker ports (10002-19999)."""
+    while True:
+        port = random.randrange(20000, 32768)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
 
 
 def lines_of(stream, into, tag):
@@ -182,11 +192,11 @@ class Cluster:
                      "--include-dashboard=false", f"--dashboard-port={free_port()}"])
         self.nodes["head"] = head
         head.wait_started()
+        # One after the other: two nodes joining at once failed once in a few tries here.
         for name in ("worker-a", "worker-b"):
             self.nodes[name] = Node(name, self.ray_cli, self.scratch, self.environment,
                                     [f"--address={self.address}", "--num-cpus=1",
                                      f"--node-name={name}"])
-        for name in ("worker-a", "worker-b"):
             self.nodes[name].wait_started()
 
     def stop(self):
@@ -203,16 +213,22 @@ FINISHED = re.compile(r"^trial (\d+)/(\d+) .*: (?:[0-9.]+ us|error) on node (\S+
 
 def drive(cluster, adapter, hold_dir, echo):
     """Reads the adapter's progress and releases, holds and kills as the docstring says.
-    Returns (victim node name, killed trial number, adapter exit status, stdout)."""
+    Returns (victim node, killed trial number, adapter exit status, stdout lines, stderr lines).
+
+    A node runs one trial at a time and starts its next only once the one before was released
+    and finished, so: two held trials are on two nodes; after the first round, a trial held
+    while the other node has not finished yet stays held (its node can do nothing else
+    meanwhile), and the kill comes as soon as both nodes have finished one and a trial is held.
+    """
     events = queue.Queue()
     threading.Thread(target=lines_of, args=(adapter.stderr, events, "err"), daemon=True).start()
     stdout_lines = []
     threading.Thread(target=lambda: stdout_lines.extend(adapter.stdout.read().splitlines()),
                      daemon=True).start()
     progress = []
-    held_on = {}        # trial number -> node name, for trials held and not yet released
+    held_on = {}         # trial number -> node, for trials held and not released
     finished_on = set()  # nodes that finished a trial
-    first_round = True
+    phase = "first round"  # then "before the kill", then "after the kill"
     victim = killed_trial = None
 
     def release(trial):
@@ -231,30 +247,34 @@ def drive(cluster, adapter, hold_dir, echo):
         started = STARTED.match(line)
         finished = FINISHED.match(line)
         if started and "held until" in started.group(6):
-            trial, node = int(started.group(1)), started.group(3)
-            held_on[trial] = node
-            if first_round:
-                if len(set(held_on.values())) == 2:
-                    first_round = False
-                    for waiting in list(held_on):
-                        release(waiting)
-            elif victim is None and finished_on >= {"worker-a", "worker-b"}:
-                victim, killed_trial = node, trial
-                raylet = cluster.nodes[node].kill()
-                echo(f"check: killed {node} (raylet {raylet} and its workers) while trial "
-                     f"{trial} runs on it")
-            else:
-                release(trial)
+            held_on[int(started.group(1))] = started.group(3)
         elif finished:
             finished_on.add(finished.group(3))
+        if phase == "first round" and len(set(held_on.values())) == 2:
+            phase = "before the kill"
+            for trial in list(held_on):
+                release(trial)
+        elif (phase == "before the kill" and held_on
+              and finished_on >= {"worker-a", "worker-b"}):
+            phase = "after the kill"
+            killed_trial = min(held_on)
+            victim = held_on.pop(killed_trial)
+            raylet = cluster.nodes[victim].kill()
+            echo(f"check: killed {victim} (raylet {raylet} and its workers) while trial "
+                 f"{killed_trial} runs on it")
+        if phase == "after the kill":
+            for trial in list(held_on):
+                release(trial)
     status = adapter.wait(timeout=EVENT_DEADLINE_S)
     return victim, killed_trial, status, stdout_lines, progress
 
 
 def check(fusescope, scratch, echo):
     recording = scratch / "mlp.fsdb"
-    subprocess.run([fusescope, "compile", "sample:mlp", "-o", str(recording)], check=True,
-                   capture_output=True, text=True, timeout=300)
+    compiled = subprocess.run([fusescope, "compile", "sample:mlp", "-o", str(recording)],
+                              capture_output=True, text=True, timeout=300)
+    if compiled.returncode != 0:
+        raise CheckFailed(f"fusescope compile sample:mlp: {compiled.stderr.strip()}")
     # The plan the adapter will make: what the stored run must hold, trial for trial.
     planned = subprocess.run([fusescope, "tune", str(recording), "--plan"] + TUNE_FLAGS,
                              capture_output=True, text=True, timeout=300)
@@ -412,6 +432,14 @@ def main():
                 echo(f"--- {log.name} (last lines)")
                 for line in log.read_text(errors="replace").splitlines()[-8:]:
                     echo("  " + line)
+            # The nodes' own logs: the first errors each process wrote.
+            for log in sorted(Path(scratch).glob("*/session_*/logs/*.[eo][ru][rt]")):
+                errors = [line for line in log.read_text(errors="replace").splitlines()
+                          if re.search(r"\b(E|F)\b \d+ \d+\]|Error|error:", line)][:3]
+                if errors:
+                    echo(f"--- {log.parent.parent.parent.name}/{log.name}")
+                    for line in errors:
+                        echo("  " + line[:300])
     if failures:
         for failure in failures:
             print("FAILED: " + failure)
