@@ -3,18 +3,30 @@
 
     ray_tune.py RUN.fsdb [--address ADDR] [--fusescope PATH] [--worker-fusescope PATH]
                 [--max-retries N] [--timeout S] [--trials-out TRIALS.json]
+                [--json] [--no-save] [--plot OUT.svg] [--progress]
                 [--pass N] [--kernel NAME ...] [--space SPACE] [--trials N]
-                [--strategy grid|random] [--seed S] [--reps N] [--warmup N]
+                [--strategy grid|random] [--seed S] [--coverage F] [--reps N] [--warmup N]
+                [--inputs DIR] [--input-seed S] [--rtol X] [--atol Y]
 
-1. `fusescope tune RUN.fsdb --plan ...` runs here and lists the trials (kernel, configuration).
+`fusescope tune RUN.fsdb --executor ray ...` runs this script with its own arguments (less
+--executor) and --fusescope naming itself. The tune flags are fusescope's and mean what they
+mean there; they are passed on to --plan and to each --trial as each needs them.
+
+1. `fusescope tune RUN.fsdb --plan ...` runs here and lists the trials (kernel, configuration;
+   each kernel's default build first).
 2. The recording's bytes go into Ray's object store once (ray.put); every task receives them
    from there, writes them to a temporary file on its node and runs
    `fusescope tune FILE --trial --kernel K --config C ...` under a time limit (--timeout).
 3. The answers are collected as they come; progress goes to stderr, one line per event:
-       trial 7/24 fusion.3 tile=16 vector=8 unroll=2 gemm=openblas: 12.3 us on node worker-a [3f2a9c1b]
+       trial 7/24 fusion.3 tile=16 vector=8 unroll=2: 12.3 us on node worker-a [3f2a9c1b] (ok)
 4. Every trial, with the node it finished on ("worker", the Ray node id) and how many times it
    was started ("attempts"), goes into one TRIALS.json that `fusescope tune RUN.fsdb --merge`
-   stores in the recording as one tuning run; its run id is printed on stdout.
+   stores in the recording as one tuning run. stdout gets "stored N trials as tuning run ID
+   in RUN.fsdb", or with --json the stored run as `fusescope tune --list --json` lists it,
+   and nothing else. --no-save stores nothing (--json prints the run that would have been);
+   --plot writes `fusescope tune --list --plot`'s picture of the recording's runs.
+SIGINT or SIGTERM cancels the trials still running or waiting and stores the finished ones
+(settings "... cancelled"), as a local `fusescope tune` does; the exit status is then 130.
 
 What is retried: a trial whose worker process or node died (a system failure: Ray reports it
 as a crashed worker, a dead node or a lost object). It is submitted again, kept off every node
@@ -28,9 +40,10 @@ failure), and a fusescope that could not be started on a node (an error naming t
 Each execution reports its start to a small actor on the driver's node, so that progress
 shows where each trial runs and which node a lost attempt was on.
 
-Exit status: 0 when the run was merged and no trial was lost; 1 when the plan, the cluster or
-the merge failed, or when a trial was lost after every attempt (the run is merged all the
-same); 2 for bad usage or when Ray is not installed.
+Exit status: 0 when the run was stored and no trial was lost; 1 when the plan, the cluster or
+the merge failed, or when a trial was lost after every attempt (the run is stored all the
+same); 2 for bad usage or when Ray is not installed (one line with the install command; a
+source tree's .venv-ray is tried first); 130 when stopped by a signal.
 
 For the failure test only: with FUSESCOPE_RAY_TUNE_HOLD=DIR (a folder every node sees), each
 trial's first execution, once its start is reported, waits until DIR/release-INDEX exists
@@ -46,6 +59,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 # The version scripts/setup_ray.sh installs; every node of a cluster needs the same one.
@@ -54,6 +68,8 @@ INSTALL = f'pip install "ray=={RAY_VERSION}"  (or scripts/setup_ray.sh for .venv
 HOLD_ENV = "FUSESCOPE_RAY_TUNE_HOLD"
 # How often the driver looks for finished trials and reported starts (seconds).
 POLL_S = 0.2
+# Set by SIGINT or SIGTERM: the trials running are cancelled, the finished ones stored.
+STOP = threading.Event()
 
 
 def parse_args(argv):
@@ -75,21 +91,46 @@ def parse_args(argv):
                         help="seconds one trial may take on its node (default 600)")
     parser.add_argument("--trials-out", metavar="TRIALS.json",
                         help="keep the merged trials in this file (default: a temporary file)")
-    tune = parser.add_argument_group("passed to fusescope tune")
-    tune.add_argument("--pass", dest="pass_index", metavar="N")
+    parser.add_argument("--json", action="store_true",
+                        help="print the stored run as JSON (as `fusescope tune --json` does)")
+    parser.add_argument("--progress", action="store_true",
+                        help="accepted for `fusescope tune`'s sake: progress is always on stderr")
+    parser.add_argument("--no-save", action="store_true",
+                        help="run the trials but store no run (the trials go to --trials-out)")
+    parser.add_argument("--plot", metavar="OUT.svg",
+                        help="plot the recording's tuning runs once this one is stored")
+    tune = parser.add_argument_group("passed to fusescope tune --plan and --trial")
     tune.add_argument("--kernel", action="append", default=[], metavar="NAME")
-    tune.add_argument("--space")
-    tune.add_argument("--trials", metavar="N")
-    tune.add_argument("--strategy", metavar="grid|random")
-    tune.add_argument("--seed", metavar="S")
-    tune.add_argument("--reps", metavar="N")
-    tune.add_argument("--warmup", metavar="N")
+    for flag, _, _ in TUNE_FLAGS:
+        tune.add_argument(flag, metavar="VALUE")
     args = parser.parse_args(argv)
     if args.max_retries < 0:
         parser.error("--max-retries must be 0 or more")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
     return args
+
+
+# fusescope tune's flags passed on as given: (flag, to --plan, to each --trial). The plan gets
+# --reps, --warmup and the inputs too: it writes them into the run's settings.
+TUNE_FLAGS = (
+    ("--pass", True, True),
+    ("--space", True, False),
+    ("--trials", True, False),
+    ("--strategy", True, False),
+    ("--seed", True, False),
+    ("--coverage", True, False),
+    ("--reps", True, True),
+    ("--warmup", True, True),
+    ("--inputs", True, True),
+    ("--input-seed", True, True),
+    ("--rtol", False, True),
+    ("--atol", False, True),
+)
+
+
+def flag_value(args, flag):
+    return getattr(args, flag[2:].replace("-", "_"))
 
 
 def count(number, noun):
@@ -106,24 +147,20 @@ class Failure(Exception):
 
 def plan_command(args, fusescope):
     command = [fusescope, "tune", args.recording, "--plan"]
-    if args.pass_index is not None:
-        command += ["--pass", args.pass_index]
     for kernel in args.kernel:
         command += ["--kernel", kernel]
-    for flag, value in (("--space", args.space), ("--trials", args.trials),
-                        ("--strategy", args.strategy), ("--seed", args.seed)):
-        if value is not None:
-            command += [flag, value]
+    for flag, to_plan, _ in TUNE_FLAGS:
+        if to_plan and flag_value(args, flag) is not None:
+            command += [flag, flag_value(args, flag)]
     return command
 
 
 def trial_flags(args):
     """The flags every `fusescope tune --trial` gets besides its kernel and configuration."""
     flags = []
-    for flag, value in (("--pass", args.pass_index), ("--reps", args.reps),
-                        ("--warmup", args.warmup)):
-        if value is not None:
-            flags += [flag, value]
+    for flag, _, to_trial in TUNE_FLAGS:
+        if to_trial and flag_value(args, flag) is not None:
+            flags += [flag, flag_value(args, flag)]
     return flags
 
 
@@ -358,6 +395,13 @@ class Sweep:
         for index in range(len(self.trials)):
             self.submit(index)
         while self.pending:
+            if STOP.is_set():
+                for ref in self.pending:
+                    self.ray.cancel(ref, force=True)
+                say(f"ray_tune: stopped: {count(len(self.pending), 'trial')} cancelled, "
+                    f"{count(sum(r is not None for r in self.results), 'trial')} kept")
+                self.pending.clear()
+                break
             ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
             self.report_starts()
             for ref in ready:
@@ -376,7 +420,7 @@ class Sweep:
                 else:
                     self.finish(index, result)
         self.report_starts()
-        return self.results
+        return [result for result in self.results if result is not None]
 
 
 def connect(ray, address):
@@ -390,18 +434,35 @@ def connect(ray, address):
                       ) from error
 
 
+def import_ray(argv):
+    """Ray, or None. A source tree's .venv-ray (scripts/setup_ray.sh) is used when this
+    Python has no Ray: this script is run again with that Python."""
+    try:
+        import ray
+        return ray
+    except ImportError:
+        pass
+    venv_python = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                               ".venv-ray", "bin", "python")
+    if (os.path.isfile(venv_python) and not os.environ.get("FUSESCOPE_RAY_TUNE_REEXEC")
+            and os.path.realpath(venv_python) != os.path.realpath(sys.executable)):
+        os.environ["FUSESCOPE_RAY_TUNE_REEXEC"] = "1"
+        os.execv(venv_python, [venv_python, os.path.abspath(__file__)] + argv)
+    return None
+
+
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    # stdout carries the run id alone: whatever else writes to it (Ray's driver prints the
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    ray = import_ray(argv)
+    if ray is None:
+        say(f"ray_tune: Ray is not installed for {sys.executable}: {INSTALL}")
+        return 2
+    # stdout carries the answer alone: whatever else writes to it (Ray's driver prints the
     # cluster's error messages there) goes to stderr with the progress.
     answer = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    try:
-        import ray
-    except ImportError:
-        say(f"ray_tune: Ray is not installed for {sys.executable}: {INSTALL}")
-        return 2
     fusescope = args.fusescope or os.environ.get("FUSESCOPE") or shutil.which("fusescope")
     if not fusescope:
         say("ray_tune: no fusescope: give --fusescope PATH or put fusescope on PATH")
@@ -421,17 +482,37 @@ def main(argv=None):
             f"snapshot {plan.get('snapshot', '?')})")
         address = args.address or os.environ.get("RAY_ADDRESS") or None
         connect(ray, address)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: STOP.set())
         try:
             results = sweep(ray, args, plan, worker_fusescope)
         finally:
             ray.shutdown()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, signal.SIG_DFL)
         lost = sum(1 for r in results if r.get("error", "").startswith("lost after"))
-        run_id = merge(args, plan, results, fusescope)
         ok = sum(1 for r in results if r.get("status") == "ok")
-        say(f"ray_tune: {count(len(results), 'trial')}: {ok} ok, "
-            f"{len(results) - ok - lost} failed, {lost} lost; merged as tuning run {run_id}")
-        print(run_id, file=answer, flush=True)
-        return 1 if lost else 0
+        summary = (f"{count(len(results), 'trial')}: {ok} ok, {len(results) - ok - lost} "
+                   f"failed, {lost} lost")
+        document = run_document(plan, results, STOP.is_set())
+        path = write_trials(args, document)
+        if args.no_save:
+            say(f"ray_tune: {summary}; not stored (--no-save)")
+            if args.json:
+                answer.write(json.dumps(document) + "\n")
+            return 130 if STOP.is_set() else 1 if lost else 0
+        run_id = merge(args, path, fusescope)
+        say(f"ray_tune: {summary}; stored as tuning run {run_id}")
+        if args.plot:
+            run_here([fusescope, "tune", args.recording, "--list", "--json", "--plot",
+                      args.plot], "fusescope tune --list --plot")
+        if args.json:
+            answer.write(json.dumps(stored_run(args, fusescope, run_id)) + "\n")
+        else:
+            answer.write(f"stored {count(len(results), 'trial')} as tuning run {run_id} in "
+                         f"{args.recording}\n")
+        answer.flush()
+        return 130 if STOP.is_set() else 1 if lost else 0
     except Failure as failure:
         say(f"ray_tune: {failure}")
         return 1
@@ -462,28 +543,50 @@ def sweep(ray, args, plan, worker_fusescope):
     return Sweep(ray, args, plan, recording_ref, ledger, remote_trial, worker_fusescope).run()
 
 
-def merge(args, plan, results, fusescope):
-    # What the plan says of the run (snapshot, strategy, space, settings, ...) goes with it.
+def run_document(plan, results, stopped):
+    """The run as `fusescope tune --merge` reads it: what the plan says of it (snapshot,
+    strategy, space, settings), executor "ray", and the trials."""
     document = {key: value for key, value in plan.items() if key not in ("recording", "trials")}
+    if stopped:
+        document["settings"] = (document.get("settings", "") + " cancelled").strip()
     document.update(executor="ray", trials=results)
+    return document
+
+
+def write_trials(args, document):
+    """TRIALS.json: --trials-out, else a temporary file (removed once merged)."""
     if args.trials_out:
         path = args.trials_out
-        keep = True
     else:
         handle, path = tempfile.mkstemp(prefix="fusescope-trials-", suffix=".json")
         os.close(handle)
-        keep = False
     with open(path, "w", encoding="utf-8") as out:
         json.dump(document, out, indent=1)
         out.write("\n")
+    return path
+
+
+def merge(args, path, fusescope):
+    """Stores TRIALS.json in the recording; the run's id."""
     try:
-        text = run_here([fusescope, "tune", args.recording, "--merge", path],
+        text = run_here([fusescope, "tune", args.recording, "--merge", path, "--json"],
                         "fusescope tune --merge")
-    except Failure as failure:
+        run_id = json.loads(text)["run_id"]
+    except (Failure, ValueError, KeyError, TypeError) as failure:
         raise Failure(f"{failure} (the trials are kept in {path})") from failure
-    if not keep:
+    if not args.trials_out:
         os.unlink(path)
-    return text.strip()
+    return run_id
+
+
+def stored_run(args, fusescope, run_id):
+    """The run as the recording now holds it (`fusescope tune --list --json`)."""
+    listing = json.loads(run_here([fusescope, "tune", args.recording, "--list", "--json"],
+                                  "fusescope tune --list"))
+    for run in listing.get("runs", []):
+        if run.get("run_id") == run_id:
+            return run
+    raise Failure(f"tuning run {run_id} is not in {args.recording} after the merge")
 
 
 if __name__ == "__main__":

@@ -281,6 +281,8 @@ def check(fusescope, scratch, echo):
     if planned.returncode != 0:
         raise CheckFailed(f"fusescope tune --plan: {planned.stderr.strip()}")
     plan = [(t["kernel"], t["config"]) for t in json.loads(planned.stdout)["trials"]]
+    # (A default trial is planned as config "default" and answers with the configuration the
+    # default build used, marked "default": true.)
     if len(plan) < 3:
         raise CheckFailed(f"the plan has {len(plan)} trials; the check needs 3 at least")
     cluster = Cluster(Path(sys.executable).parent / "ray", scratch)
@@ -296,7 +298,7 @@ def check(fusescope, scratch, echo):
             [sys.executable, str(ADAPTER), str(recording), "--address", cluster.address,
              "--fusescope", fusescope] + TUNE_FLAGS + [
              "--reps", "5", "--warmup", "1", "--timeout", "120",
-             "--trials-out", str(trials_out)],
+             "--trials-out", str(trials_out), "--json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=dict(cluster.environment, FUSESCOPE_RAY_TUNE_HOLD=str(hold_dir)))
         try:
@@ -334,29 +336,35 @@ def check(fusescope, scratch, echo):
     trials = document["trials"]
     if document.get("executor") != "ray":
         failures.append(f"TRIALS.json: executor {document.get('executor')}, expected ray")
-    if [(t["kernel"], t["config"]) for t in trials] != plan:
+    if [(t["kernel"], "default" if t.get("default") else t["config"]) for t in trials] != plan:
         failures.append(f"TRIALS.json's trials are not the plan's {len(plan)}, each once, "
                         "in the plan's order")
-    workers = {t.get("worker") for t in trials}
-    if len(workers) != 2:
-        failures.append(f"the trials finished on {len(workers)} distinct workers, expected 2")
+    # Which node id is which worker: the progress lines name both.
+    prefixes = {}
+    for line in progress:
+        named = STARTED.match(line) or FINISHED.match(line)
+        if named:
+            prefixes[named.group(4)] = named.group(3)
+
+    def node_of(trial):
+        worker = trial.get("worker") or ""
+        return next((name for prefix, name in prefixes.items() if worker.startswith(prefix)),
+                    f"an unknown node {worker[:8]}")
+    finished_on = [node_of(t) for t in trials]
+    if set(finished_on) != {"worker-a", "worker-b"}:
+        failures.append(f"the trials finished on {sorted(set(finished_on))}, expected both "
+                        "workers")
     killed = trials[killed_trial - 1]
-    if killed.get("attempts") != 2:
+    if killed.get("attempts") != 2 or finished_on[killed_trial - 1] != survivor:
         failures.append(f"trial {killed_trial} (killed on {victim}): attempts "
-                        f"{killed.get('attempts')}, expected 2")
+                        f"{killed.get('attempts')} on {finished_on[killed_trial - 1]}, "
+                        f"expected 2 on {survivor}")
     for number, trial in enumerate(trials, 1):
         if number != killed_trial and trial.get("attempts") != 1:
             failures.append(f"trial {number}: attempts {trial.get('attempts')}, expected 1")
         if trial.get("status") != "ok":
-            failures.append(f"trial {number} {trial['config']}: {trial.get('status')} "
-                            f"{trial.get('error', '')}")
-    # The killed trial finished on the survivor: its worker is the id of a node that finished
-    # other trials there, and not the one any trial reported from the victim.
-    others_on_survivor = {t["worker"] for n, t in enumerate(trials, 1)
-                          if n != killed_trial and t.get("attempts") == 1} - {None}
-    if killed.get("worker") not in others_on_survivor or len(others_on_survivor) != 2:
-        failures.append(f"trial {killed_trial} finished on {killed.get('worker')}, not on a "
-                        f"node of the other trials ({sorted(others_on_survivor)})")
+            failures.append(f"trial {number} {trial['kernel']} {trial['config']}: "
+                            f"{trial.get('status')} {trial.get('error', '')}")
 
     listing = subprocess.run([fusescope, "tune", str(recording), "--list", "--json"],
                              capture_output=True, text=True, timeout=60)
@@ -365,35 +373,38 @@ def check(fusescope, scratch, echo):
     else:
         failures += check_listing(json.loads(listing.stdout), stdout_lines, trials)
     echo(f"check: killed {victim} during trial {killed_trial}; it ran again on {survivor} "
-         f"(attempts {killed.get('attempts')}); {len(trials)} trials on "
-         f"{len(workers)} workers merged as run {' '.join(stdout_lines)}")
+         f"(attempts {killed.get('attempts')}); {len(trials)} trials, "
+         f"{finished_on.count('worker-a')} finished on worker-a and "
+         f"{finished_on.count('worker-b')} on worker-b, stored as one run")
     return failures
 
 
 def check_listing(listing, stdout_lines, trials):
-    """The run `--merge` stored, as `fusescope tune --list --json` lists it."""
-    runs = listing.get("runs", listing) if isinstance(listing, dict) else listing
+    """The run `--merge` stored, as `fusescope tune --list --json` lists it, and as the
+    adapter printed it (--json)."""
+    runs = listing.get("runs", [])
     if len(runs) != 1:
         return [f"the recording lists {len(runs)} tuning runs, expected 1"]
     run = runs[0]
     failures = []
-    if stdout_lines != [str(run.get("id"))]:
-        failures.append(f"ray_tune.py printed {stdout_lines}, the run's id is {run.get('id')}")
+    try:
+        printed = json.loads("\n".join(stdout_lines))
+    except ValueError:
+        printed = None
+    if printed != run:
+        failures.append(f"ray_tune.py --json printed {stdout_lines[:3]}, not the stored run "
+                        f"{run.get('run_id')}")
     if run.get("executor") != "ray":
         failures.append(f"the stored run's executor is {run.get('executor')}")
     stored = run.get("trials", [])
     if len(stored) != len(trials):
         return failures + [f"the stored run has {len(stored)} trials, expected {len(trials)}"]
-    by_config = {(t["kernel"], t["config"]): t for t in stored}
-    for trial in trials:
-        twin = by_config.get((trial["kernel"], trial["config"]))
-        if twin is None:
-            failures.append(f"{trial['kernel']} {trial['config']} is not in the stored run")
-            continue
-        for key in ("worker", "attempts", "status"):
+    for number, (twin, trial) in enumerate(zip(stored, trials), 1):
+        for key in ("kernel", "config", "default", "worker", "attempts", "status",
+                    "median_us"):
             if twin.get(key) != trial.get(key):
-                failures.append(f"{trial['kernel']} {trial['config']}: stored {key} "
-                                f"{twin.get(key)}, merged {trial.get(key)}")
+                failures.append(f"trial {number}: stored {key} {twin.get(key)!r}, merged "
+                                f"{trial.get(key)!r}")
     return failures
 
 
