@@ -442,10 +442,11 @@ def import_ray(argv):
         return ray
     except ImportError:
         pass
-    venv_python = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
-                               ".venv-ray", "bin", "python")
+    venv = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         os.pardir, ".venv-ray"))
+    venv_python = os.path.join(venv, "bin", "python")
     if (os.path.isfile(venv_python) and not os.environ.get("FUSESCOPE_RAY_TUNE_REEXEC")
-            and os.path.realpath(venv_python) != os.path.realpath(sys.executable)):
+            and os.path.realpath(sys.prefix) != venv):
         os.environ["FUSESCOPE_RAY_TUNE_REEXEC"] = "1"
         os.execv(venv_python, [venv_python, os.path.abspath(__file__)] + argv)
     return None
