@@ -66,10 +66,14 @@ import time
 RAY_VERSION = "2.60.0"
 INSTALL = f'pip install "ray=={RAY_VERSION}"  (or scripts/setup_ray.sh for .venv-ray)'
 HOLD_ENV = "FUSESCOPE_RAY_TUNE_HOLD"
+# A trial's temporary folder on its node: this prefix, the worker's process id, a dash.
+SCRATCH_PREFIX = "fusescope-trial-"
 # How often the driver looks for finished trials and reported starts (seconds).
 POLL_S = 0.2
 # Set by SIGINT or SIGTERM: the trials running are cancelled, the finished ones stored.
 STOP = threading.Event()
+# How long cancelled trials have to stop before their workers are killed (seconds).
+CANCEL_GRACE_S = 10
 
 
 def parse_args(argv):
@@ -211,6 +215,28 @@ def death_signal_setter():
     return lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+def remove_stale_scratch():
+    """Removes the temporary folders of trials whose worker died (killed with its node's
+    raylet, or cancelled): each is named after its worker's process id."""
+    folder = tempfile.gettempdir()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(SCRATCH_PREFIX):
+            continue
+        pid = name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+        except OSError:
+            pass  # alive, someone else's
+
+
 def run_trial_on_node(recording, job, ledger):
     """The body of one Ray task: reports its start, runs one trial, returns its JSON object."""
     import ray  # on the node
@@ -236,7 +262,8 @@ def run_trial_on_node(recording, job, ledger):
     fusescope = job["fusescope"]
     if os.sep not in fusescope:
         fusescope = shutil.which(fusescope) or fusescope
-    with tempfile.TemporaryDirectory(prefix="fusescope-trial-") as scratch:
+    remove_stale_scratch()
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
         path = os.path.join(scratch, "recording.fsdb")
         with open(path, "wb") as out:
             out.write(recording)
@@ -254,6 +281,12 @@ def run_trial_on_node(recording, job, ledger):
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate()
             return trial_error(f"timed out after {job['timeout']:g} s on {host}", host, node)
+        except BaseException:
+            # Cancelled (ray.cancel raises KeyboardInterrupt here): the trial's processes go
+            # with it, and its folder is removed on the way out.
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+            raise
     if child.returncode != 0:
         lines = err.strip().splitlines() or [f"exit status {child.returncode}"]
         return trial_error(f"fusescope tune --trial failed on {host}: {lines[-1]}", host, node)
@@ -388,6 +421,18 @@ class Sweep:
             attempts=self.attempts(index))
         say(f"{self.label(index)}: lost after {count(self.attempts(index), 'attempt')} ({kind})")
 
+    def cancel_pending(self):
+        """Cancels the trials not finished: a running one is interrupted, kills its fusescope
+        and removes its folder; one that has not stopped after CANCEL_GRACE_S is killed with
+        its worker."""
+        refs = list(self.pending)
+        for ref in refs:
+            self.ray.cancel(ref)
+        _, left = self.ray.wait(refs, num_returns=len(refs), timeout=CANCEL_GRACE_S)
+        for ref in left:
+            self.ray.cancel(ref, force=True)
+        self.pending.clear()
+
     def run(self):
         from ray import exceptions as rx
         lost_kinds = (rx.WorkerCrashedError, rx.NodeDiedError, rx.ObjectLostError,
@@ -396,11 +441,9 @@ class Sweep:
             self.submit(index)
         while self.pending:
             if STOP.is_set():
-                for ref in self.pending:
-                    self.ray.cancel(ref, force=True)
-                say(f"ray_tune: stopped: {count(len(self.pending), 'trial')} cancelled, "
+                say(f"ray_tune: stopping: {count(len(self.pending), 'trial')} cancelled, "
                     f"{count(sum(r is not None for r in self.results), 'trial')} kept")
-                self.pending.clear()
+                self.cancel_pending()
                 break
             ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
             self.report_starts()
@@ -498,6 +541,8 @@ def main(argv=None):
         document = run_document(plan, results, STOP.is_set())
         path = write_trials(args, document)
         if args.no_save:
+            if not args.trials_out:
+                os.unlink(path)
             say(f"ray_tune: {summary}; not stored (--no-save)")
             if args.json:
                 answer.write(json.dumps(document) + "\n")
