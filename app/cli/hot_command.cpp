@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "passes/cost_analysis.h"
 #include "profiler/attribution.h"
@@ -218,21 +219,11 @@ int Compare(const profiler::Profile& after, const std::vector<profiler::Profile>
   return 0;
 }
 
-int RunHot(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--profile", "--top", "--trace", "--compare"},
-                        {"--json", "--list"});
-  if (!args.ok()) return Fail("hot: " + args.message());
-  if (args->positional().size() != 1) {
-    return Fail("usage: fusescope hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] "
-                "[--list] [--trace OUT.json] [--compare ID|RUN2.fsdb[:ID]]");
-  }
-  const std::string& path = args->positional()[0];
-  auto pass = args->IntValue("--pass");
-  if (!pass.ok()) return Fail(pass.message());
-  auto wanted = args->IntValue("--profile");
-  if (!wanted.ok()) return Fail(wanted.message());
-  auto top = args->IntValue("--top");
-  if (!top.ok()) return Fail(top.message());
+int RunHot(const ParsedArgs& args) {
+  const std::string& path = args.positional()[0];
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  const std::optional<int64_t> wanted = args.IntValue("--profile");
+  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, *args.IntValue("--top")));
   auto recording = recording::LoadRecording(path);
   if (!recording.ok()) return Fail(recording.message());
   auto profiles = profiler::LoadProfiles(path);
@@ -241,31 +232,30 @@ int RunHot(const std::vector<std::string>& raw_args) {
     return Fail(path + ": the recording holds no profile (add one: fusescope xla-trace TRACE " +
                 path + " --save)");
   }
-  if (args->Has("--list")) {
+  if (args.Has("--list")) {
     ListProfiles(*profiles, *recording);
     return 0;
   }
   const profiler::Profile* profile = &profiles->back();
-  if (*wanted) {
+  if (wanted) {
     profile = nullptr;
     for (const profiler::Profile& candidate : *profiles) {
-      if (candidate.profile_id == **wanted) profile = &candidate;
+      if (candidate.profile_id == *wanted) profile = &candidate;
     }
     if (profile == nullptr) {
-      return Fail(path + ": no profile " + std::to_string(**wanted) + " (--list shows them)");
+      return Fail(path + ": no profile " + std::to_string(*wanted) + " (--list shows them)");
     }
   }
-  if (auto out = args->Value("--trace")) return ExportTrace(*profile, *recording, *out);
-  if (auto other = args->Value("--compare")) {
-    return Compare(*profile, *profiles, *other, static_cast<size_t>(std::max<int64_t>(0, top->value_or(15))),
-                   args->Has("--json"));
+  if (auto out = args.Value("--trace")) return ExportTrace(*profile, *recording, *out);
+  if (auto other = args.Value("--compare")) {
+    return Compare(*profile, *profiles, *other, limit, args.Has("--json"));
   }
   const int64_t snapshots = static_cast<int64_t>(recording->snapshots.size());
   int64_t snapshot = profile->snapshot_index;
-  if (*pass) {
-    snapshot = **pass + 1;
+  if (pass) {
+    snapshot = *pass + 1;
     if (snapshot < 0 || snapshot >= snapshots) {
-      return Fail(path + ": no pass " + std::to_string(**pass) + " (the recording has " +
+      return Fail(path + ": no pass " + std::to_string(*pass) + " (the recording has " +
                   std::to_string(recording->passes.size()) + " passes, numbered 0.." +
                   std::to_string(static_cast<int64_t>(recording->passes.size()) - 1) +
                   "; -1 is the input)");
@@ -275,12 +265,11 @@ int RunHot(const std::vector<std::string>& raw_args) {
   if (!attribution.ok()) return Fail(path + ": " + attribution.message());
   auto nodes = profiler::HotNodes(*recording, *profile, *attribution, snapshot);
   if (!nodes.ok()) return Fail(path + ": " + nodes.message());
-  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
   std::string no_roofline;
   const std::vector<RooflineRow> roofline =
       RooflineOfKernels(*recording, *profile, limit, &no_roofline);
 
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     JsonWriter json;
     json.BeginObject();
     json.Key("profile").Int(profile->profile_id);
@@ -392,11 +381,24 @@ int RunHot(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"hot",
-     "hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] [--list] [--trace OUT.json] "
-     "[--compare ID|RUN2.fsdb[:ID]]",
-     "the hot nodes of a pass's graph under a stored profile, with source lines", RunHot});
+const CommandRegistrar kRegistrar({
+    .name = "hot",
+    .summary = "the hot nodes of a pass's graph under a stored profile, with source lines",
+    .positionals = {{"RUN.fsdb", "a recording with a stored profile"}},
+    .flags =
+        {
+            PassFlag("the profiled one"),
+            Integer("--profile", "ID", "the stored profile (default: the latest)"),
+            Integer("--top", "K", "how many nodes (kernels) to list").Default("15"),
+            JsonFlag(),
+            Switch("--list", "the stored profiles"),
+            Text("--trace", "OUT.json", "write the profile as a Chrome trace"),
+            Text("--compare", "ID|RUN2.fsdb[:ID]",
+                 "set the profile against another, kernel by kernel (another recording: its "
+                 "latest profile without :ID)"),
+        },
+    .run = RunHot,
+});
 
 }  // namespace
 }  // namespace fusescope::app

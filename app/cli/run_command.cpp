@@ -24,6 +24,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
@@ -37,6 +38,11 @@
 
 namespace fusescope::app {
 namespace {
+
+// The default relative tolerances. cuBLAS's f32 GEMMs accumulate in single precision (the CPU
+// path widens them to dgemm): the GPU's allows for that.
+constexpr double kCpuRtol = 1e-5;
+constexpr double kGpuRtol = 1e-4;
 
 struct RunReport {
   std::string model;
@@ -275,20 +281,15 @@ Status RunCompiled(Executable& executable, const std::vector<runtime::Literal>& 
   return Status::Ok();
 }
 
-int RunRun(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args,
-                        {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
-                         "--device", "--lowering", "--kernels-dir", "--save-exact"},
-                        {"--json", "--sgemm", "--progress", "--no-exact"});
-  if (!args.ok()) return Fail("run: " + args.message());
-  const std::string device = args->Value("--device").value_or("interpreter");
+int RunRun(const ParsedArgs& args) {
+  const std::string device = *args.Value("--device");
   if (device != "interpreter" && device != "cpu" && device != "cuda")
     return Fail("run: --device " + device + " is not available: use interpreter, cpu or cuda");
   const bool on_cpu = device == "cpu";
   const bool on_gpu = device == "cuda";
-  if (!on_cpu && !on_gpu && args->Has("--kernels-dir"))
+  if (!on_cpu && !on_gpu && args.Has("--kernels-dir"))
     return Fail("run: --kernels-dir needs --device cpu or cuda");
-  if (on_gpu && args->Has("--sgemm")) return Fail("run: --sgemm needs --device cpu");
+  if (on_gpu && args.Has("--sgemm")) return Fail("run: --sgemm needs --device cpu");
   runtime::CudaDriver* gpu = nullptr;
   if (on_gpu) {
     // First, before any work: without a GPU the driver's one sentence is the answer.
@@ -297,45 +298,33 @@ int RunRun(const std::vector<std::string>& raw_args) {
     gpu = *driver;
   }
   runtime::LoweringOptions lowering;
-  if (std::optional<std::string> text = args->Value("--lowering")) {
+  if (std::optional<std::string> text = args.Value("--lowering")) {
     if (!on_cpu) return Fail("run: --lowering needs --device cpu");
     auto parsed = runtime::LoweringOptions::Parse(*text);
     if (!parsed.ok()) return Fail("run: " + parsed.message());
     lowering = *parsed;
   }
-  if (args->positional().size() != 1) {
-    return Fail(
-        "usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs "
-        "DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]");
-  }
-  auto pass = args->IntValue("--pass");
-  auto seed = args->IntValue("--seed");
-  if (!pass.ok()) return Fail("run: " + pass.message());
-  if (!seed.ok()) return Fail("run: " + seed.message());
-  // cuBLAS's f32 GEMMs accumulate in single precision (the CPU path widens them to dgemm): the
-  // GPU's default relative tolerance allows for that.
-  auto rtol = DoubleOption(args->Value("--rtol"), on_gpu ? 1e-4 : 1e-5, "--rtol");
-  auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
-  if (!rtol.ok()) return Fail("run: " + rtol.message());
-  if (!atol.ok()) return Fail("run: " + atol.message());
-  const std::string& what = args->positional()[0];
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  const double rtol = args.NumberValue("--rtol").value_or(on_gpu ? kGpuRtol : kCpuRtol);
+  const double atol = *args.NumberValue("--atol");
+  const std::string& what = args.positional()[0];
   const bool recording = LooksLikeRecording(what);
-  if (!recording && *pass) return Fail("run: --pass needs a recording (.fsdb)");
+  if (!recording && pass) return Fail("run: --pass needs a recording (.fsdb)");
   // A recording's snapshot and original come from one load, sharing their weights.
   std::unique_ptr<ir::Module> original;
   StatusOr<LoadedModel> snapshot = Status::Error("");
   if (recording) {
-    auto both = LoadSnapshots(what, {*pass, -1});
+    auto both = LoadSnapshots(what, {pass, -1});
     if (!both.ok()) return Fail("run: " + both.message());
     snapshot = std::move((*both)[0]);
     original = std::move((*both)[1].module);
   } else {
-    snapshot = LoadModel(what, *pass);
+    snapshot = LoadModel(what, pass);
   }
   if (!snapshot.ok()) return Fail("run: " + snapshot.message());
   RunReport report;
   report.model = snapshot->display_name;
-  report.pass = *pass;
+  report.pass = pass;
   if (!recording && (on_cpu || on_gpu)) {
     // A model file: what runs is the final snapshot of our CPU (GPU) pipeline.
     passes::PipelineOptions pipeline;
@@ -352,10 +341,10 @@ int RunRun(const std::vector<std::string>& raw_args) {
   }
   // Inputs follow the original module's parameters: passes keep the entry signature.
   const ir::Module& input_module = original ? *original : *snapshot->module;
-  auto inputs =
-      ChooseInputs(input_module, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
+  auto inputs = ChooseInputs(input_module, args.Value("--inputs"),
+                             static_cast<uint64_t>(*args.IntValue("--seed")));
   if (!inputs.ok()) return Fail("run: " + inputs.message());
-  const bool progress = args->Has("--progress");
+  const bool progress = args.Has("--progress");
   const auto options = [progress](std::string name) {
     runtime::InterpreterOptions interpreter;
     if (progress) interpreter.progress = InstructionProgress(std::move(name));
@@ -368,8 +357,8 @@ int RunRun(const std::vector<std::string>& raw_args) {
   }
   // The exact answer: what the snapshot is judged by where it differs from the rounded
   // reference, and what --save-exact writes for other tools to judge by.
-  const std::optional<std::string> save_exact = args->Value("--save-exact");
-  if ((original && !args->Has("--no-exact")) || save_exact) {
+  const std::optional<std::string> save_exact = args.Value("--save-exact");
+  if ((original && !args.Has("--no-exact")) || save_exact) {
     runtime::InterpreterOptions wide = options("original module in f64");
     wide.widen_floats_to_f64 = true;
     auto exact = Interpret(input_module, *inputs, wide);
@@ -383,14 +372,14 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (on_cpu) {
     runtime::CpuExecutableOptions cpu_options;
     cpu_options.lowering = lowering;
-    if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
+    if (args.Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
     cpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
     auto executable = runtime::CpuExecutable::Compile(*snapshot->module, cpu_options);
     if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
     Status ran = RunCompiled(**executable, *inputs, "CPU", report);
     if (!ran.ok()) return Fail(ran.message());
     report.on_cpu = true;
-    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
+    if (std::optional<std::string> dir = args.Value("--kernels-dir")) {
       Status saved = SaveKernels(report.kernels, *dir);
       if (!saved.ok()) return Fail("run: " + saved.message());
     }
@@ -403,14 +392,14 @@ int RunRun(const std::vector<std::string>& raw_args) {
     if (!ran.ok()) return Fail(ran.message());
     report.on_gpu = true;
     report.gpu_name = gpu->device().name;
-    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
+    if (std::optional<std::string> dir = args.Value("--kernels-dir")) {
       Status saved = SaveKernels(report.kernels, *dir);
       if (!saved.ok()) return Fail("run: " + saved.message());
     }
   } else {
     const std::string snapshot_name =
         !original ? "module"
-                  : (*pass ? "snapshot after pass " + std::to_string(**pass) : "final snapshot");
+                  : (pass ? "snapshot after pass " + std::to_string(*pass) : "final snapshot");
     auto result = Interpret(*snapshot->module, std::move(inputs).value(), options(snapshot_name));
     if (!result.ok())
       return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
@@ -419,8 +408,8 @@ int RunRun(const std::vector<std::string>& raw_args) {
   if (report.original)
     report.judgements = runtime::JudgeOutputs(
         report.snapshot.outputs, report.original->outputs,
-        report.exact ? report.exact->outputs : std::vector<runtime::Literal>{}, *rtol, *atol);
-  if (std::optional<std::string> dir = args->Value("--save-outputs")) {
+        report.exact ? report.exact->outputs : std::vector<runtime::Literal>{}, rtol, atol);
+  if (std::optional<std::string> dir = args.Value("--save-outputs")) {
     Status saved = SaveOutputs(report.snapshot.outputs, *dir);
     if (!saved.ok()) return Fail("run: " + saved.message());
   }
@@ -428,7 +417,7 @@ int RunRun(const std::vector<std::string>& raw_args) {
     Status saved = SaveOutputs(report.exact->outputs, *save_exact);
     if (!saved.ok()) return Fail("run: " + saved.message());
   }
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     PrintJson(report);
   } else {
     PrintText(report);
@@ -436,15 +425,40 @@ int RunRun(const std::vector<std::string>& raw_args) {
   return AllMatch(report) ? 0 : kExitFailure;
 }
 
-const CommandRegistrar kRegistrar(
-    {"run",
-     "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering \"tile=0 vector=8\"] "
-     "[--sgemm] [--kernels-dir DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]",
-     "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the original) "
-     "on "
-     "seeded or given inputs",
-     RunRun});
+const CommandRegistrar kRegistrar({
+    .name = "run",
+    .summary = "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the "
+               "original) on seeded or given inputs",
+    .positionals = {{"MODEL|RUN.fsdb",
+                     "a model (run as it is, or our pipeline's final snapshot on a device), or a "
+                     "recording (a snapshot judged against the original module)"}},
+    .flags =
+        {
+            PassFlag(),
+            InputsFlag(),
+            SeedFlag(),
+            Text("--save-outputs", "DIR", "write the outputs as out_NNN.npy"),
+            Number("--rtol", "X",
+                   "relative tolerance (default: " + FormatNumber(kCpuRtol) + "; " +
+                       FormatNumber(kGpuRtol) + " with --device cuda)")
+                .AtLeast(0),
+            Number("--atol", "Y", "absolute tolerance").Default(1e-5).AtLeast(0),
+            Text("--device", "interpreter|cpu|cuda",
+                 "where the module runs: the reference interpreter, compiled CPU kernels, or "
+                 "the GPU")
+                .Default("interpreter"),
+            Text("--lowering", "OPTIONS",
+                 "with --device cpu: the kernels' lowering options, e.g. \"tile=0 vector=8\""),
+            Switch("--sgemm", "with --device cpu: f32 GEMMs in single precision"),
+            Text("--kernels-dir", "DIR",
+                 "with --device cpu or cuda: every kernel's lowering stages as text files"),
+            Switch("--no-exact", "leave out the original module's f64 run (the exact answer)"),
+            Text("--save-exact", "DIR", "write the f64 run's outputs as .npy files"),
+            JsonFlag(),
+            ProgressFlag(),
+        },
+    .run = RunRun,
+});
 
 }  // namespace
 }  // namespace fusescope::app
