@@ -484,6 +484,8 @@ contains "help compile: a mode" '^  --list-options ' "$tmp/out"
 expect_ok "help profile" "$fs" profile -h
 contains "help profile: default from the measurer" '^  --reps N +timed runs \(default: 10\)$' "$tmp/out"
 expect_usage "help of an unknown command" "unknown command 'nope'" "$fs" help nope
+# The usage lines in the docs give each command only flags it declares.
+expect_ok "docs' flags are declared" python3 "$src/tests/cli/check_doc_flags.py" "$fs" "$src"/docs/*.md "$src/README.md"
 expect_ok "help --man" "$fs" help --man
 contains "man: compile" '^\.B compile MODEL \\-o RUN\.fsdb \[FLAGS\]$' "$tmp/out"
 contains "man: a flag" '^\\fB\\-\\-list\\-options\\fR$' "$tmp/out"
