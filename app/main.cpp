@@ -18,21 +18,6 @@ extern const char kVersion[];  // "0.1.0 (git 1234abcd)", written at build time
 
 namespace {
 
-void PrintUsage(std::ostream& out) {
-  out << "usage: fusescope [COMMAND] [ARGS] | fusescope --version\n\ncommands:\n";
-#ifdef FUSESCOPE_HAVE_GUI
-  out << "  gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
-         "[--worker-memory MIB] [--lesson LESSON [--lesson-step N] [--presenter]] "
-         "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--what-if-set KEY=VALUE] "
-         "[--what-if-disable-pass NAME] [--screenshot OUT.png]\n"
-         "      open the workbench (a lesson in presenter mode, N stages side by side, a "
-         "what-if)\n";
-#endif
-  for (const auto& command : fusescope::app::Commands()) {
-    out << "  " << command.usage << "\n      " << command.summary << '\n';
-  }
-}
-
 // An allocation that fails (the machine is short, or the address-space limit the workbench
 // sets on its workers is reached) ends the command with this code and one line that says
 // so, rather than an abort.
@@ -64,17 +49,15 @@ int main(int argc, char** argv) {
     std::cout << "fusescope " << fusescope::app::kVersion << '\n';
     return 0;
   }
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    PrintUsage(std::cout);
-    return 0;
-  }
-  const auto* command = fusescope::app::FindCommand(args[0]);
+  const std::string name = args[0] == "--help" || args[0] == "-h" ? "help" : args[0];
+  const auto* command = fusescope::app::FindCommand(name);
   if (!command) {
-    std::cerr << "unknown command '" << args[0] << "'; see `fusescope --help`\n";
+    std::cerr << "unknown command '" << name << "'; see `fusescope --help`\n";
     return fusescope::app::kExitUsage;
   }
   try {
-    return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+    return fusescope::app::RunCommand(*command,
+                                      std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const std::bad_alloc&) {
     ExitOutOfMemory(args[0]);
   }

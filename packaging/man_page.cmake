@@ -1,23 +1,11 @@
-# Writes OUT, the man page fusescope(1), from the executable's own `--help` (FUSESCOPE), so
-# that its commands, flags and summaries never drift from what the program accepts.
-execute_process(COMMAND ${FUSESCOPE} --help OUTPUT_VARIABLE help RESULT_VARIABLE failed)
+# Writes OUT, the man page fusescope(1), from the executable itself (FUSESCOPE): the COMMANDS
+# section is `fusescope help --man`, every command's usage and summary and each of its flags
+# with its help and default, written from the same declarations the command line is parsed by,
+# so that the page never drifts from what the program accepts.
+execute_process(COMMAND ${FUSESCOPE} help --man OUTPUT_VARIABLE body RESULT_VARIABLE failed)
 if(failed)
-  message(FATAL_ERROR "fusescope --help failed: ${failed}")
+  message(FATAL_ERROR "fusescope help --man failed: ${failed}")
 endif()
-string(REPLACE "\\" "\\\\" help "${help}")
-string(REPLACE "-" "\\-" help "${help}")
-string(REGEX REPLACE "\n$" "" help "${help}")
-string(REPLACE ";" "@SEMICOLON@" help "${help}")
-string(REPLACE "\n" ";" lines "${help}")
-set(body "")
-foreach(line IN LISTS lines)
-  string(REPLACE "@SEMICOLON@" ";" line "${line}")
-  if(line MATCHES "^  ([a-z].*)$")
-    string(APPEND body ".TP\n.B ${CMAKE_MATCH_1}\n")
-  elseif(line MATCHES "^      (.*)$")
-    string(APPEND body "${CMAKE_MATCH_1}\n")
-  endif()
-endforeach()
 file(WRITE ${OUT} ".TH FUSESCOPE 1 \"\" \"fusescope ${VERSION}\" \"User Commands\"
 .SH NAME
 fusescope \\- a workbench for ML graph compilers: passes, fusion decisions, kernels, profiles
@@ -28,7 +16,9 @@ fusescope \\- a workbench for ML graph compilers: passes, fusion decisions, kern
 Without a command, or with \\fBgui\\fR, fusescope opens the workbench on a file (an HLO text,
 ONNX or .mlir model, a recording, an MLIR pass log, an XLA dump folder) or on a built-in
 sample. Every other command runs headless and prints JSON with \\fB\\-\\-json\\fR; an error
-is one line on standard error and a non-zero exit status.
+is one line on standard error and a non-zero exit status (2 for a command line the command
+does not take). \\fBfusescope help\\fR \\fICOMMAND\\fR (or \\fBfusescope\\fR \\fICOMMAND\\fR
+\\fB\\-\\-help\\fR) prints one command's usage and flags.
 .SH COMMANDS
 ${body}.SH FILES
 .TP

@@ -9,7 +9,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev libqt6opengl6-dev
   libgraphviz-dev graphviz libopenblas-dev
   libsqlite3-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   libonnx-dev libprotobuf-dev libonnx-testdata
   xvfb xauth fonts-dejavu-core chromium-headless-shell
   desktop-file-utils dpkg-dev

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
@@ -113,33 +114,21 @@ void PrintJson(const runtime::BisectionResult& result, const std::string& model,
   std::cout << json.str() << '\n';
 }
 
-int RunBisect(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--rtol", "--atol", "--seed", "--inputs", "--device"},
-                        {"--json", "--progress"});
-  if (!args.ok()) return Fail("bisect: " + args.message());
-  if (args->positional().size() != 1) {
-    return Fail(
-        "usage: fusescope bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] "
-        "[--device interpreter|cpu] [--json] [--progress]");
-  }
-  const std::string device = args->Value("--device").value_or("interpreter");
+int RunBisect(const ParsedArgs& args) {
+  const std::string device = *args.Value("--device");
   if (device != "interpreter" && device != "cpu")
     return Fail("bisect: --device " + device + " is not available: use interpreter or cpu");
-  const std::string& path = args->positional()[0];
-  auto seed = args->IntValue("--seed");
-  if (!seed.ok()) return Fail("bisect: " + seed.message());
-  auto rtol = DoubleOption(args->Value("--rtol"), 1e-5, "--rtol");
-  auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
-  if (!rtol.ok()) return Fail("bisect: " + rtol.message());
-  if (!atol.ok()) return Fail("bisect: " + atol.message());
+  const std::string& path = args.positional()[0];
+  const double rtol = *args.NumberValue("--rtol");
+  const double atol = *args.NumberValue("--atol");
   if (!LooksLikeRecording(path))
     return Fail("bisect: " + path + " is not a recording (.fsdb); make one with fusescope compile");
   auto recording = recording::LoadRecording(path);
   if (!recording.ok()) return Fail("bisect: " + recording.message());
   auto input = recording->input().ToModule();
   if (!input.ok()) return Fail("bisect: the input module: " + input.message());
-  auto inputs =
-      ChooseInputs(**input, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
+  auto inputs = ChooseInputs(**input, args.Value("--inputs"),
+                             static_cast<uint64_t>(*args.IntValue("--seed")));
   if (!inputs.ok()) return Fail("bisect: " + inputs.message());
   std::vector<runtime::BisectionStage> stages;
   const recording::Recording& rec = *recording;
@@ -154,7 +143,7 @@ int RunBisect(const std::vector<std::string>& raw_args) {
   const size_t stage_count =
       rec.snapshots.empty() ? 0 : std::min(rec.passes.size(), rec.snapshots.size() - 1);
   const auto snapshots = static_cast<int64_t>(stage_count + 1);
-  const bool progress = args->Has("--progress");
+  const bool progress = args.Has("--progress");
   for (size_t i = 0; i < stage_count; ++i) {
     runtime::BisectionStage stage;
     stage.pass_index = rec.passes[i].index;
@@ -181,22 +170,35 @@ int RunBisect(const std::vector<std::string>& raw_args) {
       return (*executable)->Run(arguments);
     };
   }
-  auto result = runtime::BisectOutputs(**input, stages, *inputs, *rtol, *atol, {}, compiled);
+  auto result = runtime::BisectOutputs(**input, stages, *inputs, rtol, atol, {}, compiled);
   if (!result.ok()) return Fail("bisect: " + result.message());
-  if (args->Has("--json")) {
-    PrintJson(*result, rec.model_name, device, *rtol, *atol);
+  if (args.Has("--json")) {
+    PrintJson(*result, rec.model_name, device, rtol, atol);
   } else {
     PrintText(*result, rec.model_name, device);
   }
   return result->first_bad ? kExitFailure : 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"bisect",
-     "bisect RUN.fsdb [--rtol X] [--atol Y] [--seed S] [--inputs DIR] [--device interpreter|cpu] "
-     "[--json] [--progress]",
-     "the first pass whose module computes different numbers (interpreter or compiled kernels)",
-     RunBisect});
+const CommandRegistrar kRegistrar({
+    .name = "bisect",
+    .summary =
+        "the first pass whose module computes different numbers (interpreter or compiled kernels)",
+    .positionals = {{"RUN.fsdb", "a recording"}},
+    .flags =
+        {
+            Number("--rtol", "X", "relative tolerance").Default(1e-5).AtLeast(0),
+            Number("--atol", "Y", "absolute tolerance").Default(1e-5).AtLeast(0),
+            SeedFlag(),
+            InputsFlag(),
+            Text("--device", "interpreter|cpu",
+                 "run each snapshot in the interpreter or compiled for the CPU")
+                .Default("interpreter"),
+            JsonFlag(),
+            ProgressFlag(),
+        },
+    .run = RunBisect,
+});
 
 }  // namespace
 }  // namespace fusescope::app

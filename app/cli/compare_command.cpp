@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "compare/comparison.h"
 #include "compare/comparison_report.h"
@@ -243,33 +244,18 @@ StatusOr<compare::ComparisonSpec> SpecFromArgs(const ParsedArgs& args, const Mod
   spec.model_path = facts.path;
   spec.model_format = facts.format;
   spec.input_names = facts.input_names;
-  auto compilers = compare::ParseCompilerList(
-      args.Value("--compilers").value_or("ours,xla,ort,tvm,iree,inductor,tensorrt"));
+  auto compilers = compare::ParseCompilerList(*args.Value("--compilers"));
   if (!compilers.ok()) return compilers.status();
   spec.compilers = *compilers;
   auto shapes = ChooseShapes(args, facts);
   if (!shapes.ok()) return shapes.status();
   spec.shapes = *shapes;
-  for (const auto& [flag, target] :
-       std::vector<std::pair<std::string, int64_t*>>{{"--reps", &spec.reps},
-                                                     {"--warmup", &spec.warmup},
-                                                     {"--threads", &spec.threads},
-                                                     {"--tvm-trials", &spec.tvm_trials}}) {
-    auto value = args.IntValue(flag);
-    if (!value.ok()) return value.status();
-    if (*value) *target = **value;
-  }
-  if (spec.reps < 1 || spec.warmup < 0 || spec.threads < 0 || spec.tvm_trials < 0)
-    return Status::Error("--reps must be at least 1; --warmup, --threads, --tvm-trials at least 0");
-  auto limit = args.IntValue("--time-limit");
-  if (!limit.ok()) return limit.status();
-  if (*limit) {
-    if (**limit < 1) return Status::Error("--time-limit must be at least 1 second");
-    spec.time_limit_s = static_cast<double>(**limit);
-  }
-  auto seed = args.IntValue("--seed");
-  if (!seed.ok()) return seed.status();
-  spec.seed = static_cast<uint64_t>(seed->value_or(0));
+  spec.reps = *args.IntValue("--reps");
+  spec.warmup = *args.IntValue("--warmup");
+  spec.threads = *args.IntValue("--threads");
+  spec.tvm_trials = *args.IntValue("--tvm-trials");
+  spec.time_limit_s = static_cast<double>(*args.IntValue("--time-limit"));
+  spec.seed = static_cast<uint64_t>(*args.IntValue("--seed"));
   spec.dump = !args.Has("--no-dump");
   spec.profile = !args.Has("--no-profile");
   spec.work_dir = work;
@@ -288,18 +274,8 @@ StatusOr<compare::ComparisonSpec> SpecFromArgs(const ParsedArgs& args, const Mod
   return spec;
 }
 
-int RunCompare(const std::vector<std::string>& raw_args) {
-  auto args =
-      ParseArgs(raw_args,
-                {"--compilers", "--batch", "--seq", "--dim", "--reps", "--warmup", "--threads",
-                 "--time-limit", "--tvm-trials", "--seed", "--work", "--csv", "-o"},
-                {"--json", "--no-dump", "--no-profile", "--progress"});
-  if (!args.ok()) return Fail("compare: " + args.message());
-  if (args->positional().size() != 1)
-    return Fail(
-        "usage: fusescope compare MODEL [--compilers LIST] [--batch LIST] [--seq LIST] "
-        "[--reps N] [--json] [-o CMP.fsdb]");
-  std::string work = args->Value("--work").value_or("");
+int RunCompare(const ParsedArgs& args) {
+  std::string work = args.Value("--work").value_or("");
   if (work.empty()) {
     char pattern[] = "/tmp/fusescope-compare-XXXXXX";
     if (!mkdtemp(pattern)) return Fail("compare: cannot make a scratch folder in /tmp");
@@ -307,17 +283,17 @@ int RunCompare(const std::vector<std::string>& raw_args) {
   }
   std::error_code error;
   fs::create_directories(work, error);
-  auto facts = InspectModel(args->positional()[0], work);
+  auto facts = InspectModel(args.positional()[0], work);
   if (!facts.ok()) return Fail("compare: " + facts.message());
-  auto spec = SpecFromArgs(*args, *facts, work);
+  auto spec = SpecFromArgs(args, *facts, work);
   if (!spec.ok()) return Fail("compare: " + spec.message());
   auto comparison = compare::RunComparison(*spec);
   if (!comparison.ok()) return Fail("compare: " + comparison.message());
-  if (std::optional<std::string> csv = args->Value("--csv")) {
+  if (std::optional<std::string> csv = args.Value("--csv")) {
     if (Status written = WriteFile(*csv, compare::FormatComparisonCsv(*comparison)); !written.ok())
       return Fail("compare: " + written.message());
   }
-  if (std::optional<std::string> output = args->Value("-o")) {
+  if (std::optional<std::string> output = args.Value("-o")) {
     if (Status recorded =
             RecordOurs(*facts, spec->shapes.front(), *output, spec->executable_path, work);
         !recorded.ok())
@@ -326,7 +302,7 @@ int RunCompare(const std::vector<std::string>& raw_args) {
     auto stored = compare::AddComparison(*output, *comparison, recordings);
     if (!stored.ok()) return Fail("compare: " + stored.message());
   }
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     std::cout << comparison->ToJson();
   } else {
     std::cout << compare::FormatComparisonText(*comparison)
@@ -459,8 +435,7 @@ void MeasureShape(const compare::PeerRequest& request, const compare::RequestSha
   response.runs.push_back(std::move(run));
 }
 
-int RunComparePeer(const std::vector<std::string>& raw_args) {
-  if (!raw_args.empty()) return Fail("usage: fusescope compare-peer < REQUEST.json");
+int RunComparePeer(const ParsedArgs&) {
   std::ostringstream text;
   text << std::cin.rdbuf();
   auto request = compare::PeerRequest::Parse(text.str());
@@ -480,20 +455,55 @@ int RunComparePeer(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kCompare(
-    {"compare",
-     "compare MODEL [--compilers ours,xla,ort,tvm,iree,inductor,tensorrt] [--batch 1,8,32] "
-     "[--seq 32,64,128] [--dim NAME=N,...] [--reps N] [--warmup N] [--threads N] "
-     "[--time-limit S] [--tvm-trials N] [--no-dump] [--no-profile] [--seed S] [--work DIR] "
-     "[--csv OUT.csv] [--json] [--progress] [-o CMP.fsdb]",
-     "the same model through several compilers, each in its own process: build time, latency "
-     "p50/p95/p99, throughput, memory, accuracy against the f64 answer, ops followed into "
-     "kernels",
-     RunCompare});
+const compare::ComparisonSpec kDefaults;
 
-const CommandRegistrar kComparePeer(
-    {"compare-peer", "compare-peer < REQUEST.json",
-     "our own adapter of the comparison protocol (compare/adapters/README.md)", RunComparePeer});
+const CommandRegistrar kCompare({
+    .name = "compare",
+    .summary = "the same model through several compilers, each in its own process: build time, "
+               "latency p50/p95/p99, throughput, memory, accuracy against the f64 answer, ops "
+               "followed into kernels",
+    .positionals = {{"MODEL", "an ONNX, StableHLO (.mlir) or HLO text model"}},
+    .flags =
+        {
+            Text("--compilers", "LIST", "the compilers, comma-separated")
+                .Default("ours,xla,ort,tvm,iree,inductor,tensorrt"),
+            Text("--batch", "LIST", "batch sizes (axis 0 of an input): 1,8,32"),
+            Text("--seq", "LIST", "sequence lengths (axis 1 of an input): 32,64,128"),
+            Text("--dim", "NAME=N,...", "sizes of a named symbolic dimension").Repeats(),
+            Integer("--reps", "N", "timed runs per shape")
+                .Default(std::to_string(kDefaults.reps))
+                .AtLeast(1),
+            Integer("--warmup", "N", "untimed runs first")
+                .Default(std::to_string(kDefaults.warmup))
+                .AtLeast(0),
+            Integer("--threads", "N", "threads per compiler (0: its own choice)")
+                .Default(std::to_string(kDefaults.threads))
+                .AtLeast(0),
+            Integer("--time-limit", "S", "seconds per compiler, all shapes together")
+                .Default(std::to_string(static_cast<int64_t>(kDefaults.time_limit_s)))
+                .AtLeast(1),
+            Integer("--tvm-trials", "N", "TVM's tuning trials")
+                .Default(std::to_string(kDefaults.tvm_trials))
+                .AtLeast(0),
+            Switch("--no-dump", "do not ask the compilers for their dumps"),
+            Switch("--no-profile", "do not profile kernels"),
+            SeedFlag(),
+            Text("--work", "DIR", "the scratch folder (default: a new one in /tmp)"),
+            Text("--csv", "OUT.csv", "also write the table as CSV"),
+            JsonFlag(),
+            Switch("--progress", "progress lines on stderr also with --json"),
+            Text("-o", "CMP.fsdb",
+                 "record our compile with the comparison and the peers' imported dumps"),
+        },
+    .run = RunCompare,
+});
+
+const CommandRegistrar kComparePeer({
+    .name = "compare-peer",
+    .summary = "our own adapter of the comparison protocol (compare/adapters/README.md)",
+    .run = RunComparePeer,
+    .standard_input = "REQUEST.json",
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "app/cli/pipeline_flags.h"
 #include "ir/json_writer.h"
@@ -174,36 +175,27 @@ void PrintSummary(const recording::Recording& recording, const std::string& outp
             << " s\n";
 }
 
-int RunCompile(const std::vector<std::string>& raw_args) {
-  std::set<std::string> value_flags = kPipelineValueFlags;
-  value_flags.insert({"-o", "--source-name", "--dim"});
-  std::set<std::string> bool_flags = kPipelineBoolFlags;
-  bool_flags.insert({"--json", "--progress", "--list-options"});
-  auto args = ParseArgs(raw_args, value_flags, bool_flags);
-  if (!args.ok()) return Fail("compile: " + args.message());
-  if (args->Has("--list-options")) {
-    PrintPipelineOptions(std::cout, args->Has("--json"));
+int RunCompile(const ParsedArgs& args) {
+  if (args.Has("--list-options")) {
+    PrintPipelineOptions(std::cout, args.Has("--json"));
     return 0;
   }
-  if (args->positional().size() != 1 || !args->Has("-o")) {
-    return Fail("usage: fusescope compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb");
-  }
-  auto options = PipelineOptionsFromArgs(*args);
+  auto options = PipelineOptionsFromArgs(args);
   if (!options.ok()) return Fail(options.message());
   StatusOr<size_t> pass_count = CheckPassNames(*options);
   if (!pass_count.ok()) return Fail(pass_count.message());
-  auto load_options = ModelLoadOptionsFromDims(args->Values("--dim"));
+  auto load_options = ModelLoadOptionsFromDims(args.Values("--dim"));
   if (!load_options.ok()) return Fail(load_options.message());
-  auto model = ReadModelText(args->positional()[0], *load_options);
+  auto model = ReadModelText(args.positional()[0], *load_options);
   if (!model.ok()) return Fail(model.message());
-  PassProgress progress(args->Has("--progress"), *pass_count);
-  const std::string source = args->Value("--source-name").value_or(model->display_name);
+  PassProgress progress(args.Has("--progress"), *pass_count);
+  const std::string source = args.Value("--source-name").value_or(model->display_name);
   auto recording =
       model->module
           ? recording::CompileAndRecord(*model->module, *options, source, model->text, &progress)
           : recording::CompileAndRecord(model->text, *options, source, &progress);
   if (!recording.ok()) return Fail(recording.message());
-  const std::string output = *args->Value("-o");
+  const std::string output = *args.Value("-o");
   if (Status saved = recording::SaveRecording(*recording, output); !saved.ok()) {
     return Fail(saved.message());
   }
@@ -212,18 +204,30 @@ int RunCompile(const std::vector<std::string>& raw_args) {
     return Fail("pass " + reproducer.pass_name + " (#" + std::to_string(reproducer.pass_index) +
                 ") failed: " + reproducer.error + " (recorded in " + output + ")");
   }
-  PrintSummary(*recording, output, args->Has("--json"));
+  PrintSummary(*recording, output, args.Has("--json"));
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"compile",
-     "compile MODEL [--pipeline cpu|gpu] -o RUN.fsdb [--disable-pass NAME] [--stop-after NAME] "
-     "[--set KEY=VALUE] [--fusion-limit KEY=VALUE] [--no-verify] [--json] [--progress] "
-     "[--source-name NAME] [--dim NAME=N] | compile --list-options [--json]",
-     "run a built-in pipeline, recording every pass; --set changes one of the options that "
-     "--list-options lists",
-     RunCompile});
+const CommandRegistrar kRegistrar({
+    .name = "compile",
+    .summary = "run a built-in pipeline, recording every pass; --set changes one of the options "
+               "that --list-options lists",
+    .positionals = {{"MODEL", "a model (HLO text, ONNX, .mlir, a compiler's dump) or sample:NAME"}},
+    .flags = Concat({Text("-o", "RUN.fsdb", "the recording to write").Required()},
+                    Concat(PipelineFlags(),
+                           {
+                               JsonFlag(),
+                               ProgressFlag(),
+                               Text("--source-name", "NAME",
+                                    "the model's name in the recording (default: the file's)"),
+                               DimFlag(),
+                               Switch("--list-options",
+                                      "instead of compiling: every option --set takes, with its "
+                                      "default and meaning")
+                                   .Mode(),
+                           })),
+    .run = RunCompile,
+});
 
 }  // namespace
 }  // namespace fusescope::app

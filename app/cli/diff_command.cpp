@@ -11,6 +11,7 @@
 #include <set>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/comparison_text.h"
 #include "ir/json_writer.h"
 #include "recording/recording_comparison.h"
@@ -269,44 +270,49 @@ int RunRecordingDiff(const std::string& a_path, const std::string& b_path,
   return 0;
 }
 
-int RunDiff(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--svg"},
-                        {"--text", "--json", "--expand-fusions", "--no-decisions"});
-  if (!args.ok()) return Fail("diff: " + args.message());
-  auto pass = args->IntValue("--pass");
-  if (!pass.ok()) return Fail(pass.message());
-  if (args->positional().size() == 2 && !args->Has("--svg")) {
-    return RunRecordingDiff(args->positional()[0], args->positional()[1], *pass,
-                            args->Has("--json"));
+int RunDiff(const ParsedArgs& args) {
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  if (args.positional().size() == 2 && !args.Has("--svg")) {
+    return RunRecordingDiff(args.positional()[0], args.positional()[1], pass, args.Has("--json"));
   }
-  if (args->positional().size() != 1 || !*pass) {
-    return Fail(
-        "usage: fusescope diff RUN.fsdb --pass N [--text | --json | --svg OUT.svg] | "
-        "fusescope diff A.fsdb B.fsdb [--pass N] [--json]");
-  }
-  auto recording = recording::LoadRecording(args->positional()[0]);
+  if (args.positional().size() == 2) return FailUsage(args, "--svg draws one recording's pass");
+  if (!pass) return FailUsage(args, "one recording's diff needs --pass N");
+  auto recording = recording::LoadRecording(args.positional()[0]);
   if (!recording.ok()) return Fail(recording.message());
-  if (auto svg = args->Value("--svg")) {
+  if (auto svg = args.Value("--svg")) {
     views::DiffViewOptions options;
-    options.expand_fusions = args->Has("--expand-fusions");
-    options.decisions_on_edges = !args->Has("--no-decisions");
-    Status written = views::WriteDiffSvg(*recording, **pass, *svg, options);
+    options.expand_fusions = args.Has("--expand-fusions");
+    options.decisions_on_edges = !args.Has("--no-decisions");
+    Status written = views::WriteDiffSvg(*recording, *pass, *svg, options);
     if (!written.ok()) return Fail(written.message());
     std::cout << "wrote " << *svg << '\n';
     return 0;
   }
-  Status printed = args->Has("--json") ? views::WriteDiffJson(*recording, **pass, std::cout)
-                                       : views::WriteDiffText(*recording, **pass, std::cout);
+  Status printed = args.Has("--json") ? views::WriteDiffJson(*recording, *pass, std::cout)
+                                      : views::WriteDiffText(*recording, *pass, std::cout);
   return printed.ok() ? 0 : Fail(printed.message());
 }
 
-const CommandRegistrar kRegistrar(
-    {"diff",
-     "diff RUN.fsdb --pass N [--text | --json | --svg OUT.svg [--expand-fusions] "
-     "[--no-decisions]] | diff A.fsdb B.fsdb [--pass N] [--json]",
-     "the computed diff of one pass; or two recordings of one model compared (options, passes, "
-     "fusions, the decisions that differ), as a whole or at pass N",
-     RunDiff});
+const CommandRegistrar kRegistrar({
+    .name = "diff",
+    .summary = "the computed diff of one pass; or two recordings of one model compared (options, "
+               "passes, fusions, the decisions that differ), as a whole or at pass N",
+    .positionals =
+        {{"RUN.fsdb", "a recording (the first of two)"},
+         Positional{"B.fsdb", "a second recording of the same model: the two compared"}.Optional()},
+    .flags =
+        {
+            Integer("--pass", "N",
+                    "the pass (needed for one recording; of two, that pass of both and the "
+                    "fusions it formed)"),
+            Switch("--text", "the diff as text (the default)"),
+            JsonFlag(),
+            Text("--svg", "OUT.svg", "draw the pass's diff as SVG (one recording)"),
+            Switch("--expand-fusions", "with --svg: draw fusions open"),
+            Switch("--no-decisions", "with --svg: no fusion decisions on the edges"),
+        },
+    .run = RunDiff,
+});
 
 }  // namespace
 }  // namespace fusescope::app

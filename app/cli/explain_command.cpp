@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "resources/explanations.h"
 
@@ -26,12 +27,10 @@ void ExplanationJson(JsonWriter& json, const resources::PassExplanation& pass) {
   json.EndObject();
 }
 
-int RunExplain(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {}, {"--json", "--list"});
-  if (!args.ok()) return Fail("explain: " + args.message());
+int RunExplain(const ParsedArgs& args) {
   const auto& all = resources::PassExplanations();
-  if (args->Has("--list")) {
-    if (args->Has("--json")) {
+  if (args.Has("--list")) {
+    if (args.Has("--json")) {
       JsonWriter json;
       json.BeginArray();
       for (const auto& pass : all) ExplanationJson(json, pass);
@@ -42,16 +41,13 @@ int RunExplain(const std::vector<std::string>& raw_args) {
     }
     return 0;
   }
-  if (args->positional().size() != 1) {
-    return Fail("usage: fusescope explain PASS_NAME [--json] | fusescope explain --list [--json]");
-  }
-  const std::string& name = args->positional()[0];
+  const std::string& name = args.positional()[0];
   std::optional<resources::PassExplanation> pass = resources::ExplainPass(name);
   if (!pass) {
     return Fail("explain: no explanation is written for pass '" + name + "' (" +
                 std::to_string(all.size()) + " are: fusescope explain --list)");
   }
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     JsonWriter json;
     ExplanationJson(json, *pass);
     std::cout << json.str() << '\n';
@@ -68,11 +64,17 @@ int RunExplain(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"explain",
-                                   "explain PASS_NAME [--json] | explain --list [--json]",
-                                   "what a compiler pass (ours, XLA's, MLIR's, IREE's) does, "
-                                   "looks for and cannot do",
-                                   RunExplain});
+const CommandRegistrar kRegistrar({
+    .name = "explain",
+    .summary = "what a compiler pass (ours, XLA's, MLIR's, IREE's) does, looks for and cannot do",
+    .positionals = {{"PASS_NAME", "the pass, by any name a compiler prints it under"}},
+    .flags =
+        {
+            Switch("--list", "every pass with an explanation (instead of PASS_NAME)").Mode(),
+            JsonFlag(),
+        },
+    .run = RunExplain,
+});
 
 }  // namespace
 }  // namespace fusescope::app

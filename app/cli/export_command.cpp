@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "ir/hlo_printer.h"
 #include "ir/json_writer.h"
@@ -119,37 +120,26 @@ int ExportModelExplorer(const std::string& what, std::optional<int64_t> pass, co
   return 0;
 }
 
-int RunExport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "-o", "--seed", "--model-explorer"}, {"--json"});
-  if (!args.ok()) return Fail("export: " + args.message());
-  if (auto explorer = args->Value("--model-explorer")) {
-    auto pass = args->IntValue("--pass");
-    if (!pass.ok()) return Fail(pass.message());
-    if (args->positional().size() != 1)
-      return Fail("usage: fusescope export RUN.fsdb [--pass N] --model-explorer DIR [--json]");
-    return ExportModelExplorer(args->positional()[0], *pass, *explorer, args->Has("--json"));
+int RunExport(const ParsedArgs& args) {
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  if (auto explorer = args.Value("--model-explorer")) {
+    if (args.positional().empty()) return FailUsage(args, "missing RUN.fsdb");
+    return ExportModelExplorer(args.positional()[0], pass, *explorer, args.Has("--json"));
   }
-  const std::optional<std::string> out = args->Value("-o");
-  if (args->positional().size() != 1 || !out) {
-    return Fail("usage: fusescope export RUN.fsdb [--pass N] -o DIR [--seed S]");
-  }
-  auto pass = args->IntValue("--pass");
-  auto seed = args->IntValue("--seed");
-  if (!pass.ok()) return Fail(pass.message());
-  if (!seed.ok()) return Fail(seed.message());
-  const std::string& what = args->positional()[0];
+  const std::optional<std::string> out = args.Value("-o");
+  const std::string& what = args.positional()[0];
   // One load: a recording's two snapshots (a model file's one module, twice) share weights.
   std::vector<LoadedModel> loaded;
   if (LooksLikeRecording(what)) {
-    auto both = LoadSnapshots(what, {*pass, -1});
+    auto both = LoadSnapshots(what, {pass, -1});
     if (!both.ok()) return Fail(both.message());
     loaded = std::move(both).value();
   } else {
-    auto model = LoadModel(what, *pass);
+    auto model = LoadModel(what, pass);
     if (!model.ok()) return Fail(model.message());
     // The original of a dump folder or MLIR log is its final snapshot.
-    auto original = *pass ? LoadModel(what, std::nullopt)
-                          : StatusOr<LoadedModel>(LoadedModel{model->module->Clone(), what});
+    auto original = pass ? LoadModel(what, std::nullopt)
+                         : StatusOr<LoadedModel>(LoadedModel{model->module->Clone(), what});
     if (!original.ok()) return Fail(original.message());
     loaded.push_back(std::move(model).value());
     loaded.push_back(std::move(original).value());
@@ -178,7 +168,7 @@ int RunExport(const std::vector<std::string>& raw_args) {
     written = WriteText(dir / "original.hlo", ir::PrintModule(*original->module, options));
   }
   if (written.ok())
-    written = WriteInputs(*original->module, dir, static_cast<uint64_t>(seed->value_or(0)));
+    written = WriteInputs(*original->module, dir, static_cast<uint64_t>(*args.IntValue("--seed")));
   const std::string command = "\"${FUSESCOPE_PYTHON:-python3}\" \"" FUSESCOPE_SCRIPTS_DIR
                               "/xla_run.py\" \"$(dirname \"$0\")\"";
   if (written.ok()) written = WriteText(dir / "run_with_xla.sh", "#!/bin/sh\n" + command + "\n");
@@ -192,13 +182,27 @@ int RunExport(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"export",
-     "export RUN.fsdb [--pass N] -o DIR [--seed S] | "
-     "export RUN.fsdb [--pass N] --model-explorer DIR [--json]",
-     "a snapshot, its inputs and a command that runs it with XLA; or the snapshot as a Model "
-     "Explorer graph with its stored profile as node data",
-     RunExport});
+const CommandRegistrar kRegistrar({
+    .name = "export",
+    .summary = "a snapshot, its inputs and a command that runs it with XLA; or the snapshot as a "
+               "Model Explorer graph with its stored profile as node data",
+    .positionals = {{"RUN.fsdb", "a recording (or a model file)"}},
+    .flags =
+        {
+            PassFlag(),
+            Text("-o", "DIR",
+                 "the folder to write: snapshot.hlo, snapshot.inlined.hlo, original.hlo, the "
+                 "inputs as .npy and run_with_xla.sh")
+                .Required(),
+            SeedFlag(),
+            Text("--model-explorer", "DIR",
+                 "instead of -o: the snapshot as a Model Explorer graph, its stored profile "
+                 "as node data")
+                .Mode(),
+            Switch("--json", "with --model-explorer: print JSON"),
+        },
+    .run = RunExport,
+});
 
 }  // namespace
 }  // namespace fusescope::app

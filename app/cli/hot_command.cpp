@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "passes/cost_analysis.h"
 #include "profiler/attribution.h"
@@ -218,140 +219,151 @@ int Compare(const profiler::Profile& after, const std::vector<profiler::Profile>
   return 0;
 }
 
-int RunHot(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--profile", "--top", "--trace", "--compare"},
-                        {"--json", "--list"});
-  if (!args.ok()) return Fail("hot: " + args.message());
-  if (args->positional().size() != 1) {
-    return Fail("usage: fusescope hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] "
-                "[--list] [--trace OUT.json] [--compare ID|RUN2.fsdb[:ID]]");
-  }
-  const std::string& path = args->positional()[0];
-  auto pass = args->IntValue("--pass");
-  if (!pass.ok()) return Fail(pass.message());
-  auto wanted = args->IntValue("--profile");
-  if (!wanted.ok()) return Fail(wanted.message());
-  auto top = args->IntValue("--top");
-  if (!top.ok()) return Fail(top.message());
-  auto recording = recording::LoadRecording(path);
-  if (!recording.ok()) return Fail(recording.message());
-  auto profiles = profiler::LoadProfiles(path);
-  if (!profiles.ok()) return Fail(profiles.message());
-  if (profiles->empty()) {
-    return Fail(path + ": the recording holds no profile (add one: fusescope xla-trace TRACE " +
-                path + " --save)");
-  }
-  if (args->Has("--list")) {
-    ListProfiles(*profiles, *recording);
-    return 0;
-  }
-  const profiler::Profile* profile = &profiles->back();
-  if (*wanted) {
-    profile = nullptr;
-    for (const profiler::Profile& candidate : *profiles) {
-      if (candidate.profile_id == **wanted) profile = &candidate;
-    }
-    if (profile == nullptr) {
-      return Fail(path + ": no profile " + std::to_string(**wanted) + " (--list shows them)");
-    }
-  }
-  if (auto out = args->Value("--trace")) return ExportTrace(*profile, *recording, *out);
-  if (auto other = args->Value("--compare")) {
-    return Compare(*profile, *profiles, *other, static_cast<size_t>(std::max<int64_t>(0, top->value_or(15))),
-                   args->Has("--json"));
-  }
-  const int64_t snapshots = static_cast<int64_t>(recording->snapshots.size());
-  int64_t snapshot = profile->snapshot_index;
-  if (*pass) {
-    snapshot = **pass + 1;
-    if (snapshot < 0 || snapshot >= snapshots) {
-      return Fail(path + ": no pass " + std::to_string(**pass) + " (the recording has " +
-                  std::to_string(recording->passes.size()) + " passes, numbered 0.." +
-                  std::to_string(static_cast<int64_t>(recording->passes.size()) - 1) +
-                  "; -1 is the input)");
-    }
-  }
-  auto attribution = profiler::AttributeToOriginals(*recording, *profile);
-  if (!attribution.ok()) return Fail(path + ": " + attribution.message());
-  auto nodes = profiler::HotNodes(*recording, *profile, *attribution, snapshot);
-  if (!nodes.ok()) return Fail(path + ": " + nodes.message());
-  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
-  std::string no_roofline;
-  const std::vector<RooflineRow> roofline =
-      RooflineOfKernels(*recording, *profile, limit, &no_roofline);
+// What `hot` found: one profile's hot nodes on one snapshot's graph, what the profile could not
+// attribute, and its hottest kernels on this machine's roofline.
+struct HotOutcome {
+  const recording::Recording* recording = nullptr;
+  const profiler::Profile* profile = nullptr;
+  int64_t snapshot = 0;  // the graph the nodes are of
+  profiler::Attribution attribution;
+  std::vector<profiler::HotNode> nodes;  // hottest first
+  size_t limit = 0;                      // how many are shown (--top)
+  std::vector<RooflineRow> roofline;
+  std::string no_roofline;  // why `roofline` is empty
+};
 
-  if (args->Has("--json")) {
-    JsonWriter json;
-    json.BeginObject();
-    json.Key("profile").Int(profile->profile_id);
-    json.Key("label").String(profile->label);
-    json.Key("profiled_snapshot").Int(profile->snapshot_index);
-    json.Key("snapshot").Int(snapshot);
-    json.Key("total_us").Double(attribution->profile_total_us);
-    json.Key("nodes").BeginArray();
-    for (size_t i = 0; i < nodes->size() && i < limit; ++i) {
-      const profiler::HotNode& node = (*nodes)[i];
-      json.BeginObject();
-      json.Key("name").String(node.name);
-      json.Key("opcode").String(node.opcode);
-      json.Key("time_us").Double(node.time_us);
-      json.Key("share").Double(node.share);
-      json.Key("measured").Bool(node.measured);
-      json.Key("originals").BeginArray();
-      for (const std::string& name : node.originals) json.String(name);
-      json.EndArray();
-      json.Key("op_names").BeginArray();
-      for (const std::string& name : node.op_names) json.String(name);
-      json.EndArray();
-      json.Key("source_lines").BeginArray();
-      for (const profiler::SourceLine& line : node.source_lines) {
-        json.String(line.file + ":" + std::to_string(line.line));
-      }
-      json.EndArray();
-      json.EndObject();
-    }
-    json.EndArray();
-    json.Key("unattributed_us").Double(attribution->unattributed_us);
-    json.Key("kernels_without_provenance").BeginArray();
-    for (const std::string& name : attribution->kernels_without_provenance) json.String(name);
-    json.EndArray();
-    json.Key("kernels_not_found").BeginArray();
-    for (const std::string& name : attribution->kernels_not_found) json.String(name);
-    json.EndArray();
-    json.Key("roofline").BeginArray();
-    for (const RooflineRow& row : roofline) {
-      json.BeginObject();
-      json.Key("name").String(row.name);
-      json.Key("flops").Double(row.point.flops);
-      json.Key("bytes").Double(row.point.bytes);
-      json.Key("seconds").Double(row.point.seconds);
-      json.Key("intensity").Double(row.point.intensity);
-      json.Key("achieved_flops").Double(row.point.achieved_flops);
-      json.Key("achieved_bandwidth").Double(row.point.achieved_bandwidth);
-      json.Key("roof_flops").Double(row.point.roof_flops);
-      json.Key("fraction_of_roof").Double(row.point.fraction_of_roof);
-      json.Key("bound").String(row.point.memory_bound ? "memory" : "compute");
-      json.EndObject();
-    }
-    json.EndArray();
-    if (!no_roofline.empty()) json.Key("roofline_unavailable").String(no_roofline);
-    json.EndObject();
-    std::cout << json.str() << '\n';
-    return 0;
+// The profile --profile names, else the latest.
+StatusOr<const profiler::Profile*> ChooseProfile(const std::vector<profiler::Profile>& profiles,
+                                                 std::optional<int64_t> wanted,
+                                                 const std::string& path) {
+  if (!wanted) return &profiles.back();
+  for (const profiler::Profile& candidate : profiles) {
+    if (candidate.profile_id == *wanted) return &candidate;
   }
+  return Status::Error(path + ": no profile " + std::to_string(*wanted) + " (--list shows them)");
+}
+
+// The snapshot after --pass, else the profiled one.
+StatusOr<int64_t> ChooseSnapshot(const recording::Recording& recording,
+                                 const profiler::Profile& profile, std::optional<int64_t> pass,
+                                 const std::string& path) {
+  if (!pass) return profile.snapshot_index;
+  const int64_t snapshot = *pass + 1;
+  if (snapshot < 0 || snapshot >= static_cast<int64_t>(recording.snapshots.size())) {
+    return Status::Error(path + ": no pass " + std::to_string(*pass) + " (the recording has " +
+                         std::to_string(recording.passes.size()) + " passes, numbered 0.." +
+                         std::to_string(static_cast<int64_t>(recording.passes.size()) - 1) +
+                         "; -1 is the input)");
+  }
+  return snapshot;
+}
+
+StatusOr<HotOutcome> FindHotNodes(const recording::Recording& recording,
+                                  const profiler::Profile& profile, int64_t snapshot, size_t limit,
+                                  const std::string& path) {
+  auto attribution = profiler::AttributeToOriginals(recording, profile);
+  if (!attribution.ok()) return Status::Error(path + ": " + attribution.message());
+  auto nodes = profiler::HotNodes(recording, profile, *attribution, snapshot);
+  if (!nodes.ok()) return Status::Error(path + ": " + nodes.message());
+  HotOutcome outcome;
+  outcome.recording = &recording;
+  outcome.profile = &profile;
+  outcome.snapshot = snapshot;
+  outcome.attribution = std::move(attribution).value();
+  outcome.nodes = std::move(nodes).value();
+  outcome.limit = limit;
+  outcome.roofline = RooflineOfKernels(recording, profile, limit, &outcome.no_roofline);
+  return outcome;
+}
+
+void PrintHotJson(const HotOutcome& outcome) {
+  const profiler::Profile& profile = *outcome.profile;
+  const profiler::Attribution& attribution = outcome.attribution;
+  const std::vector<profiler::HotNode>& nodes = outcome.nodes;
+  const int64_t snapshot = outcome.snapshot;
+  const size_t limit = outcome.limit;
+  const std::string& no_roofline = outcome.no_roofline;
+  const std::vector<RooflineRow>& roofline = outcome.roofline;
+  JsonWriter json;
+  json.BeginObject();
+  json.Key("profile").Int(profile.profile_id);
+  json.Key("label").String(profile.label);
+  json.Key("profiled_snapshot").Int(profile.snapshot_index);
+  json.Key("snapshot").Int(snapshot);
+  json.Key("total_us").Double(attribution.profile_total_us);
+  json.Key("nodes").BeginArray();
+  for (size_t i = 0; i < nodes.size() && i < limit; ++i) {
+    const profiler::HotNode& node = nodes[i];
+    json.BeginObject();
+    json.Key("name").String(node.name);
+    json.Key("opcode").String(node.opcode);
+    json.Key("time_us").Double(node.time_us);
+    json.Key("share").Double(node.share);
+    json.Key("measured").Bool(node.measured);
+    json.Key("originals").BeginArray();
+    for (const std::string& name : node.originals) json.String(name);
+    json.EndArray();
+    json.Key("op_names").BeginArray();
+    for (const std::string& name : node.op_names) json.String(name);
+    json.EndArray();
+    json.Key("source_lines").BeginArray();
+    for (const profiler::SourceLine& line : node.source_lines) {
+      json.String(line.file + ":" + std::to_string(line.line));
+    }
+    json.EndArray();
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("unattributed_us").Double(attribution.unattributed_us);
+  json.Key("kernels_without_provenance").BeginArray();
+  for (const std::string& name : attribution.kernels_without_provenance) json.String(name);
+  json.EndArray();
+  json.Key("kernels_not_found").BeginArray();
+  for (const std::string& name : attribution.kernels_not_found) json.String(name);
+  json.EndArray();
+  json.Key("roofline").BeginArray();
+  for (const RooflineRow& row : roofline) {
+    json.BeginObject();
+    json.Key("name").String(row.name);
+    json.Key("flops").Double(row.point.flops);
+    json.Key("bytes").Double(row.point.bytes);
+    json.Key("seconds").Double(row.point.seconds);
+    json.Key("intensity").Double(row.point.intensity);
+    json.Key("achieved_flops").Double(row.point.achieved_flops);
+    json.Key("achieved_bandwidth").Double(row.point.achieved_bandwidth);
+    json.Key("roof_flops").Double(row.point.roof_flops);
+    json.Key("fraction_of_roof").Double(row.point.fraction_of_roof);
+    json.Key("bound").String(row.point.memory_bound ? "memory" : "compute");
+    json.EndObject();
+  }
+  json.EndArray();
+  if (!no_roofline.empty()) json.Key("roofline_unavailable").String(no_roofline);
+  json.EndObject();
+  std::cout << json.str() << '\n';
+}
+
+void PrintHotText(const HotOutcome& outcome) {
+  const recording::Recording& recording = *outcome.recording;
+  const profiler::Profile& profile = *outcome.profile;
+  const profiler::Attribution& attribution = outcome.attribution;
+  const std::vector<profiler::HotNode>& nodes = outcome.nodes;
+  const int64_t snapshot = outcome.snapshot;
+  const size_t limit = outcome.limit;
+  const std::string& no_roofline = outcome.no_roofline;
+  const std::vector<RooflineRow>& roofline = outcome.roofline;
   std::printf("profile %lld \"%s\" (%s, %s) measured on %s\n",
-              static_cast<long long>(profile->profile_id), profile->label.c_str(),
-              profile->device.c_str(), profile->settings.c_str(),
-              SnapshotName(*recording, profile->snapshot_index).c_str());
-  std::printf("hot nodes %s; %s\n\n", SnapshotName(*recording, snapshot).c_str(),
-              snapshot == profile->snapshot_index
+              static_cast<long long>(profile.profile_id), profile.label.c_str(),
+              profile.device.c_str(), profile.settings.c_str(),
+              SnapshotName(recording, profile.snapshot_index).c_str());
+  std::printf("hot nodes %s; %s\n\n", SnapshotName(recording, snapshot).c_str(),
+              snapshot == profile.snapshot_index
                   ? "kernel times measured"
                   : "times ESTIMATED: each kernel's measured time split over the model's ops "
                     "by a roofline estimate");
   std::printf("%-34s %-12s %10s %7s  %s\n", "node", "opcode", "time us", "share",
               "answers for (source lines, else op names)");
-  for (size_t i = 0; i < nodes->size() && i < limit; ++i) {
-    const profiler::HotNode& node = (*nodes)[i];
+  for (size_t i = 0; i < nodes.size() && i < limit; ++i) {
+    const profiler::HotNode& node = nodes[i];
     // Where the model says it: source lines when it has them, else its op names (ONNX node
     // names, jax name scopes).
     std::string lines = Lines(node.source_lines, 3);
@@ -360,20 +372,21 @@ int RunHot(const std::vector<std::string>& raw_args) {
                 node.time_us, 100 * node.share, node.measured ? " " : "~",
                 Join(node.originals, 3).c_str(), lines.empty() ? "" : (" (" + lines + ")").c_str());
   }
-  if (!attribution->kernels_without_provenance.empty()) {
+  if (!attribution.kernels_without_provenance.empty()) {
     // Said, not hidden: e.g. a layout copy XLA inserted answers for no model instruction.
-    std::printf("\n%zu measured kernel(s) answer for no model instruction (%.2f us, %.1f%%), "
-                "e.g. %s\n",
-                attribution->kernels_without_provenance.size(), attribution->unattributed_us,
-                attribution->profile_total_us > 0
-                    ? 100 * attribution->unattributed_us / attribution->profile_total_us
-                    : 0.0,
-                attribution->kernels_without_provenance.front().c_str());
+    std::printf(
+        "\n%zu measured kernel(s) answer for no model instruction (%.2f us, %.1f%%), "
+        "e.g. %s\n",
+        attribution.kernels_without_provenance.size(), attribution.unattributed_us,
+        attribution.profile_total_us > 0
+            ? 100 * attribution.unattributed_us / attribution.profile_total_us
+            : 0.0,
+        attribution.kernels_without_provenance.front().c_str());
   }
-  if (!attribution->kernels_not_found.empty()) {
+  if (!attribution.kernels_not_found.empty()) {
     std::printf("\n%zu measured kernel(s) are not in the profiled snapshot, e.g. %s\n",
-                attribution->kernels_not_found.size(),
-                attribution->kernels_not_found.front().c_str());
+                attribution.kernels_not_found.size(),
+                attribution.kernels_not_found.front().c_str());
   }
   if (!roofline.empty()) {
     std::printf("\nroofline of the profiled kernels (this machine's cached figures; median "
@@ -389,14 +402,59 @@ int RunHot(const std::vector<std::string>& raw_args) {
   } else {
     std::printf("\n%s\n", no_roofline.c_str());
   }
+}
+
+int RunHot(const ParsedArgs& args) {
+  const std::string& path = args.positional()[0];
+  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, *args.IntValue("--top")));
+  auto recording = recording::LoadRecording(path);
+  if (!recording.ok()) return Fail(recording.message());
+  auto profiles = profiler::LoadProfiles(path);
+  if (!profiles.ok()) return Fail(profiles.message());
+  if (profiles->empty()) {
+    return Fail(path + ": the recording holds no profile (add one: fusescope xla-trace TRACE " +
+                path + " --save)");
+  }
+  if (args.Has("--list")) {
+    ListProfiles(*profiles, *recording);
+    return 0;
+  }
+  auto profile = ChooseProfile(*profiles, args.IntValue("--profile"), path);
+  if (!profile.ok()) return Fail(profile.message());
+  if (auto out = args.Value("--trace")) return ExportTrace(**profile, *recording, *out);
+  if (auto other = args.Value("--compare")) {
+    return Compare(**profile, *profiles, *other, limit, args.Has("--json"));
+  }
+  auto snapshot = ChooseSnapshot(*recording, **profile, args.IntValue("--pass"), path);
+  if (!snapshot.ok()) return Fail(snapshot.message());
+  auto outcome = FindHotNodes(*recording, **profile, *snapshot, limit, path);
+  if (!outcome.ok()) return Fail(outcome.message());
+  if (args.Has("--json")) {
+    PrintHotJson(*outcome);
+  } else {
+    PrintHotText(*outcome);
+  }
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"hot",
-     "hot RUN.fsdb [--pass N] [--profile ID] [--top K] [--json] [--list] [--trace OUT.json] "
-     "[--compare ID|RUN2.fsdb[:ID]]",
-     "the hot nodes of a pass's graph under a stored profile, with source lines", RunHot});
+const CommandRegistrar kRegistrar({
+    .name = "hot",
+    .summary = "the hot nodes of a pass's graph under a stored profile, with source lines",
+    .positionals = {{"RUN.fsdb", "a recording with a stored profile"}},
+    .flags =
+        {
+            PassFlag("the profiled one"),
+            Integer("--profile", "ID", "the stored profile (default: the latest)"),
+            Integer("--top", "K", "how many nodes (kernels) to list").Default("15"),
+            JsonFlag(),
+            Switch("--list", "the stored profiles"),
+            Text("--trace", "OUT.json", "write the profile as a Chrome trace"),
+            Text("--compare", "ID|RUN2.fsdb[:ID]",
+                 "set the profile against another, kernel by kernel (another recording: its "
+                 "latest profile without :ID)"),
+        },
+    .run = RunHot,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -27,9 +27,10 @@
 #include <utility>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
-#include "importers/iree_executable_dump.h"
 #include "app/cli/tensorrt_import.h"
+#include "importers/iree_executable_dump.h"
 #include "importers/mlir/mlir_log_importer.h"
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
@@ -43,12 +44,6 @@
 
 namespace fusescope::app {
 namespace {
-
-constexpr std::string_view kUsage =
-    "usage: fusescope import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb "
-    "[--module NAME] [--iree-executables DIR] [--json] | fusescope import DUMP_DIR --list "
-    "[--json] | fusescope import ENGINE_LAYERS.json [--profile P.json] [--times T.json] "
-    "[--onnx MODEL.onnx] [--shape-profile N] -o RUN.fsdb [--json]";
 
 void ModulesJson(JsonWriter& json, const ir::XlaDumpFolder& folder) {
   const ir::XlaDumpModule* chosen = folder.Default();
@@ -340,68 +335,63 @@ int ImportMlirLog(const std::string& path, const std::string& output, bool json_
   return 0;
 }
 
-int RunImport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args,
-                        {"-o", "--module", "--iree-executables", "--profile", "--times", "--onnx",
-                         "--shape-profile"},
-                        {"--list", "--json"});
-  if (!args.ok()) return Fail("import: " + args.message());
-  const bool list = args->Has("--list");
-  if (args->positional().size() != 1 || (!list && !args->Has("-o"))) return Fail(kUsage);
-  const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args->positional()[0]);
+int RunImport(const ParsedArgs& args) {
+  const bool list = args.Has("--list");
+  if (args.positional().empty()) return FailUsage(args, "missing SOURCE");
+  const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args.positional()[0]);
   for (const char* flag : {"--profile", "--times", "--onnx", "--shape-profile"}) {
-    if (args->Has(flag) && !tensorrt) {
+    if (args.Has(flag) && !tensorrt) {
       return Fail(std::string("import: ") + flag + " is for TensorRT layer information (" +
-                  args->positional()[0] + " is none: no JSON object opening with \"Layers\")");
+                  args.positional()[0] + " is none: no JSON object opening with \"Layers\")");
     }
   }
   if (tensorrt) {
-    if (list || args->Has("--module")) {
-      return Fail("import: --list and --module are for XLA dump folders; " + args->positional()[0] +
+    if (list || args.Has("--module")) {
+      return Fail("import: --list and --module are for XLA dump folders; " + args.positional()[0] +
                   " is TensorRT layer information");
     }
-    return ImportTensorRt(*args);
+    return ImportTensorRt(args);
   }
-  if (LooksLikeMlirLogFile(args->positional()[0])) {
+  if (LooksLikeMlirLogFile(args.positional()[0])) {
     if (list)
-      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
                   " is an MLIR pass log");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
-                         StageSource::kMlirLog, args->Value("--iree-executables"));
+    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
+                         StageSource::kMlirLog, args.Value("--iree-executables"));
   }
-  if (ir::tvm_import::LooksLikeTvmDumpFolder(args->positional()[0])) {
+  if (ir::tvm_import::LooksLikeTvmDumpFolder(args.positional()[0])) {
     if (list)
-      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
                   " is a TVM DumpIR folder");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
-                         StageSource::kTvmDumpFolder, args->Value("--iree-executables"));
+    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
+                         StageSource::kTvmDumpFolder, args.Value("--iree-executables"));
   }
-  if (ir::mlir_import::LooksLikeMlirTreeDir(args->positional()[0])) {
+  if (ir::mlir_import::LooksLikeMlirTreeDir(args.positional()[0])) {
     if (list)
-      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
                   " is a folder of MLIR dumps (--mlir-print-ir-tree-dir)");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
-                         StageSource::kMlirTreeDir, args->Value("--iree-executables"));
+    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
+                         StageSource::kMlirTreeDir, args.Value("--iree-executables"));
   }
-  if (ir::mlir_import::LooksLikeStageFolder(args->positional()[0])) {
+  if (ir::mlir_import::LooksLikeStageFolder(args.positional()[0])) {
     if (list)
-      return Fail("import: --list is for XLA dump folders; " + args->positional()[0] +
+      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
                   " is a folder of MLIR stage files");
-    return ImportMlirLog(args->positional()[0], *args->Value("-o"), args->Has("--json"),
-                         StageSource::kMlirStageFolder, args->Value("--iree-executables"));
+    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
+                         StageSource::kMlirStageFolder, args.Value("--iree-executables"));
   }
-  if (std::error_code error; std::filesystem::is_regular_file(args->positional()[0], error)) {
-    return Fail(args->positional()[0] +
+  if (std::error_code error; std::filesystem::is_regular_file(args.positional()[0], error)) {
+    return Fail(args.positional()[0] +
                 ": neither an XLA dump folder, an MLIR pass log (no '// -----// IR Dump' "
                 "section header in its first 64 KiB) nor TensorRT layer information (no JSON "
                 "object opening with \"Layers\")");
   }
-  auto folder = ir::ScanXlaDumpFolder(args->positional()[0]);
+  auto folder = ir::ScanXlaDumpFolder(args.positional()[0]);
   if (!folder.ok()) return Fail(folder.message());
-  if (list) return PrintList(*folder, args->Has("--json"));
+  if (list) return PrintList(*folder, args.Has("--json"));
 
   const ir::XlaDumpModule* module = folder->Default();
-  if (auto which = args->Value("--module")) {
+  if (auto which = args.Value("--module")) {
     auto found = folder->Find(*which);
     if (!found.ok()) return Fail(found.message());
     module = *found;
@@ -409,27 +399,46 @@ int RunImport(const std::vector<std::string>& raw_args) {
   auto imported = ir::ImportXlaDumpModule(*module, folder->path);
   if (!imported.ok()) return Fail(imported.message());
   for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
-  const std::string output = *args->Value("-o");
+  const std::string output = *args.Value("-o");
   if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {
     return Fail(saved.message());
   }
-  PrintSummary(*module, *imported, SkippedFor(*folder, module), output, args->Has("--json"));
+  PrintSummary(*module, *imported, SkippedFor(*folder, module), output, args.Has("--json"));
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"import",
-     "import DUMP_DIR|MLIR_LOG|STAGE_DIR|TVM_DUMP_DIR|TREE_DIR -o RUN.fsdb [--module NAME] "
-     "[--iree-executables DIR] [--json] | import DUMP_DIR --list [--json] | import "
-     "ENGINE_LAYERS.json [--profile P.json] [--times T.json] [--onnx MODEL.onnx] "
-     "[--shape-profile N] -o RUN.fsdb [--json]",
-     "an XLA dump folder (--xla_dump_to), an MLIR pass log "
-     "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
-     "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
-     "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
-     "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes) as a recording "
-     "of the compiler's own passes",
-     RunImport});
+const CommandRegistrar kRegistrar({
+    .name = "import",
+    .summary =
+        "an XLA dump folder (--xla_dump_to), an MLIR pass log "
+        "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
+        "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
+        "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
+        "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes) as a recording "
+        "of the compiler's own passes",
+    .positionals = {{"SOURCE",
+                     "DUMP_DIR (XLA), MLIR_LOG, STAGE_DIR (N_name.mlir files), TVM_DUMP_DIR, "
+                     "TREE_DIR (--mlir-print-ir-tree-dir) or ENGINE_LAYERS.json (TensorRT)"}},
+    .flags =
+        {
+            Text("-o", "RUN.fsdb", "the recording to write").Required(),
+            Text("--module", "NAME", "an XLA dump's module (default: its main one)"),
+            Switch("--list", "an XLA dump's modules, instead of importing one").Mode(),
+            Text("--iree-executables", "DIR",
+                 "an MLIR log's IREE executables (--iree-hal-dump-executable-files-to), "
+                 "stored as kernels"),
+            Text("--profile", "P.json",
+                 "TensorRT: the --exportProfile file (default: beside the layers)"),
+            Text("--times", "T.json",
+                 "TensorRT: the --exportTimes file (default: beside the layers)"),
+            Text("--onnx", "MODEL.onnx", "TensorRT: the model the engine was built from"),
+            Integer("--shape-profile", "N",
+                    "TensorRT: the optimization profile to import (default: the one the "
+                    "layer profile names, else 0)"),
+            JsonFlag(),
+        },
+    .run = RunImport,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -138,15 +138,4 @@ std::function<void(int64_t, int64_t)> InstructionProgress(std::string name) {
   };
 }
 
-StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,
-                              const std::string& flag) {
-  if (!text) return fallback;
-  char* end = nullptr;
-  const double value = std::strtod(text->c_str(), &end);
-  if (text->empty() || end != text->c_str() + text->size() || !(value >= 0)) {
-    return Status::Error("option " + flag + " needs a non-negative number, got '" + *text + "'");
-  }
-  return value;
-}
-
 }  // namespace fusescope::app

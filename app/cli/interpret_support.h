@@ -44,10 +44,6 @@ void PrintProgress(std::string_view kind, int64_t index, int64_t total, std::str
 // so that a module of 100k instructions does not flood the pipe.
 std::function<void(int64_t, int64_t)> InstructionProgress(std::string name);
 
-// --rtol / --atol as doubles (defaults when absent); an error for text that is no number.
-StatusOr<double> DoubleOption(const std::optional<std::string>& text, double fallback,
-                              const std::string& flag);
-
 }  // namespace fusescope::app
 
 #endif  // FUSESCOPE_APP_CLI_INTERPRET_SUPPORT_H_

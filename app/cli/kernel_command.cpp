@@ -11,6 +11,7 @@
 #include <set>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "recording/kernel_store.h"
 #include "views/kernel_timeline.h"
@@ -20,10 +21,6 @@ namespace {
 
 using recording::KernelRecord;
 using recording::KernelSummary;
-
-constexpr const char* kUsage =
-    "usage: fusescope kernel RUN.fsdb [FUSION] [--pass N] [--stage NAME | --asm | --llvm | "
-    "--diff STAGE [--ignore-indentation]] [--list] [--json]";
 
 std::string Join(const std::vector<std::string>& items) {
   std::string text;
@@ -244,22 +241,17 @@ int ShowKernel(const std::string& path, const std::vector<KernelSummary>& listed
   return 0;
 }
 
-int RunKernel(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--stage", "--diff"},
-                        {"--asm", "--llvm", "--list", "--json", "--ignore-indentation"});
-  if (!args.ok()) return Fail("kernel: " + args.message() + "; " + kUsage);
-  if (args->positional().empty() || args->positional().size() > 2) return Fail(kUsage);
+int RunKernel(const ParsedArgs& args) {
   const int choices =
-      args->Has("--stage") + args->Has("--asm") + args->Has("--llvm") + args->Has("--diff");
+      args.Has("--stage") + args.Has("--asm") + args.Has("--llvm") + args.Has("--diff");
   if (choices > 1) return Fail("kernel: choose one of --stage, --asm, --llvm, --diff");
-  const bool list = args->Has("--list") || args->positional().size() == 1;
+  const bool list = args.Has("--list") || args.positional().size() == 1;
   if (choices > 0 && list) return Fail("kernel: --stage, --asm, --llvm and --diff need a FUSION");
-  if (args->Has("--ignore-indentation") && !args->Has("--diff")) {
+  if (args.Has("--ignore-indentation") && !args.Has("--diff")) {
     return Fail("kernel: --ignore-indentation goes with --diff");
   }
-  auto pass = args->IntValue("--pass");
-  if (!pass.ok()) return Fail(pass.message());
-  const std::string& path = args->positional()[0];
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  const std::string& path = args.positional()[0];
   if (!std::filesystem::exists(path)) return Fail(path + ": no such file");
   auto kernels = recording::ListKernels(path);
   if (!kernels.ok()) return Fail(kernels.message());
@@ -268,12 +260,12 @@ int RunKernel(const std::vector<std::string>& raw_args) {
   for (const KernelSummary& kernel : *kernels) snapshots.insert(kernel.snapshot);
   // The compiled snapshot: the latest one with kernels, unless --pass names another.
   int snapshot = *snapshots.rbegin();
-  if (*pass) {
-    snapshot = static_cast<int>(**pass + 1);
+  if (pass) {
+    snapshot = static_cast<int>(*pass + 1);
     if (!snapshots.count(snapshot)) {
       std::vector<std::string> passes;
       for (int with : snapshots) passes.push_back(std::to_string(with - 1));
-      return Fail(path + ": no kernels of the graph after pass " + std::to_string(**pass) +
+      return Fail(path + ": no kernels of the graph after pass " + std::to_string(*pass) +
                   " (there are kernels after pass " + Join(passes) + "; -1 is the input)");
     }
   }
@@ -282,18 +274,33 @@ int RunKernel(const std::vector<std::string>& raw_args) {
     if (kernel.snapshot == snapshot) shown.push_back(std::move(kernel));
   }
   if (list) {
-    PrintList(shown, snapshot, args->Has("--json"));
+    PrintList(shown, snapshot, args.Has("--json"));
     return 0;
   }
-  return ShowKernel(path, shown, snapshot, args->positional()[1], *args);
+  return ShowKernel(path, shown, snapshot, args.positional()[1], args);
 }
 
-const CommandRegistrar kRegistrar(
-    {"kernel",
-     "kernel RUN.fsdb [FUSION] [--pass N] [--stage NAME | --asm | --llvm | --diff STAGE "
-     "[--ignore-indentation]] [--list] [--json]",
-     "the kernels of a compiled snapshot; one kernel's lowering stages, texts and diffs",
-     RunKernel});
+const CommandRegistrar kRegistrar({
+    .name = "kernel",
+    .summary = "the kernels of a compiled snapshot; one kernel's lowering stages, texts and diffs",
+    .positionals = {{"RUN.fsdb", "a recording with kernels (fusescope profile --save)"},
+                    Positional{"FUSION", "one kernel, by its fusion's name (without it: the list)"}
+                        .Optional()},
+    .flags =
+        {
+            PassFlag("the latest snapshot with kernels"),
+            Text("--stage", "NAME", "that lowering stage's text"),
+            Switch("--asm", "the assembly (asm on the CPU, ptx on the GPU)"),
+            Switch("--llvm", "the LLVM IR"),
+            Text("--diff", "STAGE", "what that stage changed, against the stage before it"),
+            Switch("--ignore-indentation",
+                   "with --diff: lines that differ only in indentation "
+                   "are the same"),
+            Switch("--list", "the kernels of the snapshot (also without FUSION)"),
+            JsonFlag(),
+        },
+    .run = RunKernel,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/comparison_text.h"
 #include "app/cli/lesson_support.h"
 #include "ir/json_writer.h"
@@ -22,10 +23,6 @@
 
 namespace fusescope::app {
 namespace {
-
-constexpr char kUsage[] =
-    "usage: fusescope lesson FILE|lesson:NAME [-o RUN.fsdb | --recording RUN.fsdb] [--step N] "
-    "[--check] [--json] [--progress] | fusescope lesson --list [--json]";
 
 // Word-wraps `text` at `width` columns with `indent` before each line; paragraphs ("\n\n") and
 // list lines ("\n- ") keep their breaks.
@@ -179,37 +176,32 @@ void StepJson(JsonWriter& json, const views::Lesson& lesson, const ResolvedLesso
   json.EndObject();
 }
 
-int RunLesson(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"-o", "--recording", "--step"},
-                        {"--list", "--check", "--json", "--progress"});
-  if (!args.ok()) return Fail("lesson: " + args.message());
-  if (args->Has("--list")) return ListLessons(args->Has("--json"));
-  if (args->positional().size() != 1) return Fail(kUsage);
-  if (args->Has("-o") && args->Has("--recording")) {
+int RunLesson(const ParsedArgs& args) {
+  if (args.Has("--list")) return ListLessons(args.Has("--json"));
+  if (args.Has("-o") && args.Has("--recording")) {
     return Fail("lesson: -o makes the lesson's recording, --recording reads one: give one");
   }
-  auto lesson = views::LoadLesson(args->positional()[0]);
+  auto lesson = views::LoadLesson(args.positional()[0]);
   if (!lesson.ok()) return Fail(lesson.message());
-  auto step_number = args->IntValue("--step");
-  if (!step_number.ok()) return Fail("lesson: " + step_number.message());
-  if (*step_number &&
-      (**step_number < 1 || **step_number > static_cast<int64_t>(lesson->steps.size()))) {
-    return Fail("lesson: --step " + std::to_string(**step_number) + " is out of range (1 to " +
+  const std::optional<int64_t> step_number = args.IntValue("--step");
+  if (step_number &&
+      (*step_number < 1 || *step_number > static_cast<int64_t>(lesson->steps.size()))) {
+    return Fail("lesson: --step " + std::to_string(*step_number) + " is out of range (1 to " +
                 std::to_string(lesson->steps.size()) + ")");
   }
 
   ScratchFile scratch;
   std::string path;
-  if (auto given = args->Value("--recording")) {
+  if (auto given = args.Value("--recording")) {
     path = *given;
   } else {
-    if (auto out = args->Value("-o")) {
+    if (auto out = args.Value("-o")) {
       path = *out;
     } else {
       scratch.path = ScratchFile::TemporaryPath();
       path = scratch.path;
     }
-    if (Status prepared = PrepareLessonRecording(*lesson, path, args->Has("--progress"));
+    if (Status prepared = PrepareLessonRecording(*lesson, path, args.Has("--progress"));
         !prepared.ok()) {
       return Fail(prepared.message());
     }
@@ -217,8 +209,8 @@ int RunLesson(const std::vector<std::string>& raw_args) {
   auto resolved = ResolveLessonAt(*lesson, path);
   if (!resolved.ok()) return Fail(resolved.message());
 
-  const bool as_json = args->Has("--json");
-  if (args->Has("--check")) {
+  const bool as_json = args.Has("--json");
+  if (args.Has("--check")) {
     if (as_json) {
       JsonWriter json;
       json.BeginObject();
@@ -236,8 +228,8 @@ int RunLesson(const std::vector<std::string>& raw_args) {
 
   size_t first = 0;
   size_t last = lesson->steps.size();
-  if (*step_number) {
-    first = static_cast<size_t>(**step_number - 1);
+  if (step_number) {
+    first = static_cast<size_t>(*step_number - 1);
     last = first + 1;
   }
   std::vector<std::optional<recording::RecordingComparison>> what_ifs(lesson->steps.size());
@@ -278,13 +270,25 @@ int RunLesson(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"lesson",
-                                   "lesson FILE|lesson:NAME [-o RUN.fsdb | --recording RUN.fsdb] "
-                                   "[--step N] [--check] [--json] [--progress] | lesson --list "
-                                   "[--json]",
-                                   "a lesson walked through step by step: each pass explained, "
-                                   "the node, the decision, the kernel stage, what-if compiles",
-                                   RunLesson});
+const CommandRegistrar kRegistrar({
+    .name = "lesson",
+    .summary = "a lesson walked through step by step: each pass explained, the node, the "
+               "decision, the kernel stage, what-if compiles",
+    .positionals = {{"FILE|lesson:NAME", "a .lesson file, or a built-in lesson"}},
+    .flags =
+        {
+            Text("-o", "RUN.fsdb",
+                 "keep the lesson's recording there (default: a temporary one, removed)"),
+            Text("--recording", "RUN.fsdb",
+                 "use this recording of the lesson's model instead of compiling it"),
+            Integer("--step", "N", "only step N (from 1)"),
+            Switch("--check", "only check that every step resolves"),
+            JsonFlag(),
+            ProgressFlag(),
+            Switch("--list", "the built-in lessons (instead of FILE)").Mode(),
+        },
+    .run = RunLesson,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -28,8 +28,9 @@ StatusOr<passes::PipelineOptions> LessonPipelineOptions(const views::Lesson& les
   if (!extra_pipeline) words = {"--pipeline", lesson.pipeline};
   words.insert(words.end(), lesson.options.begin(), lesson.options.end());
   words.insert(words.end(), extra.begin(), extra.end());
-  auto args = ParseArgs(words, kPipelineValueFlags, kPipelineBoolFlags);
+  auto args = ParseFlags(PipelineFlags(), words);
   if (!args.ok()) return args.status();
+  if (args->help()) return Status::Error("'--help' is not a compile option");
   if (!args->positional().empty()) {
     return Status::Error("'" + args->positional().front() + "' is not a compile option");
   }

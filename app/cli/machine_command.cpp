@@ -7,36 +7,26 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "profiler/cpu_counters.h"
-#include "runtime/cuda/cuda_driver.h"
 #include "profiler/machine.h"
+#include "runtime/cuda/cuda_driver.h"
 
 namespace fusescope::app {
 namespace {
 
-int RunMachine(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--probe-seconds", "--cache-dir"}, {"--json", "--recalibrate"});
-  if (!args.ok()) return Fail("machine: " + args.message());
-  if (!args->positional().empty()) {
-    return Fail("usage: fusescope machine [--recalibrate] [--probe-seconds S] [--json]");
-  }
+int RunMachine(const ParsedArgs& args) {
   profiler::CalibrationOptions options;
-  if (auto text = args->Value("--probe-seconds")) {
-    char* end = nullptr;
-    options.seconds_per_probe = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0') {
-      return Fail("machine: --probe-seconds takes a number, got \"" + *text + "\"");
-    }
-  }
+  options.seconds_per_probe = *args.NumberValue("--probe-seconds");
   const std::string directory =
-      args->Value("--cache-dir").value_or(profiler::DefaultCacheDirectory());
+      args.Value("--cache-dir").value_or(profiler::DefaultCacheDirectory());
   std::string note;
   StatusOr<profiler::MachineInfo> machine =
-      args->Has("--recalibrate") ? profiler::Calibrate(options)
-                                 : profiler::LoadOrCalibrate(directory, options, &note);
+      args.Has("--recalibrate") ? profiler::Calibrate(options)
+                                : profiler::LoadOrCalibrate(directory, options, &note);
   if (!machine.ok()) return Fail("machine: " + machine.message());
-  if (args->Has("--recalibrate")) {
+  if (args.Has("--recalibrate")) {
     Status saved = profiler::SaveMachine(*machine, directory);
     if (!saved.ok()) note = "not cached: " + saved.message();
   }
@@ -44,7 +34,7 @@ int RunMachine(const std::vector<std::string>& raw_args) {
   const std::vector<profiler::CounterReading> readings = counters.Read();
   StatusOr<runtime::CudaDriver*> gpu = runtime::CudaDriver::Get();
 
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     JsonWriter json;
     json.BeginObject();
     json.Key("cpu_model").String(machine->cpu_model);
@@ -108,10 +98,23 @@ int RunMachine(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"machine", "machine [--recalibrate] [--probe-seconds S] [--json]",
-     "this machine's peak FLOP/s and memory bandwidth (measured once, cached), counters and GPU",
-     RunMachine});
+const CommandRegistrar kRegistrar({
+    .name = "machine",
+    .summary =
+        "this machine's peak FLOP/s and memory bandwidth (measured once, cached), counters and GPU",
+    .flags =
+        {
+            Switch("--recalibrate", "measure again and replace the cached figures"),
+            Number("--probe-seconds", "S", "how long each probe runs")
+                .Default(profiler::CalibrationOptions{}.seconds_per_probe)
+                .AtLeast(0),
+            Text("--cache-dir", "DIR",
+                 "where the figures are cached (default: $XDG_CACHE_HOME/fusescope, else "
+                 "~/.cache/fusescope)"),
+            JsonFlag(),
+        },
+    .run = RunMachine,
+});
 
 }  // namespace
 }  // namespace fusescope::app

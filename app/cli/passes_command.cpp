@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "ir/json_writer.h"
 #include "recording/operation_counts.h"
 #include "recording/recording_store.h"
@@ -96,13 +97,10 @@ void PrintJson(const recording::Recording& recording) {
   std::cout << json.str() << '\n';
 }
 
-int RunPasses(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {}, {"--json"});
-  if (!args.ok()) return Fail("passes: " + args.message());
-  if (args->positional().size() != 1) return Fail("usage: fusescope passes RUN.fsdb [--json]");
-  auto recording = recording::LoadRecording(args->positional()[0]);
+int RunPasses(const ParsedArgs& args) {
+  auto recording = recording::LoadRecording(args.positional()[0]);
   if (!recording.ok()) return Fail(recording.message());
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     PrintJson(*recording);
   } else {
     PrintText(*recording);
@@ -110,9 +108,16 @@ int RunPasses(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"passes", "passes RUN.fsdb [--json]",
-                                   "pass table: changed, delta operations, fusions, time",
-                                   RunPasses});
+const CommandRegistrar kRegistrar({
+    .name = "passes",
+    .summary = "pass table: changed, delta operations, fusions, time",
+    .positionals = {{"RUN.fsdb", "a recording"}},
+    .flags =
+        {
+            JsonFlag(),
+        },
+    .run = RunPasses,
+});
 
 }  // namespace
 }  // namespace fusescope::app

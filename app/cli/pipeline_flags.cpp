@@ -34,9 +34,22 @@ std::string Default(const passes::PipelineOption& option) {
 
 }  // namespace
 
+const std::vector<Flag>& PipelineFlags() {
+  static const std::vector<Flag> flags = {
+      Text("--pipeline", "cpu|gpu", "the built-in pipeline").Default("cpu"),
+      Text("--disable-pass", "NAME", "leave this pass out").Repeats(),
+      Text("--stop-after", "NAME", "stop after this pass"),
+      Text("--set", "KEY=VALUE", "set a pipeline option, one of those compile --list-options lists")
+          .Repeats(),
+      Text("--fusion-limit", "KEY=VALUE", "the same as --set fusion.KEY=VALUE").Repeats(),
+      Switch("--no-verify", "do not verify the module between passes"),
+  };
+  return flags;
+}
+
 StatusOr<passes::PipelineOptions> PipelineOptionsFromArgs(const ParsedArgs& args) {
   passes::PipelineOptions options;
-  options.target = args.Value("--pipeline").value_or("cpu");
+  options.target = *args.Value("--pipeline");
   if (options.target != "cpu" && options.target != "gpu") {
     return Status::Error("unknown pipeline '" + options.target + "' (cpu or gpu)");
   }

@@ -1,23 +1,21 @@
 #ifndef FUSESCOPE_APP_CLI_PIPELINE_FLAGS_H_
 #define FUSESCOPE_APP_CLI_PIPELINE_FLAGS_H_
 
-// The user's control over the built-in pipelines from the command line:
-//   --pipeline cpu|gpu  --disable-pass NAME (repeatable)  --stop-after NAME  --no-verify
-//   --set KEY=VALUE (repeatable; the keys of passes/pipeline_option_table.h)
-//   --fusion-limit KEY=VALUE (repeatable; the same as --set fusion.KEY=VALUE)
+// The user's control over the built-in pipelines from the command line: --pipeline,
+// --disable-pass, --stop-after, --no-verify, --set KEY=VALUE (the keys of
+// passes/pipeline_option_table.h) and --fusion-limit KEY=VALUE (--set fusion.KEY=VALUE).
 
 #include <ostream>
-#include <set>
-#include <string>
+#include <vector>
 
 #include "app/cli/command.h"
 #include "passes/pipeline_options.h"
 
 namespace fusescope::app {
 
-inline const std::set<std::string> kPipelineValueFlags = {
-    "--pipeline", "--disable-pass", "--stop-after", "--fusion-limit", "--set"};
-inline const std::set<std::string> kPipelineBoolFlags = {"--no-verify"};
+// Those flags, declared once for every command line that compiles (compile, and a lesson's
+// options and what-ifs).
+const std::vector<Flag>& PipelineFlags();
 
 StatusOr<passes::PipelineOptions> PipelineOptionsFromArgs(const ParsedArgs& args);
 

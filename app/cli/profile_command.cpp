@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
@@ -298,18 +299,8 @@ int SaveProfileOutputs(const ParsedArgs& args, const std::string& what,
   return 0;
 }
 
-int RunProfile(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args,
-                        {"--pass", "--reps", "--warmup", "--inputs", "--seed", "--trace",
-                         "--device", "--top", "--lowering"},
-                        {"--json", "--save", "--progress", "--sgemm", "--dgemm", "--overhead"});
-  if (!args.ok()) return Fail("profile: " + args.message());
-  if (args->positional().size() != 1) {
-    return Fail("usage: fusescope profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] "
-                "[--inputs DIR] [--seed S] [--save] [--trace OUT.json] [--top K] [--json] "
-                "[--progress]");
-  }
-  const std::string device = args->Value("--device").value_or("interpreter");
+int RunProfile(const ParsedArgs& args) {
+  const std::string device = *args.Value("--device");
   if (device != "interpreter" && device != "cpu" && device != "cuda") {
     return Fail("profile: --device " + device +
                 " is not available: use cpu (compiled kernels), cuda or interpreter");
@@ -318,36 +309,29 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     // First, before any work: without a GPU the driver's one sentence is the answer.
     StatusOr<runtime::CudaDriver*> driver = runtime::CudaDriver::Get();
     if (!driver.ok()) return Fail(driver.message());
-    if (args->Has("--sgemm") || args->Has("--dgemm"))
+    if (args.Has("--sgemm") || args.Has("--dgemm"))
       return Fail("profile: --sgemm and --dgemm need --device cpu");
   }
   runtime::CpuExecutableOptions cpu_options;
   // A profile measures speed: f32 GEMMs run in single precision unless --dgemm asks for
   // `run`'s widened ones (--sgemm, the default, is accepted for symmetry with `run`).
-  if (args->Has("--sgemm") && args->Has("--dgemm"))
+  if (args.Has("--sgemm") && args.Has("--dgemm"))
     return Fail("profile: --sgemm and --dgemm exclude each other");
   cpu_options.f32_dot_precision =
-      args->Has("--dgemm") ? runtime::BlasPrecision::kWidened : runtime::BlasPrecision::kNative;
-  if (std::optional<std::string> text = args->Value("--lowering")) {
+      args.Has("--dgemm") ? runtime::BlasPrecision::kWidened : runtime::BlasPrecision::kNative;
+  if (std::optional<std::string> text = args.Value("--lowering")) {
     if (device != "cpu") return Fail("profile: --lowering needs --device cpu");
     auto parsed = runtime::LoweringOptions::Parse(*text);
     if (!parsed.ok()) return Fail("profile: " + parsed.message());
     cpu_options.lowering = *parsed;
   }
-  auto pass = args->IntValue("--pass");
-  auto reps = args->IntValue("--reps");
-  auto warmup = args->IntValue("--warmup");
-  auto seed = args->IntValue("--seed");
-  auto top = args->IntValue("--top");
-  for (const auto* value : {&pass, &reps, &warmup, &seed, &top}) {
-    if (!value->ok()) return Fail("profile: " + value->message());
-  }
-  const std::string& what = args->positional()[0];
+  const std::optional<int64_t> pass = args.IntValue("--pass");
+  const std::string& what = args.positional()[0];
   const bool is_recording = LooksLikeRecording(what);
-  if (!is_recording && (*pass || args->Has("--save"))) {
+  if (!is_recording && (pass || args.Has("--save"))) {
     return Fail("profile: --pass and --save need a recording (.fsdb)");
   }
-  auto loaded = LoadModel(what, *pass);
+  auto loaded = LoadModel(what, pass);
   if (!loaded.ok()) return Fail("profile: " + loaded.message());
   if (device == "cuda" && !is_recording) {
     // A model file: what runs on the GPU is the final snapshot of our GPU pipeline.
@@ -363,17 +347,17 @@ int RunProfile(const std::vector<std::string>& raw_args) {
     loaded->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
   }
   const int64_t snapshot = std::max<int64_t>(0, loaded->snapshot_index);
-  auto inputs = ChooseInputs(*loaded->module, args->Value("--inputs"),
-                             static_cast<uint64_t>(seed->value_or(0)));
+  auto inputs = ChooseInputs(*loaded->module, args.Value("--inputs"),
+                             static_cast<uint64_t>(*args.IntValue("--seed")));
   if (!inputs.ok()) return Fail("profile: " + inputs.message());
   profiler::MeasureOptions options;
-  options.reps = reps->value_or(10);
-  options.warmup = warmup->value_or(2);
-  options.measure_overhead = args->Has("--overhead");
+  options.reps = *args.IntValue("--reps");
+  options.warmup = *args.IntValue("--warmup");
+  options.measure_overhead = args.Has("--overhead");
   if (options.measure_overhead && device != "cpu")
     return Fail("profile: --overhead needs --device cpu (cuda always reports CUPTI's overhead; the "
                 "interpreter has no plain mode)");
-  const bool progress = args->Has("--progress");
+  const bool progress = args.Has("--progress");
   if (progress) {
     options.progress = [warmup = options.warmup](int64_t done, int64_t total) {
       // Named after the run that comes next: warm-up or timed.
@@ -402,11 +386,11 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   outcome.latency = latency;
   outcome.plain = plain;
   outcome.overhead = overhead;
-  if (int code = SaveProfileOutputs(*args, what, outcome, cpu_options, progress); code != 0) {
+  if (int code = SaveProfileOutputs(args, what, outcome, cpu_options, progress); code != 0) {
     return code;
   }
-  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, top->value_or(15)));
-  if (args->Has("--json")) {
+  const size_t limit = static_cast<size_t>(std::max<int64_t>(0, *args.IntValue("--top")));
+  if (args.Has("--json")) {
     PrintProfileJson(outcome);
   } else {
     PrintProfileText(outcome, limit);
@@ -414,15 +398,40 @@ int RunProfile(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"profile",
-     "profile MODEL|RUN.fsdb [--pass N] [--reps N] [--warmup W] [--inputs DIR] [--seed S] "
-     "[--device interpreter|cpu|cuda] [--lowering OPTIONS] [--sgemm|--dgemm] [--overhead] [--save] "
-     "[--trace OUT.json] "
-     "[--top K] [--json] [--progress]",
-     "run a module repeatedly (interpreter, compiled CPU kernels, or the GPU with CUPTI): latency "
-     "percentiles, per-kernel times, CPU counters",
-     RunProfile});
+const CommandRegistrar kRegistrar({
+    .name = "profile",
+    .summary = "run a module repeatedly (interpreter, compiled CPU kernels, or the GPU with "
+               "CUPTI): latency percentiles, per-kernel times, CPU counters",
+    .positionals = {{"MODEL|RUN.fsdb",
+                     "a model, or a recording (its final snapshot, or the one after --pass)"}},
+    .flags =
+        {
+            PassFlag(),
+            Integer("--reps", "N", "timed runs")
+                .Default(std::to_string(profiler::MeasureOptions{}.reps)),
+            Integer("--warmup", "W", "untimed runs first")
+                .Default(std::to_string(profiler::MeasureOptions{}.warmup)),
+            InputsFlag(),
+            SeedFlag(),
+            Text("--device", "interpreter|cpu|cuda",
+                 "the reference interpreter, compiled CPU kernels, or the GPU (CUPTI's kernel "
+                 "times)")
+                .Default("interpreter"),
+            Text("--lowering", "OPTIONS",
+                 "with --device cpu: the kernels' lowering options, e.g. \"tile=0 vector=8\""),
+            Switch("--sgemm", "with --device cpu: f32 GEMMs in single precision (the default)"),
+            Switch("--dgemm", "with --device cpu: f32 GEMMs widened to f64, as run does"),
+            Switch("--overhead",
+                   "with --device cpu: also time plain runs, and report what profiling costs"),
+            Switch("--save",
+                   "store the profile (and the kernels' lowering stages) in the recording"),
+            Text("--trace", "OUT.json", "write the runs as a Chrome trace"),
+            Integer("--top", "K", "how many kernels to list").Default("15"),
+            JsonFlag(),
+            ProgressFlag(),
+        },
+    .run = RunProfile,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/lesson_support.h"
 #include "compare/comparison_report.h"
 #include "compare/comparison_store.h"
@@ -20,13 +21,7 @@
 namespace fusescope::app {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: fusescope report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N] | "
-    "fusescope report [RUN.fsdb] --lesson FILE|lesson:NAME -o OUT.html [--title TEXT] "
-    "[--progress]";
-
 int RunLessonReport(const ParsedArgs& args) {
-  if (args.positional().size() > 1) return Fail(kUsage);
   if (args.Has("--max-pictures")) {
     return Fail(
         "report: --max-pictures is for a recording's report; a lesson's replay draws "
@@ -83,27 +78,22 @@ int RunLessonReport(const ParsedArgs& args) {
   return 0;
 }
 
-int RunReport(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"-o", "--title", "--max-pictures", "--lesson"}, {"--progress"});
-  if (!args.ok()) return Fail("report: " + args.message());
-  if (!args->Has("-o")) return Fail(kUsage);
-  if (args->Has("--lesson")) return RunLessonReport(*args);
-  if (args->positional().size() != 1) return Fail(kUsage);
-  if (args->Has("--progress")) return Fail("report: --progress is for a lesson's replay");
-  auto max_pictures = args->IntValue("--max-pictures");
-  if (!max_pictures.ok()) return Fail(max_pictures.message());
-  auto recording = recording::LoadRecording(args->positional()[0]);
+int RunReport(const ParsedArgs& args) {
+  if (args.Has("--lesson")) return RunLessonReport(args);
+  if (args.positional().empty()) return FailUsage(args, "missing RUN.fsdb (or --lesson)");
+  if (args.Has("--progress")) return Fail("report: --progress is for a lesson's replay");
+  auto recording = recording::LoadRecording(args.positional()[0]);
   if (!recording.ok()) return Fail(recording.message());
   views::ReportOptions options;
-  options.title = args->Value("--title").value_or("");
-  if (*max_pictures) options.max_pictures = static_cast<int>(**max_pictures);
+  options.title = args.Value("--title").value_or("");
+  options.max_pictures = static_cast<int>(*args.IntValue("--max-pictures"));
   // Comparisons stored with the recording (`fusescope compare ... -o`) get their section.
-  auto comparisons = compare::LoadComparisons(args->positional()[0]);
+  auto comparisons = compare::LoadComparisons(args.positional()[0]);
   if (!comparisons.ok()) return Fail("report: " + comparisons.message());
   std::vector<compare::Comparison> stored;
   for (auto& entry : *comparisons) stored.push_back(std::move(entry.comparison));
   options.extra_sections = compare::FormatComparisonsHtml(stored);
-  const std::string output = *args->Value("-o");
+  const std::string output = *args.Value("-o");
   if (Status written = views::WriteReport(*recording, output, options); !written.ok()) {
     return Fail(written.message());
   }
@@ -111,11 +101,27 @@ int RunReport(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"report",
-     "report RUN.fsdb -o OUT.html [--title TEXT] [--max-pictures N] | report [RUN.fsdb] "
-     "--lesson FILE|lesson:NAME -o OUT.html [--title TEXT] [--progress]",
-     "self-contained HTML report of a recording, or a lesson's replay to open offline", RunReport});
+const CommandRegistrar kRegistrar({
+    .name = "report",
+    .summary = "self-contained HTML report of a recording, or a lesson's replay to open offline",
+    .positionals = {Positional{"RUN.fsdb",
+                               "the recording; with --lesson, the lesson's own (fusescope lesson "
+                               "-o), else its model is compiled into a temporary one"}
+                        .Optional()},
+    .flags =
+        {
+            Text("-o", "OUT.html", "the page to write").Required(),
+            Text("--title", "TEXT",
+                 "the page's title (default: \"Fusescope report: MODEL\", \"Lesson: TITLE\")"),
+            Integer("--max-pictures", "N", "how many passes get a drawn graph (not with --lesson)")
+                .Default(std::to_string(views::ReportOptions{}.max_pictures))
+                .AtLeast(0),
+            Text("--lesson", "FILE|lesson:NAME",
+                 "a lesson's replay: one page students open offline"),
+            ProgressFlag(),
+        },
+    .run = RunReport,
+});
 
 }  // namespace
 }  // namespace fusescope::app

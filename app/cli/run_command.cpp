@@ -24,6 +24,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
@@ -37,6 +38,11 @@
 
 namespace fusescope::app {
 namespace {
+
+// The default relative tolerances. cuBLAS's f32 GEMMs accumulate in single precision (the CPU
+// path widens them to dgemm): the GPU's allows for that.
+constexpr double kCpuRtol = 1e-5;
+constexpr double kGpuRtol = 1e-4;
 
 struct RunReport {
   std::string model;
@@ -275,176 +281,258 @@ Status RunCompiled(Executable& executable, const std::vector<runtime::Literal>& 
   return Status::Ok();
 }
 
-int RunRun(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args,
-                        {"--pass", "--inputs", "--seed", "--save-outputs", "--rtol", "--atol",
-                         "--device", "--lowering", "--kernels-dir", "--save-exact"},
-                        {"--json", "--sgemm", "--progress", "--no-exact"});
-  if (!args.ok()) return Fail("run: " + args.message());
-  const std::string device = args->Value("--device").value_or("interpreter");
+// What `run` is asked to do, read from its command line and checked before any work.
+struct RunRequest {
+  std::string what;  // MODEL|RUN.fsdb
+  bool recording = false;
+  std::optional<int64_t> pass;
+  bool on_cpu = false;
+  bool on_gpu = false;
+  runtime::CudaDriver* gpu = nullptr;  // with --device cuda
+  runtime::LoweringOptions lowering;
+  bool sgemm = false;
+  double rtol = 0;
+  double atol = 0;
+  std::optional<std::string> inputs;
+  uint64_t seed = 0;
+  bool progress = false;
+  bool exact = true;  // the original module's f64 run (not --no-exact)
+  std::optional<std::string> kernels_dir;
+  std::optional<std::string> save_outputs;
+  std::optional<std::string> save_exact;
+};
+
+StatusOr<RunRequest> ReadRunRequest(const ParsedArgs& args) {
+  RunRequest request;
+  const std::string device = *args.Value("--device");
   if (device != "interpreter" && device != "cpu" && device != "cuda")
-    return Fail("run: --device " + device + " is not available: use interpreter, cpu or cuda");
-  const bool on_cpu = device == "cpu";
-  const bool on_gpu = device == "cuda";
-  if (!on_cpu && !on_gpu && args->Has("--kernels-dir"))
-    return Fail("run: --kernels-dir needs --device cpu or cuda");
-  if (on_gpu && args->Has("--sgemm")) return Fail("run: --sgemm needs --device cpu");
-  runtime::CudaDriver* gpu = nullptr;
-  if (on_gpu) {
+    return Status::Error("run: --device " + device +
+                         " is not available: use interpreter, cpu or cuda");
+  request.on_cpu = device == "cpu";
+  request.on_gpu = device == "cuda";
+  request.kernels_dir = args.Value("--kernels-dir");
+  if (!request.on_cpu && !request.on_gpu && request.kernels_dir)
+    return Status::Error("run: --kernels-dir needs --device cpu or cuda");
+  request.sgemm = args.Has("--sgemm");
+  if (request.on_gpu && request.sgemm) return Status::Error("run: --sgemm needs --device cpu");
+  if (request.on_gpu) {
     // First, before any work: without a GPU the driver's one sentence is the answer.
     StatusOr<runtime::CudaDriver*> driver = runtime::CudaDriver::Get();
-    if (!driver.ok()) return Fail(driver.message());
-    gpu = *driver;
+    if (!driver.ok()) return driver.status();
+    request.gpu = *driver;
   }
-  runtime::LoweringOptions lowering;
-  if (std::optional<std::string> text = args->Value("--lowering")) {
-    if (!on_cpu) return Fail("run: --lowering needs --device cpu");
+  if (std::optional<std::string> text = args.Value("--lowering")) {
+    if (!request.on_cpu) return Status::Error("run: --lowering needs --device cpu");
     auto parsed = runtime::LoweringOptions::Parse(*text);
-    if (!parsed.ok()) return Fail("run: " + parsed.message());
-    lowering = *parsed;
+    if (!parsed.ok()) return Status::Error("run: " + parsed.message());
+    request.lowering = *parsed;
   }
-  if (args->positional().size() != 1) {
-    return Fail(
-        "usage: fusescope run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs "
-        "DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]");
-  }
-  auto pass = args->IntValue("--pass");
-  auto seed = args->IntValue("--seed");
-  if (!pass.ok()) return Fail("run: " + pass.message());
-  if (!seed.ok()) return Fail("run: " + seed.message());
-  // cuBLAS's f32 GEMMs accumulate in single precision (the CPU path widens them to dgemm): the
-  // GPU's default relative tolerance allows for that.
-  auto rtol = DoubleOption(args->Value("--rtol"), on_gpu ? 1e-4 : 1e-5, "--rtol");
-  auto atol = DoubleOption(args->Value("--atol"), 1e-5, "--atol");
-  if (!rtol.ok()) return Fail("run: " + rtol.message());
-  if (!atol.ok()) return Fail("run: " + atol.message());
-  const std::string& what = args->positional()[0];
-  const bool recording = LooksLikeRecording(what);
-  if (!recording && *pass) return Fail("run: --pass needs a recording (.fsdb)");
-  // A recording's snapshot and original come from one load, sharing their weights.
+  request.pass = args.IntValue("--pass");
+  request.rtol = args.NumberValue("--rtol").value_or(request.on_gpu ? kGpuRtol : kCpuRtol);
+  request.atol = *args.NumberValue("--atol");
+  request.what = args.positional()[0];
+  request.recording = LooksLikeRecording(request.what);
+  if (!request.recording && request.pass)
+    return Status::Error("run: --pass needs a recording (.fsdb)");
+  request.inputs = args.Value("--inputs");
+  request.seed = static_cast<uint64_t>(*args.IntValue("--seed"));
+  request.progress = args.Has("--progress");
+  request.exact = !args.Has("--no-exact");
+  request.save_outputs = args.Value("--save-outputs");
+  request.save_exact = args.Value("--save-exact");
+  return request;
+}
+
+// The module that runs (a recording's snapshot, a model file itself, or the final snapshot of
+// our pipeline for a device) and the original it is judged against: none for a model file
+// interpreted as it is.
+struct RunModules {
+  LoadedModel snapshot;
   std::unique_ptr<ir::Module> original;
-  StatusOr<LoadedModel> snapshot = Status::Error("");
-  if (recording) {
-    auto both = LoadSnapshots(what, {*pass, -1});
-    if (!both.ok()) return Fail("run: " + both.message());
-    snapshot = std::move((*both)[0]);
-    original = std::move((*both)[1].module);
+};
+
+StatusOr<RunModules> LoadRunModules(const RunRequest& request) {
+  RunModules modules;
+  if (request.recording) {
+    // A recording's snapshot and original come from one load, sharing their weights.
+    auto both = LoadSnapshots(request.what, {request.pass, -1});
+    if (!both.ok()) return Status::Error("run: " + both.message());
+    modules.snapshot = std::move((*both)[0]);
+    modules.original = std::move((*both)[1].module);
+    return modules;
+  }
+  auto model = LoadModel(request.what, request.pass);
+  if (!model.ok()) return Status::Error("run: " + model.message());
+  modules.snapshot = std::move(model).value();
+  if (!request.on_cpu && !request.on_gpu) return modules;
+  // A model file: what runs is the final snapshot of our CPU (GPU) pipeline.
+  passes::PipelineOptions pipeline;
+  pipeline.target = request.on_cpu ? "cpu" : "gpu";
+  auto compiled = recording::CompileAndRecord(*modules.snapshot.module, pipeline);
+  if (!compiled.ok()) return Status::Error("run: " + compiled.message());
+  if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
+    return Status::Error("run: the " + pipeline.target +
+                         " pipeline did not produce a usable module");
+  auto final_module = compiled->snapshots.back().ToModule();
+  if (!final_module.ok()) return Status::Error("run: " + final_module.message());
+  modules.original = std::move(modules.snapshot.module);
+  modules.snapshot.module = std::move(final_module).value();
+  modules.snapshot.snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
+  return modules;
+}
+
+// The interpreter's options for one module's run: with --progress, lines named after it.
+runtime::InterpreterOptions InterpreterFor(const RunRequest& request, std::string name) {
+  runtime::InterpreterOptions interpreter;
+  if (request.progress) interpreter.progress = InstructionProgress(std::move(name));
+  return interpreter;
+}
+
+// The snapshot compiled for the CPU or the GPU and run once; --kernels-dir gets its kernels.
+Status RunOnDevice(const RunRequest& request, const LoadedModel& snapshot,
+                   const std::vector<runtime::Literal>& inputs, RunReport& report) {
+  const int index = static_cast<int>(snapshot.snapshot_index);
+  if (request.on_cpu) {
+    runtime::CpuExecutableOptions cpu_options;
+    cpu_options.lowering = request.lowering;
+    if (request.sgemm) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
+    cpu_options.snapshot = index;
+    auto executable = runtime::CpuExecutable::Compile(*snapshot.module, cpu_options);
+    if (!executable.ok())
+      return Status::Error("run: compiling for the CPU: " + executable.message());
+    FS_RETURN_IF_ERROR(RunCompiled(**executable, inputs, "CPU", report));
+    report.on_cpu = true;
   } else {
-    snapshot = LoadModel(what, *pass);
+    runtime::CudaExecutableOptions gpu_options;
+    gpu_options.snapshot = index;
+    auto executable = runtime::CudaExecutable::Compile(*snapshot.module, gpu_options);
+    if (!executable.ok())
+      return Status::Error("run: compiling for the GPU: " + executable.message());
+    FS_RETURN_IF_ERROR(RunCompiled(**executable, inputs, "GPU", report));
+    report.on_gpu = true;
+    report.gpu_name = request.gpu->device().name;
   }
-  if (!snapshot.ok()) return Fail("run: " + snapshot.message());
+  if (request.kernels_dir) {
+    Status saved = SaveKernels(report.kernels, *request.kernels_dir);
+    if (!saved.ok()) return Status::Error("run: " + saved.message());
+  }
+  return Status::Ok();
+}
+
+// Runs the original module (rounded, and in f64 for the exact answer) and the snapshot on the
+// same inputs, and judges each of the snapshot's outputs.
+StatusOr<RunReport> RunAndJudge(const RunRequest& request, RunModules& modules) {
+  LoadedModel& snapshot = modules.snapshot;
+  const ir::Module* original = modules.original.get();
   RunReport report;
-  report.model = snapshot->display_name;
-  report.pass = *pass;
-  if (!recording && (on_cpu || on_gpu)) {
-    // A model file: what runs is the final snapshot of our CPU (GPU) pipeline.
-    passes::PipelineOptions pipeline;
-    pipeline.target = on_cpu ? "cpu" : "gpu";
-    auto compiled = recording::CompileAndRecord(*snapshot->module, pipeline);
-    if (!compiled.ok()) return Fail("run: " + compiled.message());
-    if (compiled->snapshots.empty() || compiled->snapshots.back().broken())
-      return Fail("run: the " + pipeline.target + " pipeline did not produce a usable module");
-    auto final_module = compiled->snapshots.back().ToModule();
-    if (!final_module.ok()) return Fail("run: " + final_module.message());
-    original = std::move(snapshot->module);
-    snapshot->module = std::move(final_module).value();
-    snapshot->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
-  }
+  report.model = snapshot.display_name;
+  report.pass = request.pass;
   // Inputs follow the original module's parameters: passes keep the entry signature.
-  const ir::Module& input_module = original ? *original : *snapshot->module;
-  auto inputs =
-      ChooseInputs(input_module, args->Value("--inputs"), static_cast<uint64_t>(seed->value_or(0)));
-  if (!inputs.ok()) return Fail("run: " + inputs.message());
-  const bool progress = args->Has("--progress");
-  const auto options = [progress](std::string name) {
-    runtime::InterpreterOptions interpreter;
-    if (progress) interpreter.progress = InstructionProgress(std::move(name));
-    return interpreter;
-  };
+  const ir::Module& input_module = original ? *original : *snapshot.module;
+  auto inputs = ChooseInputs(input_module, request.inputs, request.seed);
+  if (!inputs.ok()) return Status::Error("run: " + inputs.message());
   if (original) {
-    auto reference = Interpret(*original, *inputs, options("original module"));
-    if (!reference.ok()) return Fail("run: original module: " + reference.message());
+    auto reference = Interpret(*original, *inputs, InterpreterFor(request, "original module"));
+    if (!reference.ok()) return Status::Error("run: original module: " + reference.message());
     report.original = std::move(reference).value();
   }
   // The exact answer: what the snapshot is judged by where it differs from the rounded
   // reference, and what --save-exact writes for other tools to judge by.
-  const std::optional<std::string> save_exact = args->Value("--save-exact");
-  if ((original && !args->Has("--no-exact")) || save_exact) {
-    runtime::InterpreterOptions wide = options("original module in f64");
+  if ((original && request.exact) || request.save_exact) {
+    runtime::InterpreterOptions wide = InterpreterFor(request, "original module in f64");
     wide.widen_floats_to_f64 = true;
     auto exact = Interpret(input_module, *inputs, wide);
     if (exact.ok()) {
       report.exact = std::move(exact).value();
     } else {
       report.exact_error = exact.message();
-      if (save_exact) return Fail("run: the module in f64: " + exact.message());
+      if (request.save_exact) return Status::Error("run: the module in f64: " + exact.message());
     }
   }
-  if (on_cpu) {
-    runtime::CpuExecutableOptions cpu_options;
-    cpu_options.lowering = lowering;
-    if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
-    cpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
-    auto executable = runtime::CpuExecutable::Compile(*snapshot->module, cpu_options);
-    if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
-    Status ran = RunCompiled(**executable, *inputs, "CPU", report);
-    if (!ran.ok()) return Fail(ran.message());
-    report.on_cpu = true;
-    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
-      Status saved = SaveKernels(report.kernels, *dir);
-      if (!saved.ok()) return Fail("run: " + saved.message());
-    }
-  } else if (on_gpu) {
-    runtime::CudaExecutableOptions gpu_options;
-    gpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
-    auto executable = runtime::CudaExecutable::Compile(*snapshot->module, gpu_options);
-    if (!executable.ok()) return Fail("run: compiling for the GPU: " + executable.message());
-    Status ran = RunCompiled(**executable, *inputs, "GPU", report);
-    if (!ran.ok()) return Fail(ran.message());
-    report.on_gpu = true;
-    report.gpu_name = gpu->device().name;
-    if (std::optional<std::string> dir = args->Value("--kernels-dir")) {
-      Status saved = SaveKernels(report.kernels, *dir);
-      if (!saved.ok()) return Fail("run: " + saved.message());
-    }
+  if (request.on_cpu || request.on_gpu) {
+    FS_RETURN_IF_ERROR(RunOnDevice(request, snapshot, *inputs, report));
   } else {
     const std::string snapshot_name =
         !original ? "module"
-                  : (*pass ? "snapshot after pass " + std::to_string(**pass) : "final snapshot");
-    auto result = Interpret(*snapshot->module, std::move(inputs).value(), options(snapshot_name));
+                  : (request.pass ? "snapshot after pass " + std::to_string(*request.pass)
+                                  : "final snapshot");
+    auto result = Interpret(*snapshot.module, std::move(inputs).value(),
+                            InterpreterFor(request, snapshot_name));
     if (!result.ok())
-      return Fail("run: " + std::string(original ? "snapshot: " : "") + result.message());
+      return Status::Error("run: " + std::string(original ? "snapshot: " : "") + result.message());
     report.snapshot = std::move(result).value();
   }
   if (report.original)
     report.judgements = runtime::JudgeOutputs(
         report.snapshot.outputs, report.original->outputs,
-        report.exact ? report.exact->outputs : std::vector<runtime::Literal>{}, *rtol, *atol);
-  if (std::optional<std::string> dir = args->Value("--save-outputs")) {
-    Status saved = SaveOutputs(report.snapshot.outputs, *dir);
-    if (!saved.ok()) return Fail("run: " + saved.message());
-  }
-  if (save_exact) {
-    Status saved = SaveOutputs(report.exact->outputs, *save_exact);
-    if (!saved.ok()) return Fail("run: " + saved.message());
-  }
-  if (args->Has("--json")) {
-    PrintJson(report);
-  } else {
-    PrintText(report);
-  }
-  return AllMatch(report) ? 0 : kExitFailure;
+        report.exact ? report.exact->outputs : std::vector<runtime::Literal>{}, request.rtol,
+        request.atol);
+  return report;
 }
 
-const CommandRegistrar kRegistrar(
-    {"run",
-     "run MODEL|RUN.fsdb [--pass N] [--inputs DIR] [--seed S] [--save-outputs DIR] "
-     "[--rtol X] [--atol Y] [--device interpreter|cpu|cuda] [--lowering \"tile=0 vector=8\"] "
-     "[--sgemm] [--kernels-dir DIR] [--no-exact] [--save-exact DIR] [--json] [--progress]",
-     "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the original) "
-     "on "
-     "seeded or given inputs",
-     RunRun});
+// --save-outputs and --save-exact: the snapshot's outputs and the exact answer as .npy files.
+Status SaveRunOutputs(const RunRequest& request, const RunReport& report) {
+  if (request.save_outputs) {
+    Status saved = SaveOutputs(report.snapshot.outputs, *request.save_outputs);
+    if (!saved.ok()) return Status::Error("run: " + saved.message());
+  }
+  if (request.save_exact) {
+    Status saved = SaveOutputs(report.exact->outputs, *request.save_exact);
+    if (!saved.ok()) return Status::Error("run: " + saved.message());
+  }
+  return Status::Ok();
+}
+
+int RunRun(const ParsedArgs& args) {
+  auto request = ReadRunRequest(args);
+  if (!request.ok()) return Fail(request.message());
+  auto modules = LoadRunModules(*request);
+  if (!modules.ok()) return Fail(modules.message());
+  auto report = RunAndJudge(*request, *modules);
+  if (!report.ok()) return Fail(report.message());
+  if (Status saved = SaveRunOutputs(*request, *report); !saved.ok()) return Fail(saved.message());
+  if (args.Has("--json")) {
+    PrintJson(*report);
+  } else {
+    PrintText(*report);
+  }
+  return AllMatch(*report) ? 0 : kExitFailure;
+}
+
+const CommandRegistrar kRegistrar({
+    .name = "run",
+    .summary = "interpret a module, or run it compiled for the CPU or GPU, (a snapshot against the "
+               "original) on seeded or given inputs",
+    .positionals = {{"MODEL|RUN.fsdb",
+                     "a model (run as it is, or our pipeline's final snapshot on a device), or a "
+                     "recording (a snapshot judged against the original module)"}},
+    .flags =
+        {
+            PassFlag(),
+            InputsFlag(),
+            SeedFlag(),
+            Text("--save-outputs", "DIR", "write the outputs as out_NNN.npy"),
+            Number("--rtol", "X",
+                   "relative tolerance (default: " + FormatNumber(kCpuRtol) + "; " +
+                       FormatNumber(kGpuRtol) + " with --device cuda)")
+                .AtLeast(0),
+            Number("--atol", "Y", "absolute tolerance").Default(1e-5).AtLeast(0),
+            Text("--device", "interpreter|cpu|cuda",
+                 "where the module runs: the reference interpreter, compiled CPU kernels, or "
+                 "the GPU")
+                .Default("interpreter"),
+            Text("--lowering", "OPTIONS",
+                 "with --device cpu: the kernels' lowering options, e.g. \"tile=0 vector=8\""),
+            Switch("--sgemm", "with --device cpu: f32 GEMMs in single precision"),
+            Text("--kernels-dir", "DIR",
+                 "with --device cpu or cuda: every kernel's lowering stages as text files"),
+            Switch("--no-exact", "leave out the original module's f64 run (the exact answer)"),
+            Text("--save-exact", "DIR", "write the f64 run's outputs as .npy files"),
+            JsonFlag(),
+            ProgressFlag(),
+        },
+    .run = RunRun,
+});
 
 }  // namespace
 }  // namespace fusescope::app

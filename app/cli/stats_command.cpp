@@ -6,6 +6,7 @@
 #include <map>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
 #include "recording/operation_counts.h"
@@ -100,19 +101,13 @@ void PrintJson(const std::string& name, const ir::Module& module, const ModuleSt
   std::cout << json.str() << '\n';
 }
 
-int RunStats(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--pass", "--dim"}, {"--json"});
-  if (!args.ok()) return Fail("stats: " + args.message());
-  if (args->positional().size() != 1)
-    return Fail("usage: fusescope stats FILE [--json] [--pass N]");
-  auto pass = args->IntValue("--pass");
-  if (!pass.ok()) return Fail(pass.message());
-  auto load_options = ModelLoadOptionsFromDims(args->Values("--dim"));
+int RunStats(const ParsedArgs& args) {
+  auto load_options = ModelLoadOptionsFromDims(args.Values("--dim"));
   if (!load_options.ok()) return Fail(load_options.message());
-  auto loaded = LoadModel(args->positional()[0], *pass, *load_options);
+  auto loaded = LoadModel(args.positional()[0], args.IntValue("--pass"), *load_options);
   if (!loaded.ok()) return Fail(loaded.message());
   const ModuleStats stats = Collect(*loaded->module);
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     PrintJson(loaded->display_name, *loaded->module, stats);
   } else {
     PrintText(loaded->display_name, *loaded->module, stats);
@@ -120,9 +115,18 @@ int RunStats(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"stats", "stats FILE [--json] [--pass N] [--dim NAME=N]",
-     "computations, operations, fusions and what they hold, per opcode", RunStats});
+const CommandRegistrar kRegistrar({
+    .name = "stats",
+    .summary = "computations, operations, fusions and what they hold, per opcode",
+    .positionals = {{"FILE", "a model, a recording, a compiler's dump or sample:NAME"}},
+    .flags =
+        {
+            JsonFlag(),
+            PassFlag(),
+            DimFlag(),
+        },
+    .run = RunStats,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -186,10 +186,8 @@ void PrintText(const ir::TensorRtImport& imported, const std::string& source,
 
 int ImportTensorRt(const ParsedArgs& args) {
   const std::string& source = args.positional()[0];
-  auto shape_profile = args.IntValue("--shape-profile");
-  if (!shape_profile.ok()) return Fail("import: " + shape_profile.message());
   ir::TensorRtImportOptions options;
-  options.profile = *shape_profile;
+  options.profile = args.IntValue("--shape-profile");
   options.profile_path = args.Value("--profile").value_or("");
   options.times_path = args.Value("--times").value_or("");
   std::unique_ptr<ir::Module> onnx_model;

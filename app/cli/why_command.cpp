@@ -81,23 +81,17 @@ void PrintJson(const recording::Recording& recording, const std::vector<Match>& 
   std::cout << json.str() << '\n';
 }
 
-int RunWhy(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {}, {"--json"});
-  if (!args.ok()) return Fail("why: " + args.message());
-  if (args->positional().size() != 3) {
-    return Fail("usage: fusescope why RUN.fsdb PRODUCER CONSUMER [--json]");
-  }
-  auto recording = recording::LoadRecording(args->positional()[0]);
+int RunWhy(const ParsedArgs& args) {
+  auto recording = recording::LoadRecording(args.positional()[0]);
   if (!recording.ok()) return Fail(recording.message());
-  const std::string producer = StripSigil(args->positional()[1]);
-  const std::string consumer = StripSigil(args->positional()[2]);
+  const std::string producer = StripSigil(args.positional()[1]);
+  const std::string consumer = StripSigil(args.positional()[2]);
   for (const std::string& name : {producer, consumer}) {
     const bool known = std::any_of(
         recording->snapshots.begin(), recording->snapshots.end(),
         [&](const recording::Snapshot& snapshot) { return snapshot.FindInstruction(name); });
     if (!known) {
-      return Fail("no instruction named %" + name + " in any snapshot of " +
-                  args->positional()[0]);
+      return Fail("no instruction named %" + name + " in any snapshot of " + args.positional()[0]);
     }
   }
   const std::vector<Match> matches = FindMatches(*recording, producer, consumer);
@@ -105,7 +99,7 @@ int RunWhy(const std::vector<std::string>& raw_args) {
     return Fail("no fusion pass considered %" + producer + " -> %" + consumer +
                 " (not a producer-consumer pair in any fusion pass)");
   }
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     PrintJson(*recording, matches, producer, consumer);
   } else {
     PrintText(*recording, matches, producer, consumer);
@@ -113,8 +107,18 @@ int RunWhy(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar({"why", "why RUN.fsdb PRODUCER CONSUMER [--json]",
-                                   "every fusion decision on that pair", RunWhy});
+const CommandRegistrar kRegistrar({
+    .name = "why",
+    .summary = "every fusion decision on that pair",
+    .positionals = {{"RUN.fsdb", "a recording"},
+                    {"PRODUCER", "the producer's instruction name (with or without %)"},
+                    {"CONSUMER", "the consumer's instruction name"}},
+    .flags =
+        {
+            Switch("--json", "print JSON"),
+        },
+    .run = RunWhy,
+});
 
 }  // namespace
 }  // namespace fusescope::app

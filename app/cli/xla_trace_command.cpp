@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
 #include "profiler/profile_store.h"
@@ -104,44 +105,36 @@ void PrintSummary(const profiler::TraceProfile& profile) {
       100 * profile.covered_share, 100 * profile.op_time_share);
 }
 
-int RunXlaTrace(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--top"}, {"--json", "--save"});
-  if (!args.ok()) return Fail("xla-trace: " + args.message());
-  if (args->positional().size() != 2) {
-    return Fail(
-        "usage: fusescope xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] "
-        "[--json]");
-  }
-  auto top = args->IntValue("--top");
-  if (!top.ok()) return Fail(top.message());
-  auto trace = profiler::ReadXlaTrace(args->positional()[0]);
+int RunXlaTrace(const ParsedArgs& args) {
+  auto trace = profiler::ReadXlaTrace(args.positional()[0]);
   if (!trace.ok()) return Fail(trace.message());
-  const std::string& target = args->positional()[1];
+  const std::string& target = args.positional()[1];
   const bool is_recording = LooksLikeRecording(target);
-  if (args->Has("--save") && !is_recording) {
+  if (args.Has("--save") && !is_recording) {
     return Fail("xla-trace: --save stores the profile in a recording; " + target + " is not one");
   }
   auto loaded = LoadModel(target, std::nullopt);
   if (!loaded.ok()) return Fail(loaded.message());
   auto profile = profiler::MapTraceOntoModule(*trace, *loaded->module);
-  if (!profile.ok()) return Fail(args->positional()[0] + ": " + profile.message());
-  if (args->Has("--save")) {
+  if (!profile.ok()) return Fail(args.positional()[0] + ": " + profile.message());
+  if (args.Has("--save")) {
     // The final snapshot is what LoadModel gave: its instruction ids are the kernels'.
     const int64_t snapshot = loaded->snapshot_index;
-    const std::string label = std::filesystem::path(args->positional()[0]).filename().string();
+    const std::string label = std::filesystem::path(args.positional()[0]).filename().string();
     auto id = profiler::AddProfile(target, profiler::ToProfile(*profile, snapshot, label));
     if (!id.ok()) return Fail(id.message());
     std::fprintf(stderr, "saved as profile %lld of %s (see: fusescope hot %s)\n",
                  static_cast<long long>(*id), target.c_str(), target.c_str());
   }
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     PrintJson(*profile);
     return 0;
   }
   PrintSummary(*profile);
   std::printf("%-32s %-11s %10s %10s %7s  %s\n", "XLA op", "opcode", "median us", "p95 us", "share",
               "source lines (op names)");
-  const size_t limit = top->value_or(20) > 0 ? static_cast<size_t>(top->value_or(20)) : 0;
+  const int64_t top = *args.IntValue("--top");
+  const size_t limit = top > 0 ? static_cast<size_t>(top) : 0;
   for (size_t i = 0; i < profile->ops.size() && i < limit; ++i) {
     const profiler::OpProfile& op = profile->ops[i];
     std::string names = op.op_names.empty() ? "" : op.op_names.front();
@@ -161,9 +154,19 @@ int RunXlaTrace(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"xla-trace", "xla-trace TRACE.json[.gz] MODULE.hlo|RUN.fsdb [--save] [--top K] [--json]",
-     "XLA's own profile mapped onto its fusions, op names and source lines", RunXlaTrace});
+const CommandRegistrar kRegistrar({
+    .name = "xla-trace",
+    .summary = "XLA's own profile mapped onto its fusions, op names and source lines",
+    .positionals = {{"TRACE.json[.gz]", "XLA's trace (jax.profiler, Chrome trace format)"},
+                    {"MODULE.hlo|RUN.fsdb", "the module the trace ran, or a recording of it"}},
+    .flags =
+        {
+            Switch("--save", "store the profile in the recording (for fusescope hot)"),
+            Integer("--top", "K", "how many ops to list").Default("20"),
+            JsonFlag(),
+        },
+    .run = RunXlaTrace,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"
@@ -60,18 +61,12 @@ void PairsJson(JsonWriter& json, const std::string& key,
   json.EndArray();
 }
 
-int RunXlaVsOurs(const std::vector<std::string>& raw_args) {
-  auto args = ParseArgs(raw_args, {"--module", "--pipeline"}, {"--json", "--all"});
-  if (!args.ok()) return Fail("xla-vs-ours: " + args.message());
-  if (args->positional().size() != 1) {
-    return Fail("usage: fusescope xla-vs-ours DUMP_DIR|RUN.fsdb [--module NAME] "
-                "[--pipeline cpu|gpu] [--all] [--json]");
-  }
+int RunXlaVsOurs(const ParsedArgs& args) {
   std::string platform;
-  auto xla = LoadXla(args->positional()[0], args->Value("--module"), &platform);
+  auto xla = LoadXla(args.positional()[0], args.Value("--module"), &platform);
   if (!xla.ok()) return Fail(xla.message());
   passes::PipelineOptions options;
-  options.target = args->Value("--pipeline").value_or(platform == "gpu" ? "gpu" : "cpu");
+  options.target = args.Value("--pipeline").value_or(platform == "gpu" ? "gpu" : "cpu");
   // What XLA's fusion passes saw: the module before its first fusing pass.
   const int64_t base = recording::SnapshotBeforeFirstFusion(*xla);
   auto input = xla->snapshots[static_cast<size_t>(base)].ToModule();
@@ -81,7 +76,7 @@ int RunXlaVsOurs(const std::vector<std::string>& raw_args) {
   auto comparison = recording::CompareFusion(*xla, base, *ours);
   if (!comparison.ok()) return Fail(comparison.message());
 
-  if (args->Has("--json")) {
+  if (args.Has("--json")) {
     JsonWriter json;
     json.BeginObject();
     json.Key("module").String(xla->model_name);
@@ -94,7 +89,7 @@ int RunXlaVsOurs(const std::vector<std::string>& raw_args) {
     json.Key("fused_by_neither").Int(comparison->neither);
     PairsJson(json, "xla_only", comparison->only_first);
     PairsJson(json, "ours_only", comparison->only_second);
-    if (args->Has("--all")) PairsJson(json, "both", comparison->both);
+    if (args.Has("--all")) PairsJson(json, "both", comparison->both);
     json.EndObject();
     std::cout << json.str() << '\n';
     return 0;
@@ -123,7 +118,7 @@ int RunXlaVsOurs(const std::vector<std::string>& raw_args) {
     std::printf("  %s -> %s  [%s]\n", pair.producer.c_str(), pair.consumer.c_str(),
                 pair.second_fusion.c_str());
   }
-  if (args->Has("--all")) {
+  if (args.Has("--all")) {
     std::printf("\nfused by both (XLA's / ours):\n");
     for (const recording::FusedPair& pair : comparison->both) {
       std::printf("  %s -> %s  [%s / %s]\n", pair.producer.c_str(), pair.consumer.c_str(),
@@ -133,11 +128,21 @@ int RunXlaVsOurs(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-const CommandRegistrar kRegistrar(
-    {"xla-vs-ours",
-     "xla-vs-ours DUMP_DIR|RUN.fsdb [--module NAME] [--pipeline cpu|gpu] [--all] [--json]",
-     "XLA's fusion next to ours, pair by pair, with our reasons where XLA fused and we did not",
-     RunXlaVsOurs});
+const CommandRegistrar kRegistrar({
+    .name = "xla-vs-ours",
+    .summary =
+        "XLA's fusion next to ours, pair by pair, with our reasons where XLA fused and we did not",
+    .positionals = {{"DUMP_DIR|RUN.fsdb", "an XLA dump folder, or a recording imported from one"}},
+    .flags =
+        {
+            Text("--module", "NAME", "the dump's module (default: its main one)"),
+            Text("--pipeline", "cpu|gpu",
+                 "our pipeline (default: the dump's platform: gpu for a GPU dump, else cpu)"),
+            Switch("--all", "also list the pairs fused by both"),
+            JsonFlag(),
+        },
+    .run = RunXlaVsOurs,
+});
 
 }  // namespace
 }  // namespace fusescope::app

@@ -35,6 +35,17 @@ expect_error() {
   if ! grep -Eq "$pattern" "$tmp/err"; then bad "$name: '$(cat "$tmp/err")' !~ /$pattern/"; return; fi
   ok
 }
+# expect_usage NAME PATTERN CMD...: as expect_error, with the usage exit status 2.
+expect_usage() {
+  local name=$1 pattern=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [[ $rc -ne 2 ]]; then bad "$name: exit $rc, expected 2: $(head -3 "$tmp/err")"; return; fi
+  if [[ $(wc -l <"$tmp/err") -ne 1 ]]; then bad "$name: stderr: $(cat "$tmp/err")"; return; fi
+  if [[ -s "$tmp/out" ]]; then bad "$name: partial output on stdout"; return; fi
+  if ! grep -Eq "$pattern" "$tmp/err"; then bad "$name: '$(cat "$tmp/err")' !~ /$pattern/"; return; fi
+  ok
+}
 contains() {
   local name=$1 pattern=$2 file=$3
   if grep -Eq "$pattern" "$file"; then ok; else bad "$name: no /$pattern/ in output"; fi
@@ -285,7 +296,7 @@ expect_error "import unrelated folder" "unrelated_dump: no XLA HLO dump files .*
 expect_error "import missing folder" "nowhere: no such folder" "$fs" import "$tmp/nowhere" -o "$tmp/x.fsdb"
 expect_error "import a file" "notes.txt: neither an XLA dump folder, an MLIR pass log .* nor TensorRT layer information" "$fs" import "$tmp/unrelated_dump/notes.txt" -o "$tmp/x.fsdb"
 expect_error "import unknown module" "no module 'jit_nope' \(there are module_0000\.jit_mlp\)" "$fs" import "$mlp_dump" -o "$tmp/x.fsdb" --module jit_nope
-expect_error "import without -o" "usage: fusescope import" "$fs" import "$mlp_dump"
+expect_usage "import without -o" "^fusescope import: missing -o RUN\.fsdb; usage: fusescope import SOURCE -o RUN\.fsdb \[FLAGS\]$" "$fs" import "$mlp_dump"
 
 # --- run and bisect: the reference interpreter
 expect_ok "run sample" "$fs" run sample:mlp --json
@@ -428,7 +439,7 @@ else
 fi
 expect_error "profile unknown device" "use cpu .compiled kernels., cuda or interpreter" "$fs" profile "$tmp/interp.fsdb" --device tpu
 expect_error "profile lowering needs cpu" "needs --device cpu" "$fs" profile "$tmp/interp.fsdb" --lowering "tile=8"
-expect_error "progress is a flag" "unknown option" "$fs" bisect "$tmp/interp.fsdb" --progress=yes
+expect_usage "progress is a flag" "^fusescope bisect: --progress takes no value, got '--progress=yes'$" "$fs" bisect "$tmp/interp.fsdb" --progress=yes
 expect_error "bisect model file" "not a recording" "$fs" bisect "$tmp/cc.hlo"
 expect_error "bisect bad rtol" "rtol" "$fs" bisect "$tmp/interp.fsdb" --rtol abc
 
@@ -440,8 +451,44 @@ printf '\x00\x01garbage' >"$tmp/garbage.hlo"
 expect_error "binary garbage" "^$tmp/garbage.hlo:1:1: " "$fs" stats "$tmp/garbage.hlo"
 expect_error "missing file" "$tmp/none.hlo" "$fs" stats "$tmp/none.hlo"
 expect_error "unknown sample" "no built-in sample" "$fs" stats sample:nope
-expect_error "bad --pass" "integer" "$fs" stats sample:mlp --pass x
-expect_error "unknown option" "unknown option" "$fs" stats sample:mlp --bogus
+expect_usage "bad --pass" "^fusescope stats: --pass needs an integer, got 'x'$" "$fs" stats sample:mlp --pass x
+expect_usage "unknown flag" "^fusescope stats: unknown flag --bogus$" "$fs" stats sample:mlp --bogus
+expect_usage "mistyped flag" "^fusescope stats: unknown flag --pas \(did you mean --pass\?\)$" "$fs" stats sample:mlp --pas 3
+expect_usage "flag without its value" "^fusescope profile: --reps needs a value \(N\)$" "$fs" profile sample:mlp --reps
+expect_usage "not a number" "^fusescope profile: --reps needs an integer, got 'many'$" "$fs" profile sample:mlp --reps=many
+expect_usage "bad tolerance" "^fusescope run: --rtol needs a number of at least 0, got '-1'$" "$fs" run sample:mlp --rtol -1
+expect_usage "single flag twice" "^fusescope compile: -o is given 2 times; it takes one value$" "$fs" compile sample:mlp -o "$tmp/a.fsdb" -o "$tmp/b.fsdb"
+expect_usage "missing positional" "^fusescope why: missing CONSUMER; usage: fusescope why RUN\.fsdb PRODUCER CONSUMER \[FLAGS\]$" "$fs" why x.fsdb a
+expect_usage "extra positional" "^fusescope passes: unexpected argument 'b'" "$fs" passes a b
+expect_usage "compare-peer takes no arguments" "^fusescope compare-peer: unexpected argument 'x'; usage: fusescope compare-peer < REQUEST\.json$" "$fs" compare-peer x
+expect_error "unknown command" "unknown command" "$fs" frobnicate
+
+# --- help: every command's usage and flags, from its declaration
+expect_ok "help" "$fs" --help
+cp "$tmp/out" "$tmp/help.txt"
+commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p; s/^  \([a-z][a-z-]*\)$/\1/p' "$tmp/help.txt" | grep -v '^gui$')
+[[ $(wc -w <<<"$commands") -ge 20 ]] && ok || bad "help lists $(wc -w <<<"$commands") commands"
+for command in $commands; do
+  expect_ok "help $command" "$fs" help "$command"
+  contains "help $command usage" "^usage: fusescope $command( |$)" "$tmp/out"
+  contains "help $command flags" "^  -h, --help " "$tmp/out"
+  cp "$tmp/out" "$tmp/help_cmd.txt"
+  expect_ok "$command --help" "$fs" "$command" --help
+  if cmp -s "$tmp/out" "$tmp/help_cmd.txt"; then ok; else bad "$command --help differs from help $command"; fi
+done
+expect_ok "help compile" "$fs" help compile
+contains "help compile: a pipeline flag" '^  --disable-pass NAME +leave this pass out \(repeatable\)$' "$tmp/out"
+contains "help compile: a default" '^  --pipeline cpu\|gpu +the built-in pipeline \(default: cpu\)$' "$tmp/out"
+contains "help compile: required" '^  -o RUN\.fsdb +the recording to write \(required\)$' "$tmp/out"
+contains "help compile: a mode" '^  --list-options ' "$tmp/out"
+expect_ok "help profile" "$fs" profile -h
+contains "help profile: default from the measurer" '^  --reps N +timed runs \(default: 10\)$' "$tmp/out"
+expect_usage "help of an unknown command" "unknown command 'nope'" "$fs" help nope
+# The usage lines in the docs give each command only flags it declares.
+expect_ok "docs' flags are declared" python3 "$src/tests/cli/check_doc_flags.py" "$fs" "$src"/docs/*.md "$src/README.md"
+expect_ok "help --man" "$fs" help --man
+contains "man: compile" '^\.B compile MODEL \\-o RUN\.fsdb \[FLAGS\]$' "$tmp/out"
+contains "man: a flag" '^\\fB\\-\\-list\\-options\\fR$' "$tmp/out"
 expect_error "unknown command" "unknown command" "$fs" frobnicate
 
 # --- machine: measured limits, cached per machine; counters read or explained
@@ -449,7 +496,7 @@ expect_ok "machine json" "$fs" machine --json --cache-dir "$tmp/machine" --probe
 json_ok "machine json" "d['peak_fp32_flops'] > 0 and d['memory_bandwidth_bytes_per_second'] > 0 and not d['from_cache'] and all(c['available'] or c['reason'] for c in d['counters'])"
 expect_ok "machine cached" "$fs" machine --json --cache-dir "$tmp/machine"
 json_ok "machine cached" "d['from_cache']"
-expect_error "machine bad probe" "probe-seconds takes a number" "$fs" machine --probe-seconds x
+expect_usage "machine bad probe" "^fusescope machine: --probe-seconds needs a number of at least 0, got 'x'$" "$fs" machine --probe-seconds x
 expect_error "machine absurd probe" "probe time must be" "$fs" machine --recalibrate --probe-seconds 1e9 --cache-dir "$tmp/machine"
 # hot places the hottest kernels on the cached machine's roofline, or says why it cannot
 expect_ok "machine for roofline" env XDG_CACHE_HOME="$tmp/xdg" "$fs" machine --probe-seconds 0.02
