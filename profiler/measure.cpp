@@ -182,8 +182,17 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
   measured->profile.settings += "; lowering " + cpu_options.lowering.ToString() +
                                 (cpu_options.f32_dot_precision == runtime::BlasPrecision::kNative
                                      ? "; f32 dots sgemm" : "; f32 dots widened to dgemm");
+  if (!cpu_options.kernel_configs.empty()) {
+    measured->profile.settings +=
+        "; tuned: " + std::to_string(cpu_options.kernel_configs.size()) + " kernels";
+    for (const auto& [kernel, config] : cpu_options.kernel_configs)
+      measured->profile.settings += (kernel == cpu_options.kernel_configs.begin()->first ? " (" : ", ") +
+                                    kernel + " " + config.ToString();
+    measured->profile.settings += ")";
+  }
   measured->profile.snapshot_index = snapshot_index;
-  measured->profile.label = module.name() + " on the CPU";
+  measured->profile.label = module.name() + " on the CPU" +
+                            (cpu_options.kernel_configs.empty() ? "" : ", tuned");
   measured->compile_seconds = compiled.compile_seconds();
   measured->kernels = compiled.kernels();
   return measured;

@@ -24,6 +24,7 @@
 #include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
+#include "app/cli/tuned_configs.h"
 #include "ir/json_writer.h"
 #include "ir/module.h"
 #include "passes/cost_analysis.h"
@@ -347,6 +348,13 @@ int RunProfile(const ParsedArgs& args) {
     loaded->snapshot_index = static_cast<int64_t>(compiled->snapshots.size()) - 1;
   }
   const int64_t snapshot = std::max<int64_t>(0, loaded->snapshot_index);
+  if (args.Has("--tuned")) {
+    if (device != "cpu" || !is_recording)
+      return Fail("profile: --tuned needs --device cpu and a recording with tuning runs");
+    auto applied = ApplyTunedConfigs(what, snapshot, cpu_options);
+    if (!applied.ok()) return Fail("profile: " + applied.message());
+    if (!args.Has("--json")) std::fprintf(stderr, "%s\n", applied->c_str());
+  }
   auto inputs = ChooseInputs(*loaded->module, args.Value("--inputs"),
                              static_cast<uint64_t>(*args.IntValue("--seed")));
   if (!inputs.ok()) return Fail("profile: " + inputs.message());
@@ -421,6 +429,9 @@ const CommandRegistrar kRegistrar({
                  "with --device cpu: the kernels' lowering options, e.g. \"tile=0 vector=8\""),
             Switch("--sgemm", "with --device cpu: f32 GEMMs in single precision (the default)"),
             Switch("--dgemm", "with --device cpu: f32 GEMMs widened to f64, as run does"),
+            Switch("--tuned",
+                   "with --device cpu: build each kernel as the recording's tuning runs found "
+                   "best (fusescope tune)"),
             Switch("--overhead",
                    "with --device cpu: also time plain runs, and report what profiling costs"),
             Switch("--save",

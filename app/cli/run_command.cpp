@@ -27,6 +27,7 @@
 #include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
+#include "app/cli/tuned_configs.h"
 #include "ir/json_writer.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
@@ -291,6 +292,7 @@ struct RunRequest {
   runtime::CudaDriver* gpu = nullptr;  // with --device cuda
   runtime::LoweringOptions lowering;
   bool sgemm = false;
+  bool tuned = false;  // the recording's best configuration per kernel (fusescope tune)
   double rtol = 0;
   double atol = 0;
   std::optional<std::string> inputs;
@@ -314,6 +316,8 @@ StatusOr<RunRequest> ReadRunRequest(const ParsedArgs& args) {
   if (!request.on_cpu && !request.on_gpu && request.kernels_dir)
     return Status::Error("run: --kernels-dir needs --device cpu or cuda");
   request.sgemm = args.Has("--sgemm");
+  request.tuned = args.Has("--tuned");
+  if (request.tuned && !request.on_cpu) return Status::Error("run: --tuned needs --device cpu");
   if (request.on_gpu && request.sgemm) return Status::Error("run: --sgemm needs --device cpu");
   if (request.on_gpu) {
     // First, before any work: without a GPU the driver's one sentence is the answer.
@@ -397,6 +401,12 @@ Status RunOnDevice(const RunRequest& request, const LoadedModel& snapshot,
     cpu_options.lowering = request.lowering;
     if (request.sgemm) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
     cpu_options.snapshot = index;
+    if (request.tuned) {
+      if (!request.recording) return Status::Error("run: --tuned needs a recording with tuning runs");
+      auto applied = ApplyTunedConfigs(request.what, index, cpu_options);
+      if (!applied.ok()) return Status::Error("run: " + applied.message());
+      std::fprintf(stderr, "%s\n", applied->c_str());
+    }
     auto executable = runtime::CpuExecutable::Compile(*snapshot.module, cpu_options);
     if (!executable.ok())
       return Status::Error("run: compiling for the CPU: " + executable.message());
@@ -524,6 +534,9 @@ const CommandRegistrar kRegistrar({
             Text("--lowering", "OPTIONS",
                  "with --device cpu: the kernels' lowering options, e.g. \"tile=0 vector=8\""),
             Switch("--sgemm", "with --device cpu: f32 GEMMs in single precision"),
+            Switch("--tuned",
+                   "with --device cpu: build each kernel as the recording's tuning runs found "
+                   "best (fusescope tune)"),
             Text("--kernels-dir", "DIR",
                  "with --device cpu or cuda: every kernel's lowering stages as text files"),
             Switch("--no-exact", "leave out the original module's f64 run (the exact answer)"),

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
 #include "ir/json_writer.h"
@@ -78,9 +79,7 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
   TuneFlags flags;
   if (args.positional().size() != 1) return Status::Error("expects one recording (RUN.fsdb)");
   flags.path = args.positional()[0];
-  auto pass = args.IntValue("--pass");
-  if (!pass.ok()) return pass.status();
-  flags.pass = *pass;
+  flags.pass = args.IntValue("--pass");
   flags.kernels = args.Values("--kernel");
   const std::optional<std::string> space = args.Value("--space");
   if (space) {
@@ -94,35 +93,16 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
   if (flags.strategy != "grid" && flags.strategy != "random" && flags.strategy != "evolutionary")
     return Status::Error("--strategy takes grid, random or evolutionary, not '" + flags.strategy +
                          "'");
-  struct IntFlag {
-    const char* name;
-    int64_t* target;
-    int64_t least;
-  };
-  int64_t seed = 1, input_seed = 0;
-  for (IntFlag flag : {IntFlag{"--trials", &flags.trials, 1}, IntFlag{"--reps", &flags.tuner.reps, 1},
-                       IntFlag{"--warmup", &flags.tuner.warmup, 0}, IntFlag{"--seed", &seed, 0},
-                       IntFlag{"--input-seed", &input_seed, 0}}) {
-    auto value = args.IntValue(flag.name);
-    if (!value.ok()) return value.status();
-    if (!*value) continue;
-    if (**value < flag.least)
-      return Status::Error(std::string(flag.name) + " must be at least " +
-                           std::to_string(flag.least));
-    *flag.target = **value;
-  }
-  flags.seed = static_cast<uint64_t>(seed);
-  flags.input_seed = static_cast<uint64_t>(input_seed);
-  auto coverage = DoubleOption(args.Value("--coverage"), 0.9, "--coverage");
-  if (!coverage.ok()) return coverage.status();
-  if (*coverage <= 0 || *coverage > 1) return Status::Error("--coverage takes a fraction in (0, 1]");
-  flags.coverage = *coverage;
-  auto rtol = DoubleOption(args.Value("--rtol"), 1e-5, "--rtol");
-  auto atol = DoubleOption(args.Value("--atol"), 1e-5, "--atol");
-  if (!rtol.ok()) return rtol.status();
-  if (!atol.ok()) return atol.status();
-  flags.tuner.rtol = *rtol;
-  flags.tuner.atol = *atol;
+  if (auto trials = args.IntValue("--trials")) flags.trials = *trials;
+  flags.tuner.reps = args.IntValue("--reps").value_or(flags.tuner.reps);
+  flags.tuner.warmup = args.IntValue("--warmup").value_or(flags.tuner.warmup);
+  flags.seed = static_cast<uint64_t>(args.IntValue("--seed").value_or(1));
+  flags.input_seed = static_cast<uint64_t>(args.IntValue("--input-seed").value_or(0));
+  flags.coverage = args.NumberValue("--coverage").value_or(0.9);
+  if (flags.coverage <= 0 || flags.coverage > 1)
+    return Status::Error("--coverage takes a fraction in (0, 1]");
+  flags.tuner.rtol = args.NumberValue("--rtol").value_or(1e-5);
+  flags.tuner.atol = args.NumberValue("--atol").value_or(1e-5);
   flags.inputs_dir = args.Value("--inputs");
   // As `profile --sgemm`: f32 dots in single precision (the default widens them to f64).
   if (args.Has("--sgemm")) flags.tuner.base.f32_dot_precision = runtime::BlasPrecision::kNative;
@@ -392,23 +372,28 @@ int RunSearch(const TuneFlags& flags) {
   return cancelled ? 130 : 0;
 }
 
-// The sweep as Ray tasks: scripts/ray_tune.py plans, runs and merges through this executable.
-int RunOnRay(const std::vector<std::string>& original_args) {
+// The sweep as Ray tasks: scripts/ray_tune.py plans, runs and merges through this executable,
+// given the flags of this command line (all but --executor).
+int RunOnRay(const ParsedArgs& args, const std::vector<Flag>& declared) {
   std::string script = std::string(FUSESCOPE_SCRIPTS_DIR) + "/ray_tune.py";
   if (!std::filesystem::exists(script)) {
-    const std::filesystem::path installed =
-        std::filesystem::path(ExecutablePath()).parent_path() / "../share/fusescope/scripts/ray_tune.py";
+    const std::filesystem::path installed = std::filesystem::path(ExecutablePath()).parent_path() /
+                                            "../share/fusescope/scripts/ray_tune.py";
     if (std::filesystem::exists(installed)) script = installed.string();
   }
   const char* python = std::getenv("FUSESCOPE_RAY_PYTHON");
   std::vector<std::string> command = {python && *python ? python : "python3", script};
-  for (size_t i = 0; i < original_args.size(); ++i) {
-    if (original_args[i] == "--executor") {
-      ++i;
+  for (const std::string& positional : args.positional()) command.push_back(positional);
+  for (const Flag& flag : declared) {
+    if (flag.name == "--executor" || !args.Has(flag.name)) continue;
+    if (flag.kind == FlagKind::kSwitch) {
+      command.push_back(flag.name);
       continue;
     }
-    if (original_args[i].rfind("--executor=", 0) == 0) continue;
-    command.push_back(original_args[i]);
+    for (const std::string& value : args.Values(flag.name)) {
+      command.push_back(flag.name);
+      command.push_back(value);
+    }
   }
   command.push_back("--fusescope");
   command.push_back(ExecutablePath());
@@ -421,38 +406,71 @@ int RunOnRay(const std::vector<std::string>& original_args) {
               std::strerror(errno));
 }
 
-int RunTune(const std::vector<std::string>& arguments) {
-  auto args = ParseArgs(arguments,
-                        {"--pass", "--kernel", "--space", "--trials", "--strategy", "--seed",
-                         "--reps", "--warmup", "--coverage", "--inputs", "--input-seed", "--rtol",
-                         "--atol", "--plot", "--config", "--merge", "--executor"},
-                        {"--json", "--progress", "--no-save", "--list", "--plan", "--trial",
-                         "--sgemm"});
-  if (!args.ok()) return Fail("tune: " + args.message());
-  if (std::optional<std::string> executor = args->Value("--executor")) {
-    if (*executor == "ray") return RunOnRay(arguments);
-    if (*executor != "local")
-      return Fail("tune: --executor takes local or ray, not '" + *executor + "'");
-  }
-  auto flags = ReadFlags(*args);
+std::vector<Flag> TuneFlagDeclarations() {
+  return {
+      PassFlag(),
+      Text("--kernel", "NAME", "a kernel to tune (default: the hottest covering --coverage)")
+          .Repeats(),
+      Text("--space", "SPACE",
+           "knobs and their values: \"tile=0,16,32 vector=4,8,16 unroll=1,2,4 "
+           "gemm=openblas,onednn,blis,mlir\"")
+          .Default(tuning::SearchSpace::Default({"openblas"}).ToString()),
+      Integer("--trials", "N", "trials per kernel (default: every candidate)").AtLeast(1),
+      Text("--strategy", "grid|random|evolutionary", "the order candidates are tried in")
+          .Default("grid"),
+      Integer("--seed", "S", "the search's seed (random, evolutionary)").Default("1").AtLeast(0),
+      Integer("--reps", "N", "timed runs per trial").Default("20").AtLeast(1),
+      Integer("--warmup", "W", "untimed runs first").Default("3").AtLeast(0),
+      Number("--coverage", "F", "without --kernel: tune the hottest kernels covering F of the time")
+          .Default(0.9),
+      InputsFlag(),
+      Integer("--input-seed", "S", "the seed of generated inputs").Default("0").AtLeast(0),
+      Number("--rtol", "X", "relative tolerance of the output check").Default(1e-5).AtLeast(0),
+      Number("--atol", "Y", "absolute tolerance of the output check").Default(1e-5).AtLeast(0),
+      Switch("--sgemm", "f32 GEMMs in single precision, as profile --sgemm"),
+      Text("--plot", "OUT.svg", "draw each tuned kernel's trials and a heatmap of two knobs"),
+      Switch("--no-save", "keep the run out of the recording"),
+      JsonFlag(),
+      ProgressFlag(),
+      Text("--executor", "local|ray", "where trials run: here, or as Ray tasks (scripts/ray_tune.py)")
+          .Default("local"),
+      Text("--address", "ADDR", "with --executor ray: the cluster (host:port or ray://host:10001)"),
+      Integer("--max-retries", "N", "with --executor ray: resubmissions of a lost trial").AtLeast(0),
+      Number("--timeout", "S", "with --executor ray: seconds one trial may take"),
+      Text("--worker-fusescope", "PATH", "with --executor ray: the fusescope the nodes run"),
+      Switch("--list", "show the stored runs and the best configuration per kernel").Mode(),
+      Switch("--plan", "print the trials a grid or random search would run, as JSON").Mode(),
+      Switch("--trial", "run one configuration (--config) of one kernel (--kernel), as JSON")
+          .Mode(),
+      Text("--config", "CONFIG", "with --trial: the configuration, or `default`"),
+      Text("--merge", "TRIALS.json", "store a run made elsewhere").Mode(),
+  };
+}
+
+int RunTune(const ParsedArgs& args) {
+  const std::string executor = args.Value("--executor").value_or("local");
+  if (executor == "ray") return RunOnRay(args, TuneFlagDeclarations());
+  if (executor != "local") return FailUsage(args, "--executor takes local or ray");
+  for (const char* ray_only : {"--address", "--max-retries", "--timeout", "--worker-fusescope"})
+    if (args.Has(ray_only)) return FailUsage(args, std::string(ray_only) + " needs --executor ray");
+  auto flags = ReadFlags(args);
   if (!flags.ok()) return Fail("tune: " + flags.message());
-  if (args->Has("--list")) return RunList(*flags);
-  if (args->Has("--plan")) return RunPlan(*flags);
-  if (args->Has("--trial")) return RunOneTrial(*flags, *args);
-  if (std::optional<std::string> merge = args->Value("--merge")) return RunMerge(*flags, *merge);
+  if (args.Has("--list")) return RunList(*flags);
+  if (args.Has("--plan")) return RunPlan(*flags);
+  if (args.Has("--trial")) return RunOneTrial(*flags, args);
+  if (std::optional<std::string> merge = args.Value("--merge")) return RunMerge(*flags, *merge);
   return RunSearch(*flags);
 }
 
-const CommandRegistrar kRegistrar(
-    {"tune",
-     "tune RUN.fsdb [--pass N] [--kernel NAME ...] [--space \"tile=0,16,32 vector=4,8,16 "
-     "unroll=1,2,4 gemm=openblas,mlir\"] [--trials N] [--strategy grid|random|evolutionary] "
-     "[--seed S] [--reps N] [--warmup W] [--coverage F] [--inputs DIR] [--sgemm] [--plot OUT.svg] "
-     "[--no-save] [--json] [--progress] [--executor local|ray] | --list | --plan | --trial "
-     "--kernel K --config C | --merge TRIALS.json",
-     "search how each hot CPU kernel is built (tile, vector, unroll, GEMM library), measured in "
-     "place and judged against the interpreter; trials kept in the recording",
-     RunTune});
+const CommandRegistrar kRegistrar({
+    .name = "tune",
+    .summary = "search how each hot CPU kernel is built (tile, vector, unroll, GEMM library), "
+               "measured in place beside the default build and judged against the interpreter; "
+               "trials kept in the recording",
+    .positionals = {{"RUN.fsdb", "a recording (its final snapshot, or the one after --pass)"}},
+    .flags = TuneFlagDeclarations(),
+    .run = RunTune,
+});
 
 }  // namespace
 }  // namespace fusescope::app

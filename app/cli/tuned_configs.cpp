@@ -31,7 +31,7 @@ StatusOr<std::string> ApplyTunedConfigs(const std::string& path, int64_t snapsho
   for (int64_t run : runs) run_list += (run_list.empty() ? "" : ", ") + std::to_string(run);
   return "tuned: " + std::to_string(applied) + " kernel" + (applied == 1 ? "" : "s") +
          " from tuning run" + (runs.size() == 1 ? " " : "s ") + run_list + " (" +
-         std::to_string(kept) + " keep" + (kept == 1 ? "s" : "") + " their default)";
+         std::to_string(kept) + (kept == 1 ? " keeps its" : " keep their") + " default)";
 }
 
 }  // namespace fusescope::app

@@ -844,6 +844,15 @@ expect_error "tune: unknown strategy" "grid, random or evolutionary" "$fs" tune 
 expect_error "tune: not a recording" "tuning needs a recording" "$fs" tune sample:mlp
 expect_error "tune: unknown kernel" "no kernel named 'nope'" "$fs" tune "$tf" --kernel nope --reps 1 --warmup 0
 expect_error "tune --plan of an evolutionary search" "chooses each trial from the times before" "$fs" tune "$tf" --plan --strategy evolutionary
+expect_ok "run --tuned" "$fs" run "$tf" --device cpu --tuned
+contains "run --tuned: says what it applied" "^tuned: [0-9]+ kernels? from tuning runs? 1" "$tmp/err"
+contains "run --tuned: still right" "compiled snapshot matches the original module" "$tmp/out"
+expect_ok "profile before tuning" "$fs" profile "$tf" --device cpu --reps 2 --warmup 0 --save
+expect_ok "profile --tuned" "$fs" profile "$tf" --device cpu --tuned --reps 2 --warmup 0 --save
+expect_ok "hot --compare: before and after tuning" "$fs" hot "$tf" --profile 2 --compare 1
+contains "hot --compare: the tuned profile named" "after: profile 2 .*, tuned" "$tmp/out"
+expect_error "run --tuned on a model file" "needs a recording with tuning runs" "$fs" run sample:mlp --device cpu --tuned
+expect_error "run --tuned without --device cpu" "run: --tuned needs --device cpu" "$fs" run "$tf" --tuned
 runs_before=$(rows "$tf" tuning_runs)
 trials_before=$(rows "$tf" tuning_trials)
 killed_at tuning-write "$fs" tune "$tf" --space "tile=0,16" --reps 1 --warmup 0
