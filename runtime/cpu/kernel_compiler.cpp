@@ -63,9 +63,11 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   };
   // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
   // that affine-loop-tile produced.
-  if (options.vector > 0)
+  if (options.vector > 0) {
     passes.push_back("func.func(affine-super-vectorize{virtual-vector-size=" +
                      std::to_string(options.vector) + "})");
+    passes.push_back("transfer-in-bounds");
+  }
   if (options.tile > 0)
     passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
   if (options.approximate_math) passes.push_back("math-polynomial-approximation");

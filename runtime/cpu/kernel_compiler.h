@@ -79,8 +79,10 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
-// "math-polynomial-approximation" is no registered pass in MLIR 19: the compiler applies
-// MLIR's approximation patterns for it.
+// Two entries are no registered MLIR passes but rewrites of the compiler's own, recorded as
+// stages like the passes: "transfer-in-bounds" (vector transfers that provably stay inside
+// their static memref marked in bounds: plain vector loads and stores instead of masked ones)
+// and "math-polynomial-approximation" (MLIR's approximation patterns).
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
 std::string PassStageName(const std::string& pass);
