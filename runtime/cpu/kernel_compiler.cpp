@@ -60,12 +60,13 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
       "bufferization-lower-deallocations",
       "cse",
       "convert-linalg-to-affine-loops",
+      "reduction-iter-args",
   };
   // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
   // that affine-loop-tile produced.
   if (options.vector > 0) {
     passes.push_back("func.func(affine-super-vectorize{virtual-vector-size=" +
-                     std::to_string(options.vector) + "})");
+                     std::to_string(options.vector) + " vectorize-reductions=1})");
     passes.push_back("transfer-in-bounds");
   }
   if (options.tile > 0)

@@ -79,10 +79,12 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
-// Two entries are no registered MLIR passes but rewrites of the compiler's own, recorded as
-// stages like the passes: "transfer-in-bounds" (vector transfers that provably stay inside
-// their static memref marked in bounds: plain vector loads and stores instead of masked ones)
-// and "math-polynomial-approximation" (MLIR's approximation patterns).
+// Three entries are no registered MLIR passes but rewrites of the compiler's own, recorded
+// as stages like the passes: "reduction-iter-args" (a reduction's accumulator carried in an
+// affine.for iter_arg instead of a load and store per iteration, so that the vectorizer can
+// vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside their
+// static memref marked in bounds: plain vector loads and stores instead of masked ones) and
+// "math-polynomial-approximation" (MLIR's approximation patterns).
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
 std::string PassStageName(const std::string& pass);

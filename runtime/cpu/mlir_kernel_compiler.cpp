@@ -46,6 +46,8 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -153,6 +155,96 @@ void MarkTransfersInBounds(mlir::ModuleOp module) {
   });
 }
 
+// The memref a view (subview, reshape, cast) was taken of.
+mlir::Value ViewedMemref(mlir::Value memref) {
+  while (mlir::Operation* op = memref.getDefiningOp()) {
+    auto view = mlir::dyn_cast<mlir::ViewLikeOpInterface>(op);
+    if (!view) break;
+    memref = view.getViewSource();
+  }
+  return memref;
+}
+
+bool SameAccess(mlir::affine::AffineLoadOp load, mlir::affine::AffineStoreOp store) {
+  return load.getMemRef() == store.getMemRef() && load.getAffineMap() == store.getAffineMap() &&
+         llvm::equal(load.getMapOperands(), store.getMapOperands());
+}
+
+// linalg's reductions lower to loops that load the accumulator, combine and store it back on
+// every iteration: a chain through memory that neither the affine super-vectorizer (it
+// vectorizes reductions carried in iter_args only) nor LLVM (it does not reorder
+// floating-point sums) can vectorize. In an innermost loop whose body reads and writes one
+// element at indices the loop does not change, and touches that buffer nowhere else, the
+// element is loaded before the loop, carried in an iter_arg, and stored after it. The
+// kernels' buffers do not alias (the emitter marks them restrict), so distinct buffers are
+// distinct memory.
+void CarryReductionsInIterArgs(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::affine::AffineForOp> loops;
+  module.walk([&](mlir::affine::AffineForOp loop) { loops.push_back(loop); });
+  mlir::IRRewriter rewriter(module.getContext());
+  for (mlir::affine::AffineForOp loop : loops) {
+    mlir::Block* body = loop.getBody();
+    llvm::SmallVector<mlir::affine::AffineLoadOp> loads;
+    llvm::SmallVector<mlir::affine::AffineStoreOp> stores;
+    bool plain = true;
+    for (mlir::Operation& op : body->without_terminator()) {
+      if (auto load = mlir::dyn_cast<mlir::affine::AffineLoadOp>(op)) {
+        loads.push_back(load);
+      } else if (auto store = mlir::dyn_cast<mlir::affine::AffineStoreOp>(op)) {
+        stores.push_back(store);
+      } else if (op.getNumRegions() > 0 || !mlir::isMemoryEffectFree(&op)) {
+        plain = false;
+      }
+    }
+    if (!plain || stores.empty()) continue;
+    llvm::SmallVector<std::pair<mlir::affine::AffineLoadOp, mlir::affine::AffineStoreOp>> carried;
+    for (mlir::affine::AffineStoreOp store : stores) {
+      const mlir::Value buffer = ViewedMemref(store.getMemRef());
+      if (!llvm::all_of(store.getMapOperands(),
+                        [&](mlir::Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+        continue;
+      mlir::affine::AffineLoadOp match;
+      int touches = 0;
+      for (mlir::affine::AffineLoadOp load : loads) {
+        if (ViewedMemref(load.getMemRef()) != buffer) continue;
+        ++touches;
+        if (SameAccess(load, store) && load->isBeforeInBlock(store)) match = load;
+      }
+      for (mlir::affine::AffineStoreOp other : stores)
+        if (ViewedMemref(other.getMemRef()) == buffer) ++touches;
+      if (match && touches == 2) carried.emplace_back(match, store);
+    }
+    if (carried.empty()) continue;
+    rewriter.setInsertionPoint(loop);
+    llvm::SmallVector<mlir::Value> inits;
+    for (auto& [load, store] : carried) {
+      inits.push_back(rewriter.create<mlir::affine::AffineLoadOp>(
+          load.getLoc(), load.getMemRef(), load.getAffineMap(), load.getMapOperands()));
+    }
+    const unsigned first = loop.getNumResults();
+    mlir::FailureOr<mlir::LoopLikeOpInterface> widened = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](mlir::OpBuilder&, mlir::Location, llvm::ArrayRef<mlir::BlockArgument>) {
+          llvm::SmallVector<mlir::Value> yielded;
+          for (auto& [load, store] : carried) yielded.push_back(store.getValueToStore());
+          return yielded;
+        });
+    if (mlir::failed(widened)) continue;
+    auto carrier = mlir::cast<mlir::affine::AffineForOp>(widened->getOperation());
+    rewriter.setInsertionPointAfter(carrier);
+    for (size_t i = 0; i < carried.size(); ++i) {
+      auto [load, store] = carried[i];
+      rewriter.replaceAllUsesWith(load.getResult(),
+                                  carrier.getRegionIterArgs()[first + i]);
+      rewriter.create<mlir::affine::AffineStoreOp>(store.getLoc(), carrier.getResult(first + i),
+                                                   store.getMemRef(), store.getAffineMap(),
+                                                   store.getMapOperands());
+      rewriter.eraseOp(store);
+      rewriter.eraseOp(load);
+    }
+  }
+}
+
 class JitKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
@@ -215,8 +307,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
     diagnostics.clear();
-    if (stage == "transfer-in-bounds") {
-      MarkTransfersInBounds(*module);
+    if (stage == "reduction-iter-args" || stage == "transfer-in-bounds") {
+      if (stage == "reduction-iter-args")
+        CarryReductionsInIterArgs(*module);
+      else
+        MarkTransfersInBounds(*module);
       if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
       record.stages.push_back({stage, Print(module->getOperation())});
       continue;
