@@ -385,6 +385,8 @@ int RunRun(const std::vector<std::string>& raw_args) {
     cpu_options.lowering = lowering;
     if (args->Has("--sgemm")) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
     cpu_options.snapshot = static_cast<int>(snapshot->snapshot_index);
+    // The lowering stages' texts are printed only for --kernels-dir, which writes them.
+    cpu_options.keep_lowering_stages = args->Has("--kernels-dir");
     auto executable = runtime::CpuExecutable::Compile(*snapshot->module, cpu_options);
     if (!executable.ok()) return Fail("run: compiling for the CPU: " + executable.message());
     Status ran = RunCompiled(**executable, *inputs, "CPU", report);

@@ -102,8 +102,8 @@ class CpuExecutable::Impl {
   Impl(const ir::Module& module, CpuExecutableOptions options)
       : module_(module),
         options_(options),
-        compiler_(options.lowering),
-        scalar_compiler_(WithoutVectorizer(options.lowering)),
+        compiler_(options.lowering, options.keep_lowering_stages),
+        scalar_compiler_(WithoutVectorizer(options.lowering), options.keep_lowering_stages),
         host_(HostOptions(options)) {}
 
   Status Compile();

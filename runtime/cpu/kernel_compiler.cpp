@@ -98,7 +98,7 @@ KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
       return reused;
     }
   }
-  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_);
+  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_, keep_stages_);
   std::lock_guard<std::mutex> lock(mutex_);
   cache_.emplace(key, compiled);
   return compiled;

@@ -269,14 +269,17 @@ class JitKernel final : public CompiledKernel {
 bool KernelCompilerAvailable() { return true; }
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
-                                    const LoweringOptions& options) {
+                                    const LoweringOptions& options, bool keep_stages) {
   InitializeOnce();
   const auto started = std::chrono::steady_clock::now();
   KernelCompilation result;
   recording::KernelRecord& record = result.record;
   record.backend = "mlir-cpu";
   record.options = options.ToString();
-  record.stages.push_back({"input", mlir_text});
+  auto keep = [&](const std::string& stage, auto&& text) {
+    if (keep_stages) record.stages.push_back({stage, text()});
+  };
+  keep("input", [&] { return mlir_text; });
   auto finish = [&]() -> KernelCompilation& {
     record.compile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -313,7 +316,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       else
         MarkTransfersInBounds(*module);
       if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
-      record.stages.push_back({stage, Print(module->getOperation())});
+      keep(stage, [&] { return Print(module->getOperation()); });
       continue;
     }
     if (stage == "math-polynomial-approximation") {
@@ -321,7 +324,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       mlir::populateMathPolynomialApproximationPatterns(patterns);
       if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
         return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
-      record.stages.push_back({stage, Print(module->getOperation())});
+      keep(stage, [&] { return Print(module->getOperation()); });
       continue;
     }
     mlir::PassManager manager(&context);
@@ -331,20 +334,15 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     if (mlir::failed(mlir::parsePassPipeline(pass, manager, parse_stream)))
       return fail(stage, "the pass pipeline does not parse: " + parse_errors);
     if (mlir::failed(manager.run(*module))) return fail(stage, diagnostics);
-    record.stages.push_back({stage, Print(module->getOperation())});
+    keep(stage, [&] { return Print(module->getOperation()); });
   }
 
   diagnostics.clear();
-  llvm::LLVMContext llvm_context;
-  std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(*module, llvm_context);
-  if (!llvm_module) return fail("llvm-ir", diagnostics);
   auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machine_builder) return fail("llvm-ir", llvm::toString(machine_builder.takeError()));
   machine_builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto machine = machine_builder->createTargetMachine();
   if (!machine) return fail("llvm-ir", llvm::toString(machine.takeError()));
-  llvm_module->setDataLayout((*machine)->createDataLayout());
-  llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
   // LLVM's O3 IR pipeline runs before code generation, except on kernels that hold pred (i1)
   // values: LLVM IR lays a vector of i1 out in memory one bit per element, while the code
   // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
@@ -352,38 +350,49 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   // Those kernels get code generation alone, and the recorded IR and assembly say so.
   const bool optimize_ir = mlir_text.find("xi1>") == std::string::npos &&
                            mlir_text.find(": i1") == std::string::npos;
-  if (optimize_ir) {
-    auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
-    if (llvm::Error error = optimize(llvm_module.get()))
-      return fail("llvm-ir", llvm::toString(std::move(error)));
-  }
-  {
+  // The JIT builds its LLVM module through this: translation, the O3 pipeline for this host
+  // and the recorded IR and assembly happen once, on the module the JIT then compiles.
+  std::string llvm_stage = "llvm-ir", llvm_error;  // where and why building it failed
+  auto build_llvm_module = [&](mlir::Operation* op, llvm::LLVMContext& llvm_context)
+      -> std::unique_ptr<llvm::Module> {
+    std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(op, llvm_context);
+    if (!llvm_module) {
+      llvm_error = diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics;
+      return nullptr;
+    }
+    llvm_module->setDataLayout((*machine)->createDataLayout());
+    llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
+    if (optimize_ir) {
+      auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
+      if (llvm::Error error = optimize(llvm_module.get())) {
+        llvm_error = llvm::toString(std::move(error));
+        return nullptr;
+      }
+    }
+    if (!keep_stages) return llvm_module;
     std::string text;
     llvm::raw_string_ostream stream(text);
     if (!optimize_ir)
       stream << "; LLVM's IR passes were not run: the kernel holds pred (i1) values\n";
     llvm_module->print(stream, nullptr);
     record.stages.push_back({"llvm-ir", std::move(text)});
-  }
-  {
     llvm::SmallString<0> assembly;
-    llvm::raw_svector_ostream stream(assembly);
+    llvm::raw_svector_ostream assembly_stream(assembly);
     llvm::legacy::PassManager codegen;
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
-    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
-                                        llvm::CodeGenFileType::AssemblyFile))
-      return fail("asm", "the target cannot emit assembly");
+    if ((*machine)->addPassesToEmitFile(codegen, assembly_stream, nullptr,
+                                        llvm::CodeGenFileType::AssemblyFile)) {
+      llvm_stage = "asm";
+      llvm_error = "the target cannot emit assembly";
+      return nullptr;
+    }
     codegen.run(*copy);
     record.stages.push_back({"asm", std::string(assembly.str())});
-  }
+    return llvm_module;
+  };
 
-  diagnostics.clear();
   mlir::ExecutionEngineOptions engine_options;
-  // The same IR pipeline as the recorded stage above. (`transformer` is a function_ref: the
-  // function it refers to must outlive create().)
-  const std::function<llvm::Error(llvm::Module*)> jit_optimize =
-      mlir::makeOptimizingTransformer(3, 0, nullptr);
-  if (optimize_ir) engine_options.transformer = jit_optimize;
+  engine_options.llvmModuleBuilder = build_llvm_module;
   engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
 #ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
   // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
@@ -393,6 +402,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   auto engine = mlir::ExecutionEngine::create(*module, engine_options);
   if (!engine) {
     std::string error = llvm::toString(engine.takeError());
+    if (!llvm_error.empty()) return fail(llvm_stage, llvm_error);
     if (!diagnostics.empty()) error += ": " + diagnostics;
     return fail("jit", error);
   }
