@@ -53,6 +53,7 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
       "linalg-fuse-elementwise-ops",
       "eliminate-empty-tensors",
       "one-shot-bufferize",
+      "write-into-outputs",
       // What buffer-deallocation-pipeline runs, one pass at a time so each is recorded.
       "ownership-based-buffer-deallocation",
       "canonicalize",

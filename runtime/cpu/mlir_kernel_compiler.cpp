@@ -245,6 +245,75 @@ void CarryReductionsInIterArgs(mlir::ModuleOp module) {
   }
 }
 
+// The operation holding `op` that lies in `block`, or null.
+mlir::Operation* AncestorIn(mlir::Block* block, mlir::Operation* op) {
+  while (op != nullptr && op->getBlock() != block) op = op->getParentOp();
+  return op;
+}
+
+// Whether every use of `value`, and of views taken of it, comes before `last` in its block.
+bool AllUsesBefore(mlir::Value value, mlir::Operation* last) {
+  for (mlir::Operation* user : value.getUsers()) {
+    if (user == last) continue;
+    if (mlir::isa<mlir::ViewLikeOpInterface>(user)) {
+      if (!AllUsesBefore(user->getResult(0), last)) return false;
+      continue;
+    }
+    mlir::Operation* ancestor = AncestorIn(last->getBlock(), user);
+    if (ancestor == nullptr || !ancestor->isBeforeInBlock(last)) return false;
+  }
+  return true;
+}
+
+// One-Shot Bufferize cannot write a result into the output argument when a reshape stands
+// between them (the emitter's reshapes, or the ones elementwise fusion moves to the end): the
+// result is computed into a new buffer, reshaped, and memref.copy'd into the argument, a heap
+// allocation and a second pass over the data on every call. Where the copy's target is a
+// function argument nothing else uses and its source is a reshape of a buffer allocated
+// here that nothing uses after the copy, both static, row-major and of one element count,
+// the buffer becomes a reshaped view of the argument and the copy goes.
+void WriteIntoOutputArguments(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::memref::CopyOp> copies;
+  module.walk([&](mlir::memref::CopyOp copy) { copies.push_back(copy); });
+  for (mlir::memref::CopyOp copy : copies) {
+    auto target = mlir::dyn_cast<mlir::BlockArgument>(copy.getTarget());
+    if (!target || !target.hasOneUse()) continue;
+    mlir::Value source = copy.getSource();
+    while (mlir::Operation* view = source.getDefiningOp()) {
+      if (!mlir::isa<mlir::memref::CollapseShapeOp, mlir::memref::ExpandShapeOp>(view)) break;
+      source = view->getOperand(0);
+    }
+    auto alloc = source.getDefiningOp<mlir::memref::AllocOp>();
+    auto target_type = mlir::dyn_cast<mlir::MemRefType>(target.getType());
+    if (!alloc || !target_type || alloc->getBlock() != copy->getBlock()) continue;
+    const mlir::MemRefType alloc_type = alloc.getType();
+    if (!alloc_type.hasStaticShape() || !target_type.hasStaticShape() ||
+        !alloc_type.getLayout().isIdentity() || !target_type.getLayout().isIdentity() ||
+        alloc_type.getRank() == 0 || target_type.getRank() == 0 ||
+        alloc_type.getElementType() != target_type.getElementType() ||
+        alloc_type.getMemorySpace() != target_type.getMemorySpace() ||
+        alloc_type.getNumElements() != target_type.getNumElements() ||
+        !AllUsesBefore(alloc.getResult(), copy))
+      continue;
+    mlir::OpBuilder builder(alloc);
+    auto all = [](int64_t rank) {
+      mlir::ReassociationIndices dims;
+      for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+      return llvm::SmallVector<mlir::ReassociationIndices>{dims};
+    };
+    mlir::Value view = target;
+    if (target_type.getRank() != 1)
+      view = builder.create<mlir::memref::CollapseShapeOp>(alloc.getLoc(), view,
+                                                           all(target_type.getRank()));
+    if (alloc_type.getRank() != 1)
+      view = builder.create<mlir::memref::ExpandShapeOp>(alloc.getLoc(), alloc_type.getShape(),
+                                                         view, all(alloc_type.getRank()));
+    copy.erase();
+    alloc.getResult().replaceAllUsesWith(view);
+    alloc.erase();
+  }
+}
+
 class JitKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
@@ -310,8 +379,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
     diagnostics.clear();
-    if (stage == "reduction-iter-args" || stage == "transfer-in-bounds") {
-      if (stage == "reduction-iter-args")
+    if (stage == "write-into-outputs" || stage == "reduction-iter-args" ||
+        stage == "transfer-in-bounds") {
+      if (stage == "write-into-outputs")
+        WriteIntoOutputArguments(*module);
+      else if (stage == "reduction-iter-args")
         CarryReductionsInIterArgs(*module);
       else
         MarkTransfersInBounds(*module);

@@ -868,5 +868,40 @@ ENTRY e {
   }
 }
 
+// A result reshaped into the output: bufferization computes it into a temporary and copies
+// it; write-into-outputs computes it in the output argument instead.
+TEST_F(CpuKernelCompilerTest, AReshapedResultIsWrittenIntoTheOutput) {
+  auto module = ir::ParseHloModule(R"(HloModule reshaped
+fused {
+  p = f32[4,8,16] parameter(0)
+  t = f32[8,4,16] transpose(p), dimensions={1,0,2}
+  ROOT r = f32[8,64] reshape(t)
+}
+ENTRY e {
+  x = f32[4,8,16] parameter(0)
+  ROOT f = f32[8,64] fusion(x), kind=kLoop, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, {});
+  ASSERT_NE(compiled.kernel, nullptr) << compiled.record.failed_stage << ": " << compiled.record.error;
+  const std::string bufferized = StageText(compiled.record, "one-shot-bufferize");
+  EXPECT_NE(bufferized.find("memref.copy"), std::string::npos) << bufferized;
+  const std::string in_place = StageText(compiled.record, "write-into-outputs");
+  EXPECT_EQ(in_place.find("memref.copy"), std::string::npos) << in_place;
+  EXPECT_EQ(in_place.find("memref.alloc"), std::string::npos) << in_place;
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(actual->BitwiseEqual(*expected));
+}
+
 }  // namespace
 }  // namespace fusescope::runtime
