@@ -142,13 +142,15 @@ std::vector<T> Permuted(const Literal& source, const std::vector<int64_t>& order
 #ifdef FUSESCOPE_HAVE_OPENBLAS
 // C (m x n) = A (m x k) B (k x n), A and B each stored as itself or as its transpose.
 void Gemm(const DotPlan& plan, const float* a, const float* b, float* c) {
-  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n), k = static_cast<int>(plan.k);
+  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
+            k = static_cast<int>(plan.k);
   cblas_sgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
               plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
               plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0f, c, n);
 }
 void Gemm(const DotPlan& plan, const double* a, const double* b, double* c) {
-  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n), k = static_cast<int>(plan.k);
+  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
+            k = static_cast<int>(plan.k);
   cblas_dgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
               plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a,
               plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0, c, n);

@@ -46,11 +46,11 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -234,8 +234,7 @@ void CarryReductionsInIterArgs(mlir::ModuleOp module) {
     rewriter.setInsertionPointAfter(carrier);
     for (size_t i = 0; i < carried.size(); ++i) {
       auto [load, store] = carried[i];
-      rewriter.replaceAllUsesWith(load.getResult(),
-                                  carrier.getRegionIterArgs()[first + i]);
+      rewriter.replaceAllUsesWith(load.getResult(), carrier.getRegionIterArgs()[first + i]);
       rewriter.create<mlir::affine::AffineStoreOp>(store.getLoc(), carrier.getResult(first + i),
                                                    store.getMemRef(), store.getAffineMap(),
                                                    store.getMapOperands());
@@ -420,13 +419,13 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
   // stored wrong values (CpuExecutableTest.InterpreterCasesMatchTheInterpreter caught it).
   // Those kernels get code generation alone, and the recorded IR and assembly say so.
-  const bool optimize_ir = mlir_text.find("xi1>") == std::string::npos &&
-                           mlir_text.find(": i1") == std::string::npos;
+  const bool optimize_ir =
+      mlir_text.find("xi1>") == std::string::npos && mlir_text.find(": i1") == std::string::npos;
   // The JIT builds its LLVM module through this: translation, the O3 pipeline for this host
   // and the recorded IR and assembly happen once, on the module the JIT then compiles.
   std::string llvm_stage = "llvm-ir", llvm_error;  // where and why building it failed
-  auto build_llvm_module = [&](mlir::Operation* op, llvm::LLVMContext& llvm_context)
-      -> std::unique_ptr<llvm::Module> {
+  auto build_llvm_module = [&](mlir::Operation* op,
+                               llvm::LLVMContext& llvm_context) -> std::unique_ptr<llvm::Module> {
     std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(op, llvm_context);
     if (!llvm_module) {
       llvm_error = diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics;

@@ -802,7 +802,8 @@ TEST_F(CpuKernelCompilerTest, WithoutStagesNothingIsKeptAndTheKernelStillRuns) {
   ASSERT_TRUE(kernel.ok());
   KernelCompilation compiled =
       CompileKernelText(kernel->text, kernel->function_name, {}, /*keep_stages=*/false);
-  ASSERT_NE(compiled.kernel, nullptr) << compiled.record.failed_stage << ": " << compiled.record.error;
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
   EXPECT_TRUE(compiled.record.stages.empty());
   Literal p = testing::F32({4, 8}, std::vector<double>(32, 1.5));
   Literal q = testing::F32({4, 8}, std::vector<double>(32, 2));
@@ -857,7 +858,8 @@ ENTRY e {
   auto kernel = EmitInstructionKernel(Root(**module));
   ASSERT_TRUE(kernel.ok()) << kernel.message();
   KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, {});
-  ASSERT_NE(compiled.kernel, nullptr) << compiled.record.failed_stage << ": " << compiled.record.error;
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
   EXPECT_NE(StageText(compiled.record, "reduction-iter-args").find("iter_args"), std::string::npos);
   EXPECT_NE(StageText(compiled.record, "affine-super-vectorize").find("vector.reduction"),
             std::string::npos);
@@ -897,7 +899,8 @@ ENTRY e {
   auto kernel = EmitFusionKernel(Root(**module));
   ASSERT_TRUE(kernel.ok()) << kernel.message();
   KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, {});
-  ASSERT_NE(compiled.kernel, nullptr) << compiled.record.failed_stage << ": " << compiled.record.error;
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
   const std::string bufferized = StageText(compiled.record, "one-shot-bufferize");
   EXPECT_NE(bufferized.find("memref.copy"), std::string::npos) << bufferized;
   const std::string in_place = StageText(compiled.record, "write-into-outputs");
