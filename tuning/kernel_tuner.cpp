@@ -66,6 +66,8 @@ KernelTuner::KernelTuner(const ir::Module& module, std::vector<runtime::Literal>
   options_.base.kernel_configs.clear();
   // A configuration whose kernel fails to compile must still run, so the trial can say so.
   options_.base.host_fallback_on_compile_failure = true;
+  // Trials need the kernels, not the text of every lowering stage.
+  options_.base.keep_lowering_stages = false;
 }
 
 KernelTuner::~KernelTuner() = default;

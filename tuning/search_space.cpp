@@ -63,7 +63,8 @@ KernelKind KindOf(const recording::KernelRecord& record) {
   if (record.backend == "mlir-cpu") return KernelKind::kLoops;
   const auto& libraries = runtime::GemmLibraryNames();
   if (std::find(libraries.begin(), libraries.end(), record.backend) != libraries.end())
-    return record.stages.empty() ? KernelKind::kGemm : KernelKind::kGemmEpilogue;
+    // A library call alone has no lowering; one with a compiled epilogue has the epilogue's.
+    return record.options.empty() ? KernelKind::kGemm : KernelKind::kGemmEpilogue;
   return KernelKind::kFixed;
 }
 

@@ -320,6 +320,8 @@ int RunProfile(const ParsedArgs& args) {
     return Fail("profile: --sgemm and --dgemm exclude each other");
   cpu_options.f32_dot_precision =
       args.Has("--dgemm") ? runtime::BlasPrecision::kWidened : runtime::BlasPrecision::kNative;
+  // The lowering stages' texts are printed only for --save, which stores them with the kernels.
+  cpu_options.keep_lowering_stages = args.Has("--save");
   if (std::optional<std::string> text = args.Value("--lowering")) {
     if (device != "cpu") return Fail("profile: --lowering needs --device cpu");
     auto parsed = runtime::LoweringOptions::Parse(*text);

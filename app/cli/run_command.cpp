@@ -401,6 +401,8 @@ Status RunOnDevice(const RunRequest& request, const LoadedModel& snapshot,
     cpu_options.lowering = request.lowering;
     if (request.sgemm) cpu_options.f32_dot_precision = runtime::BlasPrecision::kNative;
     cpu_options.snapshot = index;
+    // The lowering stages' texts are printed only for --kernels-dir, which writes them.
+    cpu_options.keep_lowering_stages = request.kernels_dir.has_value();
     if (request.tuned) {
       if (!request.recording) return Status::Error("run: --tuned needs a recording with tuning runs");
       auto applied = ApplyTunedConfigs(request.what, index, cpu_options);

@@ -12,11 +12,30 @@
 namespace fusescope::runtime {
 namespace {
 
+// How the GEMM reads its operands: each in `order` (copied where that is no identity), as
+// the matrix itself or, where the operand is stored with its two matrix dimensions the other
+// way round, as its transpose (CblasTrans on the operand in place, no copy).
 struct DotPlan {
-  std::vector<int64_t> lhs_order;  // batch, free, contracting
-  std::vector<int64_t> rhs_order;  // batch, contracting, free
+  std::vector<int64_t> lhs_order;  // batch, free, contracting (or batch, contracting, free)
+  std::vector<int64_t> rhs_order;  // batch, contracting, free (or batch, free, contracting)
+  bool lhs_transposed = false;     // lhs is read as batch, contracting, free
+  bool rhs_transposed = false;     // rhs is read as batch, free, contracting
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
+
+bool IsIdentity(const std::vector<int64_t>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+std::vector<int64_t> Concatenated(std::vector<int64_t> a, const std::vector<int64_t>& b,
+                                  const std::vector<int64_t>& c) {
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), c.begin(), c.end());
+  return a;
+}
 
 std::vector<int64_t> Attribute(const ir::Instruction& dot, const char* key) {
   return dot.IntListAttribute(key).value_or(std::vector<int64_t>{});
@@ -53,32 +72,34 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
       return Status::Error(dot.name() + ": bad contracting dimensions");
     plan.k *= lhs.dimension(lc[i]);
   }
-  plan.lhs_order = lb;
+  std::vector<int64_t> lhs_free, rhs_free;
   for (int64_t d = 0; d < lhs.rank(); ++d) {
     if (!lhs_used[static_cast<size_t>(d)]) {
-      plan.lhs_order.push_back(d);
+      lhs_free.push_back(d);
       plan.m *= lhs.dimension(d);
     }
   }
-  plan.lhs_order.insert(plan.lhs_order.end(), lc.begin(), lc.end());
-  plan.rhs_order = rb;
-  plan.rhs_order.insert(plan.rhs_order.end(), rc.begin(), rc.end());
   for (int64_t d = 0; d < rhs.rank(); ++d) {
     if (!rhs_used[static_cast<size_t>(d)]) {
-      plan.rhs_order.push_back(d);
+      rhs_free.push_back(d);
       plan.n *= rhs.dimension(d);
     }
+  }
+  plan.lhs_order = Concatenated(lb, lhs_free, lc);
+  plan.rhs_order = Concatenated(rb, rc, rhs_free);
+  // An operand whose matrix dimensions are stored the other way round is read transposed in
+  // place rather than copied into the GEMM's order.
+  if (!IsIdentity(plan.lhs_order) && IsIdentity(Concatenated(lb, lc, lhs_free))) {
+    plan.lhs_order = Concatenated(lb, lc, lhs_free);
+    plan.lhs_transposed = true;
+  }
+  if (!IsIdentity(plan.rhs_order) && IsIdentity(Concatenated(rb, rhs_free, rc))) {
+    plan.rhs_order = Concatenated(rb, rhs_free, rc);
+    plan.rhs_transposed = true;
   }
   if (plan.batch * plan.m * plan.n != dot.shape().ElementCount())
     return Status::Error(dot.name() + ": the result shape disagrees with the dimension numbers");
   return plan;
-}
-
-bool IsIdentity(const std::vector<int64_t>& order) {
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(i)) return false;
-  }
-  return true;
 }
 
 // `source`'s elements with its dimensions reordered to `order`, row-major.
@@ -119,11 +140,20 @@ std::vector<T> Permuted(const Literal& source, const std::vector<int64_t>& order
 }
 
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-void Gemm(const float* a, const float* b, float* c, int m, int n, int k) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+// C (m x n) = A (m x k) B (k x n), A and B each stored as itself or as its transpose.
+void Gemm(const DotPlan& plan, const float* a, const float* b, float* c) {
+  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
+            k = static_cast<int>(plan.k);
+  cblas_sgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
+              plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
+              plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0f, c, n);
 }
-void Gemm(const double* a, const double* b, double* c, int m, int n, int k) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+void Gemm(const DotPlan& plan, const double* a, const double* b, double* c) {
+  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
+            k = static_cast<int>(plan.k);
+  cblas_dgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
+              plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a,
+              plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0, c, n);
 }
 #endif
 
@@ -149,8 +179,7 @@ void RunTyped(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Liter
       continue;
     }
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(a + i * plan.m * plan.k, b + i * plan.k * plan.n, out, static_cast<int>(plan.m),
-         static_cast<int>(plan.n), static_cast<int>(plan.k));
+    Gemm(plan, a + i * plan.m * plan.k, b + i * plan.k * plan.n, out);
 #endif
   }
 }
@@ -165,9 +194,8 @@ void RunWidened(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Lit
   std::vector<double> c(static_cast<size_t>(plan.batch * plan.m * plan.n), 0.0);
   for (int64_t i = 0; i < plan.batch && plan.k > 0; ++i) {
 #ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n,
-         c.data() + i * plan.m * plan.n, static_cast<int>(plan.m), static_cast<int>(plan.n),
-         static_cast<int>(plan.k));
+    Gemm(plan, a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n,
+         c.data() + i * plan.m * plan.n);
 #endif
   }
   float* out = reinterpret_cast<float*>(result.data());
@@ -229,6 +257,8 @@ std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precis
   if (plan->batch != 1) text += " (batch " + std::to_string(plan->batch) + ")";
   if (!f32 && dot.shape().element_type() == ir::PrimitiveType::kF32)
     text += " on f32 widened to f64";
+  if (plan->lhs_transposed) text += ", lhs transposed";
+  if (plan->rhs_transposed) text += ", rhs transposed";
   if (!IsIdentity(plan->lhs_order) || !IsIdentity(plan->rhs_order)) text += ", operands reordered";
   return text;
 }

@@ -210,7 +210,8 @@ class CpuExecutable::Impl {
   // are not vectorizable.
   KernelCompiler& CompilerFor(const PendingKernel& pending) {
     const LoweringOptions& lowering = LoweringOf(*pending.program->steps[pending.step].instruction);
-    return compilers_->For(pending.emitted.vectorizable ? lowering : WithoutVectorizer(lowering));
+    return compilers_->For(pending.emitted.vectorizable ? lowering : WithoutVectorizer(lowering),
+                           options_.keep_lowering_stages);
   }
   Interpreter host_;
   std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
@@ -285,7 +286,8 @@ Status CpuExecutable::Impl::CompilePending() {
   const size_t retries = jobs.size();
   for (size_t index = 0; index < retries; ++index) {
     if (jobs[index].result.record.failed_stage == "affine-super-vectorize")
-      add_job(compilers_->For(WithoutVectorizer(jobs[index].compiler->options())),
+      add_job(compilers_->For(WithoutVectorizer(jobs[index].compiler->options()),
+                              options_.keep_lowering_stages),
               *jobs[index].emitted);
   }
   compile(retries);
@@ -311,7 +313,9 @@ Status CpuExecutable::Impl::CompilePending() {
     if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
       retry_note = "affine-super-vectorize failed (" + compiled.record.error +
                    "); compiled without vectorization";
-      compiled = take(compilers_->For(WithoutVectorizer(compiler.options())), emitted);
+      compiled = take(
+          compilers_->For(WithoutVectorizer(compiler.options()), options_.keep_lowering_stages),
+          emitted);
     }
     if (!retry_note.empty()) compiled.record.note = retry_note;
     Status finished = FinishKernel(pending, std::move(compiled));

@@ -62,6 +62,10 @@ struct CpuExecutableOptions {
   // Threads that compile kernels (each distinct kernel text once): 0 uses every core, 1
   // compiles on the calling thread. The records do not depend on it.
   int compile_threads = 0;
+  // Each compiled kernel's record keeps the text after every lowering stage, for `fusescope
+  // kernel`, the Kernel view and the recording. Off (a run or profile that stores no
+  // kernels), the records have no stages and compiling prints none of them.
+  bool keep_lowering_stages = true;
 };
 
 class CpuExecutable {

@@ -57,6 +57,7 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
       "linalg-fuse-elementwise-ops",
       "eliminate-empty-tensors",
       "one-shot-bufferize",
+      "write-into-outputs",
       // What buffer-deallocation-pipeline runs, one pass at a time so each is recorded.
       "ownership-based-buffer-deallocation",
       "canonicalize",
@@ -64,12 +65,15 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
       "bufferization-lower-deallocations",
       "cse",
       "convert-linalg-to-affine-loops",
+      "reduction-iter-args",
   };
   // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
   // that affine-loop-tile produced.
-  if (options.vector > 0)
+  if (options.vector > 0) {
     passes.push_back("func.func(affine-super-vectorize{virtual-vector-size=" +
-                     std::to_string(options.vector) + "})");
+                     std::to_string(options.vector) + " vectorize-reductions=1})");
+    passes.push_back("transfer-in-bounds");
+  }
   if (options.tile > 0)
     passes.push_back("func.func(affine-loop-tile{tile-size=" + std::to_string(options.tile) + "})");
   // Unrolling the innermost loops (after tiling, so a tile's inner loop is what unrolls).
@@ -90,10 +94,11 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   return passes;
 }
 
-KernelCompiler& KernelCompilerPool::For(const LoweringOptions& options) {
+KernelCompiler& KernelCompilerPool::For(const LoweringOptions& options, bool keep_stages) {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::unique_ptr<KernelCompiler>& compiler = compilers_[options.ToString()];
-  if (!compiler) compiler = std::make_unique<KernelCompiler>(options);
+  std::unique_ptr<KernelCompiler>& compiler =
+      compilers_[options.ToString() + (keep_stages ? "" : " stages=0")];
+  if (!compiler) compiler = std::make_unique<KernelCompiler>(options, keep_stages);
   return *compiler;
 }
 
@@ -110,7 +115,7 @@ KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
       return reused;
     }
   }
-  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_);
+  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_, keep_stages_);
   std::lock_guard<std::mutex> lock(mutex_);
   cache_.emplace(key, compiled);
   return compiled;

@@ -47,7 +47,8 @@ class CompiledKernel {
 };
 
 struct KernelCompilation {
-  // Stages from "input" to "asm"; on failure failed_stage and error, the stages before kept.
+  // Stages from "input" to "asm" (none when the compile was asked not to keep them); on
+  // failure failed_stage and error, the stages before kept.
   // backend "mlir-cpu", options and compile_seconds are set; kernel, instruction_id and
   // snapshot are the caller's.
   recording::KernelRecord record;
@@ -63,13 +64,18 @@ bool KernelCompilerAvailable();
 // distinct text to one thread.
 class KernelCompiler {
  public:
-  explicit KernelCompiler(LoweringOptions options = {}) : options_(options) {}
+  // keep_stages: each compilation's record holds every lowering stage's text; without them
+  // compiling prints nothing (see CompileKernelText).
+  explicit KernelCompiler(LoweringOptions options = {}, bool keep_stages = true)
+      : options_(options), keep_stages_(keep_stages) {}
   const LoweringOptions& options() const { return options_; }
+  bool keep_stages() const { return keep_stages_; }
   // `function` is the kernel's function name in `mlir_text`.
   KernelCompilation Compile(const std::string& mlir_text, const std::string& function);
 
  private:
   LoweringOptions options_;
+  bool keep_stages_ = true;
   std::mutex mutex_;
   std::unordered_map<std::string, KernelCompilation> cache_;
 };
@@ -79,7 +85,7 @@ class KernelCompiler {
 // options changed compiles that kernel alone (what a tuner's trials do). Thread-safe.
 class KernelCompilerPool {
  public:
-  KernelCompiler& For(const LoweringOptions& options);
+  KernelCompiler& For(const LoweringOptions& options, bool keep_stages = true);
 
  private:
   std::mutex mutex_;
@@ -88,14 +94,23 @@ class KernelCompilerPool {
 
 // The uncached compile behind KernelCompiler (implemented by the MLIR side). Thread-safe:
 // each call has its own MLIRContext, LLVMContext, diagnostics and JIT; LLVM's native target and
-// the MLIR pass registry are set up once, before the first call goes on.
+// the MLIR pass registry are set up once, before the first call goes on. Without keep_stages the
+// record holds no stage texts: no stage is printed and no assembly listing is generated (the
+// module is still lowered pass by pass, and a failing stage is still named), which takes a
+// good part of the compile time off a kernel that is only run.
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
-                                    const LoweringOptions& options);
+                                    const LoweringOptions& options, bool keep_stages = true);
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
-// "math-polynomial-approximation" is no registered pass in MLIR 19: the compiler applies
-// MLIR's approximation patterns for it.
+// Four entries are no registered MLIR passes but rewrites of the compiler's own, recorded
+// as stages like the passes: "write-into-outputs" (a result that bufferization computed into
+// a temporary buffer and copied into its output argument through a reshape is computed in
+// the argument itself), "reduction-iter-args" (a reduction's accumulator carried in an
+// affine.for iter_arg instead of a load and store per iteration, so that the vectorizer can
+// vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside their
+// static memref marked in bounds: plain vector loads and stores instead of masked ones) and
+// "math-polynomial-approximation" (MLIR's approximation patterns).
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
 std::string PassStageName(const std::string& pass);

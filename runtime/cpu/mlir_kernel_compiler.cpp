@@ -3,9 +3,10 @@
 // JIT. Only the dialects and passes the lowering uses are included: the InitAll* headers
 // would make this file take a minute to compile.
 
-#include <functional>
 #include <chrono>
+#include <functional>
 #include <mutex>
+#include <optional>
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -40,12 +41,16 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -98,6 +103,216 @@ std::string Print(mlir::Operation* op) {
   return text;
 }
 
+// The largest value `index` takes: a constant, or an affine.for induction variable with
+// constant bounds; nothing when it may be negative or is not known.
+std::optional<int64_t> LargestIndex(mlir::Value index) {
+  if (std::optional<int64_t> constant = mlir::getConstantIntValue(index))
+    return *constant >= 0 ? constant : std::nullopt;
+  mlir::affine::AffineForOp loop = mlir::affine::getForInductionVarOwner(index);
+  if (!loop || !loop.hasConstantBounds()) return std::nullopt;
+  const int64_t lower = loop.getConstantLowerBound();
+  const int64_t upper = loop.getConstantUpperBound();
+  const int64_t step = loop.getStepAsInt();
+  if (lower < 0 || upper <= lower || step <= 0) return std::nullopt;
+  return lower + (upper - lower - 1) / step * step;
+}
+
+// The super-vectorizer leaves its vector transfers "possibly out of bounds", and the LLVM
+// lowering turns every such transfer into a masked load or store (vmaskmov on x86, several
+// times slower than a plain vector load, and far slower for stores on some cores). Where the
+// memref's dimension is static and every index the transfer's loop gives it keeps the whole
+// vector inside, the transfer is marked in bounds: a plain vector load or store. (Loops whose
+// trip count is not a multiple of the vector width keep their masks.) Pred (i1) transfers
+// keep theirs too: a plain load of a vector of i1 reads one bit per element, where our
+// buffers hold a byte per pred.
+void MarkTransfersInBounds(mlir::ModuleOp module) {
+  module.walk([](mlir::VectorTransferOpInterface transfer) {
+    auto memref = mlir::dyn_cast<mlir::MemRefType>(transfer.getSource().getType());
+    if (!memref || transfer.getMask() || !memref.getElementType().isIntOrFloat() ||
+        memref.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+      return;
+    const mlir::AffineMap map = transfer.getPermutationMap();
+    const mlir::VectorType vector = transfer.getVectorType();
+    llvm::SmallVector<bool> in_bounds;
+    bool changed = false;
+    for (unsigned i = 0; i < map.getNumResults(); ++i) {
+      bool inside = transfer.isDimInBounds(i);
+      auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(map.getResult(i));
+      if (!inside && dim) {
+        const unsigned d = dim.getPosition();
+        const int64_t size = memref.getDimSize(d);
+        const std::optional<int64_t> largest = LargestIndex(transfer.getIndices()[d]);
+        inside = !mlir::ShapedType::isDynamic(size) && largest &&
+                 *largest + vector.getDimSize(i) <= size;
+        changed = changed || inside;
+      }
+      in_bounds.push_back(inside);
+    }
+    if (changed) {
+      transfer->setAttr(transfer.getInBoundsAttrName(),
+                        mlir::Builder(transfer->getContext()).getBoolArrayAttr(in_bounds));
+    }
+  });
+}
+
+// The memref a view (subview, reshape, cast) was taken of.
+mlir::Value ViewedMemref(mlir::Value memref) {
+  while (mlir::Operation* op = memref.getDefiningOp()) {
+    auto view = mlir::dyn_cast<mlir::ViewLikeOpInterface>(op);
+    if (!view) break;
+    memref = view.getViewSource();
+  }
+  return memref;
+}
+
+bool SameAccess(mlir::affine::AffineLoadOp load, mlir::affine::AffineStoreOp store) {
+  return load.getMemRef() == store.getMemRef() && load.getAffineMap() == store.getAffineMap() &&
+         llvm::equal(load.getMapOperands(), store.getMapOperands());
+}
+
+// linalg's reductions lower to loops that load the accumulator, combine and store it back on
+// every iteration: a chain through memory that neither the affine super-vectorizer (it
+// vectorizes reductions carried in iter_args only) nor LLVM (it does not reorder
+// floating-point sums) can vectorize. In an innermost loop whose body reads and writes one
+// element at indices the loop does not change, and touches that buffer nowhere else, the
+// element is loaded before the loop, carried in an iter_arg, and stored after it. The
+// kernels' buffers do not alias (the emitter marks them restrict), so distinct buffers are
+// distinct memory.
+void CarryReductionsInIterArgs(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::affine::AffineForOp> loops;
+  module.walk([&](mlir::affine::AffineForOp loop) { loops.push_back(loop); });
+  mlir::IRRewriter rewriter(module.getContext());
+  for (mlir::affine::AffineForOp loop : loops) {
+    mlir::Block* body = loop.getBody();
+    llvm::SmallVector<mlir::affine::AffineLoadOp> loads;
+    llvm::SmallVector<mlir::affine::AffineStoreOp> stores;
+    bool plain = true;
+    for (mlir::Operation& op : body->without_terminator()) {
+      if (auto load = mlir::dyn_cast<mlir::affine::AffineLoadOp>(op)) {
+        loads.push_back(load);
+      } else if (auto store = mlir::dyn_cast<mlir::affine::AffineStoreOp>(op)) {
+        stores.push_back(store);
+      } else if (op.getNumRegions() > 0 || !mlir::isMemoryEffectFree(&op)) {
+        plain = false;
+      }
+    }
+    if (!plain || stores.empty()) continue;
+    llvm::SmallVector<std::pair<mlir::affine::AffineLoadOp, mlir::affine::AffineStoreOp>> carried;
+    for (mlir::affine::AffineStoreOp store : stores) {
+      const mlir::Value buffer = ViewedMemref(store.getMemRef());
+      if (!llvm::all_of(store.getMapOperands(),
+                        [&](mlir::Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+        continue;
+      mlir::affine::AffineLoadOp match;
+      int touches = 0;
+      for (mlir::affine::AffineLoadOp load : loads) {
+        if (ViewedMemref(load.getMemRef()) != buffer) continue;
+        ++touches;
+        if (SameAccess(load, store) && load->isBeforeInBlock(store)) match = load;
+      }
+      for (mlir::affine::AffineStoreOp other : stores)
+        if (ViewedMemref(other.getMemRef()) == buffer) ++touches;
+      if (match && touches == 2) carried.emplace_back(match, store);
+    }
+    if (carried.empty()) continue;
+    rewriter.setInsertionPoint(loop);
+    llvm::SmallVector<mlir::Value> inits;
+    for (auto& [load, store] : carried) {
+      inits.push_back(rewriter.create<mlir::affine::AffineLoadOp>(
+          load.getLoc(), load.getMemRef(), load.getAffineMap(), load.getMapOperands()));
+    }
+    const unsigned first = loop.getNumResults();
+    mlir::FailureOr<mlir::LoopLikeOpInterface> widened = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](mlir::OpBuilder&, mlir::Location, llvm::ArrayRef<mlir::BlockArgument>) {
+          llvm::SmallVector<mlir::Value> yielded;
+          for (auto& [load, store] : carried) yielded.push_back(store.getValueToStore());
+          return yielded;
+        });
+    if (mlir::failed(widened)) continue;
+    auto carrier = mlir::cast<mlir::affine::AffineForOp>(widened->getOperation());
+    rewriter.setInsertionPointAfter(carrier);
+    for (size_t i = 0; i < carried.size(); ++i) {
+      auto [load, store] = carried[i];
+      rewriter.replaceAllUsesWith(load.getResult(), carrier.getRegionIterArgs()[first + i]);
+      rewriter.create<mlir::affine::AffineStoreOp>(store.getLoc(), carrier.getResult(first + i),
+                                                   store.getMemRef(), store.getAffineMap(),
+                                                   store.getMapOperands());
+      rewriter.eraseOp(store);
+      rewriter.eraseOp(load);
+    }
+  }
+}
+
+// The operation holding `op` that lies in `block`, or null.
+mlir::Operation* AncestorIn(mlir::Block* block, mlir::Operation* op) {
+  while (op != nullptr && op->getBlock() != block) op = op->getParentOp();
+  return op;
+}
+
+// Whether every use of `value`, and of views taken of it, comes before `last` in its block.
+bool AllUsesBefore(mlir::Value value, mlir::Operation* last) {
+  for (mlir::Operation* user : value.getUsers()) {
+    if (user == last) continue;
+    if (mlir::isa<mlir::ViewLikeOpInterface>(user)) {
+      if (!AllUsesBefore(user->getResult(0), last)) return false;
+      continue;
+    }
+    mlir::Operation* ancestor = AncestorIn(last->getBlock(), user);
+    if (ancestor == nullptr || !ancestor->isBeforeInBlock(last)) return false;
+  }
+  return true;
+}
+
+// One-Shot Bufferize cannot write a result into the output argument when a reshape stands
+// between them (the emitter's reshapes, or the ones elementwise fusion moves to the end): the
+// result is computed into a new buffer, reshaped, and memref.copy'd into the argument, a heap
+// allocation and a second pass over the data on every call. Where the copy's target is a
+// function argument nothing else uses and its source is a reshape of a buffer allocated
+// here that nothing uses after the copy, both static, row-major and of one element count,
+// the buffer becomes a reshaped view of the argument and the copy goes.
+void WriteIntoOutputArguments(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::memref::CopyOp> copies;
+  module.walk([&](mlir::memref::CopyOp copy) { copies.push_back(copy); });
+  for (mlir::memref::CopyOp copy : copies) {
+    auto target = mlir::dyn_cast<mlir::BlockArgument>(copy.getTarget());
+    if (!target || !target.hasOneUse()) continue;
+    mlir::Value source = copy.getSource();
+    while (mlir::Operation* view = source.getDefiningOp()) {
+      if (!mlir::isa<mlir::memref::CollapseShapeOp, mlir::memref::ExpandShapeOp>(view)) break;
+      source = view->getOperand(0);
+    }
+    auto alloc = source.getDefiningOp<mlir::memref::AllocOp>();
+    auto target_type = mlir::dyn_cast<mlir::MemRefType>(target.getType());
+    if (!alloc || !target_type || alloc->getBlock() != copy->getBlock()) continue;
+    const mlir::MemRefType alloc_type = alloc.getType();
+    if (!alloc_type.hasStaticShape() || !target_type.hasStaticShape() ||
+        !alloc_type.getLayout().isIdentity() || !target_type.getLayout().isIdentity() ||
+        alloc_type.getRank() == 0 || target_type.getRank() == 0 ||
+        alloc_type.getElementType() != target_type.getElementType() ||
+        alloc_type.getMemorySpace() != target_type.getMemorySpace() ||
+        alloc_type.getNumElements() != target_type.getNumElements() ||
+        !AllUsesBefore(alloc.getResult(), copy))
+      continue;
+    mlir::OpBuilder builder(alloc);
+    auto all = [](int64_t rank) {
+      mlir::ReassociationIndices dims;
+      for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+      return llvm::SmallVector<mlir::ReassociationIndices>{dims};
+    };
+    mlir::Value view = target;
+    if (target_type.getRank() != 1)
+      view = builder.create<mlir::memref::CollapseShapeOp>(alloc.getLoc(), view,
+                                                           all(target_type.getRank()));
+    if (alloc_type.getRank() != 1)
+      view = builder.create<mlir::memref::ExpandShapeOp>(alloc.getLoc(), alloc_type.getShape(),
+                                                         view, all(alloc_type.getRank()));
+    copy.erase();
+    alloc.getResult().replaceAllUsesWith(view);
+    alloc.erase();
+  }
+}
+
 class JitKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
@@ -122,14 +337,17 @@ class JitKernel final : public CompiledKernel {
 bool KernelCompilerAvailable() { return true; }
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
-                                    const LoweringOptions& options) {
+                                    const LoweringOptions& options, bool keep_stages) {
   InitializeOnce();
   const auto started = std::chrono::steady_clock::now();
   KernelCompilation result;
   recording::KernelRecord& record = result.record;
   record.backend = "mlir-cpu";
   record.options = options.ToString();
-  record.stages.push_back({"input", mlir_text});
+  auto keep = [&](const std::string& stage, auto&& text) {
+    if (keep_stages) record.stages.push_back({stage, text()});
+  };
+  keep("input", [&] { return mlir_text; });
   auto finish = [&]() -> KernelCompilation& {
     record.compile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -160,12 +378,24 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
     diagnostics.clear();
+    if (stage == "write-into-outputs" || stage == "reduction-iter-args" ||
+        stage == "transfer-in-bounds") {
+      if (stage == "write-into-outputs")
+        WriteIntoOutputArguments(*module);
+      else if (stage == "reduction-iter-args")
+        CarryReductionsInIterArgs(*module);
+      else
+        MarkTransfersInBounds(*module);
+      if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
+      keep(stage, [&] { return Print(module->getOperation()); });
+      continue;
+    }
     if (stage == "math-polynomial-approximation") {
       mlir::RewritePatternSet patterns(&context);
       mlir::populateMathPolynomialApproximationPatterns(patterns);
       if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
         return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
-      record.stages.push_back({stage, Print(module->getOperation())});
+      keep(stage, [&] { return Print(module->getOperation()); });
       continue;
     }
     mlir::PassManager manager(&context);
@@ -175,59 +405,65 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     if (mlir::failed(mlir::parsePassPipeline(pass, manager, parse_stream)))
       return fail(stage, "the pass pipeline does not parse: " + parse_errors);
     if (mlir::failed(manager.run(*module))) return fail(stage, diagnostics);
-    record.stages.push_back({stage, Print(module->getOperation())});
+    keep(stage, [&] { return Print(module->getOperation()); });
   }
 
   diagnostics.clear();
-  llvm::LLVMContext llvm_context;
-  std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(*module, llvm_context);
-  if (!llvm_module) return fail("llvm-ir", diagnostics);
   auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machine_builder) return fail("llvm-ir", llvm::toString(machine_builder.takeError()));
   machine_builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto machine = machine_builder->createTargetMachine();
   if (!machine) return fail("llvm-ir", llvm::toString(machine.takeError()));
-  llvm_module->setDataLayout((*machine)->createDataLayout());
-  llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
   // LLVM's O3 IR pipeline runs before code generation, except on kernels that hold pred (i1)
   // values: LLVM IR lays a vector of i1 out in memory one bit per element, while the code
   // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
   // stored wrong values (CpuExecutableTest.InterpreterCasesMatchTheInterpreter caught it).
   // Those kernels get code generation alone, and the recorded IR and assembly say so.
-  const bool optimize_ir = mlir_text.find("xi1>") == std::string::npos &&
-                           mlir_text.find(": i1") == std::string::npos;
-  if (optimize_ir) {
-    auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
-    if (llvm::Error error = optimize(llvm_module.get()))
-      return fail("llvm-ir", llvm::toString(std::move(error)));
-  }
-  {
+  const bool optimize_ir =
+      mlir_text.find("xi1>") == std::string::npos && mlir_text.find(": i1") == std::string::npos;
+  // The JIT builds its LLVM module through this: translation, the O3 pipeline for this host
+  // and the recorded IR and assembly happen once, on the module the JIT then compiles.
+  std::string llvm_stage = "llvm-ir", llvm_error;  // where and why building it failed
+  auto build_llvm_module = [&](mlir::Operation* op,
+                               llvm::LLVMContext& llvm_context) -> std::unique_ptr<llvm::Module> {
+    std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(op, llvm_context);
+    if (!llvm_module) {
+      llvm_error = diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics;
+      return nullptr;
+    }
+    llvm_module->setDataLayout((*machine)->createDataLayout());
+    llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
+    if (optimize_ir) {
+      auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
+      if (llvm::Error error = optimize(llvm_module.get())) {
+        llvm_error = llvm::toString(std::move(error));
+        return nullptr;
+      }
+    }
+    if (!keep_stages) return llvm_module;
     std::string text;
     llvm::raw_string_ostream stream(text);
     if (!optimize_ir)
       stream << "; LLVM's IR passes were not run: the kernel holds pred (i1) values\n";
     llvm_module->print(stream, nullptr);
     record.stages.push_back({"llvm-ir", std::move(text)});
-  }
-  {
     llvm::SmallString<0> assembly;
-    llvm::raw_svector_ostream stream(assembly);
+    llvm::raw_svector_ostream assembly_stream(assembly);
     llvm::legacy::PassManager codegen;
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
-    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
-                                        llvm::CodeGenFileType::AssemblyFile))
-      return fail("asm", "the target cannot emit assembly");
+    if ((*machine)->addPassesToEmitFile(codegen, assembly_stream, nullptr,
+                                        llvm::CodeGenFileType::AssemblyFile)) {
+      llvm_stage = "asm";
+      llvm_error = "the target cannot emit assembly";
+      return nullptr;
+    }
     codegen.run(*copy);
     record.stages.push_back({"asm", std::string(assembly.str())});
-  }
+    return llvm_module;
+  };
 
-  diagnostics.clear();
   mlir::ExecutionEngineOptions engine_options;
-  // The same IR pipeline as the recorded stage above. (`transformer` is a function_ref: the
-  // function it refers to must outlive create().)
-  const std::function<llvm::Error(llvm::Module*)> jit_optimize =
-      mlir::makeOptimizingTransformer(3, 0, nullptr);
-  if (optimize_ir) engine_options.transformer = jit_optimize;
+  engine_options.llvmModuleBuilder = build_llvm_module;
   engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
 #ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
   // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
@@ -237,6 +473,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   auto engine = mlir::ExecutionEngine::create(*module, engine_options);
   if (!engine) {
     std::string error = llvm::toString(engine.takeError());
+    if (!llvm_error.empty()) return fail(llvm_stage, llvm_error);
     if (!diagnostics.empty()) error += ": " + diagnostics;
     return fail("jit", error);
   }

@@ -9,11 +9,11 @@ namespace fusescope::runtime {
 bool KernelCompilerAvailable() { return false; }
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string&,
-                                    const LoweringOptions& options) {
+                                    const LoweringOptions& options, bool keep_stages) {
   KernelCompilation result;
   result.record.backend = "mlir-cpu";
   result.record.options = options.ToString();
-  result.record.stages.push_back({"input", mlir_text});
+  if (keep_stages) result.record.stages.push_back({"input", mlir_text});
   result.record.failed_stage = "input";
   result.record.error = "this build has no MLIR (MLIR 19 was not found when it was configured)";
   return result;

@@ -361,7 +361,10 @@ else
 fi
 # --- run --device cpu: the compiled snapshot (MLIR JIT kernels, OpenBLAS) against the interpreter
 expect_ok "run cpu recording" "$fs" run "$tmp/interp.fsdb" --device cpu --json
-json_ok "run cpu json" "d['match'] and d['device'] == 'cpu' and all(o['ok'] for o in d['outputs']) and any(k['backend'] == 'mlir-cpu' and k['stages'] > 2 for k in d['kernels']) and d['kernel_summary'].startswith(str(len(d['kernels'])) + ' kernels: ')"
+# Without --kernels-dir nothing keeps the lowering stages: compiling prints none of them.
+json_ok "run cpu json" "d['match'] and d['device'] == 'cpu' and all(o['ok'] for o in d['outputs']) and any(k['backend'] == 'mlir-cpu' for k in d['kernels']) and all(k['stages'] == 0 for k in d['kernels']) and d['kernel_summary'].startswith(str(len(d['kernels'])) + ' kernels: ')"
+expect_ok "run cpu recording kernels-dir" "$fs" run "$tmp/interp.fsdb" --device cpu --json --kernels-dir "$tmp/kernels_json"
+json_ok "run cpu json stages" "d['match'] and any(k['backend'] == 'mlir-cpu' and k['stages'] > 2 for k in d['kernels'])"
 expect_ok "run cpu model text" "$fs" run sample:bert_encoder --device cpu --lowering "tile=16 vector=8" --kernels-dir "$tmp/kernels"
 contains "run cpu text" '^[0-9]+ kernels: .*mlir-cpu' "$tmp/out"
 contains "run cpu match" 'compiled snapshot matches the original module' "$tmp/out"

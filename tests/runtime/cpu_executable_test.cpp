@@ -435,6 +435,18 @@ ENTRY e {
     EXPECT_TRUE(CompareLiterals(*actual, *expected, rtol, 1e-5).ok());
     const std::string summary = (*executable)->KernelSummary();
     EXPECT_NE(summary.find("3 openblas"), std::string::npos) << summary;
+    // Operands stored with their matrix dimensions the other way round are read transposed
+    // in place, not reordered into copies.
+    for (const recording::KernelRecord& record : (*executable)->kernels()) {
+      if (record.kernel == "batched") {
+        EXPECT_NE(record.note.find("lhs transposed, rhs transposed"), std::string::npos)
+            << record.note;
+      }
+      if (record.kernel == "t" || record.kernel == "dd") {
+        EXPECT_NE(record.note.find("lhs transposed"), std::string::npos) << record.note;
+      }
+      EXPECT_EQ(record.note.find("reordered"), std::string::npos) << record.note;
+    }
   }
 }
 
@@ -773,6 +785,137 @@ TEST_F(CpuKernelCompilerTest, AWrongKernelIsCaughtByTheComparison) {
   const LiteralDifference difference = CompareLiterals(run(wrong), *expected, kRtol, kAtol);
   EXPECT_FALSE(difference.ok());
   EXPECT_EQ(difference.mismatches, 32);
+}
+
+// A stage's text by name ("" when the record has no such stage).
+std::string StageText(const recording::KernelRecord& record, const std::string& name) {
+  for (const recording::KernelStage& stage : record.stages) {
+    if (stage.name == name) return stage.text;
+  }
+  return "";
+}
+
+TEST_F(CpuKernelCompilerTest, WithoutStagesNothingIsKeptAndTheKernelStillRuns) {
+  auto module = ir::ParseHloModule(kAdd);
+  ASSERT_TRUE(module.ok());
+  auto kernel = EmitInstructionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok());
+  KernelCompilation compiled =
+      CompileKernelText(kernel->text, kernel->function_name, {}, /*keep_stages=*/false);
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
+  EXPECT_TRUE(compiled.record.stages.empty());
+  Literal p = testing::F32({4, 8}, std::vector<double>(32, 1.5));
+  Literal q = testing::F32({4, 8}, std::vector<double>(32, 2));
+  Literal out = Literal::Create(ir::Shape(ir::PrimitiveType::kF32, {4, 8})).value();
+  ASSERT_TRUE(compiled.kernel->Run({p.data(), q.data(), out.data()}).ok());
+  EXPECT_EQ(testing::Values(out), std::vector<double>(32, 3.5));
+  // A failure still names its stage.
+  std::string broken = kernel->text;
+  broken.erase(broken.find(" restrict : memref"), std::string(" restrict").size());
+  KernelCompilation failed = CompileKernelText(broken, "kernel", {}, /*keep_stages=*/false);
+  EXPECT_EQ(failed.kernel, nullptr);
+  EXPECT_EQ(failed.record.failed_stage, "eliminate-empty-tensors");
+  EXPECT_TRUE(failed.record.stages.empty());
+  // An executable that keeps no stages computes the same numbers.
+  const std::string text(resources::FindSample("bert_encoder").text);
+  auto original = ir::ParseHloModule(text);
+  ASSERT_TRUE(original.ok());
+  auto inputs = SeededInputs(*(*original)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**original, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  CpuExecutableOptions options;
+  options.keep_lowering_stages = false;
+  auto executable = CpuExecutable::Compile(**original, options);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  for (const recording::KernelRecord& record : (*executable)->kernels()) {
+    EXPECT_TRUE(record.stages.empty()) << record.kernel;
+    EXPECT_TRUE(record.failed_stage.empty()) << record.kernel << ": " << record.error;
+  }
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(CompareLiterals(*actual, *expected, kRtol, kAtol).ok());
+}
+
+// A row sum: its accumulator is carried in an iter_arg, the vectorizer turns the loop into
+// vector partial sums, and the transfers lose their masks; the numbers stay the
+// interpreter's.
+TEST_F(CpuKernelCompilerTest, RowReductionsAreVectorizedWithUnmaskedTransfers) {
+  auto module = ir::ParseHloModule(R"(HloModule rows
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[16,32] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[16] reduce(x, z), dimensions={1}, to_apply=add
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitInstructionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, {});
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
+  EXPECT_NE(StageText(compiled.record, "reduction-iter-args").find("iter_args"), std::string::npos);
+  EXPECT_NE(StageText(compiled.record, "affine-super-vectorize").find("vector.reduction"),
+            std::string::npos);
+  const std::string in_bounds = StageText(compiled.record, "transfer-in-bounds");
+  EXPECT_NE(in_bounds.find("in_bounds = [true]"), std::string::npos) << in_bounds;
+  const std::string llvm_ir = StageText(compiled.record, "llvm-ir");
+  ASSERT_FALSE(llvm_ir.empty());
+  EXPECT_EQ(llvm_ir.find("masked"), std::string::npos) << llvm_ir;
+  for (uint64_t seed : {1, 9}) {
+    auto inputs = SeededInputs(*(*module)->entry(), seed);
+    ASSERT_TRUE(inputs.ok());
+    Interpreter interpreter;
+    auto expected = interpreter.Run(**module, *inputs);
+    ASSERT_TRUE(expected.ok()) << expected.message();
+    auto executable = CpuExecutable::Compile(**module);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(CompareLiterals(*actual, *expected, kRtol, kAtol).ok());
+  }
+}
+
+// A result reshaped into the output: bufferization computes it into a temporary and copies
+// it; write-into-outputs computes it in the output argument instead.
+TEST_F(CpuKernelCompilerTest, AReshapedResultIsWrittenIntoTheOutput) {
+  auto module = ir::ParseHloModule(R"(HloModule reshaped
+fused {
+  p = f32[4,8,16] parameter(0)
+  t = f32[8,4,16] transpose(p), dimensions={1,0,2}
+  ROOT r = f32[8,64] reshape(t)
+}
+ENTRY e {
+  x = f32[4,8,16] parameter(0)
+  ROOT f = f32[8,64] fusion(x), kind=kLoop, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name, {});
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
+  const std::string bufferized = StageText(compiled.record, "one-shot-bufferize");
+  EXPECT_NE(bufferized.find("memref.copy"), std::string::npos) << bufferized;
+  const std::string in_place = StageText(compiled.record, "write-into-outputs");
+  EXPECT_EQ(in_place.find("memref.copy"), std::string::npos) << in_place;
+  EXPECT_EQ(in_place.find("memref.alloc"), std::string::npos) << in_place;
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(actual->BitwiseEqual(*expected));
 }
 
 }  // namespace
