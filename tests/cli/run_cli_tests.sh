@@ -369,7 +369,7 @@ expect_ok "run cpu model text" "$fs" run sample:bert_encoder --device cpu --lowe
 contains "run cpu text" '^[0-9]+ kernels: .*mlir-cpu' "$tmp/out"
 contains "run cpu match" 'compiled snapshot matches the original module' "$tmp/out"
 if ls "$tmp"/kernels/*/00_input.txt >/dev/null 2>&1 && grep -q "func.func @kernel" "$tmp"/kernels/*/00_input.txt; then ok; else bad "run --kernels-dir wrote no input stage"; fi
-expect_error "run cpu bad lowering" "unknown lowering option 'unroll'" "$fs" run sample:mlp --device cpu --lowering "unroll=2"
+expect_error "run cpu bad lowering" "unknown lowering option 'interchange'" "$fs" run sample:mlp --device cpu --lowering "interchange=2"
 expect_error "run kernels-dir without cpu" "kernels-dir needs --device cpu" "$fs" run sample:mlp --kernels-dir "$tmp/k2"
 expect_error "run missing inputs" "nowhere does not exist" "$fs" run sample:mlp --inputs "$tmp/nowhere"
 mkdir -p "$tmp/few"

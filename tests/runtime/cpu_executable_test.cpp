@@ -697,8 +697,55 @@ TEST(CpuLoweringOptionsTest, ParsesAndPrints) {
   EXPECT_EQ(exact->ToString(), "tile=0 vector=8 approx=0");
   EXPECT_FALSE(LoweringOptions::Parse("approx=2").ok());
   EXPECT_FALSE(LoweringOptions::Parse("tile=x").ok());
-  EXPECT_FALSE(LoweringOptions::Parse("unroll=2").ok());
+  auto unrolled = LoweringOptions::Parse("unroll=2 tile=16");
+  ASSERT_TRUE(unrolled.ok());
+  EXPECT_EQ(unrolled->ToString(), "tile=16 vector=8 unroll=2");
+  EXPECT_EQ(LoweringOptions::Parse("unroll=1")->ToString(), "tile=0 vector=8");  // unrolls nothing
+  EXPECT_FALSE(LoweringOptions::Parse("unroll=65").ok());
+  EXPECT_FALSE(LoweringOptions::Parse("interchange=1").ok());
   EXPECT_FALSE(LoweringOptions::Parse("tile").ok());
+}
+
+// One kernel built with its own configuration, the others with the executable's; the outputs
+// stay the interpreter's.
+TEST_F(CpuExecutableTest, PerKernelConfigurationsApplyToTheirKernelOnly) {
+  if (!KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  const std::string text(resources::FindSample("bert_encoder").text);
+  auto module = ir::ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  auto plain = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  std::string chosen;
+  for (const recording::KernelRecord& record : (*plain)->kernels())
+    if (record.backend == "mlir-cpu" && chosen.empty()) chosen = record.kernel;
+  ASSERT_FALSE(chosen.empty());
+  CpuExecutableOptions options;
+  auto config = KernelConfig::Parse("tile=16 vector=4 unroll=2");
+  ASSERT_TRUE(config.ok());
+  options.kernel_configs[chosen] = *config;
+  options.compilers = std::make_shared<KernelCompilerPool>();
+  auto tuned = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(tuned.ok()) << tuned.message();
+  for (const recording::KernelRecord& record : (*tuned)->kernels()) {
+    if (record.backend != "mlir-cpu") continue;
+    if (record.kernel == chosen) {
+      EXPECT_EQ(record.options, "tile=16 vector=4 unroll=2");
+    } else {
+      EXPECT_NE(record.options.find("tile=0"), std::string::npos) << record.kernel;
+    }
+  }
+  auto expected = (*plain)->Run(*inputs);
+  auto got = (*tuned)->Run(*inputs);
+  ASSERT_TRUE(expected.ok() && got.ok());
+  LiteralDifference difference = CompareLiterals(*got, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+  // A second executable sharing the pool compiles only what it has not seen.
+  auto again = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(again.ok());
+  for (const recording::KernelRecord& record : (*again)->kernels())
+    EXPECT_EQ(record.compile_seconds, 0) << record.kernel << " compiled again";
 }
 
 class CpuKernelCompilerTest : public CpuExecutableTest {};
