@@ -197,8 +197,6 @@ void Open(views::MainWindow& window, const GuiOptions& options) {
     window.OpenSample(
         QString::fromUtf8(resources::kDefaultSampleName.data(),
                           static_cast<qsizetype>(resources::kDefaultSampleName.size())));
-  } else if (options.file.rfind("sample:", 0) == 0) {
-    window.OpenSample(QString::fromStdString(options.file.substr(7)));
   } else {
     window.OpenPath(QString::fromStdString(options.file));
   }

@@ -1,13 +1,15 @@
 #ifndef FUSESCOPE_APP_CLI_MODEL_LOADER_H_
 #define FUSESCOPE_APP_CLI_MODEL_LOADER_H_
 
-// Resolves what the user named on the command line to a module: an HLO text file, an ONNX
-// model (.onnx), a .mlir model (StableHLO/MHLO become HLO; other dialects a graph that can
-// be viewed, not compiled), a built-in sample (`sample:NAME`), or a recording (.fsdb), an
-// MLIR pass log, an XLA dump folder (its default module) or TensorRT's exported layer
-// information (with the layer profile and times beside it), these four as their final
-// snapshot or the one after pass N. Importer warnings (symbolic dimensions given a default
-// size, ops kept opaque) go to stderr, one line each.
+// What the user named on the command line, as a module for a command: an HLO text file, an
+// ONNX model (.onnx), a .mlir model (StableHLO/MHLO become HLO; other dialects a graph that
+// can be viewed, not compiled), a built-in sample (`sample:NAME`), or the record of a compile
+// — a recording (.fsdb), an MLIR pass log, an XLA dump, MLIR tree, stage or TVM DumpIR folder,
+// TensorRT's exported layer information (with the layer profile and times beside it) — as
+// its final snapshot or the one after pass N. What it is and how it opens is decided by
+// importers/input_kind.h and importers/open_any.h, which the workbench uses too; this adds
+// the command line's manners: importer warnings (symbolic dimensions given a default size,
+// ops kept opaque) go to stderr, one line each.
 
 #include <cstdint>
 #include <map>
@@ -59,14 +61,11 @@ struct ModelText {
 };
 StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOptions& options = {});
 
-// True when the file starts with SQLite's magic header.
+// For commands that choose what to do by the kind of their input, as
+// importers::ClassifyInput tells it: a recording (SQLite's header, whatever the name), an MLIR
+// pass log, TensorRT's exported layer information.
 bool LooksLikeRecording(const std::string& path);
-
-// True when `path` is a file whose first 64 KiB hold an MLIR pass log section header.
 bool LooksLikeMlirLogFile(const std::string& path);
-
-// True when `path` is a file that opens as TensorRT's exported layer information (a JSON
-// object whose first key is "Layers" or "Bindings").
 bool LooksLikeTensorRtLayerInfoFile(const std::string& path);
 
 }  // namespace fusescope::app

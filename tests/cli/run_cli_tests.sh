@@ -454,6 +454,17 @@ printf '\x00\x01garbage' >"$tmp/garbage.hlo"
 expect_error "binary garbage" "^$tmp/garbage.hlo:1:1: " "$fs" stats "$tmp/garbage.hlo"
 expect_error "missing file" "$tmp/none.hlo" "$fs" stats "$tmp/none.hlo"
 expect_error "unknown sample" "no built-in sample" "$fs" stats sample:nope
+# What a name is, as the workbench tells it too (importers/input_kind.h).
+printf '\x00\x01\xff noise\n' >"$tmp/noise"
+expect_error "unknown file" "^$tmp/noise: not a file fusescope reads: no recording .*, MLIR pass log .* or HLO text" "$fs" stats "$tmp/noise"
+mkdir -p "$tmp/no_dump"
+expect_error "unknown folder" "^$tmp/no_dump: no XLA HLO dump files .*; nor is it an MLIR tree dump .*, a TVM DumpIR folder .*, a folder of MLIR stage files" "$fs" print "$tmp/no_dump"
+expect_error "lesson as a model" "^lesson:mlp_fusion: a lesson, not a model: .fusescope lesson lesson:mlp_fusion. runs it" "$fs" stats lesson:mlp_fusion
+expect_error "iree executables alone" "executables: IREE executable files .* import them with the tree dump .*--iree-executables" "$fs" stats "$src/tests/data/iree/executables"
+expect_error "compile stage folder" "stages: a folder of MLIR stage files records another compiler's passes; it is no model for our pipeline" "$fs" compile "$src/tests/data/mlir/stages" -o "$tmp/x.fsdb"
+expect_error "compile recording" "^$tmp/interp.fsdb: a recording, not a model" "$fs" compile "$tmp/interp.fsdb" -o "$tmp/x.fsdb"
+printf 'not SQLite\n' >"$tmp/damaged.fsdb"
+expect_error "damaged recording by name" "^$tmp/damaged.fsdb: " "$fs" stats "$tmp/damaged.fsdb"
 expect_usage "bad --pass" "^fusescope stats: --pass needs an integer, got 'x'$" "$fs" stats sample:mlp --pass x
 expect_usage "unknown flag" "^fusescope stats: unknown flag --bogus$" "$fs" stats sample:mlp --bogus
 expect_usage "mistyped flag" "^fusescope stats: unknown flag --pas \(did you mean --pass\?\)$" "$fs" stats sample:mlp --pas 3

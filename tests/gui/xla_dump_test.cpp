@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "importers/open_any.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"
 #include "recording/compile_and_record.h"
@@ -125,11 +126,13 @@ TEST(XlaDumpTest, TrailingSlashNamesTheFolder) {
 
 // A dump imported and saved as .fsdb is still XLA's: the panel compares it.
 TEST(XlaDumpTest, SavedImportedDumpIsCompared) {
-  std::vector<std::string> warnings;
-  auto imported = RecordingLoader::ImportXlaDump(kMlpDump.toStdString(), &warnings);
+  auto input = importers::ClassifyInput(kMlpDump.toStdString());
+  ASSERT_TRUE(input.ok()) << input.message();
+  auto imported = importers::OpenRecording(*input);
   ASSERT_TRUE(imported.ok()) << imported.message();
+  ASSERT_TRUE(imported->recording);
   const fs::path file = TestDirectory("saved") / "mlp.fsdb";
-  ASSERT_TRUE(recording::SaveRecording(*imported, file.string()).ok());
+  ASSERT_TRUE(recording::SaveRecording(*imported->recording, file.string()).ok());
   auto window = OpenWindow();
   ASSERT_TRUE(OpenAndSettle(*window, QString::fromStdString(file.string())));
   XlaComparisonPanel* panel = window->xla_panel();

@@ -449,6 +449,7 @@ void MainWindow::setupLoader() {
           });
   connect(loader_, &RecordingLoader::warned, this,
           [this](const QStringList& warnings) { ReportWarnings(warnings); });
+  connect(loader_, &RecordingLoader::lessonNamed, this, &MainWindow::OpenLesson);
   connect(loader_, &RecordingLoader::failed, this, [this](const QString& message) {
     SetBusy(false);
     ReportError(tr("Could not open the model"), message);
@@ -531,14 +532,7 @@ void MainWindow::SetBusy(bool busy, const QString& what) {
 void MainWindow::OpenPath(const QString& path) { loader_->OpenFile(path, pipeline_target()); }
 
 void MainWindow::OpenSample(const QString& name) {
-  const resources::SampleModel sample = resources::FindSample(name.toStdString());
-  if (sample.text.empty()) {
-    ReportError(tr("No such sample"), tr("There is no built-in sample named '%1'.").arg(name));
-    emit loadFailed(name);
-    return;
-  }
-  const QString title = QStringLiteral("sample:%1").arg(name);
-  loader_->CompileText(std::string(sample.text), title, title, pipeline_target());
+  OpenPath(QStringLiteral("sample:%1").arg(name));
 }
 
 void MainWindow::ShowRecording(std::shared_ptr<const recording::Recording> recording,
@@ -660,8 +654,10 @@ void MainWindow::ShowOpenDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Model or Recording"), settings.value("last_dir").toString(),
-      tr("Models and recordings (*.hlo *.txt *.fsdb);;HLO text (*.hlo *.txt);;"
-         "Recordings (*.fsdb);;All files (*)"));
+      tr("Models, recordings and dumps (*.hlo *.txt *.onnx *.mlir *.fsdb *.log *.json *.lesson);;"
+         "Models (*.hlo *.txt *.onnx *.mlir);;Recordings (*.fsdb);;"
+         "MLIR pass logs (*.log *.mlir);;TensorRT layer information (*.json);;"
+         "Lessons (*.lesson);;All files (*)"));
   if (path.isEmpty()) return;
   settings.setValue("last_dir", QFileInfo(path).absolutePath());
   OpenPath(path);

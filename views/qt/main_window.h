@@ -68,6 +68,8 @@ class MainWindow : public QMainWindow, public ContextObserver {
   // The pass the next opened recording starts on (the --pass option); -1: the default.
   void set_initial_pass(int64_t pass) { initial_pass_ = pass; }
 
+  // Anything a user can name (importers/input_kind.h): a model, a recording, another
+  // compiler's dump, `sample:NAME`, a lesson.
   void OpenPath(const QString& path);
   void OpenSample(const QString& name);
   // `file_path`: the .fsdb file it was read from (its profiles live there); empty if none.

@@ -6,18 +6,8 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QTemporaryDir>
-#include <fstream>
 
-#include "importers/mlir/mlir_log_importer.h"
-#include "importers/mlir/mlir_log_splitter.h"
-#include "importers/mlir/mlir_model_importer.h"
-#include "importers/mlir/mlir_stage_folder.h"
-#include "importers/mlir/mlir_tree_dir.h"
-#include "importers/tvm/tvm_dump_folder.h"
-#include "importers/tensorrt_engine_importer.h"
-#include "importers/tensorrt_layer_info.h"
-#include "importers/xla_dump_folder.h"
-#include "importers/xla_dump_importer.h"
+#include "importers/open_any.h"
 #include "passes/pipeline_options.h"
 #include "recording/compile_and_record.h"
 #include "recording/recording_store.h"
@@ -27,13 +17,6 @@
 
 namespace fusescope::views {
 namespace {
-
-bool HasRecordingMagic(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  char magic[16] = {};
-  file.read(magic, sizeof magic);
-  return file.gcount() == sizeof magic && std::string(magic, 15) == "SQLite format 3";
-}
 
 // Lookups build each snapshot's index on first use; doing it here keeps that off the GUI
 // thread.
@@ -85,140 +68,90 @@ StatusOr<recording::Recording> RecordingLoader::Load(const std::string& path) {
   return recording;
 }
 
-StatusOr<recording::Recording> RecordingLoader::ImportXlaDump(const std::string& folder,
-                                                              std::vector<std::string>* warnings) {
-  StatusOr<ir::XlaDumpFolder> dump = ir::ScanXlaDumpFolder(folder);
-  if (!dump.ok()) return dump.status();
-  const ir::XlaDumpModule* module = dump->Default();
-  if (module == nullptr) return Status::Error(folder + ": no XLA module in the folder");
-  StatusOr<ir::XlaDumpImport> imported = ir::ImportXlaDumpModule(*module, dump->path);
-  if (!imported.ok()) return imported.status();
-  if (warnings) *warnings = std::move(imported->warnings);
-  WarmUp(imported->recording);
-  return std::move(imported->recording);
-}
-
-StatusOr<recording::Recording> RecordingLoader::ImportTensorRt(const std::string& path,
-                                                               std::vector<std::string>* warnings) {
-  auto imported = ir::ImportTensorRtEngine(path);
-  if (!imported.ok()) return imported.status();
-  if (warnings) *warnings = std::move(imported->warnings);
-  WarmUp(imported->recording);
-  return std::move(imported->recording);
-}
-
-StatusOr<recording::Recording> RecordingLoader::ImportFolder(const std::string& folder,
-                                                             std::vector<std::string>* warnings) {
-  const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(folder);
-  const bool tree = !tvm && ir::mlir_import::LooksLikeMlirTreeDir(folder);
-  if (!tvm && !tree && !ir::mlir_import::LooksLikeStageFolder(folder))
-    return ImportXlaDump(folder, warnings);
-  auto imported = tvm    ? ir::tvm_import::ImportTvmDumpFolder(folder)
-                  : tree ? ir::mlir_import::ImportMlirTreeDir(folder)
-                         : ir::mlir_import::ImportMlirStageFolder(folder);
-  if (!imported.ok()) return imported.status();
-  if (warnings) *warnings = std::move(imported->warnings);
-  WarmUp(imported->recording);
-  return std::move(imported->recording);
-}
-
 qint64 RecordingLoader::worker_pid() const {
   return job_ && job_->worker ? job_->worker->pid() : 0;
 }
 
 bool RecordingLoader::IsRecordingFile(const QString& path) {
-  return HasRecordingMagic(path.toStdString());
+  return importers::IsRecordingFile(path.toStdString());
+}
+
+QString RecordingLoader::StartedMessage(const importers::ClassifiedInput& input,
+                                        const QString& title, const QString& target) {
+  using importers::InputKind;
+  switch (input.kind) {
+    case InputKind::kTvmDumpFolder:
+      return tr("Reading the TVM stages of %1").arg(title);
+    case InputKind::kMlirTreeFolder:
+      return tr("Reading the MLIR dumps of %1").arg(title);
+    case InputKind::kMlirStageFolder:
+      return tr("Reading the MLIR stages of %1").arg(title);
+    case InputKind::kXlaDumpFolder:
+      return tr("Importing the XLA dump %1").arg(title);
+    case InputKind::kTensorRtLayerInfo:
+      return tr("Reading the TensorRT engine %1").arg(title);
+    case InputKind::kMlirPassLog:
+    case InputKind::kMlirModel:
+      return tr("Reading %1").arg(title);
+    case InputKind::kSample:
+    case InputKind::kHloText:
+    case InputKind::kOnnxModel:
+      return tr("Compiling %1 (%2)").arg(title, target);
+    default:
+      return tr("Opening %1").arg(title);
+  }
 }
 
 void RecordingLoader::OpenFile(const QString& given, const QString& target) {
   // "dump/" names its folder "dump" like "dump" does, in the title and the recent files.
   const QString path = QDir::cleanPath(given);
-  const QFileInfo info(path);
-  const QString title = info.fileName();
-  if (info.isDir()) {
-    const bool tvm = ir::tvm_import::LooksLikeTvmDumpFolder(path.toStdString());
-    const bool tree = ir::mlir_import::LooksLikeMlirTreeDir(path.toStdString());
-    const bool stages = ir::mlir_import::LooksLikeStageFolder(path.toStdString());
-    StartImport(Begin((tvm      ? tr("Reading the TVM stages of %1")
-                       : tree   ? tr("Reading the MLIR dumps of %1")
-                       : stages ? tr("Reading the MLIR stages of %1")
-                                : tr("Importing the XLA dump %1"))
-                          .arg(title),
-                      title, path),
-                path);
+  const StatusOr<importers::ClassifiedInput> input = importers::ClassifyInput(path.toStdString());
+  const bool builtin = input.ok() && (input->kind == importers::InputKind::kSample ||
+                                      input->kind == importers::InputKind::kLesson);
+  const QString title = builtin ? path : QFileInfo(path).fileName();
+  if (!input.ok()) {
+    FailLater(Begin(tr("Opening %1").arg(title), title, path),
+              QString::fromStdString(input.message()));
     return;
   }
-  if (!info.exists()) {
-    FailLater(Begin(tr("Opening %1").arg(title), title, path), tr("%1: no such file").arg(path));
+  if (input->kind == importers::InputKind::kLesson) {
+    emit lessonNamed(path);
     return;
   }
-  if (HasRecordingMagic(path.toStdString())) {
-    StartLoad(Begin(tr("Opening %1").arg(title), title, path), path);
-    return;
-  }
-  if (ir::mlir_import::IsMlirPath(path.toStdString()) || LooksLikeMlirLog(path)) {
-    StartMlirImport(Begin(tr("Reading %1").arg(title), title, path), path, target);
-    return;
-  }
-  if (LooksLikeTensorRtLayerInfo(path)) {
-    StartImport(Begin(tr("Reading the TensorRT engine %1").arg(title), title, path), path);
-    return;
-  }
-  StartCompile(Begin(tr("Compiling %1 (%2)").arg(title, target), title, path), path, path, target);
-}
-
-bool RecordingLoader::LooksLikeMlirLog(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return false;
-  const QByteArray prefix = file.read(64 * 1024);
-  return ir::mlir_import::LooksLikeMlirLog(
-      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
-}
-
-bool RecordingLoader::LooksLikeTensorRtLayerInfo(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return false;
-  const QByteArray prefix = file.read(64 * 1024);
-  return ir::LooksLikeTensorRtLayerInfo(
-      std::string_view(prefix.constData(), static_cast<size_t>(prefix.size())));
-}
-
-void RecordingLoader::StartMlirImport(const std::shared_ptr<Job>& job, const QString& path,
-                                      const QString& target) {
-  QPointer<RecordingLoader> self(this);
-  const bool log = LooksLikeMlirLog(path);
-  WorkerPool::Instance()->start([self, job, log, target, path_text = path.toStdString()] {
-    std::vector<std::string> warnings;
-    bool compile = false;
-    StatusOr<recording::Recording> result = Status::Error(path_text + ": not read");
-    if (log) {
-      auto imported = ir::mlir_import::ImportMlirLogFile(path_text);
-      if (imported.ok()) {
-        warnings = std::move(imported->warnings);
-        result = std::move(imported->recording);
-      } else {
-        result = imported.status();
-      }
-    } else {
-      auto imported = ir::mlir_import::ImportMlirModelFile(path_text);
-      if (!imported.ok()) {
-        result = imported.status();
-      } else if (imported->compilable()) {
-        compile = true;
-      } else {
-        warnings = std::move(imported->warnings);
-        warnings.push_back(path_text + ": shown as a graph, not compiled: " +
-                           (imported->unmapped.empty() ? std::string("no StableHLO/MHLO operation")
-                                                       : imported->UnmappedSummary()));
-        result = ir::mlir_import::GraphOnlyRecording(*imported, path_text);
-      }
+  if (input->kind == importers::InputKind::kSample) {
+    StatusOr<importers::OpenedModelText> model = importers::OpenModelText(*input);
+    if (!model.ok()) {
+      FailLater(Begin(tr("Opening %1").arg(title), title, QString()),
+                QString::fromStdString(model.message()));
+      return;
     }
+    CompileText(std::move(model->text), title, title, target);
+    return;
+  }
+  StartOpen(Begin(StartedMessage(*input, title, target), title, path), *input, target);
+}
+
+void RecordingLoader::StartOpen(const std::shared_ptr<Job>& job,
+                                const importers::ClassifiedInput& input, const QString& target) {
+  QPointer<RecordingLoader> self(this);
+  WorkerPool::Instance()->start([self, job, input, target] {
+    StatusOr<importers::OpenedRecording> opened = importers::OpenRecording(input);
     if (job->abandoned) return;
-    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
-    if (result.ok()) WarmUp(*result);
+    bool compile = false;
+    StatusOr<recording::Recording> result = Status::Error(input.what + ": not read");
+    if (!opened.ok()) {
+      result = opened.status();
+    } else if (!opened->recording) {
+      compile = true;
+    } else {
+      for (const std::string& warning : opened->warnings)
+        job->warnings << QString::fromStdString(warning);
+      WarmUp(*opened->recording);
+      result = std::move(*opened->recording);
+    }
     auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
     QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared, compile, target] {
-      if (!self) return;
+      if (!self || job->abandoned) return;
       if (compile) {
         self->StartCompile(job, job->path, job->path, target);
       } else {
@@ -339,7 +272,8 @@ void RecordingLoader::OnWorkerFinished(const std::shared_ptr<Job>& job,
   // A pass that fails cleanly is recorded (the worker exits 1 after writing the recording,
   // broken snapshot and reproducer included): that is worth showing.
   if (outcome.kind == Kind::kSucceeded ||
-      (outcome.kind == Kind::kFailed && HasRecordingMagic(outcome.job.output.toStdString()))) {
+      (outcome.kind == Kind::kFailed &&
+       importers::IsRecordingFile(outcome.job.output.toStdString()))) {
     StartLoad(job, outcome.job.output);
     return;
   }
@@ -354,22 +288,6 @@ void RecordingLoader::StartLoad(const std::shared_ptr<Job>& job, const QString& 
   WorkerPool::Instance()->start([self, job, file = file.toStdString()] {
     StatusOr<recording::Recording> result = Load(file);
     if (job->abandoned) return;
-    auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
-      if (self) self->Finish(job, std::move(*shared));
-    });
-  });
-}
-
-void RecordingLoader::StartImport(const std::shared_ptr<Job>& job, const QString& path) {
-  QPointer<RecordingLoader> self(this);
-  const bool folder = QFileInfo(path).isDir();
-  WorkerPool::Instance()->start([self, job, folder, path = path.toStdString()] {
-    std::vector<std::string> warnings;
-    StatusOr<recording::Recording> result =
-        folder ? ImportFolder(path, &warnings) : ImportTensorRt(path, &warnings);
-    if (job->abandoned) return;
-    for (const std::string& warning : warnings) job->warnings << QString::fromStdString(warning);
     auto shared = std::make_shared<StatusOr<recording::Recording>>(std::move(result));
     QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, shared] {
       if (self) self->Finish(job, std::move(*shared));

@@ -1,15 +1,16 @@
 #ifndef FUSESCOPE_VIEWS_QT_WORKERS_RECORDING_LOADER_H_
 #define FUSESCOPE_VIEWS_QT_WORKERS_RECORDING_LOADER_H_
 
-// Produces recordings for the window. A .fsdb file is read on a thread of this process. A
-// model (an HLO file, a built-in sample, the open recording's input) is compiled by a worker
-// process, `fusescope compile MODEL --pipeline P -o TMP.fsdb --progress`, whose recording is
-// then read like a .fsdb file: a pipeline that crashes, hangs or exhausts memory takes the
-// worker down, never the window, and is reported by workerFailed() with the pass it was in.
-//
-// A folder is read as an XLA dump (importers/xla_dump_folder.h): its default module is
-// imported, on a thread of this process, into a recording of XLA's own passes; the files it
-// had to leave out come with the recording as warnings.
+// Produces recordings for the window. What it is given is told apart and opened by
+// importers/input_kind.h and importers/open_any.h, as on the command line; this decides where
+// the work runs. A recording (.fsdb), a pass log, a dump, stage, tree or TVM folder, TensorRT
+// layer information and a .mlir model that cannot be compiled are read on a thread of this
+// process (what the import had to leave out comes with the recording as warnings). A model
+// (an HLO file, ONNX, a StableHLO .mlir, a built-in sample, the open recording's input) is
+// compiled by a worker process, `fusescope compile MODEL --pipeline P -o TMP.fsdb --progress`,
+// whose recording is then read like a .fsdb file: a pipeline that crashes, hangs or exhausts
+// memory takes the worker down, never the window, and is reported by workerFailed() with the
+// pass it was in. A lesson is handed back (lessonNamed()): the window prepares it.
 //
 // One job at a time, on the GUI thread; a new job abandons the running one (its worker is
 // stopped, its result dropped). Cancel() stops the work for real.
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "importers/input_kind.h"
 #include "ir/status.h"
 #include "recording/recording.h"
 #include "views/qt/workers/worker_job.h"
@@ -40,8 +42,8 @@ class RecordingLoader : public QObject {
   explicit RecordingLoader(QObject* parent = nullptr);
   ~RecordingLoader() override;
 
-  // A .fsdb recording is loaded as it is; a folder is imported as an XLA dump; anything else
-  // is read as HLO text and compiled with the `target` pipeline ("cpu" or "gpu") by a worker.
+  // Anything a user can name (importers::ClassifyInput): a file, a folder, `sample:NAME`,
+  // `lesson:NAME`. A model is compiled with the `target` pipeline ("cpu" or "gpu").
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
   // `pipeline_arguments` go to the worker's `fusescope compile` as they are ("--set",
@@ -69,26 +71,9 @@ class RecordingLoader : public QObject {
 
   // Whether `path` is a recording file (SQLite), whatever its name.
   static bool IsRecordingFile(const QString& path);
-  // True when the file's first 64 KiB hold an MLIR pass log section header.
-  static bool LooksLikeMlirLog(const QString& path);
-  // True when the file opens as TensorRT's exported layer information.
-  static bool LooksLikeTensorRtLayerInfo(const QString& path);
 
   // Synchronous forms, for tests. Run on any thread.
   static StatusOr<recording::Recording> Load(const std::string& path);
-  // The default module of the XLA dump in `folder`; `warnings` gets the files left out.
-  static StatusOr<recording::Recording> ImportXlaDump(const std::string& folder,
-                                                      std::vector<std::string>* warnings);
-  // A folder: numbered MLIR stage files (importers/mlir/mlir_stage_folder.h) when it holds
-  // them, else an XLA dump.
-  static StatusOr<recording::Recording> ImportFolder(const std::string& folder,
-                                                     std::vector<std::string>* warnings);
-  // TensorRT's layer information, with the layer profile and times found beside it
-  // (importers/tensorrt_engine_importer.h): the engine graph, each layer linked to its ONNX
-  // nodes. The times are not shown: they reach the views as a profile of a saved recording
-  // (`fusescope import` stores them).
-  static StatusOr<recording::Recording> ImportTensorRt(const std::string& path,
-                                                       std::vector<std::string>* warnings);
   static StatusOr<recording::Recording> Compile(const std::string& text,
                                                 const std::string& source_path,
                                                 const std::string& target);
@@ -104,6 +89,9 @@ class RecordingLoader : public QObject {
   void warned(const QStringList& warnings);
   // The job could not start, or the recording could not be read.
   void failed(const QString& message);
+  // OpenFile() was given a lesson (`lesson:NAME` or a .lesson file), emitted at once; no job
+  // was started for it.
+  void lessonNamed(const QString& lesson);
   void workerFailed(std::shared_ptr<const fusescope::views::WorkerFailure> failure);
   void canceled();
 
@@ -117,11 +105,12 @@ class RecordingLoader : public QObject {
   // failed) when it cannot be made.
   bool MakeFolder(const std::shared_ptr<Job>& job);
   void StartLoad(const std::shared_ptr<Job>& job, const QString& file);
-  // A folder (ImportFolder) or TensorRT layer information (ImportTensorRt), off the GUI thread.
-  void StartImport(const std::shared_ptr<Job>& job, const QString& path);
-  // An MLIR pass log, or a .mlir model that cannot be compiled (shown as its graph alone),
-  // read on a pool thread; a compilable .mlir model goes to the compile worker.
-  void StartMlirImport(const std::shared_ptr<Job>& job, const QString& path, const QString& target);
+  // On a pool thread: importers::OpenRecording, then the recording shown, or the model
+  // compiled by a worker.
+  void StartOpen(const std::shared_ptr<Job>& job, const importers::ClassifiedInput& input,
+                 const QString& target);
+  static QString StartedMessage(const importers::ClassifiedInput& input, const QString& title,
+                                const QString& target);
   void StartWorker(const std::shared_ptr<Job>& job, WorkerJob work);
   void StartCompile(const std::shared_ptr<Job>& job, const QString& model,
                     const QString& source_path, const QString& target,
