@@ -7,15 +7,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QProcess>
+#include <QProgressBar>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -135,6 +139,12 @@ std::unique_ptr<MainWindow> OpenFile(const std::string& path) {
   window->OpenPath(QString::fromStdString(path));
   EXPECT_TRUE(WaitFor([&] { return window->IsSettled(); }));
   return window;
+}
+
+// With FUSESCOPE_SCREENSHOT_DIR set, saves the window there as NAME, to look at.
+void SaveScreenshot(QWidget& window, const char* name) {
+  const QString folder = qEnvironmentVariable("FUSESCOPE_SCREENSHOT_DIR");
+  if (!folder.isEmpty()) window.grab().save(QDir(folder).filePath(QString::fromLatin1(name)));
 }
 
 // A copy of the tuned recording, for a test that adds runs to it.
@@ -405,6 +415,7 @@ TEST(TuningPanelTest, ClickingATrialShowsItsLoweringInTheKernelView) {
   EXPECT_TRUE(kernels->header()->text().contains(QStringLiteral("trial %1 of").arg(order)));
   EXPECT_FALSE(kernels->compiled_origin().isEmpty());
   EXPECT_EQ(window->context()->selection().instruction_id, IdOf(kernel));
+  SaveScreenshot(*window, "tuning_trial_kernel.png");
 
   // Back on the Tuning dock, the default trial clicked on the chart: the default build's kernel,
   // untiled.
@@ -519,6 +530,10 @@ TEST(TuningPanelTest, CancelKeepsTheTrialsSoFar) {
       600000));
   ASSERT_TRUE(failed.isEmpty()) << failed.first().at(0).toString().toStdString();
   EXPECT_TRUE(panel->cancel_action()->isEnabled());
+  EXPECT_TRUE(panel->progress_bar()->isVisible());
+  EXPECT_TRUE(panel->progress_label()->text().startsWith("trial "))
+      << panel->progress_label()->text().toStdString();
+  SaveScreenshot(*window, "tuning_progress.png");
   panel->cancel_action()->trigger();
   ASSERT_TRUE(WaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 600000));
   ASSERT_EQ(finished.size(), 1) << "a cancelled search is no failure";
@@ -532,6 +547,39 @@ TEST(TuningPanelTest, CancelKeepsTheTrialsSoFar) {
   EXPECT_LT(partial.trials.size(), 61u);
   EXPECT_EQ(panel->current_run(), &partial);
   EXPECT_FALSE(panel->tuning());
+}
+
+// A window closed while a search runs stops it as Cancel does: the trials so far are stored.
+TEST(TuningPanelTest, ClosingTheWindowKeepsTheTrialsSoFar) {
+  REQUIRE_TUNED();
+  const std::string path = CopyOfTuned("tune_closed.fsdb");
+  auto window = OpenFile(path);
+  TuningPanel* panel = window->tuning_panel();
+  QSignalSpy progressed(panel, &TuningPanel::tuneProgressed);
+  TuneRequest request;
+  request.recording = QString::fromStdString(path);
+  request.title = QStringLiteral("tune_closed.fsdb");
+  request.kernel = QString::fromStdString(Tuned().loop_kernel);
+  request.space = QStringLiteral("tile=0,8,16,32,64 vector=0,4,8,16 unroll=1,2,4");
+  request.reps = 2;
+  ASSERT_TRUE(panel->StartTune(request));
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        for (const QList<QVariant>& line : progressed)
+          if (line.at(0).toString().startsWith("trial ")) return true;
+        return !panel->tuning();
+      },
+      600000));
+  ASSERT_TRUE(panel->tuning());
+  const qint64 pid = panel->controller()->worker_pid();
+  ASSERT_NE(pid, 0);
+  window.reset();
+  EXPECT_EQ(::kill(static_cast<pid_t>(pid), 0), -1) << "the worker is gone";
+  auto runs = tuning::LoadTuningRuns(path);
+  ASSERT_TRUE(runs.ok()) << runs.message();
+  ASSERT_EQ(runs->size(), 2u);
+  EXPECT_NE(runs->back().settings.find("cancelled"), std::string::npos) << runs->back().settings;
+  EXPECT_GE(runs->back().trials.size(), 2u);
 }
 
 // A recording compiled in the window lives in no file: no runs, and Tune… says why it is off.

@@ -33,7 +33,14 @@ TuneController::TuneController(QObject* parent)
   limits_.grace = std::chrono::seconds(60);
 }
 
-TuneController::~TuneController() = default;
+// A search still running when the window closes is stopped as Cancel() stops it, and given its
+// grace period to store the trials so far before the worker is killed.
+TuneController::~TuneController() {
+  if (!worker_) return;
+  worker_->disconnect(this);
+  worker_->Cancel();
+  worker_->WaitForExit(limits_.grace);
+}
 
 qint64 TuneController::worker_pid() const { return worker_ ? worker_->pid() : 0; }
 

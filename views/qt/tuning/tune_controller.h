@@ -10,7 +10,9 @@
 // it was in and its last error line.
 //
 // Lives on the GUI thread. After a Start() that returned true, exactly one of finished() or
-// failed() follows, always from the event loop.
+// failed() follows, always from the event loop; none when the controller is destroyed first,
+// which stops a running search as Cancel() does and waits, at most the grace period, for it to
+// store its trials.
 
 #include <QObject>
 #include <QString>

@@ -80,8 +80,8 @@ TuningHeatmap::Geometry TuningHeatmap::Layout() const {
         std::max(label_width, metrics.horizontalAdvance(Text(plot_->y_knob + "=" + value)));
   }
   const int left = label_width + 10, top = 4, right = 8;
-  // The x values, the x knob's name and the legend below the cells.
-  const int bottom = metrics.height() * 3 + 16;
+  // The x values, the x knob's name and the legend's two lines below the cells.
+  const int bottom = metrics.height() * 4 + 18;
   const int nx = static_cast<int>(plot_->x_values.size());
   const int ny = static_cast<int>(plot_->y_values.size());
   geometry.cell_width = std::clamp((width() - left - right) / nx, 1, kMaxCellWidth);
@@ -218,8 +218,10 @@ void TuningHeatmap::paintEvent(QPaintEvent*) {
   }
   painter.fillRect(QRect(x, legend_top + 2, kLegendWidth, metrics.height() - 4), gradient);
   x += kLegendWidth + 4;
-  painter.drawText(QPoint(x, legend_top + metrics.ascent()),
-                   tr("%1 of the default   × all failed").arg(slow));
+  painter.drawText(QPoint(x, legend_top + metrics.ascent()), tr("%1 of the default").arg(slow));
+  painter.drawText(
+      QPoint(geometry.grid.left(), legend_top + metrics.height() + 2 + metrics.ascent()),
+      tr("× every trial failed · outlined: the best"));
 }
 
 QString TuningHeatmap::CellToolTip(int x_index, int y_index) const {

@@ -76,8 +76,11 @@ QVariant TuningKernelModel::data(const QModelIndex& index, int role) const {
       if (index.column() == kSpeedup) {
         return tr("The default's time over the best trial's, both timed side by side");
       }
-      if (index.column() == kConfig && row.best && !row.best->verdict.empty()) {
-        return tr("Output %1").arg(QString::fromStdString(row.best->verdict));
+      if (index.column() == kConfig) {
+        QString text = QString::fromStdString(row.best_config);
+        if (row.best && !row.best->verdict.empty())
+          text += tr("\noutput %1").arg(QString::fromStdString(row.best->verdict));
+        return text;
       }
       return {};
     default:

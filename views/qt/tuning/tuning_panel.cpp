@@ -165,12 +165,13 @@ void TuningPanel::setupTable() {
   const auto width = [&metrics](const char* sample) {
     return metrics.horizontalAdvance(QString::fromUtf8(sample)) + 20;
   };
-  table_->setColumnWidth(TuningKernelModel::kKernel, width("broadcast_maximum_fusion.1"));
-  table_->setColumnWidth(TuningKernelModel::kTrials, width("Trials"));
-  table_->setColumnWidth(TuningKernelModel::kFailed, width("Failed"));
-  table_->setColumnWidth(TuningKernelModel::kDefault, width("Default µs"));
-  table_->setColumnWidth(TuningKernelModel::kBest, width("123456.7"));
-  table_->setColumnWidth(TuningKernelModel::kSpeedup, width("Speedup"));
+  // Room for the header's sort arrow too.
+  table_->setColumnWidth(TuningKernelModel::kKernel, width("multiply_multiply_fusion"));
+  table_->setColumnWidth(TuningKernelModel::kTrials, width("Trials") + 12);
+  table_->setColumnWidth(TuningKernelModel::kFailed, width("Failed") + 12);
+  table_->setColumnWidth(TuningKernelModel::kDefault, width("Default µs") + 16);
+  table_->setColumnWidth(TuningKernelModel::kBest, width("Best µs") + 16);
+  table_->setColumnWidth(TuningKernelModel::kSpeedup, width("Speedup") + 12);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (current.isValid()) {
@@ -251,8 +252,8 @@ void TuningPanel::setupLayout() {
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
   split->setChildrenCollapsible(false);
-  split->setSizes({640, 960});
-  plots->setSizes({560, 400});
+  split->setSizes({760, 840});
+  plots->setSizes({480, 360});
 
   auto* content = new QWidget(this);
   auto* content_layout = new QVBoxLayout(content);
@@ -412,6 +413,9 @@ void TuningPanel::SelectRun(int index) {
   // Showing a run selects nothing elsewhere: only a row the user picks moves the graphs.
   following_ = true;
   model_->setData(TuningKernelRow::Of(run));
+  table_->resizeColumnToContents(TuningKernelModel::kKernel);
+  table_->setColumnWidth(TuningKernelModel::kKernel,
+                         std::min(table_->columnWidth(TuningKernelModel::kKernel), 320));
   if (proxy_->rowCount() > 0) table_->setCurrentIndex(proxy_->index(0, 0));
   following_ = false;
   if (!plot_) {

@@ -117,8 +117,8 @@ void TuningTrialChart::Rebuild() {
   default_ = new QLineSeries();
   default_->setName(tr("default (1.0)"));
   default_->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5, Qt::DashLine));
-  default_->append(0.5, 1);
-  default_->append(n + 0.5, 1);
+  default_->append(0, 1);
+  default_->append(n + 1, 1);
   best_so_far_ = new QLineSeries();
   best_so_far_->setName(tr("best so far"));
   best_so_far_->setPen(QPen(kBestColour, 2));
@@ -151,12 +151,13 @@ void TuningTrialChart::Rebuild() {
     best_so_far_->append(x, std::min(point.best_so_far, top_edge));
     previous_best = point.best_so_far;
   }
-  if (previous_best > 0) best_so_far_->append(n + 0.5, std::min(previous_best, top_edge));
+  if (previous_best > 0) best_so_far_->append(n + 1, std::min(previous_best, top_edge));
 
   auto* x_axis = new QValueAxis();
   x_axis->setTitleText(clipped ? tr("trial, in search order (axis cut at 4× the best)")
                                : tr("trial, in search order"));
-  x_axis->setRange(0.5, n + 0.5);
+  // Whole numbers at both ends: the axis labels its ends too.
+  x_axis->setRange(0, n + 1);
   x_axis->setTickType(QValueAxis::TicksDynamic);
   x_axis->setTickAnchor(0);
   x_axis->setTickInterval(TickStep(n, 12));
