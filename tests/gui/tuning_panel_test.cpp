@@ -491,9 +491,18 @@ TEST(TuningPanelTest, TuneRunsTheCommandInAWorkerAndShowsTheNewRun) {
   const tuning::TuningRun& added = panel->runs().back();
   EXPECT_EQ(panel->current_run(), &added) << "the new run is shown";
   EXPECT_EQ(added.space, "tile=0,32 vector=8");
-  for (const tuning::Trial& trial : added.trials) EXPECT_EQ(trial.kernel, kernel.toStdString());
-  // The default and the two candidates (tile 0 and 32, vector 8).
-  EXPECT_EQ(added.trials.size(), 3u);
+  // The kernel's default, then candidates of the space asked for.
+  int64_t defaults = 0;
+  for (const tuning::Trial& trial : added.trials) {
+    EXPECT_EQ(trial.kernel, kernel.toStdString());
+    defaults += trial.is_default;
+    if (trial.is_default) continue;
+    const auto knobs = ConfigKnobs(trial);
+    EXPECT_EQ(knobs.at("vector"), "8") << trial.config;
+    EXPECT_TRUE(knobs.at("tile") == "0" || knobs.at("tile") == "32") << trial.config;
+  }
+  EXPECT_EQ(defaults, 1);
+  EXPECT_GE(added.trials.size(), 2u);
   EXPECT_EQ(panel->model()->rowCount(), 1);
   EXPECT_TRUE(panel->tune_action()->isEnabled());
   EXPECT_FALSE(panel->tuning());
@@ -547,6 +556,33 @@ TEST(TuningPanelTest, CancelKeepsTheTrialsSoFar) {
   EXPECT_LT(partial.trials.size(), 61u);
   EXPECT_EQ(panel->current_run(), &partial);
   EXPECT_FALSE(panel->tuning());
+}
+
+// A search the command refuses is one line in the dock, and nothing is added to the recording.
+TEST(TuningPanelTest, ARefusedSearchIsOneClearLine) {
+  REQUIRE_TUNED();
+  const std::string path = CopyOfTuned("tune_refused.fsdb");
+  auto window = OpenFile(path);
+  TuningPanel* panel = window->tuning_panel();
+  QSignalSpy finished(panel, &TuningPanel::tuneFinished);
+  QSignalSpy failed(panel, &TuningPanel::tuneFailed);
+  TuneRequest request;
+  request.recording = QString::fromStdString(path);
+  request.title = QStringLiteral("tune_refused.fsdb");
+  request.kernel = kMissingKernel;
+  request.reps = 1;
+  ASSERT_TRUE(panel->StartTune(request));
+  ASSERT_TRUE(WaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 600000));
+  ASSERT_EQ(failed.size(), 1);
+  const QString message = failed.first().at(0).toString();
+  EXPECT_TRUE(message.contains("failed with exit code 1")) << message.toStdString();
+  EXPECT_TRUE(message.contains("no kernel named 'no_such_fusion'")) << message.toStdString();
+  EXPECT_EQ(panel->progress_label()->text(), message);
+  EXPECT_FALSE(panel->progress_bar()->isVisible());
+  EXPECT_TRUE(panel->tune_action()->isEnabled());
+  auto runs = tuning::LoadTuningRuns(path);
+  ASSERT_TRUE(runs.ok()) << runs.message();
+  EXPECT_EQ(runs->size(), 1u);
 }
 
 // A window closed while a search runs stops it as Cancel does: the trials so far are stored.
