@@ -25,6 +25,8 @@
 #include "views/qt/run/run_controller.h"
 #include "views/qt/run/run_panel.h"
 #include "views/qt/graph/stage_strip_panel.h"
+#include "views/qt/tuning/tune_controller.h"
+#include "views/qt/tuning/tuning_panel.h"
 #include "views/qt/what_if/what_if_panel.h"
 #include "views/qt/workbench_context.h"
 #include "views/qt/compare/xla_comparison_panel.h"
@@ -45,6 +47,7 @@ struct GuiOptions {
   std::string screenshot;
   std::string kernel;        // the Kernel view on this kernel
   std::string kernel_stage;  // and this stage of it
+  std::string tuning_kernel;  // the Tuning view on this kernel of the recording's tuning runs
   bool heat = false;
   std::string lesson;                   // opened instead of a file
   std::optional<long long> lesson_step;  // 1-based
@@ -99,6 +102,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       }
     } else if (arg == "--kernel") {
       if (!value(options.kernel)) return "--kernel needs a kernel name";
+    } else if (arg == "--tuning-kernel") {
+      if (!value(options.tuning_kernel)) return "--tuning-kernel needs a kernel name";
     } else if (arg == "--kernel-stage") {
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
     } else if (arg == "--strip") {
@@ -141,6 +146,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   }
   if (!options.kernel_stage.empty() && options.kernel.empty())
     return "--kernel-stage needs --kernel";
+  if (!options.kernel.empty() && !options.tuning_kernel.empty())
+    return "give --kernel or --tuning-kernel, not both";
   if (!options.lesson.empty() && !options.file.empty())
     return "give a file or --lesson, not both";
   if (options.lesson_step && options.lesson.empty()) return "--lesson-step needs --lesson";
@@ -168,6 +175,11 @@ void LimitWorkers(views::MainWindow& window, const GuiOptions& options) {
   if (options.worker_memory_mib) limits.memory_bytes = *options.worker_memory_mib << 20;
   window.loader()->set_worker_limits(limits);
   window.run_panel()->controller()->set_worker_limits(limits);
+  // A search has no time limit of its own (it has Cancel); given one, it keeps it.
+  views::WorkerLimits tuning = window.tuning_panel()->controller()->worker_limits();
+  if (options.worker_timeout_s) tuning.time_limit = std::chrono::seconds(*options.worker_timeout_s);
+  if (options.worker_memory_mib) tuning.memory_bytes = *options.worker_memory_mib << 20;
+  window.tuning_panel()->controller()->set_worker_limits(tuning);
 }
 
 // --strip: the Stage Strip in the middle, with the whole width (the docks closed; View ▸ Reset
@@ -276,6 +288,23 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       app.quit();
       return;
     }
+    if (!options.tuning_kernel.empty()) {
+      // The Tuning view on the kernel: the graphs move to its node, then the picture is taken.
+      auto* poll = new QTimer(&app);
+      QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
+        if (window.IsSettled()) {
+          poll->stop();
+          grab();
+        }
+      });
+      poll->start(100);
+      if (!window.FocusTuningKernel(QString::fromStdString(options.tuning_kernel))) {
+        std::cerr << options.file << ": no tuning run has a kernel '" << options.tuning_kernel
+                  << "' (fusescope tune " << options.file << " --list lists them)\n";
+        app.quit();
+      }
+      return;
+    }
     if (options.kernel.empty()) {
       grab();
       return;
@@ -337,8 +366,9 @@ int GuiMain(int argc, char** argv) {
         << error
         << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
            "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--kernel NAME [--kernel-stage STAGE]] [--lesson LESSON [--lesson-step N] "
-           "[--presenter]] [--strip N [--strip-filter TEXT] [--strip-stages LIST]] "
+           "[--kernel NAME [--kernel-stage STAGE]] [--tuning-kernel NAME] [--lesson LESSON "
+           "[--lesson-step N] [--presenter]] [--strip N [--strip-filter TEXT] [--strip-stages "
+           "LIST]] "
            "[--what-if-set KEY=VALUE] [--what-if-disable-pass NAME] [--screenshot OUT.png]\n";
     return kExitUsage;
   }
@@ -362,6 +392,12 @@ int GuiMain(int argc, char** argv) {
           window.FocusKernel(QString::fromStdString(options.kernel),
                              QString::fromStdString(options.kernel_stage));
         },
+        Qt::SingleShotConnection);
+  }
+  if (!options.tuning_kernel.empty()) {
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window,
+        [&] { window.FocusTuningKernel(QString::fromStdString(options.tuning_kernel)); },
         Qt::SingleShotConnection);
   }
   if (WantsWhatIf(options)) {

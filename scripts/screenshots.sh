@@ -12,6 +12,9 @@
 #   lesson_presenter      lesson:mlp_fusion on its refused decision, in presenter mode
 #   what_if_bert_max_operands_8  the What If dock: bert_encoder with fusion.max_operands=8
 #                         against the default
+#   tuning_view           the Tuning dock on a real search over bert_encoder's kernels (compiled,
+#                         tuned over tile x vector x unroll, then `fusescope gui --tuning-kernel`
+#                         on the tuned kernel with the most trials)
 # The originals stay in BUILD_DIR/gui_screenshots/, with gpu_pipeline.png: the default sample
 # compiled with the gpu pipeline, rendered by `fusescope gui --screenshot`.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; configured with the GUI on)
@@ -31,4 +34,12 @@ cp "$build"/gui_screenshots/{default_sample,fusion_pass_diff,refused_decision,in
   --screenshot docs/screenshots/lesson_presenter.png
 "$build/app/fusescope" gui sample:bert_encoder --what-if-set fusion.max_operands=8 \
   --screenshot docs/screenshots/what_if_bert_max_operands_8.png
+tuned=$(mktemp -d)
+trap 'rm -rf "$tuned"' EXIT
+"$build/app/fusescope" compile sample:bert_encoder -o "$tuned/bert.fsdb"
+"$build/app/fusescope" tune "$tuned/bert.fsdb" --space "tile=0,16,32 vector=4,8,16 unroll=1,2" --reps 5
+kernel=$("$build/app/fusescope" tune "$tuned/bert.fsdb" --list |
+         awk '$1 != "run" && $2 ~ /^[0-9]+$/ && $2 + 0 > most { most = $2 + 0; name = $1 } END { print name }')
+"$build/app/fusescope" gui "$tuned/bert.fsdb" --tuning-kernel "$kernel" \
+  --screenshot docs/screenshots/tuning_view.png
 ls -l docs/screenshots "$build/gui_screenshots"

@@ -34,6 +34,7 @@
 #include "views/qt/icons.h"
 #include "views/qt/inspector/inspector_panel.h"
 #include "views/qt/text/ir_text_panel.h"
+#include "views/kernel_timeline.h"
 #include "views/lesson.h"
 #include "views/qt/kernel/kernel_panel.h"
 #include "views/qt/lesson/lesson_panel.h"
@@ -43,6 +44,7 @@
 #include "views/qt/workers/recording_loader.h"
 #include "views/qt/run/run_panel.h"
 #include "views/qt/search/search_panel.h"
+#include "views/qt/tuning/tuning_panel.h"
 #include "views/qt/graph/stage_strip_panel.h"
 #include "views/qt/what_if/what_if_dialog.h"
 #include "views/qt/what_if/what_if_panel.h"
@@ -83,6 +85,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setupProfile();
   setupXlaComparison();
   setupRun();
+  setupTuning();
   setupWhatIf();
   setupDefaultLayout();
   setupLessons();
@@ -110,6 +113,7 @@ void MainWindow::setupPanels() {
   compare_panel_ = new ComparePanel(context_, this);
   run_panel_ = new RunPanel(context_, this);
   what_if_panel_ = new WhatIfPanel(context_, this);
+  tuning_panel_ = new TuningPanel(context_, this);
   const auto settle = [this] {
     if (waiting_for_settle_ && IsSettled()) {
       waiting_for_settle_ = false;
@@ -124,6 +128,9 @@ void MainWindow::setupPanels() {
   connect(kernel_panel_, &KernelPanel::updated, this, settle);
   connect(kernel_panel_, &KernelPanel::kernelsListed, this, settle);
   connect(kernel_panel_, &KernelPanel::busyChanged, this, settle, Qt::QueuedConnection);
+  connect(tuning_panel_, &TuningPanel::runsLoaded, this, settle);
+  connect(tuning_panel_, &TuningPanel::updated, this, settle);
+  connect(tuning_panel_, &TuningPanel::busyChanged, this, settle, Qt::QueuedConnection);
   // Queued: a comparison's end is announced before its result reaches the table. A superseded
   // one updates nothing, and only this tells that the window may have settled.
   connect(xla_panel_, &XlaComparisonPanel::busyChanged, this, settle, Qt::QueuedConnection);
@@ -176,6 +183,42 @@ void MainWindow::setupRun() {
   });
   connect(run_panel_, &RunPanel::profileSaved, this, [this](const QString& path) {
     if (path == context_->file_path()) profile_panel_->reload_action()->trigger();
+  });
+}
+
+// A recording with tuning runs brings the Tuning dock to the front, and so does a search that
+// ends; a picked trial's kernel goes to the Kernel dock, which comes to the front with it.
+void MainWindow::setupTuning() {
+  // Queued: the runs are read as the recording arrives, before the window has settled its
+  // docks; raised then, the tab would be covered again.
+  connect(
+      tuning_panel_, &TuningPanel::runsLoaded, this,
+      [this](int count) {
+        if (count > 0) RaiseDock(tuning_panel_);
+      },
+      Qt::QueuedConnection);
+  connect(tuning_panel_, &TuningPanel::trialKernelReady, this,
+          [this](std::shared_ptr<const KernelTimeline> timeline, const QString& origin) {
+            kernel_panel_->ShowCompiledKernel(std::move(timeline), origin);
+            RaiseDock(kernel_panel_);
+          });
+  connect(tuning_panel_, &TuningPanel::trialKernelFailed, this, [this](const QString& message) {
+    statusBar()->showMessage(tr("Could not compile the trial's kernel: %1").arg(message), 10000);
+  });
+  connect(tuning_panel_, &TuningPanel::tuneStarted, this, [this](const QString& what) {
+    RaiseDock(tuning_panel_);
+    statusBar()->showMessage(what);
+  });
+  connect(tuning_panel_, &TuningPanel::tuneProgressed, this,
+          [this](const QString& text) { statusBar()->showMessage(tr("Tuning: %1").arg(text)); });
+  connect(tuning_panel_, &TuningPanel::tuneFinished, this, [this](const QString& summary) {
+    RaiseDock(tuning_panel_);
+    statusBar()->showMessage(summary, 10000);
+  });
+  connect(tuning_panel_, &TuningPanel::tuneFailed, this, [this](const QString& message) {
+    RaiseDock(tuning_panel_);
+    statusBar()->showMessage(message);
+    if (!interactive_) std::cerr << message.toStdString() << '\n';
   });
 }
 
@@ -259,6 +302,9 @@ void MainWindow::setupDefaultLayout() {
   QDockWidget* what_if =
       AddDock(what_if_panel_, tr("What If"), "what_if", Qt::BottomDockWidgetArea, "counterpart");
   tabifyDockWidget(kernel, what_if);
+  QDockWidget* tuning =
+      AddDock(tuning_panel_, tr("Tuning"), "tuning", Qt::BottomDockWidgetArea, "run");
+  tabifyDockWidget(what_if, tuning);
   text->raise();
   resizeDocks({timeline, inspector}, {380, 360}, Qt::Horizontal);
   resizeDocks({text}, {300}, Qt::Vertical);
@@ -353,6 +399,9 @@ void MainWindow::setupCompileMenu() {
   cancel_ = menu->addAction(Icons::Get("stop"), tr("&Cancel"), this, &MainWindow::CancelWork);
   cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel_->setEnabled(false);
+  menu->addSeparator();
+  menu->addAction(tuning_panel_->tune_action());
+  menu->addAction(tuning_panel_->cancel_action());
 }
 
 void MainWindow::setupNavigateMenu() {
@@ -593,7 +642,7 @@ bool MainWindow::IsSettled() const {
          graph_panel_->settled() &&
          (!stage_strip_panel_->isVisible() || stage_strip_panel_->settled()) &&
          !profile_panel_->busy() && !xla_panel_->busy() && !kernel_panel_->busy() &&
-         !what_if_panel_->busy();
+         !what_if_panel_->busy() && !tuning_panel_->busy();
 }
 
 bool MainWindow::FocusKernel(const QString& name, const QString& stage) {
@@ -606,6 +655,18 @@ bool MainWindow::FocusKernel(const QString& name, const QString& stage) {
     }
   }
   return kernel_panel_->FocusKernel(name, stage);
+}
+
+bool MainWindow::FocusTuningKernel(const QString& name) {
+  RaiseDock(tuning_panel_);
+  // The table, the chart and the heatmap need more height than a bottom dock starts with.
+  for (QDockWidget* dock : docks_) {
+    const int wanted = height() / 2;
+    if (dock->widget() == tuning_panel_ && !dock->isFloating() && dock->height() < wanted) {
+      resizeDocks({dock}, {wanted}, Qt::Vertical);
+    }
+  }
+  return tuning_panel_->SelectKernel(name);
 }
 
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {

@@ -8,7 +8,9 @@
 // crashes, hangs or runs out of memory is reported in a banner with a reproducer to save, while the
 // last good recording stays on display. The Run menu runs, bisects and profiles the recording in
 // worker processes too (the Run dock). Compile ▸ What If… compiles the model again with
-// other options and compares the two (the What If dock).
+// other options and compares the two (the What If dock). Compile ▸ Tune Kernels… searches how
+// the kernels are built in a worker and shows the trials (the Tuning dock), a picked trial's
+// kernel compiled into the Kernel dock.
 
 #include <QFont>
 #include <QMainWindow>
@@ -47,6 +49,7 @@ class RecordingLoader;
 class RunPanel;
 class SearchPanel;
 class StageStripPanel;
+class TuningPanel;
 class WhatIfPanel;
 class WorkbenchContext;
 class WorkerFailure;
@@ -96,6 +99,9 @@ class MainWindow : public QMainWindow, public ContextObserver {
   // Brings the Kernel dock to the front on kernel `name` (KernelPanel::FocusKernel); false when
   // the open recording has no such kernel.
   bool FocusKernel(const QString& name, const QString& stage = {});
+  // Brings the Tuning dock to the front on kernel `name` of the recording's tuning runs
+  // (TuningPanel::SelectKernel); false when no run has it.
+  bool FocusTuningKernel(const QString& name);
 
   WorkbenchContext* context() const { return context_; }
   PassActions* pass_actions() const { return pass_actions_; }
@@ -111,6 +117,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   ComparePanel* compare_panel() const { return compare_panel_; }
   RunPanel* run_panel() const { return run_panel_; }
   LessonPanel* lesson_panel() const { return lesson_panel_; }
+  TuningPanel* tuning_panel() const { return tuning_panel_; }
   // N stages side by side in the middle of the window, in place of the pass's two graphs
   // while stage_strip_action() is checked (View ▸ Stage Strip, Ctrl+Shift+S).
   StageStripPanel* stage_strip_panel() const { return stage_strip_panel_; }
@@ -172,6 +179,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   void setupProfile();
   void setupXlaComparison();
   void setupRun();
+  void setupTuning();
   // main_window_lessons.cpp: the Lesson dock, its menus and presenter mode.
   void setupLessons();
   void ShowOpenLessonDialog();
@@ -213,6 +221,7 @@ class MainWindow : public QMainWindow, public ContextObserver {
   ComparePanel* compare_panel_ = nullptr;
   RunPanel* run_panel_ = nullptr;
   LessonPanel* lesson_panel_ = nullptr;
+  TuningPanel* tuning_panel_ = nullptr;
   // The lesson being prepared, and where its recording lives while it is shown.
   std::shared_ptr<Lesson> pending_lesson_;
   QString pending_lesson_path_;

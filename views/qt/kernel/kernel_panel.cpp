@@ -210,6 +210,8 @@ QString KernelPanel::CompileHint() const {
 void KernelPanel::OnRecordingLoaded(const WorkbenchContext& context) {
   list_runner_->Cancel();
   kernel_runner_->Cancel();
+  compiled_origin_.clear();
+  compiled_instruction_ = -1;
   kernels_.clear();
   listed_ = false;
   timeline_.reset();
@@ -299,6 +301,15 @@ QString KernelPanel::NodeName(int64_t instruction_id) const {
 void KernelPanel::Refresh() {
   if (!listed_ || !context_->recording() || context_->file_path().isEmpty()) return;
   const int64_t id = context_->selection().instruction_id;
+  if (compiled_instruction_ >= 0) {
+    if (id == compiled_instruction_) {
+      stack_->setCurrentIndex(1);
+      UpdateHeader();
+      emit updated();
+      return;
+    }
+    ForgetCompiled();
+  }
   if (id < 0) {
     kernel_runner_->Cancel();
     shown_snapshot_ = -1;
@@ -334,6 +345,25 @@ void KernelPanel::Refresh() {
     return;
   }
   LoadKernel(*kernel);
+}
+
+void KernelPanel::ForgetCompiled() {
+  compiled_origin_.clear();
+  compiled_instruction_ = -1;
+  shown_snapshot_ = -1;
+  shown_name_.clear();
+}
+
+void KernelPanel::ShowCompiledKernel(std::shared_ptr<const KernelTimeline> timeline,
+                                     const QString& origin) {
+  if (!timeline) return;
+  kernel_runner_->Cancel();
+  compiled_origin_ = origin;
+  compiled_instruction_ = timeline->kernel().instruction_id;
+  shown_snapshot_ = timeline->kernel().snapshot;
+  shown_name_ = timeline->kernel().kernel;
+  selected_inside_.clear();
+  Show(std::move(timeline));
 }
 
 void KernelPanel::LoadKernel(const recording::KernelSummary& summary) {
@@ -399,6 +429,9 @@ void KernelPanel::UpdateHeader() {
   if (!this_pass) text += tr(" <i>(not this pass's graph)</i>");
   if (!selected_inside_.isEmpty()) {
     text += tr(" · the kernel of the fusion that holds %1").arg(selected_inside_.toHtmlEscaped());
+  }
+  if (!compiled_origin_.isEmpty()) {
+    text += QStringLiteral("<br><i>%1</i>").arg(compiled_origin_.toHtmlEscaped());
   }
   if (!kernel.note.empty()) text += QStringLiteral("<br>") + Text(kernel.note).toHtmlEscaped();
   if (timeline_->stages().empty() && kernel.failed_stage.empty()) {

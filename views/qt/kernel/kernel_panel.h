@@ -6,7 +6,8 @@
 // its lowering stages as a timeline (lines each changed against the stage before) and the
 // chosen stage's text as a diff against the stage before, or plain. Without a kernel, a line
 // saying how to make one. The listing and the kernel's texts and diffs are read on workers; a
-// newer request supersedes a stale one.
+// newer request supersedes a stale one. A kernel compiled elsewhere and not stored (a tuning
+// trial's) can be shown in its place while its node stays selected.
 
 #include <QString>
 #include <QWidget>
@@ -61,6 +62,13 @@ class KernelPanel : public QWidget, public ContextObserver {
   // is shown once the kernel is read, else its last stage. False when there is no such kernel.
   bool FocusKernel(const QString& name, const QString& stage = {});
   void SelectStage(int row);
+  // Shows `timeline`, a kernel compiled elsewhere and not stored (a tuning trial's
+  // configuration), `origin` saying in the header what it is. It stays while its node is
+  // selected; another selection, or another recording, goes back to the stored kernels.
+  void ShowCompiledKernel(std::shared_ptr<const KernelTimeline> timeline, const QString& origin);
+  // What the kernel on display was compiled for, when ShowCompiledKernel put it there; empty
+  // for a stored kernel.
+  const QString& compiled_origin() const { return compiled_origin_; }
   // Selects the next line holding `text` in the text pane, wrapping around; false if none.
   bool Find(const QString& text);
 
@@ -92,6 +100,7 @@ class KernelPanel : public QWidget, public ContextObserver {
   void UpdateHeader();
   void RenderStage();
   QString CompileHint() const;
+  void ForgetCompiled();
 
   WorkbenchContext* context_;
   KernelStageModel* model_;
@@ -116,6 +125,9 @@ class KernelPanel : public QWidget, public ContextObserver {
   QString pending_stage_;
   // The fused instruction selected when the kernel shown is its fusion's; empty otherwise.
   QString selected_inside_;
+  // The kernel on display came from ShowCompiledKernel: what for, and its node.
+  QString compiled_origin_;
+  int64_t compiled_instruction_ = -1;
 };
 
 }  // namespace fusescope::views

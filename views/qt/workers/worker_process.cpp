@@ -74,6 +74,11 @@ void WorkerProcess::Start(const QString& program) {
 
 void WorkerProcess::Cancel() { Stop(StopReason::kCanceled); }
 
+bool WorkerProcess::WaitForExit(std::chrono::milliseconds timeout) {
+  if (!running()) return true;
+  return process_->waitForFinished(static_cast<int>(timeout.count()));
+}
+
 void WorkerProcess::Stop(StopReason reason) {
   if (!running() || stop_reason_ != StopReason::kNone) return;
   stop_reason_ = reason;

@@ -32,6 +32,9 @@ class WorkerProcess : public QObject {
   // Stops the worker: SIGTERM, then SIGKILL after the grace period. finished() follows with
   // kCanceled once the process is gone.
   void Cancel();
+  // Blocks until the worker has exited or `timeout` has passed; true when it has exited. For a
+  // window that is closing and lets a worker it stopped finish its work.
+  bool WaitForExit(std::chrono::milliseconds timeout);
   bool running() const { return process_->state() != QProcess::NotRunning; }
   // 0 when not running.
   qint64 pid() const { return process_->processId(); }
