@@ -284,7 +284,13 @@ StatusOr<TuningRun> KernelTuner::Tune(const TuneRequest& request) {
     if (!kind.ok()) return kind.status();
     if (*kind == KernelKind::kFixed)
       return Status::Error("kernel '" + kernel + "' runs on the host: nothing to tune");
-    std::vector<Candidate> candidates = CandidatesFor(request.space, *kind);
+    // The default build's own configuration is measured once, as the default trial.
+    std::string default_config;
+    for (const Trial& trial : default_trials_)
+      if (trial.kernel == kernel) default_config = trial.config;
+    std::vector<Candidate> candidates;
+    for (Candidate& candidate : CandidatesFor(request.space, *kind))
+      if (candidate.config.ToString() != default_config) candidates.push_back(std::move(candidate));
     const int64_t count = static_cast<int64_t>(candidates.size());
     auto strategy =
         SearchStrategy::Create(request.strategy, std::move(candidates), request.trials, request.seed);
