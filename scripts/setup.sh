@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git python3 python3-venv
   llvm-19-dev libmlir-19-dev mlir-19-tools clang-19 libclang-rt-19-dev lld-19
   qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev libqt6opengl6-dev
-  libgraphviz-dev graphviz libopenblas-dev
+  libgraphviz-dev graphviz libopenblas-dev libdnnl-dev libblis-dev
   libsqlite3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   libonnx-dev libprotobuf-dev libonnx-testdata

@@ -8,10 +8,6 @@
 
 #include "ir/attribute_values.h"
 
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
-
 namespace fusescope::runtime {
 namespace {
 
@@ -110,14 +106,12 @@ bool Next(std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
   return false;
 }
 
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-void Gemm(const float* a, const float* b, float* c, int m, int n, int k) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+// One GEMM of row-major matrices.
+template <typename T>
+Status Gemm(const GemmConfig& gemm, const T* a, const T* b, T* c, int64_t m, int64_t n,
+            int64_t k) {
+  return RunGemm(gemm, GemmProblem{1, m, n, k, false, false}, a, b, c);
 }
-void Gemm(const double* a, const double* b, double* c, int m, int n, int k) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
-}
-#endif
 
 // Whether `order` is 0, 1, ..., n-1: the dimensions in row-major storage order.
 bool InOrder(const std::vector<int64_t>& order) {
@@ -131,10 +125,11 @@ bool InOrder(const std::vector<int64_t>& order) {
 // reversal): per batch element and group, the GEMM W[out features, in features x kernel
 // positions] x patches[in features x kernel positions, output positions] reads the kernel in
 // place and writes the output in place; the patches are built row by row along the last
-// spatial dimension. False when the layouts are not these.
+// spatial dimension. Nothing when the layouts are not these; otherwise the GEMMs' status.
 template <typename T>
-bool RunChannelsFirst(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
-                      Literal& result) {
+std::optional<Status> RunChannelsFirst(const GemmConfig& gemm, const ConvolutionPlan& plan,
+                                       const Literal& input, const Literal& kernel,
+                                       Literal& result) {
   const ir::ConvolutionDimensionLabels& l = plan.labels;
   const size_t spatial = plan.kernel_dims.size();
   std::vector<int64_t> input_order = {l.input_batch, l.input_feature};
@@ -144,10 +139,10 @@ bool RunChannelsFirst(const ConvolutionPlan& plan, const Literal& input, const L
   std::vector<int64_t> output_order = {l.output_batch, l.output_feature};
   output_order.insert(output_order.end(), l.output_spatial.begin(), l.output_spatial.end());
   for (const ir::WindowDimension& wd : plan.window) {
-    if (wd.reversal) return false;
+    if (wd.reversal) return std::nullopt;
   }
   if (spatial == 0 || !InOrder(input_order) || !InOrder(kernel_order) || !InOrder(output_order))
-    return false;
+    return std::nullopt;
   const T* in = reinterpret_cast<const T*>(input.data());
   const T* w = reinterpret_cast<const T*>(kernel.data());
   T* out = reinterpret_cast<T*>(result.data());
@@ -219,24 +214,19 @@ bool RunChannelsFirst(const ConvolutionPlan& plan, const Literal& input, const L
       }
       const T* weights = w + g * plan.out_features * depth;
       T* product = out + (b * plan.out_features * plan.groups + g * plan.out_features) * out_positions;
-      if (depth == 0) {
-        std::fill(product, product + plan.out_features * out_positions, T{0});
-        continue;
-      }
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-      Gemm(weights, patches.get(), product, static_cast<int>(plan.out_features),
-           static_cast<int>(out_positions), static_cast<int>(depth));
-#endif
+      FS_RETURN_IF_ERROR(
+          Gemm(gemm, weights, patches.get(), product, plan.out_features, out_positions, depth));
     }
   }
-  return true;
+  return Status::Ok();
 }
 
 template <typename Stored, typename T>
-void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& kernel,
-              Literal& result) {
+Status RunTyped(const GemmConfig& gemm, const ConvolutionPlan& plan, const Literal& input,
+                const Literal& kernel, Literal& result) {
   if constexpr (std::is_same_v<Stored, T>) {
-    if (RunChannelsFirst<T>(plan, input, kernel, result)) return;
+    if (std::optional<Status> ran = RunChannelsFirst<T>(gemm, plan, input, kernel, result))
+      return *ran;
   }
   const ir::ConvolutionDimensionLabels& l = plan.labels;
   const size_t spatial = plan.kernel_dims.size();
@@ -344,14 +334,8 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
       weight_matrix = weights.get();
     }
     T* product_matrix = output_in_place ? reinterpret_cast<T*>(out) : product.get();
-    if (columns == 0) {
-      std::fill(product_matrix, product_matrix + plan.rows * plan.out_features, T{0});
-    } else {
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-      Gemm(patches.get(), weight_matrix, product_matrix, static_cast<int>(plan.rows),
-           static_cast<int>(plan.out_features), static_cast<int>(columns));
-#endif
-    }
+    FS_RETURN_IF_ERROR(Gemm(gemm, patches.get(), weight_matrix, product_matrix, plan.rows,
+                            plan.out_features, columns));
     if (output_in_place) continue;
     // Scatter into the output's dimension order.
     std::fill(row.begin(), row.end(), 0);
@@ -365,12 +349,20 @@ void RunTyped(const ConvolutionPlan& plan, const Literal& input, const Literal& 
       }
     }
   }
+  return Status::Ok();
+}
+
+GemmType TypeOfGemm(const ir::Instruction& convolution, BlasPrecision precision) {
+  return convolution.shape().element_type() == ir::PrimitiveType::kF32 &&
+                 precision == BlasPrecision::kNative
+             ? GemmType::kF32
+             : GemmType::kF64;
 }
 
 }  // namespace
 
-Status CheckBlasConvolution(const ir::Instruction& convolution) {
-  if (!BlasAvailable()) return Status::Error("this build has no OpenBLAS");
+Status CheckBlasConvolution(const ir::Instruction& convolution, GemmLibrary library,
+                            BlasPrecision precision) {
   const ir::PrimitiveType type = convolution.shape().element_type();
   if (type != ir::PrimitiveType::kF32 && type != ir::PrimitiveType::kF64)
     return Status::Error("a convolution on " + std::string(ir::PrimitiveTypeName(type)) +
@@ -379,39 +371,41 @@ Status CheckBlasConvolution(const ir::Instruction& convolution) {
     if (operand->shape().element_type() != type)
       return Status::Error("a convolution mixing element types has no BLAS call");
   }
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(library, TypeOfGemm(convolution, precision)));
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   return plan.ok() ? Status::Ok() : plan.status();
 }
 
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel, BlasPrecision precision,
-                                     std::vector<uint8_t> storage) {
+                                     std::vector<uint8_t> storage, const GemmConfig& gemm) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return plan.status();
   // Every element is written below (an empty contraction fills zeros).
   StatusOr<Literal> result = Literal::CreateInto(convolution.shape(), std::move(storage));
   if (!result.ok()) return result.status();
   if (result->element_count() == 0) return result;
+  Status ran = Status::Ok();
   if (convolution.shape().element_type() == ir::PrimitiveType::kF64)
-    RunTyped<double, double>(*plan, input, kernel, *result);
+    ran = RunTyped<double, double>(gemm, *plan, input, kernel, *result);
   else if (precision == BlasPrecision::kWidened)
-    RunTyped<float, double>(*plan, input, kernel, *result);
+    ran = RunTyped<float, double>(gemm, *plan, input, kernel, *result);
   else
-    RunTyped<float, float>(*plan, input, kernel, *result);
+    ran = RunTyped<float, float>(gemm, *plan, input, kernel, *result);
+  if (!ran.ok()) return Status::Error(convolution.name() + ": " + ran.message());
   return result;
 }
 
-std::string BlasConvolutionDescription(const ir::Instruction& convolution,
-                                       BlasPrecision precision) {
+std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,
+                                       const GemmConfig& gemm) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return "no BLAS call";
-  const bool single = convolution.shape().element_type() == ir::PrimitiveType::kF32 &&
-                      precision == BlasPrecision::kNative;
-  std::string text = std::string("im2col + ") + (single ? "cblas_sgemm " : "cblas_dgemm ") +
-                     std::to_string(plan->rows) + "x" + std::to_string(plan->out_features) + "x" +
-                     std::to_string(plan->positions * plan->in_features);
+  const GemmProblem problem{1, plan->rows, plan->out_features,
+                            plan->positions * plan->in_features, false, false};
+  std::string text = "im2col + " + GemmCallDescription(gemm, problem, TypeOfGemm(convolution, precision));
   if (plan->groups > 1) text += " (" + std::to_string(plan->groups) + " groups)";
-  if (!single && convolution.shape().element_type() == ir::PrimitiveType::kF32)
+  if (TypeOfGemm(convolution, precision) == GemmType::kF64 &&
+      convolution.shape().element_type() == ir::PrimitiveType::kF32)
     text += " on f32 widened to f64";
   return text;
 }

@@ -1,7 +1,8 @@
 #ifndef FUSESCOPE_RUNTIME_CPU_BLAS_CONVOLUTION_H_
 #define FUSESCOPE_RUNTIME_CPU_BLAS_CONVOLUTION_H_
 
-// convolution through im2col and OpenBLAS GEMM: for each feature group, the input patches
+// convolution through im2col and a GEMM library (runtime/cpu/gemm.h; OpenBLAS unless told
+// otherwise): for each feature group, the input patches
 // under every output position are copied into rows of a matrix (zeros where the window
 // reaches padding or between dilated input elements), the kernel into a matrix of one column
 // per output feature, and one GEMM gives the output features at every position, which are
@@ -16,20 +17,26 @@
 
 namespace fusescope::runtime {
 
-// Whether `convolution` can run this way (f32/f64, batch_group_count 1, readable dim_labels
-// and window, an im2col matrix under the size limit); otherwise the reason.
-Status CheckBlasConvolution(const ir::Instruction& convolution);
+// Whether `convolution` can run this way through `library` at `precision` (f32/f64,
+// batch_group_count 1, readable dim_labels and window, an im2col matrix under the size
+// limit, the library available for the GEMM's type); otherwise the reason.
+Status CheckBlasConvolution(const ir::Instruction& convolution,
+                            GemmLibrary library = GemmLibrary::kOpenBlas,
+                            BlasPrecision precision = BlasPrecision::kWidened);
 
 // Precondition: CheckBlasConvolution(convolution) is ok and the operands have its operand
 // shapes.
-// `storage` (optional) becomes the result's bytes when it has the result's size.
+// `storage` (optional) becomes the result's bytes when it has the result's size. Errors: the
+// GEMM's.
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel,
                                      BlasPrecision precision = BlasPrecision::kWidened,
-                                     std::vector<uint8_t> storage = {});
+                                     std::vector<uint8_t> storage = {},
+                                     const GemmConfig& gemm = {});
 
-// "im2col + cblas_dgemm 2048x64x576 (1 group)".
-std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision);
+// "im2col + cblas_dgemm 2048x64x576 (2 groups)", "im2col + bli_sgemm 2048x64x576".
+std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,
+                                       const GemmConfig& gemm = {});
 
 }  // namespace fusescope::runtime
 

@@ -1,41 +1,20 @@
 #include "runtime/cpu/blas_dot.h"
 
 #include <cstring>
-#include <numeric>
-#include <optional>
 #include <vector>
-
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
 
 namespace fusescope::runtime {
 namespace {
 
-// How the GEMM reads its operands: each in `order` (copied where that is no identity), as
-// the matrix itself or, where the operand is stored with its two matrix dimensions the other
-// way round, as its transpose (CblasTrans on the operand in place, no copy).
 struct DotPlan {
-  std::vector<int64_t> lhs_order;  // batch, free, contracting (or batch, contracting, free)
-  std::vector<int64_t> rhs_order;  // batch, contracting, free (or batch, free, contracting)
-  bool lhs_transposed = false;     // lhs is read as batch, contracting, free
-  bool rhs_transposed = false;     // rhs is read as batch, free, contracting
+  std::vector<int64_t> lhs_order;  // batch, free, contracting
+  std::vector<int64_t> rhs_order;  // batch, contracting, free
+  // The same with the last two groups swapped: the operand's order when the GEMM reads it
+  // transposed.
+  std::vector<int64_t> lhs_transposed_order;  // batch, contracting, free
+  std::vector<int64_t> rhs_transposed_order;  // batch, free, contracting
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
-
-bool IsIdentity(const std::vector<int64_t>& order) {
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(i)) return false;
-  }
-  return true;
-}
-
-std::vector<int64_t> Concatenated(std::vector<int64_t> a, const std::vector<int64_t>& b,
-                                  const std::vector<int64_t>& c) {
-  a.insert(a.end(), b.begin(), b.end());
-  a.insert(a.end(), c.begin(), c.end());
-  return a;
-}
 
 std::vector<int64_t> Attribute(const ir::Instruction& dot, const char* key) {
   return dot.IntListAttribute(key).value_or(std::vector<int64_t>{});
@@ -85,21 +64,26 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
       plan.n *= rhs.dimension(d);
     }
   }
-  plan.lhs_order = Concatenated(lb, lhs_free, lc);
-  plan.rhs_order = Concatenated(rb, rc, rhs_free);
-  // An operand whose matrix dimensions are stored the other way round is read transposed in
-  // place rather than copied into the GEMM's order.
-  if (!IsIdentity(plan.lhs_order) && IsIdentity(Concatenated(lb, lc, lhs_free))) {
-    plan.lhs_order = Concatenated(lb, lc, lhs_free);
-    plan.lhs_transposed = true;
-  }
-  if (!IsIdentity(plan.rhs_order) && IsIdentity(Concatenated(rb, rhs_free, rc))) {
-    plan.rhs_order = Concatenated(rb, rhs_free, rc);
-    plan.rhs_transposed = true;
-  }
+  auto order = [](std::vector<int64_t> first, const std::vector<int64_t>& second,
+                  const std::vector<int64_t>& third) {
+    first.insert(first.end(), second.begin(), second.end());
+    first.insert(first.end(), third.begin(), third.end());
+    return first;
+  };
+  plan.lhs_order = order(lb, lhs_free, lc);
+  plan.lhs_transposed_order = order(lb, lc, lhs_free);
+  plan.rhs_order = order(rb, rc, rhs_free);
+  plan.rhs_transposed_order = order(rb, rhs_free, rc);
   if (plan.batch * plan.m * plan.n != dot.shape().ElementCount())
     return Status::Error(dot.name() + ": the result shape disagrees with the dimension numbers");
   return plan;
+}
+
+bool IsIdentity(const std::vector<int64_t>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
 }
 
 // `source`'s elements with its dimensions reordered to `order`, row-major.
@@ -139,67 +123,67 @@ std::vector<T> Permuted(const Literal& source, const std::vector<int64_t>& order
   return out;
 }
 
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-// C (m x n) = A (m x k) B (k x n), A and B each stored as itself or as its transpose.
-void Gemm(const DotPlan& plan, const float* a, const float* b, float* c) {
-  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
-            k = static_cast<int>(plan.k);
-  cblas_sgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
-              plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
-              plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0f, c, n);
+// How the GEMM reads one operand: in place, in place transposed, or from a copy in the
+// GEMM's order.
+enum class OperandAccess { kInPlace, kTransposed, kCopied };
+
+OperandAccess Access(const std::vector<int64_t>& order,
+                     const std::vector<int64_t>& transposed_order) {
+  if (IsIdentity(order)) return OperandAccess::kInPlace;
+  if (IsIdentity(transposed_order)) return OperandAccess::kTransposed;
+  return OperandAccess::kCopied;
 }
-void Gemm(const DotPlan& plan, const double* a, const double* b, double* c) {
-  const int m = static_cast<int>(plan.m), n = static_cast<int>(plan.n),
-            k = static_cast<int>(plan.k);
-  cblas_dgemm(CblasRowMajor, plan.lhs_transposed ? CblasTrans : CblasNoTrans,
-              plan.rhs_transposed ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a,
-              plan.lhs_transposed ? m : k, b, plan.rhs_transposed ? k : n, 0.0, c, n);
+
+GemmProblem Problem(const DotPlan& plan, OperandAccess lhs, OperandAccess rhs) {
+  return {plan.batch,
+          plan.m,
+          plan.n,
+          plan.k,
+          lhs == OperandAccess::kTransposed,
+          rhs == OperandAccess::kTransposed};
 }
-#endif
+
+GemmType TypeOfGemm(const ir::Instruction& dot, BlasPrecision precision) {
+  return dot.shape().element_type() == ir::PrimitiveType::kF32 &&
+                 precision == BlasPrecision::kNative
+             ? GemmType::kF32
+             : GemmType::kF64;
+}
 
 template <typename T>
-void RunTyped(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Literal& result) {
-  // Operands already in the GEMM's order are read in place; others are reordered into copies.
+Status RunTyped(const GemmConfig& gemm, const DotPlan& plan, const Literal& lhs, const Literal& rhs,
+                Literal& result) {
+  const OperandAccess lhs_access = Access(plan.lhs_order, plan.lhs_transposed_order);
+  const OperandAccess rhs_access = Access(plan.rhs_order, plan.rhs_transposed_order);
   std::vector<T> lhs_copy, rhs_copy;
   const T* a = reinterpret_cast<const T*>(lhs.data());
   const T* b = reinterpret_cast<const T*>(rhs.data());
-  if (!IsIdentity(plan.lhs_order)) {
+  if (lhs_access == OperandAccess::kCopied) {
     lhs_copy = Permuted<T>(lhs, plan.lhs_order);
     a = lhs_copy.data();
   }
-  if (!IsIdentity(plan.rhs_order)) {
+  if (rhs_access == OperandAccess::kCopied) {
     rhs_copy = Permuted<T>(rhs, plan.rhs_order);
     b = rhs_copy.data();
   }
-  T* c = reinterpret_cast<T*>(result.data());
-  for (int64_t i = 0; i < plan.batch; ++i) {
-    T* out = c + i * plan.m * plan.n;
-    if (plan.k == 0) {
-      std::fill(out, out + plan.m * plan.n, T{0});
-      continue;
-    }
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(plan, a + i * plan.m * plan.k, b + i * plan.k * plan.n, out);
-#endif
-  }
+  return RunGemm(gemm, Problem(plan, lhs_access, rhs_access), a, b,
+                 reinterpret_cast<T*>(result.data()));
 }
 
-// f32 operands widened to f64, one cblas_dgemm, the result rounded once: the numbers of the
+// f32 operands widened to f64, one f64 GEMM, the result rounded once: the numbers of the
 // interpreter, which computes in double.
-void RunWidened(const DotPlan& plan, const Literal& lhs, const Literal& rhs, Literal& result) {
+Status RunWidened(const GemmConfig& gemm, const DotPlan& plan, const Literal& lhs,
+                  const Literal& rhs, Literal& result) {
   const std::vector<float> a32 = Permuted<float>(lhs, plan.lhs_order);
   const std::vector<float> b32 = Permuted<float>(rhs, plan.rhs_order);
   const std::vector<double> a(a32.begin(), a32.end());
   const std::vector<double> b(b32.begin(), b32.end());
   std::vector<double> c(static_cast<size_t>(plan.batch * plan.m * plan.n), 0.0);
-  for (int64_t i = 0; i < plan.batch && plan.k > 0; ++i) {
-#ifdef FUSESCOPE_HAVE_OPENBLAS
-    Gemm(plan, a.data() + i * plan.m * plan.k, b.data() + i * plan.k * plan.n,
-         c.data() + i * plan.m * plan.n);
-#endif
-  }
+  FS_RETURN_IF_ERROR(RunGemm(gemm, Problem(plan, OperandAccess::kInPlace, OperandAccess::kInPlace),
+                             a.data(), b.data(), c.data()));
   float* out = reinterpret_cast<float*>(result.data());
   for (size_t i = 0; i < c.size(); ++i) out[i] = static_cast<float>(c[i]);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -212,8 +196,7 @@ bool BlasAvailable() {
 #endif
 }
 
-Status CheckBlasDot(const ir::Instruction& dot) {
-  if (!BlasAvailable()) return Status::Error("this build has no OpenBLAS");
+Status CheckBlasDot(const ir::Instruction& dot, GemmLibrary library, BlasPrecision precision) {
   if (dot.opcode() != ir::Opcode::kDot) return Status::Error(dot.name() + " is not a dot");
   const ir::PrimitiveType type = dot.shape().element_type();
   if (type != ir::PrimitiveType::kF32 && type != ir::PrimitiveType::kF64)
@@ -223,6 +206,7 @@ Status CheckBlasDot(const ir::Instruction& dot) {
     if (operand->shape().element_type() != type)
       return Status::Error("a dot mixing element types has no BLAS call");
   }
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(library, TypeOfGemm(dot, precision)));
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
   const int64_t limit = int64_t{1} << 31;
@@ -232,34 +216,42 @@ Status CheckBlasDot(const ir::Instruction& dot) {
 }
 
 StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
-                             BlasPrecision precision, std::vector<uint8_t> storage) {
+                             BlasPrecision precision, std::vector<uint8_t> storage,
+                             const GemmConfig& gemm) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
   // Every element is written below (a zero contraction fills zeros).
   StatusOr<Literal> result = Literal::CreateInto(dot.shape(), std::move(storage));
   if (!result.ok()) return result.status();
+  Status ran = Status::Ok();
   if (dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened)
-    RunWidened(*plan, lhs, rhs, *result);
+    ran = RunWidened(gemm, *plan, lhs, rhs, *result);
   else if (dot.shape().element_type() == ir::PrimitiveType::kF32)
-    RunTyped<float>(*plan, lhs, rhs, *result);
+    ran = RunTyped<float>(gemm, *plan, lhs, rhs, *result);
   else
-    RunTyped<double>(*plan, lhs, rhs, *result);
+    ran = RunTyped<double>(gemm, *plan, lhs, rhs, *result);
+  if (!ran.ok()) return Status::Error(dot.name() + ": " + ran.message());
   return result;
 }
 
-std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision) {
+std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision,
+                                const GemmConfig& gemm) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return "no BLAS call";
-  const bool f32 =
-      dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kNative;
-  std::string text = std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + std::to_string(plan->m) +
-                     "x" + std::to_string(plan->n) + "x" + std::to_string(plan->k);
-  if (plan->batch != 1) text += " (batch " + std::to_string(plan->batch) + ")";
-  if (!f32 && dot.shape().element_type() == ir::PrimitiveType::kF32)
-    text += " on f32 widened to f64";
-  if (plan->lhs_transposed) text += ", lhs transposed";
-  if (plan->rhs_transposed) text += ", rhs transposed";
-  if (!IsIdentity(plan->lhs_order) || !IsIdentity(plan->rhs_order)) text += ", operands reordered";
+  const bool widened =
+      dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened;
+  OperandAccess lhs = Access(plan->lhs_order, plan->lhs_transposed_order);
+  OperandAccess rhs = Access(plan->rhs_order, plan->rhs_transposed_order);
+  // The widened GEMM reads copies in the GEMM's order.
+  if (widened) {
+    lhs = IsIdentity(plan->lhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
+    rhs = IsIdentity(plan->rhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
+  }
+  std::string text =
+      GemmCallDescription(gemm, Problem(*plan, lhs, rhs), TypeOfGemm(dot, precision));
+  if (widened) text += " on f32 widened to f64";
+  if (lhs == OperandAccess::kCopied || rhs == OperandAccess::kCopied)
+    text += ", operands reordered";
   return text;
 }
 

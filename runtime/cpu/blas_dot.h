@@ -1,15 +1,20 @@
 #ifndef FUSESCOPE_RUNTIME_CPU_BLAS_DOT_H_
 #define FUSESCOPE_RUNTIME_CPU_BLAS_DOT_H_
 
-// dot through OpenBLAS GEMM: each operand is copied into a row-major [batch, rows, contracted]
-// (lhs) or [batch, contracted, columns] (rhs) layout when its dimensions are not already in
-// that order, then one cblas_sgemm / cblas_dgemm per batch writes the result, whose XLA
-// dimension order (batch, lhs free, rhs free) is exactly that product's.
+// dot through a GEMM library (runtime/cpu/gemm.h; OpenBLAS unless told otherwise): each
+// operand is read in place when its dimensions are already in the GEMM's row-major order,
+// [batch, rows, contracted] (lhs) or [batch, contracted, columns] (rhs), or in the transposed
+// order the GEMM reads with a transpose flag ([batch, contracted, rows], [batch, columns,
+// contracted]); otherwise it is copied into the GEMM's order. One batched GEMM then writes the
+// result, whose XLA dimension order (batch, lhs free, rhs free) is exactly that product's.
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/instruction.h"
 #include "ir/status.h"
+#include "runtime/cpu/gemm.h"
 #include "runtime/literal.h"
 
 namespace fusescope::runtime {
@@ -17,25 +22,30 @@ namespace fusescope::runtime {
 // Whether this build has OpenBLAS.
 bool BlasAvailable();
 
-// Whether `dot` can run through BLAS (f32 or f64 operands and result of one type, valid
-// dimension numbers); otherwise the reason.
-Status CheckBlasDot(const ir::Instruction& dot);
-
-// How an f32 dot is computed: cblas_sgemm (kNative), or cblas_dgemm on operands widened to
+// How an f32 dot is computed: an f32 GEMM (kNative), or an f64 GEMM on operands widened to
 // f64 and rounded once (kWidened), which gives the interpreter's numbers: a sum of many f32
 // products that nearly cancel can differ from the double-precision result by far more than
 // 1e-5 relative in single precision.
 enum class BlasPrecision { kNative, kWidened };
 
+// Whether `dot` can run through `library` at `precision` (f32 or f64 operands and result of
+// one type, valid dimension numbers, the library available for the GEMM's type: oneDNN has no
+// f64 GEMM, so neither f64 dots nor widened f32 ones); otherwise the reason.
+Status CheckBlasDot(const ir::Instruction& dot, GemmLibrary library = GemmLibrary::kOpenBlas,
+                    BlasPrecision precision = BlasPrecision::kNative);
+
 // Precondition: CheckBlasDot(dot) is ok and the operands have the dot's operand shapes.
-// `storage` (optional) becomes the result's bytes when it has the result's size.
+// `storage` (optional) becomes the result's bytes when it has the result's size. Errors: the
+// GEMM's (the library unavailable for the type, a compile failure of the MLIR matmul).
 StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
                              BlasPrecision precision = BlasPrecision::kNative,
-                             std::vector<uint8_t> storage = {});
+                             std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {});
 
-// "cblas_sgemm 64x512x256 (batch 2)": the library call `dot` makes.
+// "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm 64x512x256", "mlir matmul tile=0 vector=8
+// 64x512x256": the library call `dot` makes, with ", operands reordered" when one is copied.
 std::string BlasCallDescription(const ir::Instruction& dot,
-                                BlasPrecision precision = BlasPrecision::kNative);
+                                BlasPrecision precision = BlasPrecision::kNative,
+                                const GemmConfig& gemm = {});
 
 }  // namespace fusescope::runtime
 

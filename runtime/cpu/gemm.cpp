@@ -1,0 +1,228 @@
+#include "runtime/cpu/gemm.h"
+
+#include <algorithm>
+
+#include "runtime/cpu/gemm_libraries.h"
+
+namespace fusescope::runtime {
+namespace {
+
+namespace libraries = gemm_libraries;
+
+// OpenBLAS and BLIS take int dimensions (BLIS's dim_t is wider, but the same limit keeps the
+// libraries interchangeable).
+constexpr int64_t kIntLimit = int64_t{1} << 31;
+
+Status CheckProblem(GemmLibrary library, const GemmProblem& p) {
+  if (p.batch < 0 || p.m < 0 || p.n < 0 || p.k < 0)
+    return Status::Error("GEMM " + p.ToString() + " has a negative dimension");
+  if (library != GemmLibrary::kMlir && (p.m >= kIntLimit || p.n >= kIntLimit || p.k >= kIntLimit))
+    return Status::Error("GEMM " + p.ToString() + " exceeds " +
+                         std::string(GemmLibraryName(library)) + "'s int range");
+  return Status::Ok();
+}
+
+template <typename T>
+Status Run(const GemmConfig& config, const GemmProblem& p, const T* a, const T* b, T* c) {
+  constexpr GemmType type = sizeof(T) == 4 ? GemmType::kF32 : GemmType::kF64;
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(config.library, type));
+  FS_RETURN_IF_ERROR(CheckProblem(config.library, p));
+  if (p.batch == 0 || p.m == 0 || p.n == 0) return Status::Ok();
+  if (p.k == 0) {
+    std::fill(c, c + p.batch * p.m * p.n, T{0});
+    return Status::Ok();
+  }
+  switch (config.library) {
+    case GemmLibrary::kOpenBlas:
+      libraries::OpenBlasGemm(p, a, b, c);
+      return Status::Ok();
+    case GemmLibrary::kOneDnn:
+      if constexpr (type == GemmType::kF32) return libraries::OneDnnGemm(p, a, b, c);
+      break;
+    case GemmLibrary::kBlis:
+      libraries::BlisGemm(p, a, b, c);
+      return Status::Ok();
+    case GemmLibrary::kMlir:
+      return libraries::MlirGemm(p, type, config.lowering, a, b, c);
+  }
+  return Status::Error("no " + std::string(GemmLibraryName(config.library)) +
+                       " GEMM for this type");
+}
+
+}  // namespace
+
+const std::vector<GemmLibrary>& AllGemmLibraries() {
+  static const std::vector<GemmLibrary> all = {GemmLibrary::kOpenBlas, GemmLibrary::kOneDnn,
+                                               GemmLibrary::kBlis, GemmLibrary::kMlir};
+  return all;
+}
+
+std::string_view GemmLibraryName(GemmLibrary library) {
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return "openblas";
+    case GemmLibrary::kOneDnn:
+      return "onednn";
+    case GemmLibrary::kBlis:
+      return "blis";
+    case GemmLibrary::kMlir:
+      return "mlir";
+  }
+  return "?";
+}
+
+StatusOr<GemmLibrary> ParseGemmLibrary(std::string_view name) {
+  for (GemmLibrary library : AllGemmLibraries()) {
+    if (GemmLibraryName(library) == name) return library;
+  }
+  return Status::Error("unknown GEMM library '" + std::string(name) +
+                       "' (openblas, onednn, blis, mlir)");
+}
+
+Status GemmLibraryAvailable(GemmLibrary library) {
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return libraries::OpenBlasAvailable();
+    case GemmLibrary::kOneDnn:
+      return libraries::OneDnnAvailable();
+    case GemmLibrary::kBlis:
+      return libraries::BlisAvailable();
+    case GemmLibrary::kMlir:
+      if (!KernelCompilerAvailable())
+        return Status::Error(
+            "this build has no MLIR (MLIR 19 was not found when it was "
+            "configured)");
+      return Status::Ok();
+  }
+  return Status::Error("unknown GEMM library");
+}
+
+Status GemmLibraryAvailable(GemmLibrary library, GemmType type) {
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(library));
+  if (library == GemmLibrary::kOneDnn && type == GemmType::kF64)
+    return Status::Error("oneDNN has no f64 GEMM (dnnl_sgemm is single precision only)");
+  return Status::Ok();
+}
+
+std::string GemmLibraryVersion(GemmLibrary library) {
+  if (!GemmLibraryAvailable(library).ok()) return "";
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return libraries::OpenBlasVersion();
+    case GemmLibrary::kOneDnn:
+      return libraries::OneDnnVersion();
+    case GemmLibrary::kBlis:
+      return libraries::BlisVersion();
+    case GemmLibrary::kMlir:
+      return "MLIR 19";
+  }
+  return "";
+}
+
+std::string GemmProblem::ToString() const {
+  std::string text = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  std::string notes;
+  auto note = [&notes](const std::string& what) { notes += (notes.empty() ? "" : ", ") + what; };
+  if (batch != 1) note("batch " + std::to_string(batch));
+  if (transpose_a) note("A transposed");
+  if (transpose_b) note("B transposed");
+  return notes.empty() ? text : text + " (" + notes + ")";
+}
+
+std::string GemmConfig::ToString() const {
+  std::string text(GemmLibraryName(library));
+  if (library == GemmLibrary::kMlir) text += " " + lowering.ToString();
+  return text;
+}
+
+StatusOr<GemmConfig> GemmConfig::Parse(std::string_view text) {
+  const size_t space = text.find(' ');
+  StatusOr<GemmLibrary> library = ParseGemmLibrary(text.substr(0, space));
+  if (!library.ok()) return library.status();
+  GemmConfig config;
+  config.library = *library;
+  if (space == std::string_view::npos) return config;
+  if (config.library != GemmLibrary::kMlir)
+    return Status::Error("GEMM library " + std::string(GemmLibraryName(config.library)) +
+                         " takes no lowering options");
+  StatusOr<LoweringOptions> lowering = LoweringOptions::Parse(text.substr(space + 1));
+  if (!lowering.ok()) return lowering.status();
+  config.lowering = *lowering;
+  return config;
+}
+
+Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const float* a, const float* b,
+               float* c) {
+  return Run(config, problem, a, b, c);
+}
+
+Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const double* a,
+               const double* b, double* c) {
+  return Run(config, problem, a, b, c);
+}
+
+Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmType type,
+                   recording::KernelRecord* record) {
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(config.library, type));
+  FS_RETURN_IF_ERROR(CheckProblem(config.library, problem));
+  if (config.library != GemmLibrary::kMlir || problem.batch == 0 || problem.m == 0 ||
+      problem.n == 0 || problem.k == 0)
+    return Status::Ok();
+  return libraries::MlirPrepare(problem, type, config.lowering, record);
+}
+
+std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
+                                GemmType type) {
+  const bool f32 = type == GemmType::kF32;
+  switch (config.library) {
+    case GemmLibrary::kOpenBlas:
+      return std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + problem.ToString();
+    case GemmLibrary::kOneDnn:
+      return f32 ? "dnnl_sgemm " + problem.ToString() : "no oneDNN f64 GEMM";
+    case GemmLibrary::kBlis:
+      return std::string(f32 ? "bli_sgemm " : "bli_dgemm ") + problem.ToString();
+    case GemmLibrary::kMlir:
+      break;
+  }
+  std::string text = "mlir " + libraries::MlirMatmulOpName(problem) + " " +
+                     config.lowering.ToString() + " " + problem.ToString();
+  if (!f32)
+    text = text.back() == ')' ? text.substr(0, text.size() - 1) + ", f64)" : text + " (f64)";
+  return text;
+}
+
+Status SetGemmThreads(GemmLibrary library, int threads) {
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(library));
+  if (threads < 1) return Status::Error("a GEMM needs at least one thread");
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      libraries::OpenBlasSetThreads(threads);
+      return Status::Ok();
+    case GemmLibrary::kOneDnn:
+      return libraries::OneDnnSetThreads(threads);
+    case GemmLibrary::kBlis:
+      libraries::BlisSetThreads(threads);
+      return Status::Ok();
+    case GemmLibrary::kMlir:
+      if (threads != 1) return Status::Error("the MLIR matmul runs on one thread");
+      return Status::Ok();
+  }
+  return Status::Error("unknown GEMM library");
+}
+
+int GemmThreads(GemmLibrary library) {
+  if (!GemmLibraryAvailable(library).ok()) return 0;
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return libraries::OpenBlasThreads();
+    case GemmLibrary::kOneDnn:
+      return libraries::OneDnnThreads();
+    case GemmLibrary::kBlis:
+      return libraries::BlisThreads();
+    case GemmLibrary::kMlir:
+      return 1;
+  }
+  return 0;
+}
+
+}  // namespace fusescope::runtime

@@ -1,0 +1,100 @@
+#ifndef FUSESCOPE_RUNTIME_CPU_GEMM_H_
+#define FUSESCOPE_RUNTIME_CPU_GEMM_H_
+
+// One row-major batched GEMM, C = A·B, run by a library chosen per call: OpenBLAS
+// (cblas_?gemm), oneDNN (dnnl_sgemm), BLIS (its typed API, bli_?gemm with strides) or a
+// matmul of our own emitted as MLIR (linalg.matmul / linalg.batch_matmul and their transposed
+// forms) and compiled by the kernel compiler with the caller's tile size and vector width.
+// Which libraries exist is decided when the build is configured (FUSESCOPE_HAVE_OPENBLAS,
+// FUSESCOPE_HAVE_ONEDNN, FUSESCOPE_HAVE_BLIS, FUSESCOPE_HAVE_MLIR); a missing one says so
+// through GemmLibraryAvailable and every call that asks for it. No library header, and no
+// MLIR type, appears here.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/status.h"
+#include "runtime/cpu/kernel_compiler.h"
+
+namespace fusescope::runtime {
+
+enum class GemmLibrary { kOpenBlas, kOneDnn, kBlis, kMlir };
+
+// Every library, in enum order.
+const std::vector<GemmLibrary>& AllGemmLibraries();
+// "openblas", "onednn", "blis", "mlir".
+std::string_view GemmLibraryName(GemmLibrary library);
+// The inverse of GemmLibraryName; an error lists the names.
+StatusOr<GemmLibrary> ParseGemmLibrary(std::string_view name);
+
+enum class GemmType { kF32, kF64 };
+
+// Whether this build and process can run `library` at all (for some element type);
+// otherwise why not. OpenBLAS is also refused when the cblas_sgemm this process calls is not
+// OpenBLAS's (a library linked before it exporting cblas_*, as BLIS does).
+Status GemmLibraryAvailable(GemmLibrary library);
+// The same for one element type: oneDNN 2.6 has no f64 GEMM.
+Status GemmLibraryAvailable(GemmLibrary library, GemmType type);
+// "OpenBLAS 0.3.21 ...", "oneDNN 2.6.3 (OpenMP)", "BLIS 0.9.0", "MLIR 19"; "" when absent.
+std::string GemmLibraryVersion(GemmLibrary library);
+
+// batch products C[i] = A[i]·B[i] of row-major matrices, one after another in memory:
+// A[i] is m x k (stored k x m when transpose_a), B[i] is k x n (stored n x k when
+// transpose_b), C[i] is m x n. A zero k gives zeros.
+struct GemmProblem {
+  int64_t batch = 1;
+  int64_t m = 0, n = 0, k = 0;
+  bool transpose_a = false;
+  bool transpose_b = false;
+  // "64x512x256" and, where they apply, " (batch 12, A transposed, B transposed)".
+  std::string ToString() const;
+};
+
+// Which library runs a GEMM, and for kMlir how its matmul is lowered.
+struct GemmConfig {
+  GemmLibrary library = GemmLibrary::kOpenBlas;
+  LoweringOptions lowering;  // kMlir only
+  // "openblas", "mlir tile=32 vector=8".
+  std::string ToString() const;
+  // The form ToString writes; an error names what is wrong.
+  static StatusOr<GemmConfig> Parse(std::string_view text);
+};
+
+// Runs `problem` (a, b and c must not overlap; c is overwritten). Errors: the library is
+// unavailable for the type, a dimension is negative or exceeds the library's int range, the
+// library refuses the call, or (kMlir) the matmul fails to compile, with the failing stage.
+// Thread-safe.
+Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const float* a, const float* b,
+               float* c);
+Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const double* a,
+               const double* b, double* c);
+
+// Everything RunGemm does before computing: the checks and, for kMlir, compiling the matmul
+// for this shape and options (cached for the process, so that a timed RunGemm does not
+// compile). The compile's record (stages, time) goes to `record` when given.
+Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmType type,
+                   recording::KernelRecord* record = nullptr);
+
+// The MLIR text of kMlir's matmul for `problem`: func.func @matmul(%a, %b, %c) on static
+// memrefs, computing on tensors like the kernel emitter's kernels.
+std::string MlirMatmulText(const GemmProblem& problem, GemmType type);
+
+// "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ...", "bli_dgemm ...",
+// "mlir batch_matmul_transpose_b tile=32 vector=8 128x128x64 (batch 12)" (with ", f64" in the
+// parentheses for an f64 matmul).
+std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
+                                GemmType type);
+
+// Threads a library runs a GEMM on: OpenBLAS's own pool (default: every core, or
+// OPENBLAS_NUM_THREADS), oneDNN's OpenMP team (default: every core, or OMP_NUM_THREADS; a
+// count set here is applied on whichever thread calls), BLIS (default: one thread unless
+// BLIS_NUM_THREADS or OMP_NUM_THREADS says otherwise). The MLIR matmul always runs on the
+// calling thread alone.
+Status SetGemmThreads(GemmLibrary library, int threads);
+int GemmThreads(GemmLibrary library);
+
+}  // namespace fusescope::runtime
+
+#endif  // FUSESCOPE_RUNTIME_CPU_GEMM_H_

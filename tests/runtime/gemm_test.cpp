@@ -1,0 +1,396 @@
+// The GEMM libraries behind dots and convolutions (runtime/cpu/gemm.h): every library this
+// build has agrees with the reference interpreter on dots with batch dimensions, operands read
+// transposed or copied, sizes 1, 3, 17 and 129, f32 and f64, and on convolutions; a library
+// that cannot run a call says why; names, options and call descriptions.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ir/computation.h"
+#include "ir/hlo_parser.h"
+#include "runtime/cpu/blas_convolution.h"
+#include "runtime/cpu/blas_dot.h"
+#include "runtime/cpu/gemm.h"
+#include "runtime/interpreter/interpreter.h"
+#include "runtime/seeded_inputs.h"
+
+namespace fusescope::runtime {
+namespace {
+
+std::string Shape(const std::string& type, const std::vector<int64_t>& dims) {
+  std::string text = type + "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+struct DotCase {
+  std::string name;
+  std::vector<int64_t> lhs, rhs, out;
+  std::string dimensions;  // the dot's dimension numbers
+};
+
+std::string DotModule(const DotCase& c, const std::string& type) {
+  return "HloModule " + c.name + "\nENTRY e {\n a = " + Shape(type, c.lhs) +
+         " parameter(0)\n b = " + Shape(type, c.rhs) +
+         " parameter(1)\n ROOT d = " + Shape(type, c.out) + " dot(a, b), " + c.dimensions + "\n}\n";
+}
+
+// Plain, transposed operands (read in place with a transpose flag), batch dimensions (leading:
+// in place; not leading: copied), sizes 1, 3, 17 and 129, and an empty contraction.
+std::vector<DotCase> DotCases() {
+  const std::string plain = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+  std::vector<DotCase> cases = {
+      {"ones", {1, 1}, {1, 1}, {1, 1}, plain},
+      {"m3_n17_k129", {3, 129}, {129, 17}, {3, 17}, plain},
+      {"m17_n129_k3", {17, 3}, {3, 129}, {17, 129}, plain},
+      {"m129_n3_k17", {129, 17}, {17, 3}, {129, 3}, plain},
+      {"m129_n129_k129", {129, 129}, {129, 129}, {129, 129}, plain},
+      {"m1_n129_k17", {1, 17}, {17, 129}, {1, 129}, plain},
+      {"rhs_transposed",
+       {17, 129},
+       {3, 129},
+       {17, 3},
+       "lhs_contracting_dims={1}, rhs_contracting_dims={1}"},
+      {"lhs_transposed",
+       {129, 3},
+       {129, 17},
+       {3, 17},
+       "lhs_contracting_dims={0}, rhs_contracting_dims={0}"},
+      {"both_transposed",
+       {17, 3},
+       {129, 17},
+       {3, 129},
+       "lhs_contracting_dims={0}, rhs_contracting_dims={1}"},
+      {"batch",
+       {3, 17, 129},
+       {3, 129, 1},
+       {3, 17, 1},
+       "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+       "rhs_contracting_dims={1}"},
+      {"batch_rhs_transposed",
+       {3, 17, 3},
+       {3, 129, 3},
+       {3, 17, 129},
+       "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+       "rhs_contracting_dims={2}"},
+      {"batch_not_leading",
+       {17, 3, 129},
+       {129, 3, 17},
+       {3, 17, 17},
+       "lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={1}, "
+       "rhs_contracting_dims={0}"},
+      {"two_batch_dims",
+       {2, 3, 17, 3},
+       {2, 3, 3, 129},
+       {2, 3, 17, 129},
+       "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, "
+       "rhs_contracting_dims={2}"},
+      {"empty_contraction", {3, 0}, {0, 17}, {3, 17}, plain},
+  };
+  return cases;
+}
+
+// What each library's description starts with, per GEMM type.
+std::string CallName(GemmLibrary library, bool f32) {
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return f32 ? "cblas_sgemm " : "cblas_dgemm ";
+    case GemmLibrary::kOneDnn:
+      return "dnnl_sgemm ";
+    case GemmLibrary::kBlis:
+      return f32 ? "bli_sgemm " : "bli_dgemm ";
+    case GemmLibrary::kMlir:
+      return "mlir ";
+  }
+  return "?";
+}
+
+GemmConfig Config(GemmLibrary library) {
+  GemmConfig config;
+  config.library = library;
+  // A tile that divides none of the odd sizes, on a vectorized matmul.
+  config.lowering = LoweringOptions::Parse("tile=4 vector=8").value();
+  return config;
+}
+
+// `expected` within the tolerance of a sum of `k` products of the GEMM's type.
+void ExpectClose(const Literal& actual, const Literal& expected, double tolerance) {
+  ASSERT_EQ(actual.element_count(), expected.element_count());
+  int reported = 0;
+  for (int64_t i = 0; i < actual.element_count() && reported < 5; ++i) {
+    const double want = expected.GetDouble(i);
+    if (std::abs(actual.GetDouble(i) - want) > tolerance * (1 + std::abs(want))) {
+      ADD_FAILURE() << "element " << i << ": " << actual.GetDouble(i) << ", expected " << want;
+      ++reported;
+    }
+  }
+}
+
+class GemmLibraryTest : public ::testing::TestWithParam<GemmLibrary> {
+ protected:
+  void SetUp() override {
+    Status available = GemmLibraryAvailable(GetParam());
+    if (!available.ok()) GTEST_SKIP() << available.message();
+  }
+};
+
+// Runs every case through the library at `precision` on `type` and compares with the
+// interpreter.
+void CheckDots(GemmLibrary library, const std::string& type, BlasPrecision precision,
+               double tolerance) {
+  const bool f32_gemm = type == "f32" && precision == BlasPrecision::kNative;
+  for (const DotCase& c : DotCases()) {
+    SCOPED_TRACE(c.name + " " + type);
+    auto module = ir::ParseHloModule(DotModule(c, type));
+    ASSERT_TRUE(module.ok()) << module.message();
+    const ir::Instruction& dot = *(*module)->entry()->root();
+    ASSERT_TRUE(CheckBlasDot(dot, library, precision).ok())
+        << CheckBlasDot(dot, library, precision).message();
+    auto inputs = SeededInputs(*(*module)->entry(), 11);
+    ASSERT_TRUE(inputs.ok()) << inputs.message();
+    Interpreter interpreter;
+    auto expected = interpreter.Run(**module, *inputs);
+    ASSERT_TRUE(expected.ok()) << expected.message();
+    auto actual = RunBlasDot(dot, (*inputs)[0], (*inputs)[1], precision, {}, Config(library));
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    ExpectClose(*actual, *expected, tolerance);
+    const std::string call = BlasCallDescription(dot, precision, Config(library));
+    EXPECT_EQ(call.rfind(CallName(library, f32_gemm), 0), 0u) << call;
+  }
+}
+
+TEST_P(GemmLibraryTest, F32DotsMatchTheInterpreter) {
+  CheckDots(GetParam(), "f32", BlasPrecision::kNative, 1e-5);
+}
+
+TEST_P(GemmLibraryTest, F64DotsMatchTheInterpreter) {
+  if (!GemmLibraryAvailable(GetParam(), GemmType::kF64).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GetParam(), GemmType::kF64).message();
+  CheckDots(GetParam(), "f64", BlasPrecision::kNative, 1e-12);
+}
+
+TEST_P(GemmLibraryTest, WidenedF32DotsGiveTheInterpretersNumbers) {
+  if (!GemmLibraryAvailable(GetParam(), GemmType::kF64).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GetParam(), GemmType::kF64).message();
+  // One rounding of the f64 sum: within an f32 ulp of the interpreter.
+  CheckDots(GetParam(), "f32", BlasPrecision::kWidened, 1.2e-7);
+}
+
+// NHWC with padding and stride (im2col, kernel read in place), NCHW/OIHW (the channels-first
+// GEMM), and two feature groups (scratch matrices).
+TEST_P(GemmLibraryTest, ConvolutionsMatchTheInterpreter) {
+  const std::vector<std::string> convolutions = {
+      "a = TYPE[2,9,7,3] parameter(0)\n b = TYPE[3,3,3,5] parameter(1)\n ROOT c = TYPE[2,5,4,5] "
+      "convolution(a, b), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+      "a = TYPE[2,3,9,7] parameter(0)\n b = TYPE[5,3,3,3] parameter(1)\n ROOT c = TYPE[2,5,9,7] "
+      "convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01",
+      "a = TYPE[1,6,6,4] parameter(0)\n b = TYPE[3,3,2,6] parameter(1)\n ROOT c = TYPE[1,4,4,6] "
+      "convolution(a, b), window={size=3x3}, dim_labels=b01f_01io->b01f, "
+      "feature_group_count=2",
+  };
+  for (const std::string type : {"f32", "f64"}) {
+    const GemmType gemm_type = type == "f32" ? GemmType::kF32 : GemmType::kF64;
+    if (!GemmLibraryAvailable(GetParam(), gemm_type).ok()) continue;
+    for (std::string body : convolutions) {
+      for (size_t at = body.find("TYPE"); at != std::string::npos; at = body.find("TYPE"))
+        body.replace(at, 4, type);
+      SCOPED_TRACE(body);
+      auto module = ir::ParseHloModule("HloModule conv\nENTRY e {\n " + body + "\n}\n");
+      ASSERT_TRUE(module.ok()) << module.message();
+      const ir::Instruction& convolution = *(*module)->entry()->root();
+      ASSERT_TRUE(CheckBlasConvolution(convolution, GetParam(), BlasPrecision::kNative).ok());
+      auto inputs = SeededInputs(*(*module)->entry(), 5);
+      ASSERT_TRUE(inputs.ok());
+      Interpreter interpreter;
+      auto expected = interpreter.Run(**module, *inputs);
+      ASSERT_TRUE(expected.ok()) << expected.message();
+      auto actual = RunBlasConvolution(convolution, (*inputs)[0], (*inputs)[1],
+                                       BlasPrecision::kNative, {}, Config(GetParam()));
+      ASSERT_TRUE(actual.ok()) << actual.message();
+      ExpectClose(*actual, *expected, type == "f32" ? 1e-5 : 1e-12);
+      const std::string call =
+          BlasConvolutionDescription(convolution, BlasPrecision::kNative, Config(GetParam()));
+      EXPECT_EQ(call.rfind("im2col + " + CallName(GetParam(), type == "f32"), 0), 0u) << call;
+    }
+  }
+}
+
+// A GEMM with odd sizes straight through the entry point, each transposition, checked against
+// a sum in double.
+TEST_P(GemmLibraryTest, RunGemmComputesEveryTransposition) {
+  const GemmProblem shapes[] = {{2, 17, 3, 129}, {1, 129, 17, 3}, {3, 1, 129, 17}};
+  for (GemmProblem p : shapes) {
+    for (int transposes = 0; transposes < 4; ++transposes) {
+      p.transpose_a = transposes & 1;
+      p.transpose_b = transposes & 2;
+      SCOPED_TRACE(p.ToString());
+      std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
+      std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
+      std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n), -7.0f);
+      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 13) / 8 - 0.75f;
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 11) / 4 - 1.25f;
+      ASSERT_TRUE(RunGemm(Config(GetParam()), p, a.data(), b.data(), c.data()).ok());
+      for (int64_t x = 0; x < p.batch; ++x) {
+        for (int64_t i = 0; i < p.m; ++i) {
+          for (int64_t j = 0; j < p.n; ++j) {
+            double sum = 0;
+            for (int64_t q = 0; q < p.k; ++q) {
+              const float left = a[static_cast<size_t>(
+                  x * p.m * p.k + (p.transpose_a ? q * p.m + i : i * p.k + q))];
+              const float right = b[static_cast<size_t>(
+                  x * p.k * p.n + (p.transpose_b ? j * p.k + q : q * p.n + j))];
+              sum += static_cast<double>(left) * right;
+            }
+            ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
+                        1e-4 * (1 + std::abs(sum)))
+                << x << "," << i << "," << j;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(GemmLibraryTest, NegativeDimensionsAreRefused) {
+  float x = 0;
+  Status refused = RunGemm(Config(GetParam()), GemmProblem{1, -1, 1, 1}, &x, &x, &x);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("negative"), std::string::npos) << refused.message();
+}
+
+TEST_P(GemmLibraryTest, ReportsItsVersionAndThreads) {
+  EXPECT_FALSE(GemmLibraryVersion(GetParam()).empty());
+  const int before = GemmThreads(GetParam());
+  EXPECT_GE(before, 1);
+  ASSERT_TRUE(SetGemmThreads(GetParam(), 1).ok());
+  EXPECT_EQ(GemmThreads(GetParam()), 1);
+  if (GetParam() != GemmLibrary::kMlir) {
+    ASSERT_TRUE(SetGemmThreads(GetParam(), before).ok());
+  }
+  EXPECT_FALSE(SetGemmThreads(GetParam(), 0).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryLibrary, GemmLibraryTest, ::testing::ValuesIn(AllGemmLibraries()),
+                         [](const ::testing::TestParamInfo<GemmLibrary>& param) {
+                           return std::string(GemmLibraryName(param.param));
+                         });
+
+TEST(GemmTest, NamesRoundTrip) {
+  for (GemmLibrary library : AllGemmLibraries()) {
+    auto parsed = ParseGemmLibrary(GemmLibraryName(library));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, library);
+  }
+  auto unknown = ParseGemmLibrary("mkl");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.message(), "unknown GEMM library 'mkl' (openblas, onednn, blis, mlir)");
+}
+
+TEST(GemmTest, ConfigsRoundTrip) {
+  auto mlir = GemmConfig::Parse("mlir tile=32 vector=16");
+  ASSERT_TRUE(mlir.ok()) << mlir.message();
+  EXPECT_EQ(mlir->library, GemmLibrary::kMlir);
+  EXPECT_EQ(mlir->lowering.tile, 32);
+  EXPECT_EQ(mlir->ToString(), "mlir tile=32 vector=16");
+  auto blis = GemmConfig::Parse("blis");
+  ASSERT_TRUE(blis.ok());
+  EXPECT_EQ(blis->ToString(), "blis");
+  EXPECT_FALSE(GemmConfig::Parse("openblas tile=32").ok());
+  EXPECT_FALSE(GemmConfig::Parse("mlir tile=x").ok());
+  EXPECT_FALSE(GemmConfig::Parse("").ok());
+}
+
+TEST(GemmTest, DescriptionsNameTheLibraryAndTheCall) {
+  const GemmProblem attention{12, 128, 128, 64, false, true};
+  GemmConfig config;
+  EXPECT_EQ(GemmCallDescription(config, attention, GemmType::kF32),
+            "cblas_sgemm 128x128x64 (batch 12, B transposed)");
+  config.library = GemmLibrary::kOneDnn;
+  EXPECT_EQ(GemmCallDescription(config, {1, 64, 512, 256}, GemmType::kF32),
+            "dnnl_sgemm 64x512x256");
+  config.library = GemmLibrary::kBlis;
+  EXPECT_EQ(GemmCallDescription(config, {1, 64, 512, 256}, GemmType::kF64), "bli_dgemm 64x512x256");
+  config = GemmConfig::Parse("mlir tile=32 vector=8").value();
+  EXPECT_EQ(GemmCallDescription(config, {1, 64, 512, 256}, GemmType::kF32),
+            "mlir matmul tile=32 vector=8 64x512x256");
+  EXPECT_EQ(GemmCallDescription(config, attention, GemmType::kF64),
+            "mlir batch_matmul_transpose_b tile=32 vector=8 128x128x64 (batch 12, B transposed, "
+            "f64)");
+}
+
+// The dot path reads an operand stored transposed in place, and copies one whose dimensions
+// are in neither order.
+TEST(GemmTest, DotDescriptionsSayHowOperandsAreRead) {
+  auto transposed = ir::ParseHloModule(DotModule(DotCases()[10], "f32"));  // batch_rhs_transposed
+  auto copied = ir::ParseHloModule(DotModule(DotCases()[11], "f32"));      // batch_not_leading
+  ASSERT_TRUE(transposed.ok() && copied.ok());
+  EXPECT_EQ(BlasCallDescription(*(*transposed)->entry()->root()),
+            "cblas_sgemm 17x129x3 (batch 3, B transposed)");
+  EXPECT_EQ(BlasCallDescription(*(*copied)->entry()->root()),
+            "cblas_sgemm 17x17x129 (batch 3), operands reordered");
+  EXPECT_EQ(BlasCallDescription(*(*transposed)->entry()->root(), BlasPrecision::kWidened),
+            "cblas_dgemm 17x129x3 (batch 3) on f32 widened to f64, operands reordered");
+}
+
+// oneDNN 2.6 has no f64 GEMM: an f64 dot, or a widened f32 one, is refused with the reason
+// before anything runs, and running it anyway gives the same error rather than a crash.
+TEST(GemmTest, AnUnavailableLibrarySaysWhy) {
+  auto module = ir::ParseHloModule(DotModule(DotCases()[1], "f64"));
+  ASSERT_TRUE(module.ok());
+  const ir::Instruction& dot = *(*module)->entry()->root();
+  Status refused = CheckBlasDot(dot, GemmLibrary::kOneDnn);
+  ASSERT_FALSE(refused.ok());
+  const std::string reason = GemmLibraryAvailable(GemmLibrary::kOneDnn).ok()
+                                 ? "oneDNN has no f64 GEMM (dnnl_sgemm is single precision only)"
+                                 : GemmLibraryAvailable(GemmLibrary::kOneDnn).message();
+  EXPECT_EQ(refused.message(), reason);
+  auto inputs = SeededInputs(*(*module)->entry(), 1);
+  ASSERT_TRUE(inputs.ok());
+  GemmConfig onednn;
+  onednn.library = GemmLibrary::kOneDnn;
+  auto ran = RunBlasDot(dot, (*inputs)[0], (*inputs)[1], BlasPrecision::kNative, {}, onednn);
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.message(), "d: " + reason);
+  std::vector<double> x(3 * 129), y(129 * 17), z(3 * 17);
+  EXPECT_FALSE(RunGemm(onednn, {1, 3, 17, 129}, x.data(), y.data(), z.data()).ok());
+  EXPECT_FALSE(SetGemmThreads(GemmLibrary::kMlir, 2).ok());
+}
+
+// The cblas_sgemm this process calls is OpenBLAS's even where BLIS, which exports one too, is
+// linked.
+TEST(GemmTest, CblasIsOpenBlas) {
+  Status available = GemmLibraryAvailable(GemmLibrary::kOpenBlas);
+  if (!BlasAvailable()) GTEST_SKIP() << available.message();
+  ASSERT_TRUE(available.ok()) << available.message();
+  EXPECT_EQ(GemmLibraryVersion(GemmLibrary::kOpenBlas).rfind("OpenBLAS", 0), 0u);
+}
+
+// The MLIR matmul is compiled once per shape and options, with the tiling asked for.
+TEST(GemmTest, MlirMatmulsAreCompiledOncePerShapeAndOptions) {
+  if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok()) GTEST_SKIP() << "this build has no MLIR";
+  const GemmProblem problem{2, 16, 24, 8, false, false};
+  EXPECT_NE(MlirMatmulText(problem, GemmType::kF32).find("linalg.batch_matmul ins("),
+            std::string::npos);
+  const GemmConfig tiled = GemmConfig::Parse("mlir tile=4 vector=8").value();
+  recording::KernelRecord first, again;
+  ASSERT_TRUE(PrepareGemm(tiled, problem, GemmType::kF32, &first).ok());
+  ASSERT_TRUE(PrepareGemm(tiled, problem, GemmType::kF32, &again).ok());
+  EXPECT_EQ(first.options, "tile=4 vector=8");
+  bool tiled_stage = false;
+  for (const recording::KernelStage& stage : first.stages)
+    tiled_stage = tiled_stage || stage.name == "affine-loop-tile";
+  EXPECT_TRUE(tiled_stage);
+  // The same compile: its recorded time is the first one's, not a second compile's.
+  EXPECT_EQ(again.compile_seconds, first.compile_seconds);
+  recording::KernelRecord untiled;
+  ASSERT_TRUE(PrepareGemm(GemmConfig::Parse("mlir tile=0 vector=8").value(), problem,
+                          GemmType::kF32, &untiled)
+                  .ok());
+  EXPECT_EQ(untiled.options, "tile=0 vector=8");
+}
+
+}  // namespace
+}  // namespace fusescope::runtime
