@@ -237,6 +237,13 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
       trial.error = "compiling failed at " + record.failed_stage + ": " + record.error;
       return trial;
     }
+    // A library the build cannot use for this dot (oneDNN has no f64 GEMM) leaves it to the
+    // interpreter: that is no measurement of the library.
+    if (!config.gemm.empty() && record.backend != config.gemm) {
+      trial.error = "gemm=" + config.gemm + " cannot run it: " +
+                    (record.note.empty() ? "it runs as " + record.backend : record.note);
+      return trial;
+    }
     trial.samples_us = measured->samples_us[r];
     Summarize(trial);
     const auto& defaults = default_build_->kernels();

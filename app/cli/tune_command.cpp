@@ -32,6 +32,7 @@
 #include "ir/module.h"
 #include "profiler/machine.h"
 #include "profiler/profile.h"
+#include "runtime/cpu/gemm.h"
 #include "tuning/kernel_tuner.h"
 #include "tuning/search_strategy.h"
 #include "tuning/tuning_json.h"
@@ -44,6 +45,15 @@
 
 namespace fusescope::app {
 namespace {
+
+// The GEMM libraries this build and process can call: the default space's gemm knob.
+std::vector<std::string> AvailableGemmLibraries() {
+  std::vector<std::string> names;
+  for (runtime::GemmLibrary library : runtime::AllGemmLibraries())
+    if (runtime::GemmLibraryAvailable(library).ok())
+      names.emplace_back(runtime::GemmLibraryName(library));
+  return names;
+}
 
 std::atomic<bool> g_cancel{false};
 extern "C" void OnStopSignal(int) { g_cancel.store(true); }
@@ -87,7 +97,7 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
     if (!parsed.ok()) return parsed.status();
     flags.space = *parsed;
   } else {
-    flags.space = tuning::SearchSpace::Default({"openblas"});
+    flags.space = tuning::SearchSpace::Default(AvailableGemmLibraries());
   }
   if (auto strategy = args.Value("--strategy")) flags.strategy = *strategy;
   if (flags.strategy != "grid" && flags.strategy != "random" && flags.strategy != "evolutionary")
@@ -414,7 +424,7 @@ std::vector<Flag> TuneFlagDeclarations() {
       Text("--space", "SPACE",
            "knobs and their values: \"tile=0,16,32 vector=4,8,16 unroll=1,2,4 "
            "gemm=openblas,onednn,blis,mlir\"")
-          .Default(tuning::SearchSpace::Default({"openblas"}).ToString()),
+          .Default(tuning::SearchSpace::Default(AvailableGemmLibraries()).ToString()),
       Integer("--trials", "N", "trials per kernel (default: every candidate)").AtLeast(1),
       Text("--strategy", "grid|random|evolutionary", "the order candidates are tried in")
           .Default("grid"),

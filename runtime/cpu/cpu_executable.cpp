@@ -43,6 +43,8 @@ struct Step {
   // kOutput: the dot inside the fusion and the fusion operands that are its lhs/rhs.
   const ir::Instruction* dot = nullptr;
   int64_t dot_lhs = -1, dot_rhs = -1;
+  // kBlas / kOutput: the library that computes the dot or convolution (KernelConfig::gemm).
+  GemmConfig gemm;
   std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
@@ -56,6 +58,22 @@ struct Program {
   std::vector<Step> steps;
   std::unordered_map<const ir::Instruction*, size_t> slot;
 };
+
+// KernelRecord::backend of a library call: "openblas", "onednn", "blis" or "mlir" (our
+// matmul, beside the "mlir-cpu" of loop kernels).
+const char* GemmBackendName(GemmLibrary library) {
+  switch (library) {
+    case GemmLibrary::kOpenBlas:
+      return "openblas";
+    case GemmLibrary::kOneDnn:
+      return "onednn";
+    case GemmLibrary::kBlis:
+      return "blis";
+    case GemmLibrary::kMlir:
+      return "mlir";
+  }
+  return "openblas";
+}
 
 LoweringOptions WithoutVectorizer(LoweringOptions options) {
   options.vector = 0;
@@ -182,17 +200,38 @@ class CpuExecutable::Impl {
   Status PlanOutputFusion(Step& step);
   StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
   // A dot or convolution through BLAS, and the call it makes.
-  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const Literal& lhs,
-                               const Literal& rhs, std::vector<uint8_t> storage = {}) {
+  StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const GemmConfig& gemm,
+                               const Literal& lhs, const Literal& rhs,
+                               std::vector<uint8_t> storage = {}) {
     if (instruction.opcode() == Opcode::kDot)
-      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage));
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage),
+                        gemm);
     return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
-                              std::move(storage));
+                              std::move(storage), gemm);
   }
-  std::string LibraryCall(const ir::Instruction& instruction) const {
+  std::string LibraryCall(const ir::Instruction& instruction, const GemmConfig& gemm) const {
     if (instruction.opcode() == Opcode::kDot)
-      return BlasCallDescription(instruction, options_.f32_dot_precision);
-    return BlasConvolutionDescription(instruction, options_.f32_dot_precision);
+      return BlasCallDescription(instruction, options_.f32_dot_precision, gemm);
+    return BlasConvolutionDescription(instruction, options_.f32_dot_precision, gemm);
+  }
+  Status CheckLibrary(const ir::Instruction& contraction, const GemmConfig& gemm) const {
+    return contraction.opcode() == Opcode::kDot
+               ? CheckBlasDot(contraction, gemm.library, options_.f32_dot_precision)
+               : CheckBlasConvolution(contraction, gemm.library, options_.f32_dot_precision);
+  }
+  // The GEMM library of `kernel`'s dot or convolution: its KernelConfig's, else OpenBLAS; the
+  // MLIR matmul lowered as the kernel's configuration says, else as the executable's.
+  StatusOr<GemmConfig> GemmOf(const ir::Instruction& kernel) const {
+    GemmConfig gemm;
+    gemm.lowering = options_.lowering;
+    auto found = options_.kernel_configs.find(kernel.name());
+    if (found == options_.kernel_configs.end()) return gemm;
+    if (found->second.lowering) gemm.lowering = *found->second.lowering;
+    if (found->second.gemm.empty()) return gemm;
+    auto library = ParseGemmLibrary(found->second.gemm);
+    if (!library.ok()) return library.status();
+    gemm.library = *library;
+    return gemm;
   }
   StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
 
@@ -355,19 +394,20 @@ Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCom
 }
 
 Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
-  StatusOr<ContractionFusion> split =
-      SplitContractionFusion(*step.instruction, [](const ir::Instruction& contraction) {
-        return contraction.opcode() == Opcode::kDot ? CheckBlasDot(contraction)
-                                                    : CheckBlasConvolution(contraction);
-      });
+  StatusOr<GemmConfig> gemm = GemmOf(*step.instruction);
+  if (!gemm.ok()) return gemm.status();
+  step.gemm = *gemm;
+  StatusOr<ContractionFusion> split = SplitContractionFusion(
+      *step.instruction,
+      [&](const ir::Instruction& contraction) { return CheckLibrary(contraction, step.gemm); });
   if (!split.ok()) return split.status();
   step.kind = StepKind::kOutput;
   step.tuple_result = split->tuple_result;
   step.dot = split->contraction;
   step.dot_lhs = split->lhs;
   step.dot_rhs = split->rhs;
-  return PlanKernel(step, std::move(split->epilogue), "openblas",
-                    LibraryCall(*step.dot) + ", then the epilogue as a compiled kernel");
+  return PlanKernel(step, std::move(split->epilogue), GemmBackendName(step.gemm.library),
+                    LibraryCall(*step.dot, step.gemm) + ", then the epilogue as a compiled kernel");
 }
 
 Status CpuExecutable::Impl::PlanStep(Step& step) {
@@ -384,8 +424,8 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     return Status::Ok();
   }
   if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
-    Status blas =
-        opcode == Opcode::kDot ? CheckBlasDot(instruction) : CheckBlasConvolution(instruction);
+    StatusOr<GemmConfig> gemm = GemmOf(instruction);
+    Status blas = gemm.ok() ? CheckLibrary(instruction, *gemm) : gemm.status();
     if (!blas.ok()) {
       AddHost(step,
               std::string(instruction.opcode_name()) +
@@ -394,9 +434,10 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       return Status::Ok();
     }
     step.kind = StepKind::kBlas;
+    step.gemm = *gemm;
     recording::KernelRecord record = NewRecord(instruction);
-    record.backend = "openblas";
-    record.note = LibraryCall(instruction);
+    record.backend = GemmBackendName(step.gemm.library);
+    record.note = LibraryCall(instruction, step.gemm);
     step.record = static_cast<int64_t>(records_.size());
     records_.push_back(std::move(record));
     return Status::Ok();
@@ -565,10 +606,11 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
     case StepKind::kMlir:
       return RunKernel(step, operands);
     case StepKind::kBlas:
-      return RunLibrary(*step.instruction, *operands[0], *operands[1], TakeAllocation(step));
+      return RunLibrary(*step.instruction, step.gemm, *operands[0], *operands[1],
+                        TakeAllocation(step));
     case StepKind::kOutput: {
       StatusOr<Literal> product =
-          RunLibrary(*step.dot, *operands[static_cast<size_t>(step.dot_lhs)],
+          RunLibrary(*step.dot, step.gemm, *operands[static_cast<size_t>(step.dot_lhs)],
                      *operands[static_cast<size_t>(step.dot_rhs)]);
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;

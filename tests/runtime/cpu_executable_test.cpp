@@ -435,15 +435,17 @@ ENTRY e {
     EXPECT_TRUE(CompareLiterals(*actual, *expected, rtol, 1e-5).ok());
     const std::string summary = (*executable)->KernelSummary();
     EXPECT_NE(summary.find("3 openblas"), std::string::npos) << summary;
-    // Operands stored with their matrix dimensions the other way round are read transposed
-    // in place, not reordered into copies.
+    // In single precision, operands stored with their matrix dimensions the other way round
+    // are read transposed in place, not reordered into copies (widened, the f64 copies the
+    // widening makes are written in the GEMM's order).
+    if (precision == BlasPrecision::kWidened) continue;
     for (const recording::KernelRecord& record : (*executable)->kernels()) {
       if (record.kernel == "batched") {
-        EXPECT_NE(record.note.find("lhs transposed, rhs transposed"), std::string::npos)
+        EXPECT_NE(record.note.find("A transposed, B transposed"), std::string::npos)
             << record.note;
       }
       if (record.kernel == "t" || record.kernel == "dd") {
-        EXPECT_NE(record.note.find("lhs transposed"), std::string::npos) << record.note;
+        EXPECT_NE(record.note.find("A transposed"), std::string::npos) << record.note;
       }
       EXPECT_EQ(record.note.find("reordered"), std::string::npos) << record.note;
     }
