@@ -79,8 +79,9 @@ TEST(MlirFilesTest, PassLogReadsAsMlirWithAReadablePassTable) {
   EXPECT_FALSE(passes->table()->isColumnHidden(PassTimelineModel::kName));
   EXPECT_EQ(passes->table()->textElideMode(), Qt::ElideMiddle);
   for (QAction* action : window->findChildren<QAction*>()) {
-    if (action->text() == "CPU Pipeline" || action->text() == "GPU Pipeline")
+    if (action->text() == "CPU Pipeline" || action->text() == "GPU Pipeline") {
       EXPECT_FALSE(action->isVisible()) << action->text().toStdString();
+    }
   }
   const int all = passes->shown()->rowCount();
   passes->filter()->setText(QStringLiteral("canonical"));
