@@ -47,6 +47,8 @@ struct KernelTuner::Measured {
   std::vector<recording::KernelRecord> records;
   std::vector<std::vector<double>> samples_us;  // per record, per timed run
   std::vector<std::vector<double>> baseline_us;  // paired: the default build's, per its record
+  std::vector<double> module_us;                 // per timed run, all kernels added up
+  std::vector<double> module_baseline_us;        // paired: the default build's
   runtime::OutputVerdict verdict = runtime::OutputVerdict::kMatch;
   std::string verdict_explanation;
   double max_abs_error = 0;
@@ -169,8 +171,12 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
         std::vector<double> seconds(measured.baseline_us.size(), 0);
         for (const runtime::KernelTiming& timing : default_build_->last_timings())
           if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
-        for (size_t r = 0; r < seconds.size(); ++r)
+        double total = 0;
+        for (size_t r = 0; r < seconds.size(); ++r) {
           measured.baseline_us[r].push_back(seconds[r] * 1e6);
+          total += seconds[r] * 1e6;
+        }
+        measured.module_baseline_us.push_back(total);
       }
     }
     auto output = (*executable)->Run(inputs_);
@@ -190,7 +196,12 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
     std::vector<double> seconds(measured.records.size(), 0);
     for (const runtime::KernelTiming& timing : (*executable)->last_timings())
       if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
-    for (size_t r = 0; r < seconds.size(); ++r) measured.samples_us[r].push_back(seconds[r] * 1e6);
+    double total = 0;
+    for (size_t r = 0; r < seconds.size(); ++r) {
+      measured.samples_us[r].push_back(seconds[r] * 1e6);
+      total += seconds[r] * 1e6;
+    }
+    measured.module_us.push_back(total);
   }
   return measured;
 }
@@ -252,6 +263,10 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
         trial.baseline_us = profiler::Summarize(measured->baseline_us[d]).median;
         break;
       }
+    }
+    if (!measured->module_us.empty() && !measured->module_baseline_us.empty()) {
+      trial.module_us = profiler::Summarize(measured->module_us).median;
+      trial.module_baseline_us = profiler::Summarize(measured->module_baseline_us).median;
     }
     break;
   }

@@ -28,6 +28,8 @@ void WriteTrialJson(JsonWriter& json, const Trial& trial) {
   json.Key("min_us").Double(trial.min_us);
   json.Key("max_us").Double(trial.max_us);
   json.Key("baseline_us").Double(trial.baseline_us);
+  json.Key("module_us").Double(trial.module_us);
+  json.Key("module_baseline_us").Double(trial.module_baseline_us);
   json.Key("samples_us").BeginArray();
   for (double sample : trial.samples_us) json.Double(sample);
   json.EndArray();
@@ -100,6 +102,8 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
     trial.min_us = NumberOr(item, "min_us", 0);
     trial.max_us = NumberOr(item, "max_us", 0);
     trial.baseline_us = NumberOr(item, "baseline_us", 0);
+    trial.module_us = NumberOr(item, "module_us", 0);
+    trial.module_baseline_us = NumberOr(item, "module_baseline_us", 0);
     if (trial.ok && (trial.samples_us.empty() || trial.median_us <= 0))
       return Status::Error(at + "is ok but has no times");
     trial.verdict = item.Text("verdict");

@@ -17,7 +17,8 @@ std::map<std::string, KernelBest> BestPerKernel(const std::vector<Trial>& trials
     KernelBest& entry = best[trial.kernel];
     ++entry.trials;
     if (!trial.ok) ++entry.failed;
-    if (trial.ok && (!entry.best || RelativeTime(trial, entry.baseline) <
+    if (trial.ok && !trial.SlowsTheModule() &&
+        (!entry.best || RelativeTime(trial, entry.baseline) <
                                         RelativeTime(*entry.best, entry.baseline)))
       entry.best = &trial;
   }

@@ -28,6 +28,18 @@ struct Trial {
   // median_us / baseline_us: below 1 is faster than the default; the raw median where no
   // baseline was measured.
   double Relative() const { return baseline_us > 0 ? median_us / baseline_us : median_us; }
+  // The whole module's median (every kernel's time in a run, added up) in the trial's runs and
+  // in the paired default runs (0 when not measured so). A configuration can speed its own
+  // kernel up and slow the others down (a library whose threads keep spinning after its call
+  // takes the cores from the next kernels): the best is never one that slowed the module.
+  double module_us = 0;
+  double module_baseline_us = 0;
+  // Whether the module got slower by more than the kernel gained, beyond 5 % of the module.
+  bool SlowsTheModule() const {
+    if (module_us <= 0 || module_baseline_us <= 0) return false;
+    const double lost = module_us - module_baseline_us;
+    return lost > 0.05 * module_baseline_us && lost > baseline_us - median_us;
+  }
   // The module's outputs against the reference (runtime/output_judgement.h): its verdict
   // ("ok", "ok (exact)", "ill-conditioned", "MISMATCH") and the largest absolute difference.
   std::string verdict;

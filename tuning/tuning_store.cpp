@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS tuning_trials(
   run_id INTEGER NOT NULL, position INTEGER NOT NULL, kernel TEXT NOT NULL,
   config TEXT NOT NULL, is_default INTEGER NOT NULL, ok INTEGER NOT NULL, error TEXT NOT NULL,
   samples_us TEXT NOT NULL, median_us REAL NOT NULL, min_us REAL NOT NULL, max_us REAL NOT NULL,
-  baseline_us REAL NOT NULL, verdict TEXT NOT NULL, max_abs_error REAL NOT NULL, compile_seconds REAL NOT NULL,
+  baseline_us REAL NOT NULL, module_us REAL NOT NULL, module_baseline_us REAL NOT NULL,
+  verdict TEXT NOT NULL, max_abs_error REAL NOT NULL, compile_seconds REAL NOT NULL,
   worker TEXT NOT NULL, attempts INTEGER NOT NULL,
   PRIMARY KEY(run_id, position)) WITHOUT ROWID;
 )sql";
@@ -88,7 +89,7 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
     FS_RETURN_IF_ERROR(insert->Run());
     auto row = out.Prepare(
         "INSERT INTO tuning_trials VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-        "?14, ?15, ?16, ?17)");
+        "?14, ?15, ?16, ?17, ?18, ?19)");
     if (!row.ok()) return row.status();
     for (size_t i = 0; i < run.trials.size(); ++i) {
       const Trial& trial = run.trials[i];
@@ -106,11 +107,13 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
       row->Bind(10, trial.min_us);
       row->Bind(11, trial.max_us);
       row->Bind(12, trial.baseline_us);
-      row->Bind(13, std::string_view(trial.verdict));
-      row->Bind(14, trial.max_abs_error);
-      row->Bind(15, trial.compile_seconds);
-      row->Bind(16, std::string_view(trial.worker));
-      row->Bind(17, trial.attempts);
+      row->Bind(13, trial.module_us);
+      row->Bind(14, trial.module_baseline_us);
+      row->Bind(15, std::string_view(trial.verdict));
+      row->Bind(16, trial.max_abs_error);
+      row->Bind(17, trial.compile_seconds);
+      row->Bind(18, std::string_view(trial.worker));
+      row->Bind(19, trial.attempts);
       FS_RETURN_IF_ERROR(row->Run());
       if (i == run.trials.size() / 2) recording::KillPoint("tuning-write");
     }
@@ -161,7 +164,8 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
   }
   auto rows = (*db)->Prepare(
       "SELECT run_id, kernel, config, is_default, ok, error, samples_us, median_us, min_us, "
-      "max_us, baseline_us, verdict, max_abs_error, compile_seconds, worker, attempts FROM "
+      "max_us, baseline_us, module_us, module_baseline_us, verdict, max_abs_error, "
+      "compile_seconds, worker, attempts FROM "
       "tuning_trials "
       "ORDER BY run_id, position");
   if (!rows.ok()) return Status::Error(path + ": " + rows.message());
@@ -187,11 +191,13 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
     trial.min_us = rows->Double(8);
     trial.max_us = rows->Double(9);
     trial.baseline_us = rows->Double(10);
-    trial.verdict = std::string(rows->Text(11));
-    trial.max_abs_error = rows->Double(12);
-    trial.compile_seconds = rows->Double(13);
-    trial.worker = std::string(rows->Text(14));
-    trial.attempts = rows->Int(15);
+    trial.module_us = rows->Double(11);
+    trial.module_baseline_us = rows->Double(12);
+    trial.verdict = std::string(rows->Text(13));
+    trial.max_abs_error = rows->Double(14);
+    trial.compile_seconds = rows->Double(15);
+    trial.worker = std::string(rows->Text(16));
+    trial.attempts = rows->Int(17);
     runs[it->second].trials.push_back(std::move(trial));
   }
   return runs;

@@ -110,7 +110,7 @@ TuningKernelPlot BuildTuningKernelPlot(const tuning::TuningRun& run, const std::
   double best = 0;
   for (const tuning::Trial* trial : trials) {
     const double relative = trial->ok ? tuning::RelativeTime(*trial, default_trial) : 0;
-    if (trial->ok && (best == 0 || relative < best)) {
+    if (trial->ok && !trial->SlowsTheModule() && (best == 0 || relative < best)) {
       best = relative;
       plot.best_trial = trial;
     }
@@ -225,7 +225,12 @@ void DrawKernelRow(std::ostringstream& svg, const TuningKernelPlot& plot, double
     const std::string title = EscapeXml(
         (point.trial->is_default ? std::string("default") : point.trial->config) + ": " +
         (point.trial->ok ? Num(point.trial->median_us) + " us, " + Num(point.relative, 3) +
-                               " of the default"
+                               " of the default" +
+                               (point.trial->SlowsTheModule()
+                                    ? "; slowed the module from " +
+                                          Num(point.trial->module_baseline_us) + " to " +
+                                          Num(point.trial->module_us) + " us"
+                                    : std::string())
                          : "failed: " + point.trial->error));
     if (!point.trial->ok) {
       svg << "<text x='" << cx << "' y='" << top + 10

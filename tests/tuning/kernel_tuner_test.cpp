@@ -104,6 +104,34 @@ TEST(SearchStrategyTest, OrdersAreCompleteWithinBudgetAndRepeatable) {
   EXPECT_FALSE(SearchStrategy::Create("annealing", candidates, 4, 1).ok());
 }
 
+// A configuration that speeds its own kernel up while the module gets slower (a library whose
+// threads keep spinning after its call) is never the best.
+TEST(BestPerKernelTest, ATrialThatSlowsTheModuleIsNotTheBest) {
+  Trial base;
+  base.kernel = "dot.1";
+  base.is_default = base.ok = true;
+  base.median_us = 600;
+  Trial spinning = base;
+  spinning.is_default = false;
+  spinning.config = "gemm=onednn";
+  spinning.median_us = 500;
+  spinning.baseline_us = 600;
+  spinning.module_us = 19500;
+  spinning.module_baseline_us = 7500;
+  Trial modest = spinning;
+  modest.config = "gemm=blis";
+  modest.median_us = 550;
+  modest.module_us = 7480;
+  EXPECT_TRUE(spinning.SlowsTheModule());
+  EXPECT_FALSE(modest.SlowsTheModule());
+  auto best = BestPerKernel({base, spinning, modest});
+  ASSERT_NE(best["dot.1"].best, nullptr);
+  EXPECT_EQ(best["dot.1"].best->config, "gemm=blis");
+  // Noise within 5 % of the module, or a loss smaller than the kernel's gain, is no slowdown.
+  modest.module_us = 7700;
+  EXPECT_FALSE(modest.SlowsTheModule());
+}
+
 // The MLP sample compiled by our pipeline, its final snapshot, seeded inputs.
 struct Compiled {
   recording::Recording recording;
