@@ -234,6 +234,13 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
   return result;
 }
 
+StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot) {
+  StatusOr<DotPlan> plan = Plan(dot);
+  if (!plan.ok()) return plan.status();
+  return Problem(*plan, Access(plan->lhs_order, plan->lhs_transposed_order),
+                 Access(plan->rhs_order, plan->rhs_transposed_order));
+}
+
 std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision,
                                 const GemmConfig& gemm) {
   StatusOr<DotPlan> plan = Plan(dot);

@@ -41,6 +41,10 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
                              BlasPrecision precision = BlasPrecision::kNative,
                              std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {});
 
+// The GEMM a native-precision `dot` runs: its batch, m, n, k, and which operands are read
+// transposed in place. Errors: dimension numbers that do not fit the operands.
+StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot);
+
 // "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm 64x512x256", "mlir matmul tile=0 vector=8
 // 64x512x256": the library call `dot` makes, with ", operands reordered" when one is copied.
 std::string BlasCallDescription(const ir::Instruction& dot,

@@ -56,8 +56,8 @@ int BlisThreads() {
 
 Status BlisAvailable() {
   return Status::Error(
-      "this build has no BLIS (libblis-dev was not found when it was "
-      "configured)");
+      "this build has no BLIS (libblis-dev was not found, or FUSESCOPE_USE_BLIS=OFF, when it "
+      "was configured)");
 }
 std::string BlisVersion() { return ""; }
 void BlisGemm(const GemmProblem&, const float*, const float*, float*) {}

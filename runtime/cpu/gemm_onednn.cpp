@@ -80,8 +80,8 @@ int OneDnnThreads() {
 
 Status OneDnnAvailable() {
   return Status::Error(
-      "this build has no oneDNN (libdnnl-dev was not found when it was "
-      "configured)");
+      "this build has no oneDNN (libdnnl-dev was not found, or FUSESCOPE_USE_ONEDNN=OFF, when "
+      "it was configured)");
 }
 std::string OneDnnVersion() { return ""; }
 Status OneDnnGemm(const GemmProblem&, const float*, const float*, float*) {

@@ -333,6 +333,14 @@ TEST(GemmTest, DotDescriptionsSayHowOperandsAreRead) {
             "cblas_sgemm 17x17x129 (batch 3), operands reordered");
   EXPECT_EQ(BlasCallDescription(*(*transposed)->entry()->root(), BlasPrecision::kWidened),
             "cblas_dgemm 17x129x3 (batch 3) on f32 widened to f64, operands reordered");
+  auto problem = DotGemmProblem(*(*transposed)->entry()->root());
+  ASSERT_TRUE(problem.ok()) << problem.message();
+  EXPECT_EQ(problem->batch, 3);
+  EXPECT_EQ(problem->m, 17);
+  EXPECT_EQ(problem->n, 129);
+  EXPECT_EQ(problem->k, 3);
+  EXPECT_FALSE(problem->transpose_a);
+  EXPECT_TRUE(problem->transpose_b);
 }
 
 // oneDNN 2.6 has no f64 GEMM: an f64 dot, or a widened f32 one, is refused with the reason
@@ -357,6 +365,34 @@ TEST(GemmTest, AnUnavailableLibrarySaysWhy) {
   std::vector<double> x(3 * 129), y(129 * 17), z(3 * 17);
   EXPECT_FALSE(RunGemm(onednn, {1, 3, 17, 129}, x.data(), y.data(), z.data()).ok());
   EXPECT_FALSE(SetGemmThreads(GemmLibrary::kMlir, 2).ok());
+}
+
+// A library this build lacks (oneDNN or BLIS configured off, or not installed) refuses every
+// call with its reason.
+TEST(GemmTest, ALibraryTheBuildLacksRefusesEveryCall) {
+  auto module = ir::ParseHloModule(DotModule(DotCases()[1], "f32"));
+  ASSERT_TRUE(module.ok());
+  const ir::Instruction& dot = *(*module)->entry()->root();
+  auto inputs = SeededInputs(*(*module)->entry(), 1);
+  ASSERT_TRUE(inputs.ok());
+  int lacking = 0;
+  for (GemmLibrary library : AllGemmLibraries()) {
+    const Status available = GemmLibraryAvailable(library);
+    if (available.ok()) continue;
+    ++lacking;
+    SCOPED_TRACE(std::string(GemmLibraryName(library)));
+    EXPECT_NE(available.message().find("this build has no"), std::string::npos);
+    EXPECT_EQ(CheckBlasDot(dot, library).message(), available.message());
+    GemmConfig config;
+    config.library = library;
+    auto ran = RunBlasDot(dot, (*inputs)[0], (*inputs)[1], BlasPrecision::kNative, {}, config);
+    ASSERT_FALSE(ran.ok());
+    EXPECT_EQ(ran.message(), "d: " + available.message());
+    EXPECT_FALSE(SetGemmThreads(library, 1).ok());
+    EXPECT_EQ(GemmThreads(library), 0);
+    EXPECT_EQ(GemmLibraryVersion(library), "");
+  }
+  if (lacking == 0) GTEST_SKIP() << "this build has every GEMM library";
 }
 
 // The cblas_sgemm this process calls is OpenBLAS's even where BLIS, which exports one too, is
