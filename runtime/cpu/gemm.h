@@ -3,8 +3,9 @@
 
 // One row-major batched GEMM, C = A·B, run by a library chosen per call: OpenBLAS
 // (cblas_?gemm), oneDNN (dnnl_sgemm), BLIS (its typed API, bli_?gemm with strides) or a
-// matmul of our own emitted as MLIR (linalg.matmul / linalg.batch_matmul and their transposed
-// forms) and compiled by the kernel compiler with the caller's tile size and vector width.
+// matmul of our own emitted as MLIR (linalg.matmul / linalg.batch_matmul, their _transpose_a
+// forms, and a linalg.transpose of a B stored transposed) and compiled by the kernel compiler
+// with the caller's tile size and vector width.
 // Which libraries exist is decided when the build is configured (FUSESCOPE_HAVE_OPENBLAS,
 // FUSESCOPE_HAVE_ONEDNN, FUSESCOPE_HAVE_BLIS, FUSESCOPE_HAVE_MLIR); a missing one says so
 // through GemmLibraryAvailable and every call that asks for it. No library header, and no
@@ -82,8 +83,8 @@ Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmTyp
 std::string MlirMatmulText(const GemmProblem& problem, GemmType type);
 
 // "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ...", "bli_dgemm ...",
-// "mlir batch_matmul_transpose_b tile=32 vector=8 128x128x64 (batch 12)" (with ", f64" in the
-// parentheses for an f64 matmul).
+// "mlir transpose + batch_matmul tile=32 vector=8 128x128x64 (batch 12, B transposed)" (with
+// ", f64" in the parentheses for an f64 matmul).
 std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
                                 GemmType type);
 

@@ -41,7 +41,8 @@ Status MlirPrepare(const GemmProblem& problem, GemmType type, const LoweringOpti
                    recording::KernelRecord* record);
 Status MlirGemm(const GemmProblem& problem, GemmType type, const LoweringOptions& options,
                 const void* a, const void* b, void* c);
-// "matmul", "batch_matmul_transpose_b", "generic" (both operands transposed).
+// "matmul", "batch_matmul_transpose_a", "transpose + batch_matmul" (B stored transposed is
+// transposed first).
 std::string MlirMatmulOpName(const GemmProblem& problem);
 
 }  // namespace fusescope::runtime::gemm_libraries

@@ -317,7 +317,7 @@ TEST(GemmTest, DescriptionsNameTheLibraryAndTheCall) {
   EXPECT_EQ(GemmCallDescription(config, {1, 64, 512, 256}, GemmType::kF32),
             "mlir matmul tile=32 vector=8 64x512x256");
   EXPECT_EQ(GemmCallDescription(config, attention, GemmType::kF64),
-            "mlir batch_matmul_transpose_b tile=32 vector=8 128x128x64 (batch 12, B transposed, "
+            "mlir transpose + batch_matmul tile=32 vector=8 128x128x64 (batch 12, B transposed, "
             "f64)");
 }
 
