@@ -59,21 +59,10 @@ struct Program {
   std::unordered_map<const ir::Instruction*, size_t> slot;
 };
 
-// KernelRecord::backend of a library call: "openblas", "onednn", "blis" or "mlir" (our
-// matmul, beside the "mlir-cpu" of loop kernels).
-const char* GemmBackendName(GemmLibrary library) {
-  switch (library) {
-    case GemmLibrary::kOpenBlas:
-      return "openblas";
-    case GemmLibrary::kOneDnn:
-      return "onednn";
-    case GemmLibrary::kBlis:
-      return "blis";
-    case GemmLibrary::kMlir:
-      return "mlir";
-  }
-  return "openblas";
-}
+// KernelRecord::backend of a library call: the library's name ("openblas", "onednn", "blis",
+// or "mlir" for our matmul, beside the "mlir-cpu" of loop kernels). GemmLibraryName returns
+// string literals, so the view is null-terminated.
+const char* GemmBackendName(GemmLibrary library) { return GemmLibraryName(library).data(); }
 
 LoweringOptions WithoutVectorizer(LoweringOptions options) {
   options.vector = 0;

@@ -1,12 +1,18 @@
 #include "runtime/cpu/kernel_config.h"
 
+#include "runtime/cpu/gemm.h"
+
 #include <algorithm>
 #include <sstream>
 
 namespace fusescope::runtime {
 
 const std::vector<std::string>& GemmLibraryNames() {
-  static const std::vector<std::string> names = {"openblas", "onednn", "blis", "mlir"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (GemmLibrary library : AllGemmLibraries()) all.emplace_back(GemmLibraryName(library));
+    return all;
+  }();
   return names;
 }
 
