@@ -251,8 +251,12 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
   const auto grab = [&] {
     if (grabbing) return;
     grabbing = true;
-    // One more turn of the event loop lets pending layouts and repaints land.
-    QTimer::singleShot(50, &app, [&] {
+    // Taken once the window is still settled a turn of the event loop later (pending layouts
+    // and repaints land); work that started meanwhile is waited for.
+    auto* wait = new QTimer(&app);
+    QObject::connect(wait, &QTimer::timeout, &app, [&, wait] {
+      if (!window.IsSettled()) return;
+      wait->stop();
       if (window.grab().save(out)) {
         code = kExitOk;
       } else {
@@ -260,6 +264,7 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       }
       app.quit();
     });
+    wait->start(50);
   };
   // A lesson: taken on its step (and in presenter mode) once that step shows everywhere.
   QObject::connect(&window, &views::MainWindow::lessonReady, &app, [&] {

@@ -114,11 +114,16 @@ void MainWindow::setupPanels() {
   run_panel_ = new RunPanel(context_, this);
   what_if_panel_ = new WhatIfPanel(context_, this);
   tuning_panel_ = new TuningPanel(context_, this);
+  // Checked once the current notification is over: a panel that settles while the context
+  // is still telling the others about a new recording would otherwise be heard before the
+  // panels told after it have started their work (and look idle).
   const auto settle = [this] {
-    if (waiting_for_settle_ && IsSettled()) {
-      waiting_for_settle_ = false;
-      emit settled();
-    }
+    QTimer::singleShot(0, this, [this] {
+      if (waiting_for_settle_ && IsSettled()) {
+        waiting_for_settle_ = false;
+        emit settled();
+      }
+    });
   };
   connect(graph_panel_, &GraphDiffPanel::picturesSettled, this, settle);
   connect(stage_strip_panel_, &StageStripPanel::picturesSettled, this, settle);
