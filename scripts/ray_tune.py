@@ -101,6 +101,9 @@ def parse_args(argv):
                         help="accepted for `fusescope tune`'s sake: progress is always on stderr")
     parser.add_argument("--no-save", action="store_true",
                         help="run the trials but store no run (the trials go to --trials-out)")
+    parser.add_argument("--no-compose", action="store_true",
+                        help="store each kernel's best by itself (default: the merge puts the "
+                        "bests together here and keeps those that speed the whole module up)")
     parser.add_argument("--plot", metavar="OUT.svg",
                         help="plot the recording's tuning runs once this one is stored")
     tune = parser.add_argument_group("passed to fusescope tune --plan and --trial")
@@ -615,8 +618,13 @@ def write_trials(args, document):
 def merge(args, path, fusescope):
     """Stores TRIALS.json in the recording; the run's id."""
     try:
-        text = run_here([fusescope, "tune", args.recording, "--merge", path, "--json"],
-                        "fusescope tune --merge")
+        # The merge puts the kernels' bests together on this machine: it rebuilds the same
+        # module and inputs as the trials did.
+        command = [fusescope, "tune", args.recording, "--merge", path, "--json"]
+        command += trial_flags(args)
+        if args.no_compose:
+            command.append("--no-compose")
+        text = run_here(command, "fusescope tune --merge")
         run_id = json.loads(text)["run_id"]
     except (Failure, ValueError, KeyError, TypeError) as failure:
         raise Failure(f"{failure} (the trials are kept in {path})") from failure

@@ -62,6 +62,10 @@ struct TuneRequest {
   uint64_t seed = 1;
   // After each trial: the trial, how many of the planned trials are done, and how many there are.
   std::function<void(const Trial&, int64_t done, int64_t total)> on_trial;
+  // Whether a finished search puts the bests together (KernelTuner::Compose), and who hears
+  // each step.
+  bool compose = true;
+  std::function<void(const CompositionStep&, int64_t done, int64_t total)> on_step;
 };
 
 class KernelTuner {
@@ -90,6 +94,15 @@ class KernelTuner {
   }
   // One configuration of one kernel.
   Trial RunTrial(const std::string& kernel, const runtime::KernelConfig& config);
+  // Puts the kernels' bests among `trials` together: each kernel's win (Trial::IsWin), the
+  // largest gain first, is added to the configurations kept so far, and kept only when the
+  // whole module, timed in runs paired with the build of the kept ones, has the lower median
+  // and was faster in enough pairs (PairsShowFaster). Fills run.composition, run.composed and
+  // run.module_speedup (the kept build against the default, paired). Stops early when
+  // cancelled (run.composed stays false). `on_step` hears each step.
+  void Compose(TuningRun& run,
+               const std::function<void(const CompositionStep&, int64_t done, int64_t total)>&
+                   on_step = {});
   // The search: the default trials of the chosen kernels, then each kernel's candidates in the
   // strategy's order. Stops early (with the trials so far) when cancelled.
   StatusOr<TuningRun> Tune(const TuneRequest& request);
@@ -99,10 +112,15 @@ class KernelTuner {
   KernelTuner(const ir::Module& module, std::vector<runtime::Literal> inputs,
               int64_t snapshot_index, TunerOptions options);
   Status Prepare();
-  // Compiles with `configs`, runs, judges and times every kernel; with `paired`, each run is
-  // preceded by a run of the default build, whose times are kept beside.
+  // Compiles with `configs`, runs, judges and times every kernel; with `against`, each run is
+  // preceded by a run of that build, whose times are kept beside. With `keep`, the build is
+  // handed back.
   StatusOr<Measured> Measure(const std::map<std::string, runtime::KernelConfig>& configs,
-                             bool paired);
+                             runtime::CpuExecutable* against,
+                             std::unique_ptr<runtime::CpuExecutable>* keep = nullptr);
+  StatusOr<runtime::CpuExecutable*> DefaultBuild();
+  StatusOr<std::unique_ptr<runtime::CpuExecutable>> Build(
+      const std::map<std::string, runtime::KernelConfig>& configs) const;
 
   const ir::Module& module_;
   std::vector<runtime::Literal> inputs_;

@@ -33,6 +33,10 @@ void WriteTrialJson(JsonWriter& json, const Trial& trial) {
   json.Key("samples_us").BeginArray();
   for (double sample : trial.samples_us) json.Double(sample);
   json.EndArray();
+  json.Key("baseline_samples_us").BeginArray();
+  for (double sample : trial.baseline_samples_us) json.Double(sample);
+  json.EndArray();
+  json.Key("win").Bool(trial.IsWin());
   json.Key("verdict").String(trial.verdict);
   json.Key("max_abs_error").Double(trial.max_abs_error);
   json.Key("compile_seconds").Double(trial.compile_seconds);
@@ -53,6 +57,24 @@ void WriteRunJson(JsonWriter& json, const TuningRun& run) {
   json.Key("created_at").String(run.created_at);
   json.Key("trials").BeginArray();
   for (const Trial& trial : run.trials) WriteTrialJson(json, trial);
+  json.EndArray();
+  json.Key("composed").Bool(run.composed);
+  json.Key("module_speedup").Double(run.module_speedup);
+  json.Key("composition").BeginArray();
+  for (const CompositionStep& step : run.composition) {
+    json.BeginObject();
+    json.Key("kernel").String(step.kernel);
+    json.Key("config").String(step.config);
+    json.Key("kernel_gain_us").Double(step.kernel_gain_us);
+    json.Key("status").String(step.ok ? "ok" : "error");
+    json.Key("error").String(step.error);
+    json.Key("module_us").Double(step.module_us);
+    json.Key("module_before_us").Double(step.module_before_us);
+    json.Key("pairs").Int(step.pairs);
+    json.Key("pairs_faster").Int(step.pairs_faster);
+    json.Key("kept").Bool(step.kept);
+    json.EndObject();
+  }
   json.EndArray();
   json.EndObject();
 }
@@ -98,6 +120,14 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
         trial.samples_us.push_back(sample.number());
       }
     }
+    if (const JsonValue* samples = item.Find("baseline_samples_us");
+        samples && samples->is_array()) {
+      for (const JsonValue& sample : samples->array()) {
+        if (!sample.is_number())
+          return Status::Error(at + "has a baseline sample that is not a number");
+        trial.baseline_samples_us.push_back(sample.number());
+      }
+    }
     trial.median_us = NumberOr(item, "median_us", 0);
     trial.min_us = NumberOr(item, "min_us", 0);
     trial.max_us = NumberOr(item, "max_us", 0);
@@ -113,6 +143,33 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
     if (trial.worker.empty()) trial.worker = item.Text("host");
     trial.attempts = static_cast<int64_t>(NumberOr(item, "attempts", 1));
     run.trials.push_back(std::move(trial));
+  }
+  // A run merged from a sweep elsewhere is composed where it is stored (tune --merge); what it
+  // says of its own composition is read back for the JSON round trip.
+  if (const JsonValue* composed = document->Find("composed");
+      composed && composed->kind() == JsonValue::Kind::kBool)
+    run.composed = composed->boolean();
+  run.module_speedup = NumberOr(*document, "module_speedup", 1);
+  if (const JsonValue* steps = document->Find("composition"); steps && steps->is_array()) {
+    for (size_t i = 0; i < steps->array().size(); ++i) {
+      const JsonValue& item = steps->array()[i];
+      if (!item.is_object())
+        return Status::Error(Where(text, file_name, item) + "composition step " +
+                             std::to_string(i) + " is not an object");
+      CompositionStep step;
+      step.kernel = item.Text("kernel");
+      step.config = item.Text("config");
+      step.kernel_gain_us = NumberOr(item, "kernel_gain_us", 0);
+      step.ok = item.Text("status") == "ok";
+      step.error = item.Text("error");
+      step.module_us = NumberOr(item, "module_us", 0);
+      step.module_before_us = NumberOr(item, "module_before_us", 0);
+      step.pairs = static_cast<int64_t>(NumberOr(item, "pairs", 0));
+      step.pairs_faster = static_cast<int64_t>(NumberOr(item, "pairs_faster", 0));
+      const JsonValue* kept = item.Find("kept");
+      step.kept = kept && kept->kind() == JsonValue::Kind::kBool && kept->boolean();
+      run.composition.push_back(std::move(step));
+    }
   }
   return run;
 }

@@ -20,9 +20,10 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run);
 // Every tuning run of the recording, by id; none when it has no tuning tables.
 StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path);
 
-// The best configuration per kernel of `snapshot_index` over all of the recording's runs of
-// it (the ok trial fastest relative to its default, RelativeTime; a kernel whose default won
-// keeps the default).
+// The configuration per kernel of `snapshot_index` that `run --tuned` applies. The latest of
+// the recording's runs of it that tuned a kernel decides it: a composed run (TuningRun::
+// composed) gives its kept steps and the default for the rest; a run that was not composed (a
+// cancelled search) gives each kernel's win (Trial::IsWin), the default where none won.
 struct TunedKernel {
   runtime::KernelConfig config;
   std::string config_text;

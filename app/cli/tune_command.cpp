@@ -73,6 +73,7 @@ struct TuneFlags {
   bool json = false;
   bool progress = false;
   bool save = true;
+  bool compose = true;
   std::optional<std::string> plot;
 };
 
@@ -119,6 +120,7 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
   flags.json = args.Has("--json");
   flags.progress = args.Has("--progress");
   flags.save = !args.Has("--no-save");
+  flags.compose = !args.Has("--no-compose");
   flags.plot = args.Value("--plot");
   return flags;
 }
@@ -175,6 +177,44 @@ void PrintRunText(const tuning::TuningRun& run, const std::string& path) {
                 default_us > 0 ? Fixed(default_us, 1).c_str() : "-",
                 best.best ? Fixed(best.best->median_us, 1).c_str() : "-",
                 Fixed(best.Speedup(), 2).c_str(), best_config.c_str());
+  }
+  if (!run.composed) {
+    std::printf("not composed: `run --tuned` applies each kernel's best by itself\n");
+    return;
+  }
+  if (run.composition.empty()) {
+    std::printf("composed: no configuration beat its default by %.0f%% or more in enough "
+                "paired runs; `run --tuned` keeps the defaults\n",
+                tuning::kMinGain * 100);
+    return;
+  }
+  std::printf("composed, the largest gain first (the module with it against the kept ones):\n");
+  for (const tuning::CompositionStep& step : run.composition) {
+    if (!step.ok) {
+      std::printf("  %-32s %-28s failed: %s\n", step.kernel.c_str(), step.config.c_str(),
+                  step.error.c_str());
+      continue;
+    }
+    std::printf("  %-32s %-28s %10s -> %10s us  %2lld/%lld runs faster  %s\n", step.kernel.c_str(),
+                step.config.c_str(), Fixed(step.module_before_us, 1).c_str(),
+                Fixed(step.module_us, 1).c_str(), static_cast<long long>(step.pairs_faster),
+                static_cast<long long>(step.pairs), step.kept ? "kept" : "dropped");
+  }
+  std::printf("the kept configurations together: module %sx the default build's speed\n",
+              Fixed(run.module_speedup, 2).c_str());
+}
+
+void PrintStep(const tuning::CompositionStep& step, int64_t done, int64_t total, bool progress) {
+  const std::string what =
+      step.kernel + " " + step.config + ": " +
+      (!step.ok ? "failed: " + step.error
+                : Fixed(step.module_before_us, 1) + " -> " + Fixed(step.module_us, 1) +
+                      " us, " + (step.kept ? "kept" : "dropped"));
+  if (progress) {
+    PrintProgress("compose", done, total, what);
+  } else {
+    std::fprintf(stderr, "compose %lld/%lld %s\n", static_cast<long long>(done),
+                 static_cast<long long>(total), what.c_str());
   }
 }
 
@@ -307,6 +347,23 @@ int RunMerge(const TuneFlags& flags, const std::string& file) {
   if (!run.ok()) return Fail("tune --merge: " + run.message());
   if (run->machine.empty()) run->machine = "(cluster)";
   if (run->created_at.empty()) run->created_at = profiler::UtcNow();
+  // The trials ran elsewhere; putting the bests together needs the whole module on one
+  // machine: this one.
+  if (flags.compose && !run->composed) {
+    auto target = LoadTarget(flags);
+    if (!target.ok()) return Fail("tune --merge: " + target.message());
+    auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
+                                             target->model.snapshot_index, flags.tuner);
+    if (!tuner.ok()) return Fail("tune --merge: " + tuner.message());
+    if (target->model.snapshot_index != run->snapshot_index)
+      return Fail("tune --merge: the trials are of snapshot " +
+                  std::to_string(run->snapshot_index) + ", --pass chose snapshot " +
+                  std::to_string(target->model.snapshot_index));
+    (*tuner)->Compose(*run, [&](const tuning::CompositionStep& step, int64_t done,
+                                int64_t total) {
+      if (!flags.json || flags.progress) PrintStep(step, done, total, flags.progress);
+    });
+  }
   auto id = tuning::AddTuningRun(flags.path, *run);
   if (!id.ok()) return Fail("tune --merge: " + id.message());
   if (flags.json) {
@@ -348,6 +405,10 @@ int RunSearch(const TuneFlags& flags) {
                    static_cast<long long>(total), trial.kernel.c_str(), trial.config.c_str(),
                    trial.ok ? (Fixed(trial.median_us, 1) + " us").c_str() : trial.error.c_str());
     }
+  };
+  request.compose = flags.compose;
+  request.on_step = [&](const tuning::CompositionStep& step, int64_t done, int64_t total) {
+    if (!flags.json || flags.progress) PrintStep(step, done, total, flags.progress);
   };
   auto run = (*tuner)->Tune(request);
   if (!run.ok()) return Fail("tune: " + run.message());
@@ -440,6 +501,9 @@ std::vector<Flag> TuneFlagDeclarations() {
       Switch("--sgemm", "f32 GEMMs in single precision, as profile --sgemm"),
       Text("--plot", "OUT.svg", "draw each tuned kernel's trials and a heatmap of two knobs"),
       Switch("--no-save", "keep the run out of the recording"),
+      Switch("--no-compose",
+             "keep each kernel's best by itself (default: the bests are put together, one at "
+             "a time, and kept only where the whole module gets faster)"),
       JsonFlag(),
       ProgressFlag(),
       Text("--executor", "local|ray", "where trials run: here, or as Ray tasks (scripts/ray_tune.py)")

@@ -830,6 +830,9 @@ expect_ok "tune: a recording" "$fs" compile sample:mlp -o "$tf"
 expect_ok "tune: a grid search" "$fs" tune "$tf" --space "tile=0,16 vector=4,8" --reps 2 --warmup 0 --json --plot "$tmp/tune.svg"
 json_ok "tune: defaults first, then candidates" "d['run_id'] == 1 and d['trials'][0]['default'] and any(not t['default'] for t in d['trials'])"
 json_ok "tune: each ok trial has its paired default" "all(t['baseline_us'] > 0 for t in d['trials'] if t['status'] == 'ok' and not t['default'])"
+json_ok "tune: two pairs show no win beyond chance, so nothing is composed" "d['composed'] and d['composition'] == [] and not any(t['win'] for t in d['trials'])"
+expect_ok "tune --no-compose" "$fs" tune "$tf" --space "tile=16" --reps 2 --warmup 0 --no-compose --no-save
+contains "tune --no-compose: says so" "not composed" "$tmp/out"
 contains "tune: the plot names a kernel" "trial, in search order" "$tmp/tune.svg"
 expect_ok "tune --list" "$fs" tune "$tf" --list --json
 json_ok "tune --list: one run" "len(d['runs']) == 1"

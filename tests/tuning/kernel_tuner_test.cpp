@@ -124,12 +124,63 @@ TEST(BestPerKernelTest, ATrialThatSlowsTheModuleIsNotTheBest) {
   modest.module_us = 7480;
   EXPECT_TRUE(spinning.SlowsTheModule());
   EXPECT_FALSE(modest.SlowsTheModule());
-  auto best = BestPerKernel({base, spinning, modest});
+  const std::vector<Trial> trials = {base, spinning, modest};
+  auto best = BestPerKernel(trials);
   ASSERT_NE(best["dot.1"].best, nullptr);
   EXPECT_EQ(best["dot.1"].best->config, "gemm=blis");
   // Noise within 5 % of the module, or a loss smaller than the kernel's gain, is no slowdown.
   modest.module_us = 7700;
   EXPECT_FALSE(modest.SlowsTheModule());
+}
+
+// The sign test: with nothing changed each pair is a coin toss; 15 of 20 is beyond chance at
+// 5 %, 14 is not, and no number of 4 pairs is.
+TEST(PairsShowFasterTest, CountsAgainstCoinTosses) {
+  EXPECT_TRUE(PairsShowFaster(15, 20));
+  EXPECT_FALSE(PairsShowFaster(14, 20));
+  EXPECT_FALSE(PairsShowFaster(4, 4));
+  EXPECT_TRUE(PairsShowFaster(5, 5));
+  EXPECT_TRUE(PairsShowFaster(61, 100));
+  EXPECT_FALSE(PairsShowFaster(57, 100));
+  EXPECT_FALSE(PairsShowFaster(0, 0));
+  EXPECT_EQ(CountFaster({1, 2, 3}, {2, 2, 4}), 2);
+}
+
+// A win is beyond noise twice over: the paired medians differ by kMinGain or more, and the
+// trial was faster in enough of its pairs.
+TEST(BestPerKernelTest, NoiseIsNoWin) {
+  Trial base;
+  base.kernel = "fusion.2";
+  base.is_default = base.ok = true;
+  base.median_us = 100;
+  Trial trial = base;
+  trial.is_default = false;
+  trial.config = "tile=8 vector=4";
+  trial.baseline_samples_us.assign(20, 100);
+  trial.baseline_us = 100;
+  // 1 % faster in every pair: below the smallest gain that counts.
+  trial.samples_us.assign(20, 99);
+  trial.median_us = 99;
+  EXPECT_FALSE(trial.IsWin());
+  const std::vector<Trial> noise = {base, trial};
+  auto noise_best = BestPerKernel(noise);
+  ASSERT_NE(noise_best["fusion.2"].best, nullptr);
+  EXPECT_TRUE(noise_best["fusion.2"].best->is_default) << "the default stays the best";
+  EXPECT_EQ(noise_best["fusion.2"].Speedup(), 1);
+  // 10 % faster by the medians, but faster in only 12 of 20 pairs.
+  trial.samples_us.assign(12, 90);
+  trial.samples_us.resize(20, 101);
+  trial.median_us = 90;
+  EXPECT_FALSE(trial.IsWin());
+  // Faster in 16 of 20.
+  trial.samples_us.assign(16, 90);
+  trial.samples_us.resize(20, 101);
+  EXPECT_TRUE(trial.IsWin());
+  const std::vector<Trial> won = {base, trial};
+  auto best = BestPerKernel(won);
+  ASSERT_NE(best["fusion.2"].best, nullptr);
+  EXPECT_EQ(best["fusion.2"].best->config, "tile=8 vector=4");
+  EXPECT_NEAR(best["fusion.2"].Speedup(), 100.0 / 90.0, 1e-12);
 }
 
 // The MLP sample compiled by our pipeline, its final snapshot, seeded inputs.
@@ -250,20 +301,23 @@ TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
     EXPECT_EQ(back.trials[i].samples_us.size(), run->trials[i].samples_us.size());
     EXPECT_EQ(back.trials[i].ok, run->trials[i].ok);
   }
-  // The best per kernel is the ok trial fastest against its paired default (the default
-  // itself counting as 1).
+  // A finished search is composed. Two timed runs per trial can never show a win beyond
+  // chance (PairsShowFaster(2, 2) is false), so nothing is kept and every kernel keeps its
+  // default, however its trials' medians fell.
+  EXPECT_TRUE(back.composed);
+  EXPECT_TRUE(back.composition.empty());
   auto best = BestConfigs(path, snapshot);
   ASSERT_TRUE(best.ok()) << best.message();
   for (const std::string& kernel : tuned) {
     ASSERT_TRUE(best->count(kernel)) << kernel;
-    double fastest = 1;
     for (const Trial& trial : back.trials) {
       if (trial.kernel != kernel || !trial.ok || trial.is_default) continue;
       EXPECT_GT(trial.baseline_us, 0);
-      fastest = std::min(fastest, trial.median_us / trial.baseline_us);
+      EXPECT_EQ(trial.baseline_samples_us.size(), trial.samples_us.size());
+      EXPECT_FALSE(trial.IsWin());
     }
-    EXPECT_DOUBLE_EQ(best->at(kernel).relative, fastest);
-    EXPECT_EQ(best->at(kernel).config_text == "default", fastest == 1);
+    EXPECT_EQ(best->at(kernel).config_text, "default");
+    EXPECT_EQ(best->at(kernel).relative, 1);
     EXPECT_GT(best->at(kernel).default_median_us, 0);
   }
   EXPECT_TRUE(BestConfigs(path, snapshot + 100)->empty());
@@ -284,6 +338,108 @@ TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
   auto bad = ParseRunJson("{\"snapshot\": 1, \"trials\": [\n {\"config\": \"tile=8\"}]}", "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(), "t.json:2:2: trial 0 has no kernel");
+}
+
+// The bests put together for real: a made-up win of one loop kernel (half its default's
+// time in every pair) is tried in the whole module, paired with the default build, and kept
+// only by the rule; what `run --tuned` applies follows the composition, not the trial.
+TEST(KernelTunerTest, ComposingKeepsOnlyWhatSpeedsTheWholeModuleUp) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  Compiled mlp = CompileMlp();
+  const int64_t snapshot = static_cast<int64_t>(mlp.recording.snapshots.size()) - 1;
+  TunerOptions options;
+  options.reps = 5;
+  options.warmup = 1;
+  auto tuner = KernelTuner::Create(*mlp.module, mlp.inputs, snapshot, options);
+  ASSERT_TRUE(tuner.ok()) << tuner.message();
+  TuningRun run;
+  run.snapshot_index = snapshot;
+  run.strategy = "grid";
+  run.space = "tile=8 vector=4";
+  run.executor = "local";
+  std::string kernel;
+  for (const Trial& trial : (*tuner)->default_trials()) {
+    run.trials.push_back(trial);
+    if (kernel.empty() && (*tuner)->KindOfKernel(trial.kernel).value() == KernelKind::kLoops)
+      kernel = trial.kernel;
+  }
+  ASSERT_FALSE(kernel.empty());
+  Trial win;
+  win.kernel = kernel;
+  win.config = "tile=8 vector=4";
+  win.ok = true;
+  win.baseline_us = 10;
+  win.baseline_samples_us.assign(5, 10);
+  win.samples_us.assign(5, 5);
+  win.median_us = win.min_us = win.max_us = 5;
+  ASSERT_TRUE(win.IsWin());
+  run.trials.push_back(win);
+  std::vector<int64_t> heard;
+  (*tuner)->Compose(run, [&](const CompositionStep&, int64_t done, int64_t total) {
+    heard.push_back(done);
+    EXPECT_EQ(total, 1);
+  });
+  EXPECT_EQ(heard, std::vector<int64_t>{1});
+  ASSERT_TRUE(run.composed);
+  ASSERT_EQ(run.composition.size(), 1u);
+  const CompositionStep& step = run.composition[0];
+  ASSERT_TRUE(step.ok) << step.error;
+  EXPECT_EQ(step.kernel, kernel);
+  EXPECT_EQ(step.config, "tile=8 vector=4");
+  EXPECT_DOUBLE_EQ(step.kernel_gain_us, 5);
+  EXPECT_EQ(step.pairs, 5);
+  EXPECT_GT(step.module_us, 0);
+  EXPECT_GT(step.module_before_us, 0);
+  EXPECT_EQ(step.kept, step.Relative() < 1 && PairsShowFaster(step.pairs_faster, 5));
+  if (!step.kept) EXPECT_EQ(run.module_speedup, 1);
+  EXPECT_GT(run.module_speedup, 0);
+
+  const fs::path dir = fs::path(FUSESCOPE_BINARY_DIR) / "kernel_tuner_test";
+  fs::create_directories(dir);
+  const std::string path = (dir / "composed.fsdb").string();
+  fs::remove(path);
+  ASSERT_TRUE(recording::SaveRecording(mlp.recording, path).ok());
+  ASSERT_TRUE(AddTuningRun(path, run).ok());
+  auto back = LoadTuningRuns(path);
+  ASSERT_TRUE(back.ok()) << back.message();
+  ASSERT_EQ(back->size(), 1u);
+  ASSERT_EQ(back->front().composition.size(), 1u);
+  EXPECT_EQ(back->front().composition[0].kept, step.kept);
+  EXPECT_EQ(back->front().composition[0].pairs_faster, step.pairs_faster);
+  EXPECT_DOUBLE_EQ(back->front().module_speedup, run.module_speedup);
+  EXPECT_EQ(back->front().trials.back().baseline_samples_us, win.baseline_samples_us);
+  auto best = BestConfigs(path, snapshot);
+  ASSERT_TRUE(best.ok()) << best.message();
+  EXPECT_EQ(best->at(kernel).config_text, step.kept ? "tile=8 vector=4" : "default");
+
+  // The same win, dropped or kept by a stored composition, decides what is applied: the
+  // latest run that tuned the kernel.
+  TuningRun dropped = run;
+  dropped.composition[0].kept = false;
+  ASSERT_TRUE(AddTuningRun(path, dropped).ok());
+  EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "default");
+  TuningRun kept = run;
+  kept.composition[0].kept = true;
+  ASSERT_TRUE(AddTuningRun(path, kept).ok());
+  EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "tile=8 vector=4");
+  EXPECT_DOUBLE_EQ(BestConfigs(path, snapshot)->at(kernel).relative, 0.5);
+  // A run that was not composed (a cancelled search) applies each kernel's win by itself.
+  TuningRun cancelled = run;
+  cancelled.composed = false;
+  cancelled.composition.clear();
+  ASSERT_TRUE(AddTuningRun(path, dropped).ok());
+  ASSERT_TRUE(AddTuningRun(path, cancelled).ok());
+  EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "tile=8 vector=4");
+
+  // The JSON a sweep elsewhere sends back keeps the composition.
+  JsonWriter json;
+  WriteRunJson(json, kept);
+  auto parsed = ParseRunJson(json.str(), "run.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  EXPECT_TRUE(parsed->composed);
+  ASSERT_EQ(parsed->composition.size(), 1u);
+  EXPECT_TRUE(parsed->composition[0].kept);
+  EXPECT_EQ(parsed->trials.back().baseline_samples_us, win.baseline_samples_us);
 }
 
 }  // namespace

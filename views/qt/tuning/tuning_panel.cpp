@@ -395,6 +395,18 @@ void TuningPanel::LoadRuns(const QString& path, int64_t select_run_id) {
   });
 }
 
+// What putting the kernels' bests together kept, for the run's line.
+QString TuningPanel::CompositionSummary(const tuning::TuningRun& run) {
+  if (!run.composed) return tr(" · <i>not composed</i>: each kernel's best applies by itself");
+  int64_t kept = 0;
+  for (const tuning::CompositionStep& step : run.composition) kept += step.kept;
+  if (run.composition.empty()) return tr(" · no configuration won: the defaults stay");
+  return tr(" · composed: %1 of %2 bests kept, the module %3× the default's speed")
+      .arg(kept)
+      .arg(run.composition.size())
+      .arg(run.module_speedup, 0, 'f', 2);
+}
+
 void TuningPanel::SelectRun(int index) {
   if (index < 0 || index >= static_cast<int>(runs_->size())) return;
   shown_run_ = index;
@@ -407,7 +419,8 @@ void TuningPanel::SelectRun(int index) {
                             .arg(run.snapshot_index)
                             .arg(Text(run.strategy), Text(run.space).toHtmlEscaped(),
                                  Text(run.settings).toHtmlEscaped(), Text(run.executor),
-                                 Text(run.machine).toHtmlEscaped()));
+                                 Text(run.machine).toHtmlEscaped()) +
+                        CompositionSummary(run));
   stack_->setCurrentIndex(1);
   plot_.reset();
   // Showing a run selects nothing elsewhere: only a row the user picks moves the graphs.
@@ -471,7 +484,9 @@ void TuningPanel::ShowKernel(const QString& kernel) {
     if (!figures->best) {
       summary += tr(" · no trial ran correctly");
     } else if (figures->best->is_default) {
-      summary += tr(" · no trial beat the default (%1 µs)").arg(figures->best_us, 0, 'f', 1);
+      summary += tr(" · no trial beat the default (%1 µs) by %2 % in enough paired runs")
+                     .arg(figures->best_us, 0, 'f', 1)
+                     .arg(tuning::kMinGain * 100, 0, 'f', 0);
     } else {
       summary += tr(" · best <tt>%1</tt>: %2 µs against the default's %3 µs timed beside it, "
                     "%4× faster")
@@ -479,6 +494,20 @@ void TuningPanel::ShowKernel(const QString& kernel) {
                      .arg(figures->best_us, 0, 'f', 1)
                      .arg(figures->default_us, 0, 'f', 1)
                      .arg(figures->speedup, 0, 'f', 2);
+    }
+  }
+  for (const tuning::CompositionStep& step : run->composition) {
+    if (step.kernel != plot_->kernel) continue;
+    if (!step.ok) {
+      summary += tr(" · with the others' bests it failed: %1").arg(Text(step.error).toHtmlEscaped());
+    } else {
+      summary += tr(" · with the others' bests: module %1 → %2 µs, faster in %3 of %4 runs, "
+                    "<b>%5</b>")
+                     .arg(step.module_before_us, 0, 'f', 1)
+                     .arg(step.module_us, 0, 'f', 1)
+                     .arg(step.pairs_faster)
+                     .arg(step.pairs)
+                     .arg(step.kept ? tr("kept") : tr("dropped"));
     }
   }
   kernel_summary_->setText(summary);

@@ -135,6 +135,7 @@ class TuningPanel : public QWidget, public ContextObserver {
   void ShowPlaceholder(const QString& text);
   void LoadRuns(const QString& path, int64_t select_run_id);
   void ShowKernel(const QString& kernel);
+  static QString CompositionSummary(const tuning::TuningRun& run);
   void RebuildPlot(const QString& x_knob, const QString& y_knob);
   void UpdateTrialLabel(const QString& state);
   void FollowSelection(int64_t instruction_id);
