@@ -88,12 +88,13 @@ StatusOr<OpenedRecording> ReadRecord(const ClassifiedInput& input) {
 StatusOr<OpenedModule> SnapshotOf(const recording::Recording& recording, const std::string& what,
                                   std::optional<int64_t> pass) {
   const int64_t last = static_cast<int64_t>(recording.snapshots.size()) - 1;
-  const int64_t index = pass ? *pass + 1 : last;
-  if (index < 0 || index > last) {
+  if (last < 0) return Status::Error(what + ": the recording has no snapshot");
+  if (pass && (*pass < -1 || *pass >= last)) {
     return Status::Error(what + ": no pass " + std::to_string(*pass) + " (the recording has " +
                          std::to_string(recording.passes.size()) + " passes, numbered 0.." +
                          std::to_string(last - 1) + ")");
   }
+  const int64_t index = pass ? *pass + 1 : last;
   auto module = recording.snapshots[static_cast<size_t>(index)].ToModule();
   if (!module.ok()) return module.status();
   OpenedModule opened{std::move(module).value(), index, std::nullopt, ""};

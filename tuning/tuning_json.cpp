@@ -1,5 +1,7 @@
 #include "tuning/tuning_json.h"
 
+#include <cmath>
+
 #include "ir/json_reader.h"
 
 namespace fusescope::tuning {
@@ -13,6 +15,13 @@ std::string Where(std::string_view text, const std::string& file, const JsonValu
 double NumberOr(const JsonValue& object, std::string_view key, double fallback) {
   const JsonValue* value = object.Find(key);
   return value && value->is_number() ? value->number() : fallback;
+}
+
+// A count or an index: a whole number in int64 range, else `fallback`.
+int64_t IntOr(const JsonValue& object, std::string_view key, int64_t fallback) {
+  const double value = NumberOr(object, key, static_cast<double>(fallback));
+  if (!std::isfinite(value) || value < -0x1p62 || value > 0x1p62) return fallback;
+  return static_cast<int64_t>(value);
 }
 
 }  // namespace
@@ -85,7 +94,7 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
   if (!document->is_object())
     return Status::Error(Where(text, file_name, *document) + "a tuning run must be a JSON object");
   TuningRun run;
-  run.snapshot_index = static_cast<int64_t>(NumberOr(*document, "snapshot", -1));
+  run.snapshot_index = IntOr(*document, "snapshot", -1);
   if (run.snapshot_index < 0)
     return Status::Error(Where(text, file_name, *document) + "the run names no snapshot");
   run.strategy = document->Text("strategy");
@@ -141,7 +150,7 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
     trial.compile_seconds = NumberOr(item, "compile_seconds", 0);
     trial.worker = item.Text("worker");
     if (trial.worker.empty()) trial.worker = item.Text("host");
-    trial.attempts = static_cast<int64_t>(NumberOr(item, "attempts", 1));
+    trial.attempts = IntOr(item, "attempts", 1);
     run.trials.push_back(std::move(trial));
   }
   // A run merged from a sweep elsewhere is composed where it is stored (tune --merge); what it
@@ -164,8 +173,8 @@ StatusOr<TuningRun> ParseRunJson(std::string_view text, const std::string& file_
       step.error = item.Text("error");
       step.module_us = NumberOr(item, "module_us", 0);
       step.module_before_us = NumberOr(item, "module_before_us", 0);
-      step.pairs = static_cast<int64_t>(NumberOr(item, "pairs", 0));
-      step.pairs_faster = static_cast<int64_t>(NumberOr(item, "pairs_faster", 0));
+      step.pairs = IntOr(item, "pairs", 0);
+      step.pairs_faster = IntOr(item, "pairs_faster", 0);
       const JsonValue* kept = item.Find("kept");
       step.kept = kept && kept->kind() == JsonValue::Kind::kBool && kept->boolean();
       run.composition.push_back(std::move(step));

@@ -19,6 +19,7 @@ std::string Num(double value, int digits = 1) {
 
 // Fast green through yellow to slow red, for t in [0, 1].
 std::string HeatColour(double t) {
+  if (!(t >= 0)) t = 0;  // NaN too
   t = std::clamp(t, 0.0, 1.0);
   struct Rgb {
     double r, g, b;

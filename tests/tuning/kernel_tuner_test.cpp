@@ -338,6 +338,10 @@ TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
   auto bad = ParseRunJson("{\"snapshot\": 1, \"trials\": [\n {\"config\": \"tile=8\"}]}", "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(), "t.json:2:2: trial 0 has no kernel");
+  // A number beyond any snapshot (or beyond a double) is no snapshot.
+  auto huge = ParseRunJson("{\"snapshot\": 1e400, \"trials\": []}", "h.json");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.message().find("names no snapshot"), std::string::npos) << huge.message();
 }
 
 // The bests put together for real: a made-up win of one loop kernel (half its default's
