@@ -276,34 +276,50 @@ StatusOr<std::map<std::string, TunedKernel>> BestConfigs(const std::string& path
   std::map<std::string, TunedKernel> best;
   for (const TuningRun& run : *runs) {
     if (run.snapshot_index != snapshot_index) continue;
-    // A composed run applies its kept steps only; the kernels it tuned whose bests were not
-    // kept (or did not win) go back to the default.
-    std::map<std::string, const CompositionStep*> kept;
-    for (const CompositionStep& step : run.composition)
-      if (step.kept) kept[step.kernel] = &step;
-    for (const auto& [kernel, result] : BestPerKernel(run.trials)) {
-      if (!result.best) continue;
-      const Trial* chosen = result.best;
-      if (run.composed && !kept.count(kernel)) chosen = result.baseline;
+    const auto set = [&](const std::string& kernel, const KernelBest& result,
+                         const Trial* chosen, const std::string& config_text) -> Status {
       // The latest run that tuned a kernel decides it.
       TunedKernel entry;
       entry.run_id = run.run_id;
       entry.default_median_us = result.baseline ? result.baseline->median_us : 0;
-      if (!chosen || chosen->is_default) {
-        entry.config_text = "default";
-        entry.median_us = entry.default_median_us;
-        entry.relative = 1;
-      } else {
-        auto config = runtime::KernelConfig::Parse(chosen->config);
+      entry.median_us = entry.default_median_us;
+      entry.config_text = "default";
+      if (!config_text.empty()) {
+        auto config = runtime::KernelConfig::Parse(config_text);
         if (!config.ok())
           return Status::Error(path + ": tuning run " + std::to_string(run.run_id) + ", kernel " +
                                kernel + ": " + config.message());
         entry.config = *config;
-        entry.config_text = chosen->config;
-        entry.median_us = chosen->median_us;
-        entry.relative = RelativeTime(*chosen, result.baseline);
+        entry.config_text = config_text;
+        if (chosen) {
+          entry.median_us = chosen->median_us;
+          entry.relative = RelativeTime(*chosen, result.baseline);
+        }
       }
       best[kernel] = std::move(entry);
+      return Status::Ok();
+    };
+    const std::map<std::string, KernelBest> per_kernel = BestPerKernel(run.trials);
+    if (run.composed) {
+      // A composed run applies its kept steps; its other kernels go back to the default.
+      for (const auto& [kernel, result] : per_kernel) FS_RETURN_IF_ERROR(set(kernel, result, nullptr, ""));
+      for (const CompositionStep& step : run.composition) {
+        if (!step.kept) continue;
+        const Trial* trial = nullptr;
+        for (const Trial& candidate : run.trials)
+          if (candidate.kernel == step.kernel && candidate.config == step.config && candidate.ok)
+            trial = &candidate;
+        auto it = per_kernel.find(step.kernel);
+        const KernelBest none;
+        FS_RETURN_IF_ERROR(
+            set(step.kernel, it == per_kernel.end() ? none : it->second, trial, step.config));
+      }
+      continue;
+    }
+    for (const auto& [kernel, result] : per_kernel) {
+      if (!result.best) continue;
+      FS_RETURN_IF_ERROR(set(kernel, result, result.best,
+                             result.best->is_default ? std::string() : result.best->config));
     }
   }
   return best;

@@ -861,8 +861,22 @@ expect_error "tune: unknown strategy" "grid, random or evolutionary" "$fs" tune 
 expect_error "tune: not a recording" "tuning needs a recording" "$fs" tune sample:mlp
 expect_error "tune: unknown kernel" "no kernel named 'nope'" "$fs" tune "$tf" --kernel nope --reps 1 --warmup 0
 expect_error "tune --plan of an evolutionary search" "chooses each trial from the times before" "$fs" tune "$tf" --plan --strategy evolutionary
+# A run composed elsewhere is stored as it says (no second composition here), and its kept
+# step is what --tuned applies.
+python3 - "$tmp/trial.json" "$snap" "$tmp/kept.json" <<'PY'
+import json, sys
+trial = json.load(open(sys.argv[1]))
+step = {"kernel": trial["kernel"], "config": trial["config"], "status": "ok", "kept": True,
+        "pairs": 20, "pairs_faster": 20, "module_us": 90.0, "module_before_us": 100.0}
+json.dump({"snapshot": int(sys.argv[2]), "strategy": "grid", "space": "tile=0,16",
+           "composed": True, "module_speedup": 1.11, "trials": [trial], "composition": [step]},
+          open(sys.argv[3], "w"))
+PY
+expect_ok "tune --merge: a composed run" "$fs" tune "$tf" --merge "$tmp/kept.json"
+expect_ok "tune --list: the kept step" "$fs" tune "$tf" --list
+contains "tune --list: the kept step shown" "20/20 runs faster  kept" "$tmp/out"
 expect_ok "run --tuned" "$fs" run "$tf" --device cpu --tuned
-if grep -Eq "tuned: [0-9]+ kernels? from tuning runs? 1" "$tmp/err"; then ok; else
+if grep -Eq "tuned: 1 kernel from tuning runs 1, 3" "$tmp/err"; then ok; else
   bad "run --tuned: says what it applied: stderr was: $(cat "$tmp/err")"
 fi
 contains "run --tuned: still right" "compiled snapshot matches the original module" "$tmp/out"
