@@ -24,7 +24,8 @@ Usage: bench/cpu_vs_peers.py [--fusescope build/app/fusescope] [--device cpu] [-
                              [--threads N] [--tune SPACE] [--tune-reps N] [--json OUT.json]
                              [MODEL ...]
 Needs a Python with jax/jaxlib (scripts/setup_python.sh) and, for ONNX Runtime, onnxruntime.
---threads 1 pins every peer (and OpenBLAS) to one thread for a like-for-like kernel comparison.
+--threads 1 pins every peer (and OpenBLAS, oneDNN and BLIS) to one thread for a like-for-like
+kernel comparison.
 """
 
 import argparse
@@ -140,6 +141,8 @@ def main():
 
     if args.threads:
         os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+        # oneDNN and BLIS (tuned kernels) use OpenMP's count.
+        os.environ["OMP_NUM_THREADS"] = str(args.threads)
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                    " --xla_cpu_multi_thread_eigen=false").strip()
     sys.path.insert(0, str(ROOT / "scripts"))
