@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "recording/kill_point.h"
+#include "recording/number_list.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::profiler {
@@ -24,33 +25,6 @@ CREATE TABLE IF NOT EXISTS profile_kernels(
   name TEXT NOT NULL, samples_us TEXT NOT NULL, total_us REAL NOT NULL, share REAL NOT NULL,
   PRIMARY KEY(profile_id, position)) WITHOUT ROWID;
 )sql";
-
-std::string JoinNumbers(const std::vector<double>& values) {
-  std::string text;
-  char buffer[32];
-  for (double value : values) {
-    std::snprintf(buffer, sizeof(buffer), "%.9g", value);
-    if (!text.empty()) text += ',';
-    text += buffer;
-  }
-  return text;
-}
-
-StatusOr<std::vector<double>> SplitNumbers(std::string_view text) {
-  std::vector<double> values;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    const std::string item(text.substr(start, comma - start));
-    char* end = nullptr;
-    const double value = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0') return Status::Error("not a number list: " + item);
-    values.push_back(value);
-    start = comma + 1;
-  }
-  return values;
-}
 
 Status Wrap(const std::string& path, const Status& status) {
   return status.ok() ? status : Status::Error(path + ": " + status.message());
@@ -89,7 +63,7 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
     insert->Bind(6, std::string_view(profile.settings));
     insert->Bind(7, std::string_view(profile.created_at));
     insert->Bind(8, profile.snapshot_index);
-    const std::string latencies = JoinNumbers(profile.run_latency_us);
+    const std::string latencies = recording::JoinNumberList(profile.run_latency_us);
     insert->Bind(9, std::string_view(latencies));
     FS_RETURN_IF_ERROR(insert->Run());
     auto kernel_row = out.Prepare("INSERT INTO profile_kernels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -101,7 +75,7 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
       kernel_row->Bind(2, static_cast<int64_t>(i));
       kernel_row->Bind(3, kernel.instruction_id);
       kernel_row->Bind(4, std::string_view(kernel.name));
-      const std::string samples = JoinNumbers(kernel.samples_us);
+      const std::string samples = recording::JoinNumberList(kernel.samples_us);
       kernel_row->Bind(5, std::string_view(samples));
       kernel_row->Bind(6, kernel.total_us);
       kernel_row->Bind(7, kernel.share);
@@ -148,7 +122,7 @@ StatusOr<std::vector<Profile>> LoadProfiles(const std::string& path) {
       profile.settings = std::string(rows->Text(5));
       profile.created_at = std::string(rows->Text(6));
       profile.snapshot_index = rows->Int(7);
-      auto latencies = SplitNumbers(rows->Text(8));
+      auto latencies = recording::SplitNumberList(rows->Text(8));
       if (!latencies.ok())
         return Status::Error(path + ": profile " + std::to_string(profile.profile_id) + ": " +
                              latencies.message());
@@ -173,7 +147,7 @@ StatusOr<std::vector<Profile>> LoadProfiles(const std::string& path) {
     KernelTime kernel;
     kernel.instruction_id = rows->Int(1);
     kernel.name = std::string(rows->Text(2));
-    auto samples = SplitNumbers(rows->Text(3));
+    auto samples = recording::SplitNumberList(rows->Text(3));
     if (!samples.ok())
       return Status::Error(path + ": kernel " + kernel.name + ": " + samples.message());
     kernel.samples_us = std::move(*samples);

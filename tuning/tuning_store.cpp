@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "recording/kill_point.h"
+#include "recording/number_list.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::tuning {
@@ -31,33 +32,6 @@ CREATE TABLE IF NOT EXISTS tuning_composition(
   pairs_faster INTEGER NOT NULL, kept INTEGER NOT NULL,
   PRIMARY KEY(run_id, position)) WITHOUT ROWID;
 )sql";
-
-std::string JoinNumbers(const std::vector<double>& values) {
-  std::string text;
-  char buffer[32];
-  for (double value : values) {
-    std::snprintf(buffer, sizeof(buffer), "%.9g", value);
-    if (!text.empty()) text += ',';
-    text += buffer;
-  }
-  return text;
-}
-
-StatusOr<std::vector<double>> SplitNumbers(std::string_view text) {
-  std::vector<double> values;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    const std::string item(text.substr(start, comma - start));
-    char* end = nullptr;
-    const double value = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0') return Status::Error("not a number list: " + item);
-    values.push_back(value);
-    start = comma + 1;
-  }
-  return values;
-}
 
 }  // namespace
 
@@ -110,9 +84,9 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
       row->Bind(5, trial.is_default);
       row->Bind(6, trial.ok);
       row->Bind(7, std::string_view(trial.error));
-      const std::string samples = JoinNumbers(trial.samples_us);
+      const std::string samples = recording::JoinNumberList(trial.samples_us);
       row->Bind(8, std::string_view(samples));
-      const std::string baseline_samples = JoinNumbers(trial.baseline_samples_us);
+      const std::string baseline_samples = recording::JoinNumberList(trial.baseline_samples_us);
       row->Bind(9, std::string_view(baseline_samples));
       row->Bind(10, trial.median_us);
       row->Bind(11, trial.min_us);
@@ -219,7 +193,7 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
     trial.is_default = rows->Bool(3);
     trial.ok = rows->Bool(4);
     trial.error = std::string(rows->Text(5));
-    auto samples = SplitNumbers(rows->Text(6));
+    auto samples = recording::SplitNumberList(rows->Text(6));
     if (!samples.ok())
       return Status::Error(path + ": tuning trial of " + trial.kernel + ": " + samples.message());
     trial.samples_us = std::move(*samples);
@@ -234,7 +208,7 @@ StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {
     trial.compile_seconds = rows->Double(15);
     trial.worker = std::string(rows->Text(16));
     trial.attempts = rows->Int(17);
-    auto baseline_samples = SplitNumbers(rows->Text(18));
+    auto baseline_samples = recording::SplitNumberList(rows->Text(18));
     if (!baseline_samples.ok())
       return Status::Error(path + ": tuning trial of " + trial.kernel + ": " +
                            baseline_samples.message());
