@@ -14,6 +14,7 @@
 #include "views/qt/decisions/fusion_decision_filter_model.h"
 #include "views/qt/decisions/fusion_decision_model.h"
 #include "views/qt/icons.h"
+#include "views/qt/row_table.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {
@@ -67,16 +68,7 @@ void FusionDecisionsPanel::setupTable() {
   table_->setModel(filter_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(-1, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(false);
-  table_->setShowGrid(false);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  QHeaderView* header = table_->horizontalHeader();
-  header->setSectionResizeMode(QHeaderView::Interactive);
-  header->setStretchLastSection(true);
+  SetUpRowTable(table_);
   connect(table_, &QTableView::clicked, this, &FusionDecisionsPanel::Activate);
   connect(table_, &QTableView::activated, this, &FusionDecisionsPanel::Activate);
 }

@@ -19,6 +19,7 @@
 
 #include "views/qt/graph/diff_colors.h"
 #include "views/qt/kernel/kernel_stage_model.h"
+#include "views/qt/row_table.h"
 #include "views/qt/workers/latest_task_runner.h"
 #include "views/qt/workbench_context.h"
 
@@ -95,15 +96,9 @@ KernelPanel::~KernelPanel() = default;
 
 void KernelPanel::setupStages() {
   stages_->setModel(model_);
-  stages_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  stages_->setSelectionMode(QAbstractItemView::SingleSelection);
-  stages_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  stages_->setWordWrap(false);
-  stages_->setShowGrid(false);
-  stages_->verticalHeader()->hide();
-  stages_->verticalHeader()->setDefaultSectionSize(stages_->fontMetrics().height() + 6);
+  SetUpRowTable(stages_);
   QHeaderView* header = stages_->horizontalHeader();
-  header->setSectionResizeMode(QHeaderView::Interactive);
+  header->setStretchLastSection(false);
   header->setSectionResizeMode(KernelStageModel::kStage, QHeaderView::Stretch);
   const QFontMetrics metrics(stages_->font());
   const auto width = [&metrics](const char* sample) {

@@ -17,6 +17,7 @@
 
 #include "views/qt/passes/pass_actions.h"
 #include "views/qt/passes/pass_timeline_model.h"
+#include "views/qt/row_table.h"
 #include "views/qt/workbench_context.h"
 
 namespace fusescope::views {
@@ -67,15 +68,10 @@ void PassTimelinePanel::setupTable() {
   shown_->setSourceModel(model_);
   table_->setModel(shown_);
   table_->setTextElideMode(Qt::ElideMiddle);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->setShowGrid(false);
+  SetUpRowTable(table_);
   table_->setAlternatingRowColors(false);
-  table_->setWordWrap(false);
   QHeaderView* header = table_->horizontalHeader();
+  header->setStretchLastSection(false);
   header->setSectionResizeMode(QHeaderView::ResizeToContents);
   header->setSectionResizeMode(PassTimelineModel::kName, QHeaderView::Stretch);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,

@@ -19,6 +19,7 @@
 #include "profiler/attribution.h"
 #include "profiler/profile_store.h"
 #include "views/qt/profile/hot_node_model.h"
+#include "views/qt/row_table.h"
 #include "views/qt/workers/latest_task_runner.h"
 #include "views/qt/profile/roofline_view.h"
 #include "views/qt/workbench_context.h"
@@ -188,16 +189,7 @@ void ProfilePanel::setupTable() {
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(HotNodeModel::kTime, Qt::DescendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(false);
-  table_->setShowGrid(false);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  QHeaderView* header = table_->horizontalHeader();
-  header->setSectionResizeMode(QHeaderView::Interactive);
-  header->setStretchLastSection(true);
+  SetUpRowTable(table_);
   const QFontMetrics metrics(table_->font());
   const auto width = [&metrics](const char* sample) {
     return metrics.horizontalAdvance(QString::fromLatin1(sample)) + 24;

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "views/qt/row_table.h"
 #include "views/qt/run/bisect_model.h"
 #include "views/qt/graph/diff_colors.h"
 #include "views/qt/icons.h"
@@ -91,14 +92,7 @@ void RunPanel::setupActions() {
 
 void RunPanel::setupTable() {
   table_->setModel(outputs_model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(false);
-  table_->setShowGrid(false);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  SetUpRowTable(table_);
   connect(table_, &QTableView::clicked, this, &RunPanel::GoToPass);
   connect(table_, &QTableView::activated, this, &RunPanel::GoToPass);
 }

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "views/qt/icons.h"
+#include "views/qt/row_table.h"
 #include "views/qt/search/search_result_model.h"
 #include "views/qt/workbench_context.h"
 
@@ -57,14 +58,7 @@ void SearchPanel::setupInputs() {
 
 void SearchPanel::setupTable() {
   table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->setShowGrid(false);
-  table_->setWordWrap(false);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  SetUpRowTable(table_);
   connect(table_, &QTableView::clicked, this,
           [this](const QModelIndex& index) { Go(index.row()); });
 }

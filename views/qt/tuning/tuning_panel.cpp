@@ -21,6 +21,7 @@
 #include "tuning/tuning_store.h"
 #include "views/kernel_timeline.h"
 #include "views/qt/icons.h"
+#include "views/qt/row_table.h"
 #include "views/qt/tuning/trial_kernel_compiler.h"
 #include "views/qt/tuning/tune_controller.h"
 #include "views/qt/tuning/tune_dialog.h"
@@ -151,16 +152,7 @@ void TuningPanel::setupTable() {
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(TuningKernelModel::kDefault, Qt::DescendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(false);
-  table_->setShowGrid(false);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  QHeaderView* header = table_->horizontalHeader();
-  header->setSectionResizeMode(QHeaderView::Interactive);
-  header->setStretchLastSection(true);
+  SetUpRowTable(table_);
   const QFontMetrics metrics(table_->font());
   const auto width = [&metrics](const char* sample) {
     return metrics.horizontalAdvance(QString::fromUtf8(sample)) + 20;
