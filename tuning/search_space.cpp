@@ -9,7 +9,7 @@ namespace fusescope::tuning {
 namespace {
 
 const std::vector<std::string>& KnobNames() {
-  static const std::vector<std::string> names = {"tile", "vector", "unroll", "gemm"};
+  static const std::vector<std::string> names = {"tile", "vector", "unroll", "gemm", "threads"};
   return names;
 }
 
@@ -23,7 +23,7 @@ Status CheckValue(const std::string& knob, const std::string& value) {
   }
   int number = 0;
   auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-  const int limit = knob == "unroll" ? 64 : 4096;
+  const int limit = knob == "unroll" ? 64 : knob == "threads" ? 1024 : 4096;
   if (error != std::errc() || end != value.data() + value.size() || number < 0 || number > limit)
     return Status::Error("search space: " + knob + " takes numbers from 0 to " +
                          std::to_string(limit) + ", got '" + value + "'");
@@ -33,7 +33,7 @@ Status CheckValue(const std::string& knob, const std::string& value) {
 bool Matters(const std::string& knob, KernelKind kind) {
   switch (kind) {
     case KernelKind::kLoops:
-      return knob != "gemm";
+      return knob != "gemm" && knob != "threads";
     case KernelKind::kGemm:
     case KernelKind::kGemmEpilogue:
       return true;
@@ -79,7 +79,7 @@ StatusOr<SearchSpace> SearchSpace::Parse(std::string_view text) {
     Knob knob{word.substr(0, equals), {}};
     if (std::find(KnobNames().begin(), KnobNames().end(), knob.name) == KnobNames().end())
       return Status::Error("search space: unknown knob '" + knob.name +
-                           "' (tile, vector, unroll, gemm)");
+                           "' (tile, vector, unroll, gemm, threads)");
     if (space.Find(knob.name)) return Status::Error("search space: " + knob.name + " given twice");
     std::string list = word.substr(equals + 1);
     std::set<std::string> seen;
@@ -107,6 +107,9 @@ SearchSpace SearchSpace::Default(const std::vector<std::string>& available_gemm_
   std::vector<std::string> gemm = available_gemm_libraries;
   if (gemm.empty()) gemm = {"openblas"};
   space.knobs_.push_back({"gemm", gemm});
+  // The library's own count, or one thread: on a small or shared machine a library's team can
+  // cost far more than it brings (measured, not assumed).
+  space.knobs_.push_back({"threads", {"0", "1"}});
   return space;
 }
 
@@ -142,12 +145,17 @@ std::vector<Candidate> CandidatesFor(const SearchSpace& space, KernelKind kind) 
     // The configuration this point makes.
     runtime::KernelConfig config;
     std::string gemm;
+    int threads = 0;
     runtime::LoweringOptions lowering;
     bool lowering_set = false;
     for (size_t k : relevant) {
       const std::string& value = knobs[k].values[static_cast<size_t>(point[k])];
       if (knobs[k].name == "gemm") {
         gemm = value;
+        continue;
+      }
+      if (knobs[k].name == "threads") {
+        threads = std::stoi(value);
         continue;
       }
       const int number = std::stoi(value);
@@ -158,15 +166,19 @@ std::vector<Candidate> CandidatesFor(const SearchSpace& space, KernelKind kind) 
     }
     const bool gemm_kernel = kind != KernelKind::kLoops;
     if (gemm_kernel) config.gemm = gemm.empty() ? "openblas" : gemm;
+    // Our MLIR matmul runs on the calling thread: a library's thread count is not its knob.
+    if (gemm_kernel && config.gemm != "mlir") config.threads = threads;
     // A library GEMM without an epilogue has no loops of ours: the lowering is not its knob.
     const bool uses_lowering =
         kind != KernelKind::kGemm || config.gemm == "mlir";
     if (uses_lowering && lowering_set) config.lowering = lowering;
     if (uses_lowering && !lowering_set) config.lowering = runtime::LoweringOptions{};
     Candidate candidate{point, config};
-    if (!uses_lowering) {
-      for (size_t k : relevant)
-        if (knobs[k].name != "gemm") candidate.point[k] = -1;
+    for (size_t k : relevant) {
+      const bool lowering_knob = knobs[k].name != "gemm" && knobs[k].name != "threads";
+      if ((lowering_knob && !uses_lowering) || (knobs[k].name == "threads" && gemm_kernel &&
+                                                 config.gemm == "mlir"))
+        candidate.point[k] = -1;
     }
     if (seen.insert(config.ToString()).second) candidates.push_back(std::move(candidate));
     // Next point, the last relevant knob fastest.

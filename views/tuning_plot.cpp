@@ -56,8 +56,10 @@ std::map<std::string, std::string> ConfigKnobs(const tuning::Trial& trial) {
     const size_t equals = word.find('=');
     if (equals == std::string::npos) continue;
     knobs[word.substr(0, equals)] = word.substr(equals + 1);
-    if (word.rfind("gemm=", 0) != 0) any_lowering = true;
+    if (word.rfind("gemm=", 0) != 0 && word.rfind("threads=", 0) != 0) any_lowering = true;
   }
+  // A library's own thread count, where the configuration names a library.
+  if (knobs.count("gemm")) knobs.emplace("threads", "0");
   if (any_lowering || trial.config.empty()) {
     knobs.emplace("tile", "0");
     knobs.emplace("vector", "8");
@@ -123,7 +125,7 @@ TuningKernelPlot BuildTuningKernelPlot(const tuning::TuningRun& run, const std::
   plot.y_knob = y_knob;
   if (plot.x_knob.empty() || plot.y_knob.empty()) {
     std::vector<std::string> varying;
-    for (const char* knob : {"gemm", "tile", "vector", "unroll"})
+    for (const char* knob : {"gemm", "threads", "tile", "vector", "unroll"})
       if (Varies(trials, knob)) varying.push_back(knob);
     for (const char* knob : {"tile", "vector"})
       if (varying.size() < 2 && std::find(varying.begin(), varying.end(), knob) == varying.end())

@@ -216,6 +216,7 @@ class CpuExecutable::Impl {
     auto found = options_.kernel_configs.find(kernel.name());
     if (found == options_.kernel_configs.end()) return gemm;
     if (found->second.lowering) gemm.lowering = *found->second.lowering;
+    gemm.threads = found->second.threads;
     if (found->second.gemm.empty()) return gemm;
     auto library = ParseGemmLibrary(found->second.gemm);
     if (!library.ok()) return library.status();

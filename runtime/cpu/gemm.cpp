@@ -1,6 +1,8 @@
 #include "runtime/cpu/gemm.h"
 
 #include <algorithm>
+#include <charconv>
+#include <mutex>
 
 #include "runtime/cpu/gemm_libraries.h"
 
@@ -32,6 +34,23 @@ Status Run(const GemmConfig& config, const GemmProblem& p, const T* a, const T* 
     std::fill(c, c + p.batch * p.m * p.n, T{0});
     return Status::Ok();
   }
+  // A count for this call: set, run, set back. Libraries keep one count per process, so such
+  // calls take turns.
+  std::unique_lock<std::mutex> turn;
+  int previous = 0;
+  if (config.threads > 0 && config.library != GemmLibrary::kMlir) {
+    static std::mutex counts;
+    turn = std::unique_lock<std::mutex>(counts);
+    previous = GemmThreads(config.library);
+    FS_RETURN_IF_ERROR(SetGemmThreads(config.library, config.threads));
+  }
+  struct Restore {
+    GemmLibrary library;
+    int threads;
+    ~Restore() {
+      if (threads > 0) (void)SetGemmThreads(library, threads);
+    }
+  } restore{config.library, previous};
   switch (config.library) {
     case GemmLibrary::kOpenBlas:
       libraries::OpenBlasGemm(p, a, b, c);
@@ -50,6 +69,18 @@ Status Run(const GemmConfig& config, const GemmProblem& p, const T* a, const T* 
 }
 
 }  // namespace
+
+StatusOr<int> ParseGemmThreads(std::string_view word) {
+  if (word.rfind("threads=", 0) != 0) return Status::Error("not threads=N: " + std::string(word));
+  const std::string_view digits = word.substr(8);
+  int threads = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), threads);
+  if (error != std::errc() || end != digits.data() + digits.size() || threads < 0 ||
+      threads > 1024)
+    return Status::Error("threads takes a count from 0 (the library's own) to 1024, not '" +
+                         std::string(digits) + "'");
+  return threads;
+}
 
 const std::vector<GemmLibrary>& AllGemmLibraries() {
   static const std::vector<GemmLibrary> all = {GemmLibrary::kOpenBlas, GemmLibrary::kOneDnn,
@@ -132,6 +163,7 @@ std::string GemmProblem::ToString() const {
 std::string GemmConfig::ToString() const {
   std::string text(GemmLibraryName(library));
   if (library == GemmLibrary::kMlir) text += " " + lowering.ToString();
+  if (threads > 0 && library != GemmLibrary::kMlir) text += " threads=" + std::to_string(threads);
   return text;
 }
 
@@ -142,9 +174,15 @@ StatusOr<GemmConfig> GemmConfig::Parse(std::string_view text) {
   GemmConfig config;
   config.library = *library;
   if (space == std::string_view::npos) return config;
-  if (config.library != GemmLibrary::kMlir)
-    return Status::Error("GEMM library " + std::string(GemmLibraryName(config.library)) +
-                         " takes no lowering options");
+  if (config.library != GemmLibrary::kMlir) {
+    StatusOr<int> threads = ParseGemmThreads(text.substr(space + 1));
+    if (!threads.ok())
+      return Status::Error("GEMM library " + std::string(GemmLibraryName(config.library)) +
+                           " takes threads=N and no lowering options, not '" +
+                           std::string(text.substr(space + 1)) + "'");
+    config.threads = *threads;
+    return config;
+  }
   StatusOr<LoweringOptions> lowering = LoweringOptions::Parse(text.substr(space + 1));
   if (!lowering.ok()) return lowering.status();
   config.lowering = *lowering;
@@ -174,6 +212,12 @@ Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmTyp
 std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
                                 GemmType type) {
   const bool f32 = type == GemmType::kF32;
+  if (config.threads > 0 && config.library != GemmLibrary::kMlir) {
+    GemmConfig library_count = config;
+    library_count.threads = 0;
+    return GemmCallDescription(library_count, problem, type) + " on " +
+           std::to_string(config.threads) + (config.threads == 1 ? " thread" : " threads");
+  }
   switch (config.library) {
     case GemmLibrary::kOpenBlas:
       return std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + problem.ToString();

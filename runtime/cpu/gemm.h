@@ -32,6 +32,10 @@ StatusOr<GemmLibrary> ParseGemmLibrary(std::string_view name);
 
 enum class GemmType { kF32, kF64 };
 
+// "threads=N" (N from 0, the library's own count, to 1024): the word GemmConfig and
+// KernelConfig give a library's thread count in.
+StatusOr<int> ParseGemmThreads(std::string_view word);
+
 // Whether this build and process can run `library` at all (for some element type);
 // otherwise why not. OpenBLAS is also refused when the cblas_sgemm this process calls is not
 // OpenBLAS's (a library linked before it exporting cblas_*, as BLIS does).
@@ -57,7 +61,10 @@ struct GemmProblem {
 struct GemmConfig {
   GemmLibrary library = GemmLibrary::kOpenBlas;
   LoweringOptions lowering;  // kMlir only
-  // "openblas", "mlir tile=32 vector=8".
+  // The library's threads for this call (SetGemmThreads for the call, then back); 0: the
+  // library's own count. Not for kMlir, which runs on the calling thread.
+  int threads = 0;
+  // "openblas", "openblas threads=1", "mlir tile=32 vector=8".
   std::string ToString() const;
   // The form ToString writes; an error names what is wrong.
   static StatusOr<GemmConfig> Parse(std::string_view text);
@@ -66,7 +73,9 @@ struct GemmConfig {
 // Runs `problem` (a, b and c must not overlap; c is overwritten). Errors: the library is
 // unavailable for the type, a dimension is negative or exceeds the library's int range, the
 // library refuses the call, or (kMlir) the matmul fails to compile, with the failing stage.
-// Thread-safe.
+// Thread-safe, with one caveat: a library keeps one thread count per process, so calls with
+// `threads` set take turns, and a call without it on another thread meanwhile runs on that
+// count. The CPU executable and the tuner call one GEMM at a time.
 Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const float* a, const float* b,
                float* c);
 Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const double* a,
@@ -84,7 +93,8 @@ std::string MlirMatmulText(const GemmProblem& problem, GemmType type);
 
 // "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ...", "bli_dgemm ...",
 // "mlir transpose + batch_matmul tile=32 vector=8 128x128x64 (batch 12, B transposed)" (with
-// ", f64" in the parentheses for an f64 matmul).
+// ", f64" in the parentheses for an f64 matmul), with " on N thread(s)" where the config
+// sets the library's count.
 std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
                                 GemmType type);
 

@@ -19,6 +19,7 @@ const std::vector<std::string>& GemmLibraryNames() {
 std::string KernelConfig::ToString() const {
   std::string text = lowering ? lowering->ToString() : std::string();
   if (!gemm.empty()) text += (text.empty() ? "" : " ") + std::string("gemm=") + gemm;
+  if (threads > 0) text += (text.empty() ? "" : " ") + std::string("threads=") + std::to_string(threads);
   return text;
 }
 
@@ -35,6 +36,12 @@ StatusOr<KernelConfig> KernelConfig::Parse(std::string_view text) {
         return Status::Error("unknown GEMM library '" + name +
                              "' (openblas, onednn, blis, mlir)");
       config.gemm = name;
+      continue;
+    }
+    if (word.rfind("threads=", 0) == 0) {
+      StatusOr<int> threads = ParseGemmThreads(word);
+      if (!threads.ok()) return threads.status();
+      config.threads = *threads;
       continue;
     }
     lowering_words += (lowering_words.empty() ? "" : " ") + word;

@@ -6,8 +6,10 @@
 // trial is one KernelConfig; `run --tuned` applies the best one found per kernel.
 //
 // Text form (a trial's "config", stored in recordings): the lowering's words
-// ("tile=16 vector=8 unroll=2", runtime::LoweringOptions) and "gemm=NAME", in any order,
-// each optional: "tile=32 gemm=openblas". ToString writes the lowering's words first, then gemm.
+// ("tile=16 vector=8 unroll=2", runtime::LoweringOptions), "gemm=NAME" and "threads=N" (the
+// library's thread count for this kernel's calls, GemmConfig::threads), in any order, each
+// optional: "tile=32 gemm=openblas threads=1". ToString writes the lowering's words first, then
+// gemm, then threads.
 
 #include <optional>
 #include <string>
@@ -22,6 +24,7 @@ namespace fusescope::runtime {
 struct KernelConfig {
   std::optional<LoweringOptions> lowering;  // unset: the executable's
   std::string gemm;                         // empty: the default library (OpenBLAS)
+  int threads = 0;                          // 0: the library's own count
 
   std::string ToString() const;
   // An error names the word that is wrong.

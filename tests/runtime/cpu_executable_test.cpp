@@ -750,6 +750,42 @@ TEST_F(CpuExecutableTest, PerKernelConfigurationsApplyToTheirKernelOnly) {
     EXPECT_EQ(record.compile_seconds, 0) << record.kernel << " compiled again";
 }
 
+// A kernel's configuration sets its library's thread count for its calls: the record says
+// so, and the output is the plain build's.
+TEST_F(CpuExecutableTest, AKernelsThreadCountReachesItsLibraryCall) {
+  const std::string text(resources::FindSample("mlp").text);
+  auto module = ir::ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  auto plain = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  std::string dot;
+  for (const recording::KernelRecord& record : (*plain)->kernels())
+    if (record.backend == "openblas" && dot.empty()) dot = record.kernel;
+  ASSERT_FALSE(dot.empty());
+  CpuExecutableOptions options;
+  auto config = KernelConfig::Parse("gemm=openblas threads=1");
+  ASSERT_TRUE(config.ok()) << config.message();
+  EXPECT_EQ(config->ToString(), "gemm=openblas threads=1");
+  options.kernel_configs[dot] = *config;
+  auto one = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(one.ok()) << one.message();
+  bool found = false;
+  for (const recording::KernelRecord& record : (*one)->kernels()) {
+    if (record.kernel != dot) continue;
+    found = true;
+    EXPECT_NE(record.note.find(" on 1 thread"), std::string::npos) << record.note;
+  }
+  EXPECT_TRUE(found);
+  auto expected = (*plain)->Run(*inputs);
+  auto got = (*one)->Run(*inputs);
+  ASSERT_TRUE(expected.ok() && got.ok());
+  LiteralDifference difference = CompareLiterals(*got, *expected, 1e-6, 1e-7);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+  EXPECT_FALSE(KernelConfig::Parse("gemm=blis threads=many").ok());
+}
+
 class CpuKernelCompilerTest : public CpuExecutableTest {};
 
 constexpr char kAdd[] =

@@ -273,6 +273,30 @@ TEST_P(GemmLibraryTest, ReportsItsVersionAndThreads) {
   EXPECT_FALSE(SetGemmThreads(GetParam(), 0).ok());
 }
 
+// A count given for one call is the library's for that call only: the result is the same
+// and the library's own count is back afterwards. The MLIR matmul has no team to size.
+TEST_P(GemmLibraryTest, AThreadCountForOneCallIsGivenBack) {
+  const GemmLibrary library = GetParam();
+  GemmConfig config = Config(library);
+  config.threads = 1;
+  if (library == GemmLibrary::kMlir) {
+    EXPECT_EQ(config.ToString(), Config(library).ToString());
+    return;
+  }
+  const int before = GemmThreads(library);
+  ASSERT_TRUE(SetGemmThreads(library, 2).ok());
+  const GemmProblem p{1, 33, 17, 65};
+  std::vector<float> a(static_cast<size_t>(p.m * p.k)), b(static_cast<size_t>(p.k * p.n));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 7) - 3;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) - 2;
+  std::vector<float> one(static_cast<size_t>(p.m * p.n)), team(one.size());
+  ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), one.data()).ok());
+  EXPECT_EQ(GemmThreads(library), 2);
+  ASSERT_TRUE(RunGemm(Config(library), p, a.data(), b.data(), team.data()).ok());
+  EXPECT_EQ(one, team) << "small integers: exact on any number of threads";
+  ASSERT_TRUE(SetGemmThreads(library, before).ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryLibrary, GemmLibraryTest, ::testing::ValuesIn(AllGemmLibraries()),
                          [](const ::testing::TestParamInfo<GemmLibrary>& param) {
                            return std::string(GemmLibraryName(param.param));
@@ -298,6 +322,12 @@ TEST(GemmTest, ConfigsRoundTrip) {
   auto blis = GemmConfig::Parse("blis");
   ASSERT_TRUE(blis.ok());
   EXPECT_EQ(blis->ToString(), "blis");
+  auto one = GemmConfig::Parse("openblas threads=1");
+  ASSERT_TRUE(one.ok()) << one.message();
+  EXPECT_EQ(one->threads, 1);
+  EXPECT_EQ(one->ToString(), "openblas threads=1");
+  EXPECT_NE(GemmConfig::Parse("blis threads=x").message().find("threads=N"), std::string::npos);
+  EXPECT_FALSE(GemmConfig::Parse("openblas threads=2000").ok());
   EXPECT_FALSE(GemmConfig::Parse("openblas tile=32").ok());
   EXPECT_FALSE(GemmConfig::Parse("mlir tile=x").ok());
   EXPECT_FALSE(GemmConfig::Parse("").ok());

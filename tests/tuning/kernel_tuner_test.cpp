@@ -56,6 +56,17 @@ TEST(SearchSpaceTest, EachKindOfKernelGetsTheKnobsThatShapeIt) {
   // With an epilogue, the lowering shapes the epilogue whatever the library: 2 x 8.
   EXPECT_EQ(CandidatesFor(*space, KernelKind::kGemmEpilogue).size(), 16u);
   EXPECT_TRUE(CandidatesFor(*space, KernelKind::kFixed).empty());
+  // A library's thread count is a knob of library calls only: not of loops, not of our matmul.
+  auto threads = SearchSpace::Parse("gemm=openblas,mlir threads=0,1 tile=0");
+  ASSERT_TRUE(threads.ok()) << threads.message();
+  std::vector<std::string> configs;
+  for (const Candidate& c : CandidatesFor(*threads, KernelKind::kGemm))
+    configs.push_back(c.config.ToString());
+  EXPECT_EQ(configs, (std::vector<std::string>{"gemm=openblas", "gemm=openblas threads=1",
+                                               "tile=0 vector=8 gemm=mlir"}));
+  EXPECT_EQ(CandidatesFor(*threads, KernelKind::kLoops).size(), 1u);
+  EXPECT_NE(SearchSpace::Parse("threads=2000").message().find("from 0 to 1024"),
+            std::string::npos);
   // Every configuration reads back as itself.
   for (const Candidate& candidate : gemm) {
     auto parsed = runtime::KernelConfig::Parse(candidate.config.ToString());
@@ -395,7 +406,9 @@ TEST(KernelTunerTest, ComposingKeepsOnlyWhatSpeedsTheWholeModuleUp) {
   EXPECT_GT(step.module_us, 0);
   EXPECT_GT(step.module_before_us, 0);
   EXPECT_EQ(step.kept, step.Relative() < 1 && PairsShowFaster(step.pairs_faster, 5));
-  if (!step.kept) EXPECT_EQ(run.module_speedup, 1);
+  if (!step.kept) {
+    EXPECT_EQ(run.module_speedup, 1);
+  }
   EXPECT_GT(run.module_speedup, 0);
 
   const fs::path dir = fs::path(FUSESCOPE_BINARY_DIR) / "kernel_tuner_test";

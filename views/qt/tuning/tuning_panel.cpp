@@ -39,7 +39,8 @@ QString Text(const std::string& text) { return QString::fromStdString(text); }
 
 const QStringList& Knobs() {
   static const QStringList knobs = {QStringLiteral("tile"), QStringLiteral("vector"),
-                                    QStringLiteral("unroll"), QStringLiteral("gemm")};
+                                    QStringLiteral("unroll"), QStringLiteral("gemm"),
+                                    QStringLiteral("threads")};
   return knobs;
 }
 
