@@ -269,14 +269,7 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
   // A lesson: taken on its step (and in presenter mode) once that step shows everywhere.
   QObject::connect(&window, &views::MainWindow::lessonReady, &app, [&] {
     ApplyLessonOptions(window, options);
-    auto* poll = new QTimer(&app);
-    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
-      if (window.IsSettled()) {
-        poll->stop();
-        grab();
-      }
-    });
-    poll->start(100);
+    grab();
   });
   bool what_if_started = false;
   QObject::connect(&window, &views::MainWindow::settled, &app, [&] {
@@ -295,19 +288,13 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
     }
     if (!options.tuning_kernel.empty()) {
       // The Tuning view on the kernel: the graphs move to its node, then the picture is taken.
-      auto* poll = new QTimer(&app);
-      QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
-        if (window.IsSettled()) {
-          poll->stop();
-          grab();
-        }
-      });
-      poll->start(100);
       if (!window.FocusTuningKernel(QString::fromStdString(options.tuning_kernel))) {
         std::cerr << options.file << ": no tuning run has a kernel '" << options.tuning_kernel
                   << "' (fusescope tune " << options.file << " --list lists them)\n";
         app.quit();
+        return;
       }
+      grab();
       return;
     }
     if (options.kernel.empty()) {
@@ -316,20 +303,14 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
     }
     // The Kernel view reads the kernel's texts on a worker (and the graphs may move to the
     // kernel's pass): taken once everything shows.
-    auto* poll = new QTimer(&app);
-    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
-      if (window.IsSettled()) {
-        poll->stop();
-        grab();
-      }
-    });
-    poll->start(100);
     if (!window.FocusKernel(QString::fromStdString(options.kernel),
                             QString::fromStdString(options.kernel_stage))) {
       std::cerr << options.file << ": no kernel '" << options.kernel << "' (fusescope kernel "
                 << options.file << " lists them)\n";
       app.quit();
+      return;
     }
+    grab();
   });
   // The comparison is shown: the What If dock gets half the height and its first fusion is
   // picked (selected on the graph); taken once the graphs settle again.
@@ -338,14 +319,7 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       window.resizeDocks({dock}, {window.height() / 2}, Qt::Vertical);
     }
     window.what_if_panel()->fusion_table()->selectRow(0);
-    auto* poll = new QTimer(&app);
-    QObject::connect(poll, &QTimer::timeout, &app, [&, poll] {
-      if (window.IsSettled()) {
-        poll->stop();
-        grab();
-      }
-    });
-    poll->start(100);
+    grab();
   });
   QObject::connect(window.what_if_panel(), &views::WhatIfPanel::failed, &app, [&] { app.quit(); });
   QObject::connect(&window, &views::MainWindow::loadFailed, &app, [&] { app.quit(); });

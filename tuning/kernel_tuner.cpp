@@ -41,6 +41,21 @@ void Summarize(Trial& trial) {
 
 bool Cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
+// The last run's time of each kernel of `executable` (its records' order), added to
+// `per_kernel_us`, and their sum to `module_us`.
+void KeepTimes(const runtime::CpuExecutable& executable,
+               std::vector<std::vector<double>>& per_kernel_us, std::vector<double>& module_us) {
+  std::vector<double> seconds(per_kernel_us.size(), 0);
+  for (const runtime::KernelTiming& timing : executable.last_timings())
+    if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
+  double total = 0;
+  for (size_t r = 0; r < seconds.size(); ++r) {
+    per_kernel_us[r].push_back(seconds[r] * 1e6);
+    total += seconds[r] * 1e6;
+  }
+  module_us.push_back(total);
+}
+
 }  // namespace
 
 struct KernelTuner::Measured {
@@ -100,7 +115,8 @@ Status KernelTuner::Prepare() {
     auto exact = interpreter.Run(module_, inputs_);
     if (exact.ok()) exact_ = Leaves(std::move(exact).value());
   }
-  auto measured = Measure({}, nullptr);
+  // The default build is kept: every trial's paired runs use it.
+  auto measured = Measure({}, nullptr, &default_build_);
   if (!measured.ok()) return measured.status();
   if (measured->verdict == runtime::OutputVerdict::kMismatch)
     return Status::Error("the default build computes a wrong output: " +
@@ -177,17 +193,8 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
     if (paired) {
       auto baseline = against->Run(inputs_);
       if (!baseline.ok()) return baseline.status();
-      if (run >= options_.warmup) {
-        std::vector<double> seconds(measured.baseline_us.size(), 0);
-        for (const runtime::KernelTiming& timing : against->last_timings())
-          if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
-        double total = 0;
-        for (size_t r = 0; r < seconds.size(); ++r) {
-          measured.baseline_us[r].push_back(seconds[r] * 1e6);
-          total += seconds[r] * 1e6;
-        }
-        measured.module_baseline_us.push_back(total);
-      }
+      if (run >= options_.warmup)
+        KeepTimes(*against, measured.baseline_us, measured.module_baseline_us);
     }
     auto output = (*executable)->Run(inputs_);
     if (!output.ok()) return output.status();
@@ -202,16 +209,7 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
           measured.verdict_explanation = judgement.Explanation();
       }
     }
-    if (run < options_.warmup) continue;
-    std::vector<double> seconds(measured.records.size(), 0);
-    for (const runtime::KernelTiming& timing : (*executable)->last_timings())
-      if (timing.kernel < seconds.size()) seconds[timing.kernel] += timing.seconds;
-    double total = 0;
-    for (size_t r = 0; r < seconds.size(); ++r) {
-      measured.samples_us[r].push_back(seconds[r] * 1e6);
-      total += seconds[r] * 1e6;
-    }
-    measured.module_us.push_back(total);
+    if (run >= options_.warmup) KeepTimes(**executable, measured.samples_us, measured.module_us);
   }
   if (keep) *keep = std::move(executable).value();
   return measured;

@@ -117,7 +117,6 @@ struct KernelBest {
 };
 // A trial's time relative to its kernel's default: Relative() for paired trials, 1 for the
 // default trial itself, median / default median otherwise.
-// Inline: the views draw it without linking the tuner.
 inline double RelativeTime(const Trial& trial, const Trial* default_trial) {
   if (trial.is_default) return 1;
   if (trial.baseline_us > 0) return trial.median_us / trial.baseline_us;

@@ -113,13 +113,15 @@ TuningKernelPlot BuildTuningKernelPlot(const tuning::TuningRun& run, const std::
   double best = 0;
   for (const tuning::Trial* trial : trials) {
     const double relative = trial->ok ? tuning::RelativeTime(*trial, default_trial) : 0;
-    if (trial->ok && !trial->SlowsTheModule() && (best == 0 || relative < best)) {
-      best = relative;
-      plot.best_trial = trial;
-    }
+    if (trial->ok && !trial->SlowsTheModule() && (best == 0 || relative < best)) best = relative;
     plot.points.push_back({static_cast<int64_t>(plot.points.size()) + 1, trial, relative, best});
   }
   plot.best = best;
+  const std::map<std::string, tuning::KernelBest> bests = tuning::BestPerKernel(run.trials);
+  if (auto found = bests.find(plot.kernel); found != bests.end() && found->second.best) {
+    plot.best_trial = found->second.best;
+    plot.best_relative = tuning::RelativeTime(*plot.best_trial, default_trial);
+  }
   // The two knobs: those asked for, else the first two that vary (gemm first for library dots).
   plot.x_knob = x_knob;
   plot.y_knob = y_knob;
@@ -185,9 +187,11 @@ void DrawKernelRow(std::ostringstream& svg, const TuningKernelPlot& plot, double
   svg << "<text x='" << x0 << "' y='" << y0 + 30 << "' font-size='11'>"
       << plot.points.size() << " trials; default "
       << (plot.default_us > 0 ? Num(plot.default_us) + " us" : std::string("-"));
-  if (plot.best_trial) {
-    svg << "; best " << EscapeXml(plot.best_trial->is_default ? "default" : plot.best_trial->config)
-        << ", " << Num(1 / plot.best, 2) << "x faster";
+  if (plot.best_trial && plot.best_trial->is_default) {
+    svg << "; no configuration beat the default beyond noise";
+  } else if (plot.best_trial) {
+    svg << "; best " << EscapeXml(plot.best_trial->config) << ", "
+        << Num(1 / plot.best_relative, 2) << "x faster";
   }
   svg << "</text>\n";
   double highest = 1;

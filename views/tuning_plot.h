@@ -41,8 +41,12 @@ struct TuningKernelPlot {
   std::string kernel;
   std::vector<TuningPoint> points;
   double default_us = 0;  // the default trial's median; 0 when the run has none
-  double best = 0;        // the lowest relative time (1 when the default is best)
+  // The lowest relative time of an ok trial that did not slow the module: the scales' low end.
+  double best = 0;
+  // The kernel's best as `tune --list` and the table say (tuning::BestPerKernel: a win beyond
+  // noise, else the default) and its relative time.
   const tuning::Trial* best_trial = nullptr;
+  double best_relative = 1;
   std::string x_knob, y_knob;
   std::vector<std::string> x_values, y_values;  // in the order the trials met them
   std::vector<TuningCell> cells;                // row-major: y, then x

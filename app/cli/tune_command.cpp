@@ -352,13 +352,13 @@ int RunMerge(const TuneFlags& flags, const std::string& file) {
   if (flags.compose && !run->composed) {
     auto target = LoadTarget(flags);
     if (!target.ok()) return Fail("tune --merge: " + target.message());
-    auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
-                                             target->model.snapshot_index, flags.tuner);
-    if (!tuner.ok()) return Fail("tune --merge: " + tuner.message());
     if (target->model.snapshot_index != run->snapshot_index)
       return Fail("tune --merge: the trials are of snapshot " +
                   std::to_string(run->snapshot_index) + ", --pass chose snapshot " +
                   std::to_string(target->model.snapshot_index));
+    auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
+                                             target->model.snapshot_index, flags.tuner);
+    if (!tuner.ok()) return Fail("tune --merge: " + tuner.message());
     (*tuner)->Compose(*run, [&](const tuning::CompositionStep& step, int64_t done,
                                 int64_t total) {
       if (!flags.json || flags.progress) PrintStep(step, done, total, flags.progress);

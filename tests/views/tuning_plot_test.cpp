@@ -70,6 +70,32 @@ TEST(TuningPlotTest, LibraryDotsAreMappedOverTheirLibraries) {
   EXPECT_EQ(plot.x_knob, "gemm");
   EXPECT_EQ(plot.best_trial->config, "gemm=blis");
   EXPECT_DOUBLE_EQ(plot.best, 0.9);
+  EXPECT_DOUBLE_EQ(plot.best_relative, 0.9);
+  // The gemm knob's values carry the library's own thread count unless a trial names one.
+  EXPECT_EQ(ConfigKnobs(blis).at("threads"), "0");
+  EXPECT_EQ(ConfigKnobs(blis).count("tile"), 0u) << "a library call has no lowering";
+  tuning::Trial one = blis;
+  one.config = "gemm=blis threads=1";
+  EXPECT_EQ(ConfigKnobs(one).at("threads"), "1");
+  EXPECT_EQ(ConfigKnobs(one).count("tile"), 0u);
+}
+
+// The marked best is the tuner's: a trial faster by noise (in 2 of 4 pairs) is on the chart,
+// and the scale reaches it, but the best stays the default.
+TEST(TuningPlotTest, TheBestIsTheTunersWinNotTheFastestNoise) {
+  tuning::TuningRun run;
+  tuning::Trial base = MakeTrial("tile=0 vector=8", 100, 0);
+  base.is_default = true;
+  tuning::Trial noisy = MakeTrial("tile=16 vector=8", 95, 100);
+  noisy.samples_us = {90, 95, 101, 102};
+  noisy.baseline_samples_us = {100, 100, 100, 100};
+  run.trials = {base, noisy};
+  TuningKernelPlot plot = BuildTuningKernelPlot(run, "add_fusion");
+  EXPECT_DOUBLE_EQ(plot.best, 0.95);
+  ASSERT_NE(plot.best_trial, nullptr);
+  EXPECT_TRUE(plot.best_trial->is_default);
+  EXPECT_DOUBLE_EQ(plot.best_relative, 1);
+  EXPECT_NE(TuningPlotSvg({run}).find("no configuration beat the default beyond noise"), std::string::npos);
 }
 
 }  // namespace
