@@ -128,22 +128,12 @@ int RunExport(const ParsedArgs& args) {
   }
   const std::optional<std::string> out = args.Value("-o");
   const std::string& what = args.positional()[0];
-  // One load: a recording's two snapshots (a model file's one module, twice) share weights.
-  std::vector<LoadedModel> loaded;
-  if (LooksLikeRecording(what)) {
-    auto both = LoadSnapshots(what, {pass, -1});
-    if (!both.ok()) return Fail(both.message());
-    loaded = std::move(both).value();
-  } else {
-    auto model = LoadModel(what, pass);
-    if (!model.ok()) return Fail(model.message());
-    // The original of a dump folder or MLIR log is its final snapshot.
-    auto original = pass ? LoadModel(what, std::nullopt)
-                         : StatusOr<LoadedModel>(LoadedModel{model->module->Clone(), what});
-    if (!original.ok()) return Fail(original.message());
-    loaded.push_back(std::move(model).value());
-    loaded.push_back(std::move(original).value());
-  }
+  // One load: the snapshot and the original share weights. A recording's original is its
+  // input; a dump folder's or MLIR log's its final snapshot; a model file's the model itself.
+  auto both = LoadSnapshots(
+      what, {pass, LooksLikeRecording(what) ? std::optional<int64_t>(-1) : std::nullopt});
+  if (!both.ok()) return Fail(both.message());
+  std::vector<LoadedModel> loaded = std::move(both).value();
   LoadedModel* snapshot = &loaded[0];
   LoadedModel* original = &loaded[1];
 

@@ -338,6 +338,9 @@ StatusOr<RunRequest> ReadRunRequest(const ParsedArgs& args) {
   request.recording = LooksLikeRecording(request.what);
   if (!request.recording && request.pass)
     return Status::Error("run: --pass needs a recording (.fsdb)");
+  // Before any compile or reference run: --tuned reads the recording's tuning runs.
+  if (request.tuned && !request.recording)
+    return Status::Error("run: --tuned needs a recording with tuning runs");
   request.inputs = args.Value("--inputs");
   request.seed = static_cast<uint64_t>(*args.IntValue("--seed"));
   request.progress = args.Has("--progress");
@@ -404,7 +407,6 @@ Status RunOnDevice(const RunRequest& request, const LoadedModel& snapshot,
     // The lowering stages' texts are printed only for --kernels-dir, which writes them.
     cpu_options.keep_lowering_stages = request.kernels_dir.has_value();
     if (request.tuned) {
-      if (!request.recording) return Status::Error("run: --tuned needs a recording with tuning runs");
       auto applied = ApplyTunedConfigs(request.what, index, cpu_options);
       if (!applied.ok()) return Status::Error("run: " + applied.message());
       std::fprintf(stderr, "%s\n", applied->c_str());

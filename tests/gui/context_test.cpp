@@ -121,5 +121,25 @@ TEST(WorkbenchContextTest, DefaultPassIsFirstFusion) {
   EXPECT_TRUE(fused);
 }
 
+// An imported dump has no decisions: the first fusion pass that changed the module, not the
+// pipeline's closing marker that changed it last; without one, the last change.
+TEST(WorkbenchContextTest, DefaultPassOfADumpIsItsFusionPass) {
+  recording::Recording recording;
+  for (const auto& [name, changed] :
+       std::vector<std::pair<std::string, bool>>{{"algsimp (simplification)", true},
+                                                 {"priority-fusion (dry run)", false},
+                                                 {"fusion (HLO_passes_after_layout)", true},
+                                                 {"pipeline-start (after_scheduling)", true}}) {
+    recording::PassRecord pass;
+    pass.index = static_cast<int64_t>(recording.passes.size());
+    pass.name = name;
+    pass.changed = changed;
+    recording.passes.push_back(pass);
+  }
+  EXPECT_EQ(WorkbenchContext::DefaultPass(recording), 2);
+  recording.passes[2].name = "cse";
+  EXPECT_EQ(WorkbenchContext::DefaultPass(recording), 3);
+}
+
 }  // namespace
 }  // namespace fusescope::views

@@ -1,6 +1,8 @@
 #include "views/qt/workbench_context.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "views/qt/workers/latest_task_runner.h"
 #include "views/qt/workers/off_thread_release.h"
@@ -105,6 +107,15 @@ bool WorkbenchContext::busy() const { return runner_->busy(); }
 int64_t WorkbenchContext::DefaultPass(const recording::Recording& recording) {
   for (const passes::FusionDecisionRecord& decision : recording.decisions) {
     if (decision.accepted() && decision.pass_index >= 0) return decision.pass_index;
+  }
+  // Without decisions (an imported dump): the first fusion pass that changed the module, else
+  // the last pass that changed it (a pipeline's closing marker passes come after the work).
+  for (size_t i = 0; i < recording.passes.size(); ++i) {
+    const recording::PassRecord& pass = recording.passes[i];
+    std::string name = pass.name;
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (pass.changed && name.find("fus") != std::string::npos) return static_cast<int64_t>(i);
   }
   for (int64_t i = static_cast<int64_t>(recording.passes.size()) - 1; i >= 0; --i) {
     if (recording.passes[static_cast<size_t>(i)].changed) return i;
