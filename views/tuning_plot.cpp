@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "runtime/cpu/kernel_config.h"
 #include "views/markup.h"
 
 namespace fusescope::views {
@@ -49,23 +50,21 @@ bool Varies(const std::vector<const tuning::Trial*>& trials, const std::string& 
 
 std::map<std::string, std::string> ConfigKnobs(const tuning::Trial& trial) {
   std::map<std::string, std::string> knobs;
-  std::istringstream words(trial.config);
-  std::string word;
-  bool any_lowering = false;
-  while (words >> word) {
-    const size_t equals = word.find('=');
-    if (equals == std::string::npos) continue;
-    knobs[word.substr(0, equals)] = word.substr(equals + 1);
-    if (word.rfind("gemm=", 0) != 0 && word.rfind("threads=", 0) != 0) any_lowering = true;
+  auto config = runtime::KernelConfig::Parse(trial.config);
+  if (!config.ok()) return knobs;
+  // A configuration with loops of ours (or the default build's, given as "") has every
+  // lowering knob, at the lowering's defaults where it does not say.
+  if (config->lowering || trial.config.empty()) {
+    const runtime::LoweringOptions lowering = config->lowering.value_or(runtime::LoweringOptions{});
+    knobs["tile"] = std::to_string(lowering.tile);
+    knobs["vector"] = std::to_string(lowering.vector);
+    knobs["unroll"] = std::to_string(std::max(lowering.unroll, 1));
   }
-  // A library's own thread count, where the configuration names a library.
-  if (knobs.count("gemm")) knobs.emplace("threads", "0");
-  if (any_lowering || trial.config.empty()) {
-    knobs.emplace("tile", "0");
-    knobs.emplace("vector", "8");
-    knobs.emplace("unroll", "1");
+  // A library call has the library's thread count, its own (0) where it does not say.
+  if (!config->gemm.empty()) {
+    knobs["gemm"] = config->gemm;
+    knobs["threads"] = std::to_string(config->threads);
   }
-  if (knobs.count("unroll") && (knobs["unroll"] == "0")) knobs["unroll"] = "1";
   return knobs;
 }
 
