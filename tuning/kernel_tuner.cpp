@@ -299,21 +299,11 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
   return trial;
 }
 
-StatusOr<TuningRun> KernelTuner::Tune(const TuneRequest& request) {
-  TuningRun run;
-  run.snapshot_index = snapshot_index_;
-  run.strategy = request.strategy;
-  run.space = request.space.ToString();
-  run.executor = "local";
+StatusOr<std::vector<KernelTuner::KernelSearch>> KernelTuner::Plan(
+    const TuneRequest& request) const {
   std::vector<std::string> kernels =
       request.kernels.empty() ? HottestKernels(request.coverage) : request.kernels;
-  // Each kernel's strategy, and the plan's size for progress.
-  struct Search {
-    std::string kernel;
-    std::unique_ptr<SearchStrategy> strategy;
-  };
-  std::vector<Search> searches;
-  int64_t total = 0;
+  std::vector<KernelSearch> searches;
   std::set<std::string> seen;
   for (const std::string& kernel : kernels) {
     if (!seen.insert(kernel).second) continue;
@@ -328,19 +318,35 @@ StatusOr<TuningRun> KernelTuner::Tune(const TuneRequest& request) {
     std::vector<Candidate> candidates;
     for (Candidate& candidate : CandidatesFor(request.space, *kind))
       if (candidate.config.ToString() != default_config) candidates.push_back(std::move(candidate));
-    const int64_t count = static_cast<int64_t>(candidates.size());
     auto strategy =
         SearchStrategy::Create(request.strategy, std::move(candidates), request.trials, request.seed);
     if (!strategy.ok()) return strategy.status();
-    total += request.trials > 0 ? std::min(request.trials, count) : count;
     searches.push_back({kernel, std::move(strategy).value()});
   }
-  for (const Search& search : searches) {
+  return searches;
+}
+
+StatusOr<TuningRun> KernelTuner::Tune(const TuneRequest& request) {
+  TuningRun run;
+  run.snapshot_index = snapshot_index_;
+  run.strategy = request.strategy;
+  run.space = request.space.ToString();
+  run.executor = "local";
+  auto planned = Plan(request);
+  if (!planned.ok()) return planned.status();
+  std::vector<KernelSearch>& searches = *planned;
+  // The plan's size, for progress.
+  int64_t total = 0;
+  for (const KernelSearch& search : searches) {
+    const int64_t count = static_cast<int64_t>(search.strategy->candidates().size());
+    total += request.trials > 0 ? std::min(request.trials, count) : count;
+  }
+  for (const KernelSearch& search : searches) {
     for (const Trial& trial : default_trials_)
       if (trial.kernel == search.kernel) run.trials.push_back(trial);
   }
   int64_t done = 0;
-  for (Search& search : searches) {
+  for (KernelSearch& search : searches) {
     while (std::optional<size_t> next = search.strategy->Next()) {
       if (Cancelled(options_.cancel)) return run;
       Trial trial = RunTrial(search.kernel, search.strategy->candidates()[*next].config);

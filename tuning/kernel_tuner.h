@@ -26,6 +26,7 @@
 #include "runtime/cpu/cpu_executable.h"
 #include "runtime/literal.h"
 #include "tuning/search_space.h"
+#include "tuning/search_strategy.h"
 #include "tuning/tuning_run.h"
 
 namespace fusescope::ir {
@@ -103,6 +104,15 @@ class KernelTuner {
   void Compose(TuningRun& run,
                const std::function<void(const CompositionStep&, int64_t done, int64_t total)>&
                    on_step = {});
+  // What a search of `request` tries: per chosen kernel (each once, in the order asked; without
+  // kernels, the hottest covering request.coverage), its strategy over the candidates of its
+  // kind except the default build's own configuration, which the default trial measures. An
+  // error names a kernel that does not exist or runs on the host.
+  struct KernelSearch {
+    std::string kernel;
+    std::unique_ptr<SearchStrategy> strategy;
+  };
+  StatusOr<std::vector<KernelSearch>> Plan(const TuneRequest& request) const;
   // The search: the default trials of the chosen kernels, then each kernel's candidates in the
   // strategy's order. Stops early (with the trials so far) when cancelled.
   StatusOr<TuningRun> Tune(const TuneRequest& request);

@@ -125,6 +125,19 @@ StatusOr<TuneFlags> ReadFlags(const ParsedArgs& args) {
   return flags;
 }
 
+// What the flags ask the tuner to search (no callbacks).
+tuning::TuneRequest RequestOf(const TuneFlags& flags) {
+  tuning::TuneRequest request;
+  request.kernels = flags.kernels;
+  request.coverage = flags.coverage;
+  request.space = flags.space;
+  request.strategy = flags.strategy;
+  request.trials = flags.trials;
+  request.seed = flags.seed;
+  request.compose = flags.compose;
+  return request;
+}
+
 // The snapshot to tune and its inputs.
 struct Target {
   LoadedModel model;
@@ -261,9 +274,10 @@ int RunList(const TuneFlags& flags) {
 
 // The trials a grid or random search would run, per kernel, after each kernel's default.
 int RunPlan(const TuneFlags& flags) {
-  if (flags.strategy == "evolutionary")
-    return Fail("tune --plan: an evolutionary search chooses each trial from the times before "
-                "it; plan a grid or random search");
+  auto probe = tuning::SearchStrategy::Create(flags.strategy, {}, 0, flags.seed);
+  if (probe.ok() && (*probe)->Adaptive())
+    return Fail("tune --plan: an " + flags.strategy + " search chooses each trial from the times "
+                "before it; plan a grid or random search");
   auto target = LoadTarget(flags);
   if (!target.ok()) return Fail("tune: " + target.message());
   // Kinds come from the default build's kernels: compiling is needed, timing is not.
@@ -273,8 +287,10 @@ int RunPlan(const TuneFlags& flags) {
   auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
                                            target->model.snapshot_index, options);
   if (!tuner.ok()) return Fail("tune: " + tuner.message());
-  std::vector<std::string> kernels =
-      flags.kernels.empty() ? (*tuner)->HottestKernels(flags.coverage) : flags.kernels;
+  tuning::TuneRequest request = RequestOf(flags);
+  // The same plan a local search follows: the default configuration is the default trial.
+  auto searches = (*tuner)->Plan(request);
+  if (!searches.ok()) return Fail("tune: " + searches.message());
   JsonWriter json;
   json.BeginObject();
   json.Key("recording").String(flags.path);
@@ -283,19 +299,14 @@ int RunPlan(const TuneFlags& flags) {
   json.Key("strategy").String(flags.strategy);
   json.Key("settings").String(Settings(flags, false));
   json.Key("trials").BeginArray();
-  for (const std::string& kernel : kernels) {
-    auto kind = (*tuner)->KindOfKernel(kernel);
-    if (!kind.ok()) return Fail("tune: " + kind.message());
-    json.BeginObject().Key("kernel").String(kernel).Key("config").String("default").EndObject();
-    auto strategy = tuning::SearchStrategy::Create(
-        flags.strategy, tuning::CandidatesFor(flags.space, *kind), flags.trials, flags.seed);
-    if (!strategy.ok()) return Fail("tune: " + strategy.message());
-    while (std::optional<size_t> next = (*strategy)->Next()) {
+  for (tuning::KernelTuner::KernelSearch& search : *searches) {
+    json.BeginObject().Key("kernel").String(search.kernel).Key("config").String("default").EndObject();
+    while (std::optional<size_t> next = search.strategy->Next()) {
       json.BeginObject()
           .Key("kernel")
-          .String(kernel)
+          .String(search.kernel)
           .Key("config")
-          .String((*strategy)->candidates()[*next].config.ToString())
+          .String(search.strategy->candidates()[*next].config.ToString())
           .EndObject();
     }
   }
@@ -388,13 +399,7 @@ int RunSearch(const TuneFlags& flags) {
   auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
                                            target->model.snapshot_index, options);
   if (!tuner.ok()) return Fail("tune: " + tuner.message());
-  tuning::TuneRequest request;
-  request.kernels = flags.kernels;
-  request.coverage = flags.coverage;
-  request.space = flags.space;
-  request.strategy = flags.strategy;
-  request.trials = flags.trials;
-  request.seed = flags.seed;
+  tuning::TuneRequest request = RequestOf(flags);
   request.on_trial = [&](const tuning::Trial& trial, int64_t done, int64_t total) {
     if (flags.progress) {
       PrintProgress("trial", done, total,
@@ -406,7 +411,6 @@ int RunSearch(const TuneFlags& flags) {
                    trial.ok ? (Fixed(trial.median_us, 1) + " us").c_str() : trial.error.c_str());
     }
   };
-  request.compose = flags.compose;
   request.on_step = [&](const tuning::CompositionStep& step, int64_t done, int64_t total) {
     if (!flags.json || flags.progress) PrintStep(step, done, total, flags.progress);
   };
