@@ -4,6 +4,7 @@
 // counters profiling can read here, and why not where it cannot.
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/cli/command.h"
@@ -11,6 +12,7 @@
 #include "ir/json_writer.h"
 #include "profiler/cpu_counters.h"
 #include "profiler/machine.h"
+#include "runtime/cpu/gemm.h"
 #include "runtime/cuda/cuda_driver.h"
 
 namespace fusescope::app {
@@ -46,6 +48,9 @@ int RunMachine(const ParsedArgs& args) {
     json.Key("measured_at").String(machine->measured_at);
     json.Key("probe_seconds").Double(machine->probe_seconds);
     json.Key("from_cache").Bool(machine->from_cache);
+    json.Key("openblas_core").String(runtime::OpenBlasCore());
+    if (const char* took = std::getenv("FUSESCOPE_OPENBLAS_TOOK"))
+      json.Key("openblas_core_taken_at_load").String(took);
     json.Key("counters").BeginArray();
     for (const profiler::CounterReading& reading : readings) {
       json.BeginObject();
@@ -82,6 +87,14 @@ int RunMachine(const ParsedArgs& args) {
               machine->memory_bandwidth > 0 ? machine->peak_flops / machine->memory_bandwidth : 0);
   std::printf("  measured %s in %.2f s%s\n", machine->measured_at.c_str(), machine->probe_seconds,
               machine->from_cache ? " (cached)" : "");
+  if (const std::string core = runtime::OpenBlasCore(); !core.empty()) {
+    const char* took = std::getenv("FUSESCOPE_OPENBLAS_TOOK");
+    std::printf("  OpenBLAS kernels:      %s%s\n", core.c_str(),
+                took ? (std::string(" (it took ") + took +
+                        ", older than this CPU runs: set through OPENBLAS_CORETYPE)")
+                           .c_str()
+                     : "");
+  }
   std::printf("counters:\n");
   for (const profiler::CounterReading& reading : readings) {
     std::printf("  %-13s %s\n", reading.name.c_str(),

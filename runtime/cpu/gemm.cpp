@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <mutex>
 
 #include "runtime/cpu/gemm_libraries.h"
@@ -252,6 +253,37 @@ Status SetGemmThreads(GemmLibrary library, int threads) {
       return Status::Ok();
   }
   return Status::Error("unknown GEMM library");
+}
+
+std::string OpenBlasCore() { return libraries::OpenBlasCore(); }
+
+std::optional<std::string> BetterOpenBlasCore(std::string_view taken,
+                                              const CpuVectorFeatures& cpu) {
+  // OpenBLAS's x86 kernels older than AVX2 with FMA.
+  static constexpr std::string_view kOlder[] = {
+      "Katmai", "Coppermine", "Northwood", "Prescott",  "Banias",       "Atom",
+      "Core2",  "Penryn",     "Dunnington", "Nehalem",  "Sandybridge",  "Opteron",
+      "Opteron_SSE3", "Barcelona", "Bobcat", "Bulldozer", "Piledriver"};
+  if (!cpu.avx2_fma) return std::nullopt;
+  if (std::find(std::begin(kOlder), std::end(kOlder), taken) == std::end(kOlder))
+    return std::nullopt;
+  return std::string(cpu.avx512 ? "SkylakeX" : "Haswell");
+}
+
+CpuVectorFeatures HostVectorFeatures() {
+  CpuVectorFeatures cpu;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  cpu.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  cpu.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#endif
+  return cpu;
+}
+
+std::optional<std::string> BetterOpenBlasCoreHere() {
+  if (!GemmLibraryAvailable(GemmLibrary::kOpenBlas).ok()) return std::nullopt;
+  return BetterOpenBlasCore(OpenBlasCore(), HostVectorFeatures());
 }
 
 int GemmThreads(GemmLibrary library) {

@@ -12,6 +12,7 @@
 // MLIR type, appears here.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,6 +106,26 @@ std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& pro
 // calling thread alone.
 Status SetGemmThreads(GemmLibrary library, int threads);
 int GemmThreads(GemmLibrary library);
+
+// OpenBLAS chooses its kernels once, when it loads, from its own table of CPUs. A CPU the
+// table does not know (a virtual machine's "Intel Xeon Processor" that OpenBLAS 0.3.21 took
+// for a Prescott) gets its oldest x86 kernels, SSE3 only: a 128x768x768 sgemm took 5-10 ms
+// there instead of 0.6 ms with the SkylakeX kernels, and two threads were slower than one.
+// The kernels OpenBLAS took ("" without OpenBLAS):
+std::string OpenBlasCore();
+// The kernels to ask for (OPENBLAS_CORETYPE) when OpenBLAS took ones older than the CPU runs:
+// `taken` is one of its pre-AVX2 x86 kernels while the CPU has AVX2 and FMA (SkylakeX with
+// AVX-512 F/BW/DQ/VL, else Haswell); nullopt otherwise, a kernel OpenBLAS does not name
+// included.
+struct CpuVectorFeatures {
+  bool avx2_fma = false;
+  bool avx512 = false;  // F, BW, DQ and VL
+};
+std::optional<std::string> BetterOpenBlasCore(std::string_view taken,
+                                              const CpuVectorFeatures& cpu);
+// This CPU's features (cpuid), and BetterOpenBlasCore for this process.
+CpuVectorFeatures HostVectorFeatures();
+std::optional<std::string> BetterOpenBlasCoreHere();
 
 }  // namespace fusescope::runtime
 

@@ -21,6 +21,7 @@ void OpenBlasGemm(const GemmProblem& problem, const float* a, const float* b, fl
 void OpenBlasGemm(const GemmProblem& problem, const double* a, const double* b, double* c);
 void OpenBlasSetThreads(int threads);
 int OpenBlasThreads();
+std::string OpenBlasCore();  // openblas_get_corename(); "" without OpenBLAS
 
 Status OneDnnAvailable();
 std::string OneDnnVersion();

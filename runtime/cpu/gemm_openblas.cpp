@@ -61,6 +61,7 @@ void OpenBlasGemm(const GemmProblem& problem, const double* a, const double* b, 
 
 void OpenBlasSetThreads(int threads) { openblas_set_num_threads(threads); }
 int OpenBlasThreads() { return openblas_get_num_threads(); }
+std::string OpenBlasCore() { return openblas_get_corename(); }
 
 #else
 
@@ -74,6 +75,7 @@ void OpenBlasGemm(const GemmProblem&, const float*, const float*, float*) {}
 void OpenBlasGemm(const GemmProblem&, const double*, const double*, double*) {}
 void OpenBlasSetThreads(int) {}
 int OpenBlasThreads() { return 0; }
+std::string OpenBlasCore() { return ""; }
 
 #endif
 

@@ -313,6 +313,29 @@ TEST(GemmTest, NamesRoundTrip) {
   EXPECT_EQ(unknown.message(), "unknown GEMM library 'mkl' (openblas, onednn, blis, mlir)");
 }
 
+// OpenBLAS's kernels older than the CPU runs are replaced by the newest it can: SkylakeX with
+// AVX-512, Haswell with AVX2 and FMA; kernels it chose for a CPU it knows are left alone.
+TEST(GemmTest, OpenBlasKernelsOlderThanTheCpuAreReplaced) {
+  const CpuVectorFeatures avx512{true, true}, avx2{true, false}, sse{false, false};
+  EXPECT_EQ(BetterOpenBlasCore("Prescott", avx512), "SkylakeX");
+  EXPECT_EQ(BetterOpenBlasCore("Sandybridge", avx2), "Haswell");
+  EXPECT_EQ(BetterOpenBlasCore("Nehalem", avx2), "Haswell");
+  EXPECT_EQ(BetterOpenBlasCore("Prescott", sse), std::nullopt);
+  EXPECT_EQ(BetterOpenBlasCore("Haswell", avx512), std::nullopt);
+  EXPECT_EQ(BetterOpenBlasCore("Zen", avx512), std::nullopt);
+  EXPECT_EQ(BetterOpenBlasCore("SkylakeX", avx512), std::nullopt);
+  EXPECT_EQ(BetterOpenBlasCore("", avx512), std::nullopt);
+  // This process has not been started again (only the fusescope executable does that): what
+  // OpenBLAS took here is named, and a replacement is one of the two.
+  if (GemmLibraryAvailable(GemmLibrary::kOpenBlas).ok()) {
+    EXPECT_FALSE(OpenBlasCore().empty());
+    const std::optional<std::string> here = BetterOpenBlasCoreHere();
+    if (here) {
+      EXPECT_TRUE(*here == "SkylakeX" || *here == "Haswell") << *here;
+    }
+  }
+}
+
 TEST(GemmTest, ConfigsRoundTrip) {
   auto mlir = GemmConfig::Parse("mlir tile=32 vector=16");
   ASSERT_TRUE(mlir.ok()) << mlir.message();
