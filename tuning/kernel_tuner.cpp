@@ -188,16 +188,24 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
   measured.samples_us.assign(measured.records.size(), {});
   const bool paired = against != nullptr;
   if (paired) measured.baseline_us.assign(against->kernels().size(), {});
+  // The pair's order alternates (A B, B A, A B, ...): a library whose threads keep spinning
+  // after its call slows whatever runs next, and with a fixed order that would always be the
+  // other build, crediting the spinning one with the loss it causes.
+  const auto run_against = [&](int64_t run) -> Status {
+    auto baseline = against->Run(inputs_);
+    if (!baseline.ok()) return baseline.status();
+    if (run >= options_.warmup)
+      KeepTimes(*against, measured.baseline_us, measured.module_baseline_us);
+    return Status::Ok();
+  };
   for (int64_t run = 0; run < options_.warmup + options_.reps; ++run) {
     if (Cancelled(options_.cancel)) return Status::Error("cancelled");
-    if (paired) {
-      auto baseline = against->Run(inputs_);
-      if (!baseline.ok()) return baseline.status();
-      if (run >= options_.warmup)
-        KeepTimes(*against, measured.baseline_us, measured.module_baseline_us);
-    }
+    const bool against_first = run % 2 == 0;
+    if (paired && against_first) FS_RETURN_IF_ERROR(run_against(run));
     auto output = (*executable)->Run(inputs_);
     if (!output.ok()) return output.status();
+    if (run >= options_.warmup) KeepTimes(**executable, measured.samples_us, measured.module_us);
+    if (paired && !against_first) FS_RETURN_IF_ERROR(run_against(run));
     if (run == 0) {
       std::vector<runtime::OutputJudgement> judged = runtime::JudgeOutputs(
           Leaves(std::move(output).value()), reference_, exact_, options_.rtol, options_.atol);
@@ -209,7 +217,6 @@ StatusOr<KernelTuner::Measured> KernelTuner::Measure(
           measured.verdict_explanation = judgement.Explanation();
       }
     }
-    if (run >= options_.warmup) KeepTimes(**executable, measured.samples_us, measured.module_us);
   }
   if (keep) *keep = std::move(executable).value();
   return measured;

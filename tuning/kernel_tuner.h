@@ -10,8 +10,10 @@
 // warm-up runs first and each timed run's time kept. A configuration that fails to compile or
 // computes a wrong output is a trial with its error, never an abort.
 //
-// Each timed run of a trial is paired with a run of the default build just before it, so the
-// trial carries its own baseline measured under the same conditions (a busy machine, a CPU
+// Each timed run of a trial is paired with a run of the default build beside it (before it,
+// then after it, in turn: a library's threads that spin after its call slow whatever runs
+// next, and the order must not always make that the other build), so the trial carries its
+// own baseline measured under the same conditions (a busy machine, a CPU
 // whose clock moves): speedups and the best configuration are judged on that ratio, not on
 // times taken minutes apart.
 
