@@ -334,6 +334,9 @@ int RunProfile(const ParsedArgs& args) {
   if (!is_recording && (pass || args.Has("--save"))) {
     return Fail("profile: --pass and --save need a recording (.fsdb)");
   }
+  // Before anything is read or compiled.
+  if (args.Has("--tuned") && (device != "cpu" || !is_recording))
+    return Fail("profile: --tuned needs --device cpu and a recording with tuning runs");
   auto loaded = LoadModel(what, pass);
   if (!loaded.ok()) return Fail("profile: " + loaded.message());
   if (device == "cuda" && !is_recording) {
@@ -351,8 +354,6 @@ int RunProfile(const ParsedArgs& args) {
   }
   const int64_t snapshot = std::max<int64_t>(0, loaded->snapshot_index);
   if (args.Has("--tuned")) {
-    if (device != "cpu" || !is_recording)
-      return Fail("profile: --tuned needs --device cpu and a recording with tuning runs");
     auto applied = ApplyTunedConfigs(what, snapshot, cpu_options);
     if (!applied.ok()) return Fail("profile: " + applied.message());
     if (!args.Has("--json")) std::fprintf(stderr, "%s\n", applied->c_str());
