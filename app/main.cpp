@@ -1,7 +1,5 @@
 // The `fusescope` executable: the workbench (GUI) and the headless subcommands (CLI).
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -36,28 +34,12 @@ constexpr int kExitOutOfMemory = 3;
   std::_Exit(kExitOutOfMemory);
 }
 
-// OpenBLAS chose its kernels when it loaded, before main. Where it took kernels older than
-// this CPU runs (runtime/cpu/gemm.h, BetterOpenBlasCore), the process starts again with
-// OPENBLAS_CORETYPE naming the right ones; FUSESCOPE_OPENBLAS_TOOK keeps what it had taken,
-// for `fusescope machine` to say. A user's own OPENBLAS_CORETYPE is left as it is, and so is
-// the process when the new start fails.
-void UseOpenBlasKernelsForThisCpu(char** argv) {
-  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return;
-  const std::optional<std::string> better = fusescope::runtime::BetterOpenBlasCoreHere();
-  if (!better) return;
-  const std::string taken = fusescope::runtime::OpenBlasCore();
-  if (setenv("OPENBLAS_CORETYPE", better->c_str(), 1) != 0 ||
-      setenv("FUSESCOPE_OPENBLAS_TOOK", taken.c_str(), 1) != 0)
-    return;
-  execv("/proc/self/exe", argv);
-  unsetenv("OPENBLAS_CORETYPE");
-  unsetenv("FUSESCOPE_OPENBLAS_TOOK");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  UseOpenBlasKernelsForThisCpu(argv);
+  // OpenBLAS chose its kernels when it loaded, before main: where they are older than this
+  // CPU runs, the process starts again with the right ones.
+  fusescope::runtime::RestartForBetterOpenBlasKernels(argv);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "gui") {
 #ifdef FUSESCOPE_HAVE_GUI

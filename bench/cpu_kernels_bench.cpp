@@ -13,6 +13,7 @@
 #include "ir/hlo_parser.h"
 #include "profiler/machine.h"
 #include "runtime/cpu/cpu_executable.h"
+#include "runtime/cpu/gemm.h"
 #include "runtime/cpu/kernel_compiler.h"
 #include "runtime/kernel_emitter.h"
 #include "runtime/seeded_inputs.h"
@@ -95,7 +96,9 @@ void Dot(int size, fs::runtime::BlasPrecision precision, double peak) {
 
 }  // namespace
 
-int main() {
+int main(int, char** argv) {
+  // OpenBLAS with the kernels the CPU runs, as fusescope uses it (runtime/cpu/gemm.h).
+  fs::runtime::RestartForBetterOpenBlasKernels(argv);
   std::string note;
   auto machine = fs::profiler::LoadOrCalibrate(fs::profiler::DefaultCacheDirectory(), {}, &note);
   if (!machine.ok()) {

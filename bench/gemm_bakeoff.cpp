@@ -351,6 +351,8 @@ bool ParseArguments(int argc, char** argv, Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // OpenBLAS with the kernels the CPU runs, as fusescope uses it (runtime/cpu/gemm.h).
+  fs::runtime::RestartForBetterOpenBlasKernels(argv);
   Options options;
   if (!ParseArguments(argc, argv, options)) return 2;
   std::string note;

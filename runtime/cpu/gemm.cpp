@@ -1,7 +1,10 @@
 #include "runtime/cpu/gemm.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <iterator>
 #include <mutex>
 
@@ -284,6 +287,19 @@ CpuVectorFeatures HostVectorFeatures() {
 std::optional<std::string> BetterOpenBlasCoreHere() {
   if (!GemmLibraryAvailable(GemmLibrary::kOpenBlas).ok()) return std::nullopt;
   return BetterOpenBlasCore(OpenBlasCore(), HostVectorFeatures());
+}
+
+void RestartForBetterOpenBlasKernels(char** argv) {
+  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return;
+  const std::optional<std::string> better = BetterOpenBlasCoreHere();
+  if (!better) return;
+  const std::string taken = OpenBlasCore();
+  if (setenv("OPENBLAS_CORETYPE", better->c_str(), 1) != 0 ||
+      setenv("FUSESCOPE_OPENBLAS_TOOK", taken.c_str(), 1) != 0)
+    return;
+  execv("/proc/self/exe", argv);
+  unsetenv("OPENBLAS_CORETYPE");
+  unsetenv("FUSESCOPE_OPENBLAS_TOOK");
 }
 
 int GemmThreads(GemmLibrary library) {

@@ -126,6 +126,12 @@ std::optional<std::string> BetterOpenBlasCore(std::string_view taken,
 // This CPU's features (cpuid), and BetterOpenBlasCore for this process.
 CpuVectorFeatures HostVectorFeatures();
 std::optional<std::string> BetterOpenBlasCoreHere();
+// For an executable's main, first thing: where BetterOpenBlasCoreHere names kernels, starts
+// the process again (/proc/self/exe, `argv`, the same environment) with OPENBLAS_CORETYPE
+// naming them and FUSESCOPE_OPENBLAS_TOOK what OpenBLAS had taken. Returns, changing nothing,
+// when OPENBLAS_CORETYPE is already set (a user's choice, or the new start), when no better
+// kernels exist, or when starting again fails.
+void RestartForBetterOpenBlasKernels(char** argv);
 
 }  // namespace fusescope::runtime
 
