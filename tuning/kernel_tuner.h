@@ -103,9 +103,9 @@ class KernelTuner {
   // and was faster in enough pairs (PairsShowFaster). Fills run.composition, run.composed and
   // run.module_speedup (the kept build against the default, paired). Stops early when
   // cancelled (run.composed stays false). `on_step` hears each step.
-  void Compose(TuningRun& run,
-               const std::function<void(const CompositionStep&, int64_t done, int64_t total)>&
-                   on_step = {});
+  void Compose(
+      TuningRun& run,
+      const std::function<void(const CompositionStep&, int64_t done, int64_t total)>& on_step = {});
   // What a search of `request` tries: per chosen kernel (each once, in the order asked; without
   // kernels, the hottest covering request.coverage), its strategy over the candidates of its
   // kind except the default build's own configuration, which the default trial measures. An

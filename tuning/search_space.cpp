@@ -176,8 +176,8 @@ std::vector<Candidate> CandidatesFor(const SearchSpace& space, KernelKind kind) 
     Candidate candidate{point, config};
     for (size_t k : relevant) {
       const bool lowering_knob = knobs[k].name != "gemm" && knobs[k].name != "threads";
-      if ((lowering_knob && !uses_lowering) || (knobs[k].name == "threads" && gemm_kernel &&
-                                                 config.gemm == "mlir"))
+      if ((lowering_knob && !uses_lowering) ||
+          (knobs[k].name == "threads" && gemm_kernel && config.gemm == "mlir"))
         candidate.point[k] = -1;
     }
     if (seen.insert(config.ToString()).second) candidates.push_back(std::move(candidate));

@@ -250,8 +250,8 @@ StatusOr<std::map<std::string, TunedKernel>> BestConfigs(const std::string& path
   std::map<std::string, TunedKernel> best;
   for (const TuningRun& run : *runs) {
     if (run.snapshot_index != snapshot_index) continue;
-    const auto set = [&](const std::string& kernel, const KernelBest& result,
-                         const Trial* chosen, const std::string& config_text) -> Status {
+    const auto set = [&](const std::string& kernel, const KernelBest& result, const Trial* chosen,
+                         const std::string& config_text) -> Status {
       // The latest run that tuned a kernel decides it.
       TunedKernel entry;
       entry.run_id = run.run_id;
@@ -276,7 +276,8 @@ StatusOr<std::map<std::string, TunedKernel>> BestConfigs(const std::string& path
     const std::map<std::string, KernelBest> per_kernel = BestPerKernel(run.trials);
     if (run.composed) {
       // A composed run applies its kept steps; its other kernels go back to the default.
-      for (const auto& [kernel, result] : per_kernel) FS_RETURN_IF_ERROR(set(kernel, result, nullptr, ""));
+      for (const auto& [kernel, result] : per_kernel)
+        FS_RETURN_IF_ERROR(set(kernel, result, nullptr, ""));
       for (const CompositionStep& step : run.composition) {
         if (!step.kept) continue;
         const Trial* trial = nullptr;

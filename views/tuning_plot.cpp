@@ -189,8 +189,8 @@ void DrawKernelRow(std::ostringstream& svg, const TuningKernelPlot& plot, double
   if (plot.best_trial && plot.best_trial->is_default) {
     svg << "; no configuration beat the default beyond noise";
   } else if (plot.best_trial) {
-    svg << "; best " << EscapeXml(plot.best_trial->config) << ", "
-        << Num(1 / plot.best_relative, 2) << "x faster";
+    svg << "; best " << EscapeXml(plot.best_trial->config) << ", " << Num(1 / plot.best_relative, 2)
+        << "x faster";
   }
   svg << "</text>\n";
   double highest = 1;

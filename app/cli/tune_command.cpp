@@ -196,9 +196,10 @@ void PrintRunText(const tuning::TuningRun& run, const std::string& path) {
     return;
   }
   if (run.composition.empty()) {
-    std::printf("composed: no configuration beat its default by %.0f%% or more in enough "
-                "paired runs; `run --tuned` keeps the defaults\n",
-                tuning::kMinGain * 100);
+    std::printf(
+        "composed: no configuration beat its default by %.0f%% or more in enough "
+        "paired runs; `run --tuned` keeps the defaults\n",
+        tuning::kMinGain * 100);
     return;
   }
   std::printf("composed, the largest gain first (the module with it against the kept ones):\n");
@@ -221,8 +222,8 @@ void PrintStep(const tuning::CompositionStep& step, int64_t done, int64_t total,
   const std::string what =
       step.kernel + " " + step.config + ": " +
       (!step.ok ? "failed: " + step.error
-                : Fixed(step.module_before_us, 1) + " -> " + Fixed(step.module_us, 1) +
-                      " us, " + (step.kept ? "kept" : "dropped"));
+                : Fixed(step.module_before_us, 1) + " -> " + Fixed(step.module_us, 1) + " us, " +
+                      (step.kept ? "kept" : "dropped"));
   if (progress) {
     PrintProgress("compose", done, total, what);
   } else {
@@ -276,7 +277,8 @@ int RunList(const TuneFlags& flags) {
 int RunPlan(const TuneFlags& flags) {
   auto probe = tuning::SearchStrategy::Create(flags.strategy, {}, 0, flags.seed);
   if (probe.ok() && (*probe)->Adaptive())
-    return Fail("tune --plan: an " + flags.strategy + " search chooses each trial from the times "
+    return Fail("tune --plan: an " + flags.strategy +
+                " search chooses each trial from the times "
                 "before it; plan a grid or random search");
   auto target = LoadTarget(flags);
   if (!target.ok()) return Fail("tune: " + target.message());
@@ -300,7 +302,12 @@ int RunPlan(const TuneFlags& flags) {
   json.Key("settings").String(Settings(flags, false));
   json.Key("trials").BeginArray();
   for (tuning::KernelTuner::KernelSearch& search : *searches) {
-    json.BeginObject().Key("kernel").String(search.kernel).Key("config").String("default").EndObject();
+    json.BeginObject()
+        .Key("kernel")
+        .String(search.kernel)
+        .Key("config")
+        .String("default")
+        .EndObject();
     while (std::optional<size_t> next = search.strategy->Next()) {
       json.BeginObject()
           .Key("kernel")
@@ -370,8 +377,7 @@ int RunMerge(const TuneFlags& flags, const std::string& file) {
     auto tuner = tuning::KernelTuner::Create(*target->model.module, target->inputs,
                                              target->model.snapshot_index, flags.tuner);
     if (!tuner.ok()) return Fail("tune --merge: " + tuner.message());
-    (*tuner)->Compose(*run, [&](const tuning::CompositionStep& step, int64_t done,
-                                int64_t total) {
+    (*tuner)->Compose(*run, [&](const tuning::CompositionStep& step, int64_t done, int64_t total) {
       if (!flags.json || flags.progress) PrintStep(step, done, total, flags.progress);
     });
   }
@@ -510,10 +516,12 @@ std::vector<Flag> TuneFlagDeclarations() {
              "a time, and kept only where the whole module gets faster)"),
       JsonFlag(),
       ProgressFlag(),
-      Text("--executor", "local|ray", "where trials run: here, or as Ray tasks (scripts/ray_tune.py)")
+      Text("--executor", "local|ray",
+           "where trials run: here, or as Ray tasks (scripts/ray_tune.py)")
           .Default("local"),
       Text("--address", "ADDR", "with --executor ray: the cluster (host:port or ray://host:10001)"),
-      Integer("--max-retries", "N", "with --executor ray: resubmissions of a lost trial").AtLeast(0),
+      Integer("--max-retries", "N", "with --executor ray: resubmissions of a lost trial")
+          .AtLeast(0),
       Number("--timeout", "S", "with --executor ray: seconds one trial may take"),
       Text("--worker-fusescope", "PATH", "with --executor ray: the fusescope the nodes run"),
       Switch("--list", "show the stored runs and the best configuration per kernel").Mode(),

@@ -79,8 +79,7 @@ StatusOr<int> ParseGemmThreads(std::string_view word) {
   const std::string_view digits = word.substr(8);
   int threads = 0;
   auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), threads);
-  if (error != std::errc() || end != digits.data() + digits.size() || threads < 0 ||
-      threads > 1024)
+  if (error != std::errc() || end != digits.data() + digits.size() || threads < 0 || threads > 1024)
     return Status::Error("threads takes a count from 0 (the library's own) to 1024, not '" +
                          std::string(digits) + "'");
   return threads;
@@ -264,9 +263,9 @@ std::optional<std::string> BetterOpenBlasCore(std::string_view taken,
                                               const CpuVectorFeatures& cpu) {
   // OpenBLAS's x86 kernels older than AVX2 with FMA.
   static constexpr std::string_view kOlder[] = {
-      "Katmai", "Coppermine", "Northwood", "Prescott",  "Banias",       "Atom",
-      "Core2",  "Penryn",     "Dunnington", "Nehalem",  "Sandybridge",  "Opteron",
-      "Opteron_SSE3", "Barcelona", "Bobcat", "Bulldozer", "Piledriver"};
+      "Katmai",       "Coppermine", "Northwood",  "Prescott",  "Banias",      "Atom",
+      "Core2",        "Penryn",     "Dunnington", "Nehalem",   "Sandybridge", "Opteron",
+      "Opteron_SSE3", "Barcelona",  "Bobcat",     "Bulldozer", "Piledriver"};
   if (!cpu.avx2_fma) return std::nullopt;
   if (std::find(std::begin(kOlder), std::end(kOlder), taken) == std::end(kOlder))
     return std::nullopt;

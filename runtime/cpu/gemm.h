@@ -121,8 +121,7 @@ struct CpuVectorFeatures {
   bool avx2_fma = false;
   bool avx512 = false;  // F, BW, DQ and VL
 };
-std::optional<std::string> BetterOpenBlasCore(std::string_view taken,
-                                              const CpuVectorFeatures& cpu);
+std::optional<std::string> BetterOpenBlasCore(std::string_view taken, const CpuVectorFeatures& cpu);
 // This CPU's features (cpuid), and BetterOpenBlasCore for this process.
 CpuVectorFeatures HostVectorFeatures();
 std::optional<std::string> BetterOpenBlasCoreHere();

@@ -19,7 +19,8 @@ const std::vector<std::string>& GemmLibraryNames() {
 std::string KernelConfig::ToString() const {
   std::string text = lowering ? lowering->ToString() : std::string();
   if (!gemm.empty()) text += (text.empty() ? "" : " ") + std::string("gemm=") + gemm;
-  if (threads > 0) text += (text.empty() ? "" : " ") + std::string("threads=") + std::to_string(threads);
+  if (threads > 0)
+    text += (text.empty() ? "" : " ") + std::string("threads=") + std::to_string(threads);
   return text;
 }
 

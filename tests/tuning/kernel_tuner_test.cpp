@@ -65,8 +65,7 @@ TEST(SearchSpaceTest, EachKindOfKernelGetsTheKnobsThatShapeIt) {
   EXPECT_EQ(configs, (std::vector<std::string>{"gemm=openblas", "gemm=openblas threads=1",
                                                "tile=0 vector=8 gemm=mlir"}));
   EXPECT_EQ(CandidatesFor(*threads, KernelKind::kLoops).size(), 1u);
-  EXPECT_NE(SearchSpace::Parse("threads=2000").message().find("from 0 to 1024"),
-            std::string::npos);
+  EXPECT_NE(SearchSpace::Parse("threads=2000").message().find("from 0 to 1024"), std::string::npos);
   // Every configuration reads back as itself.
   for (const Candidate& candidate : gemm) {
     auto parsed = runtime::KernelConfig::Parse(candidate.config.ToString());

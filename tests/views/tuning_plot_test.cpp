@@ -95,7 +95,8 @@ TEST(TuningPlotTest, TheBestIsTheTunersWinNotTheFastestNoise) {
   ASSERT_NE(plot.best_trial, nullptr);
   EXPECT_TRUE(plot.best_trial->is_default);
   EXPECT_DOUBLE_EQ(plot.best_relative, 1);
-  EXPECT_NE(TuningPlotSvg({run}).find("no configuration beat the default beyond noise"), std::string::npos);
+  EXPECT_NE(TuningPlotSvg({run}).find("no configuration beat the default beyond noise"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -20,8 +20,8 @@
 #include "views/qt/graph/diff_colors.h"
 #include "views/qt/kernel/kernel_stage_model.h"
 #include "views/qt/row_table.h"
-#include "views/qt/workers/latest_task_runner.h"
 #include "views/qt/workbench_context.h"
+#include "views/qt/workers/latest_task_runner.h"
 
 namespace fusescope::views {
 namespace {

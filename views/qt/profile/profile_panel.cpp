@@ -19,10 +19,10 @@
 #include "profiler/attribution.h"
 #include "profiler/profile_store.h"
 #include "views/qt/profile/hot_node_model.h"
-#include "views/qt/row_table.h"
-#include "views/qt/workers/latest_task_runner.h"
 #include "views/qt/profile/roofline_view.h"
+#include "views/qt/row_table.h"
 #include "views/qt/workbench_context.h"
+#include "views/qt/workers/latest_task_runner.h"
 
 namespace fusescope::views {
 

@@ -18,10 +18,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "views/qt/row_table.h"
-#include "views/qt/run/bisect_model.h"
 #include "views/qt/graph/diff_colors.h"
 #include "views/qt/icons.h"
+#include "views/qt/row_table.h"
+#include "views/qt/run/bisect_model.h"
 #include "views/qt/run/run_controller.h"
 #include "views/qt/run/run_output_model.h"
 #include "views/qt/workbench_context.h"

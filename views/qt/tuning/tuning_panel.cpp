@@ -492,7 +492,8 @@ void TuningPanel::ShowKernel(const QString& kernel) {
   for (const tuning::CompositionStep& step : run->composition) {
     if (step.kernel != plot_->kernel) continue;
     if (!step.ok) {
-      summary += tr(" · with the others' bests it failed: %1").arg(Text(step.error).toHtmlEscaped());
+      summary +=
+          tr(" · with the others' bests it failed: %1").arg(Text(step.error).toHtmlEscaped());
     } else {
       summary += tr(" · with the others' bests: module %1 → %2 µs, faster in %3 of %4 runs, "
                     "<b>%5</b>")
