@@ -29,6 +29,7 @@ struct PreparedShape {
   std::vector<runtime::Literal> reference;  // the model's own types
   std::vector<runtime::Literal> exact;      // widened to f64
   std::string reference_error;              // why there is no reference
+  std::vector<std::string> model_ops;       // Comparison::model_ops
 };
 
 Status WriteTextFile(const fs::path& path, const std::string& text) {
@@ -74,6 +75,24 @@ StatusOr<PreparedShape> PrepareShape(const ComparisonSpec& spec, const ShapeChoi
         i < spec.input_names.size() ? spec.input_names[i] : "arg_" + std::to_string(i);
     members.push_back({name, (*inputs)[i]});
   }
+  // The entry's ops first; an HLO instruction named for itself only there (a reducer's `add`
+  // is not an op of the model).
+  std::vector<const ir::Computation*> computations = {&entry};
+  for (const auto& computation : (*module)->computations())
+    if (computation.get() != &entry) computations.push_back(computation.get());
+  for (const ir::Computation* computation : computations)
+    for (const auto& instruction : computation->instructions()) {
+      // Weights and inputs are no ops: no compiler reports a kernel for them.
+      if (instruction->opcode() == ir::Opcode::kConstant ||
+          instruction->opcode() == ir::Opcode::kParameter)
+        continue;
+      std::string op = instruction->metadata().String("op_name");
+      if (op.empty() && spec.model_format == "hlo" && computation == &entry)
+        op = instruction->name();
+      if (!op.empty() && std::find(shape.model_ops.begin(), shape.model_ops.end(), op) ==
+                             shape.model_ops.end())
+        shape.model_ops.push_back(std::move(op));
+    }
   shape.inputs_path = (scratch / "inputs" / (choice.name + ".npz")).string();
   FS_RETURN_IF_ERROR(runtime::WriteNpzFile(shape.inputs_path, members));
   // XLA reads HLO text: our importer's module at this shape, every constant printed whole
@@ -370,6 +389,7 @@ StatusOr<Comparison> RunComparison(const ComparisonSpec& spec) {
     if (!prepared->reference_error.empty() && comparison.reference_note.empty())
       comparison.reference_note =
           "no reference at " + choice.name + ": " + prepared->reference_error;
+    if (shapes.empty()) comparison.model_ops = prepared->model_ops;
     shapes.push_back(std::move(prepared).value());
   }
   if (comparison.reference_note.empty())

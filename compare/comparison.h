@@ -107,6 +107,10 @@ struct Comparison {
   int64_t warmup = 0;
   int64_t threads = 0;
   std::string reference_note;  // how the reference answers were made, or why they are missing
+  // The model's ops in its order (ONNX node names, or the op_name metadata our importer gave
+  // each instruction; an HLO instruction's own name where it has none), at the first shape:
+  // the rows of the op-following table.
+  std::vector<std::string> model_ops;
   std::vector<PeerOutcome> peers;
   std::vector<ComparisonRow> rows;
 

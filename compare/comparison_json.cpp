@@ -192,6 +192,9 @@ std::string Comparison::ToJson() const {
   json.Key("warmup").Int(warmup);
   json.Key("threads").Int(threads);
   json.Key("reference").String(reference_note);
+  json.Key("model_ops").BeginArray();
+  for (const std::string& op : model_ops) json.String(op);
+  json.EndArray();
   json.Key("shapes").BeginArray();
   for (const ShapeChoice& shape : shapes) {
     json.BeginObject().Key("name").String(shape.name).Key("batch").Int(shape.batch);
@@ -221,6 +224,8 @@ StatusOr<Comparison> Comparison::FromJson(std::string_view text) {
   comparison.warmup = static_cast<int64_t>(NumberOr(*document, "warmup", 0));
   comparison.threads = static_cast<int64_t>(NumberOr(*document, "threads", 0));
   comparison.reference_note = StringOf(*document, "reference");
+  for (const JsonValue& op : ArrayOf(*document, "model_ops"))
+    if (op.is_string()) comparison.model_ops.push_back(op.string());
   for (const JsonValue& item : ArrayOf(*document, "shapes")) {
     ShapeChoice shape;
     shape.name = StringOf(item, "name");

@@ -257,6 +257,27 @@ std::string FormatComparisonCsv(const Comparison& comparison) {
   return out;
 }
 
+namespace {
+
+// A constant, or a constant only broadcast, reshaped or converted: common-subexpression
+// elimination keeps one of equal constants with one op's name, so such a member says nothing
+// about which ops a fusion computes.
+bool IsSharedConstant(const ir::Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case ir::Opcode::kConstant:
+      return true;
+    case ir::Opcode::kBroadcast:
+    case ir::Opcode::kReshape:
+    case ir::Opcode::kBitcast:
+    case ir::Opcode::kConvert:
+      return instruction.operand_count() == 1 && IsSharedConstant(*instruction.operand(0));
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> ModelOpsOf(const ir::Instruction& instruction) {
   std::vector<std::string> ops;
   auto add = [&](const ir::Instruction& inner) {
@@ -265,7 +286,8 @@ std::vector<std::string> ModelOpsOf(const ir::Instruction& instruction) {
   };
   add(instruction);
   if (const ir::Computation* fused = instruction.fused_computation())
-    for (const auto& inner : fused->instructions()) add(*inner);
+    for (const auto& inner : fused->instructions())
+      if (inner->opcode() != ir::Opcode::kParameter && !IsSharedConstant(*inner)) add(*inner);
   return ops;
 }
 
@@ -288,7 +310,25 @@ std::vector<OpInKernels> FollowOps(const Comparison& comparison) {
     }
   }
   std::vector<OpInKernels> ops;
-  for (const std::string& op : order) ops.push_back(std::move(by_op[op]));
+  if (comparison.model_ops.empty()) {
+    for (const std::string& op : order) ops.push_back(std::move(by_op[op]));
+    return ops;
+  }
+  for (const std::string& op : comparison.model_ops) {
+    auto it = by_op.find(op);
+    if (it == by_op.end()) {
+      ops.push_back({op, true, {}});
+      continue;
+    }
+    ops.push_back(std::move(it->second));
+    by_op.erase(it);
+  }
+  for (const std::string& op : order) {
+    auto it = by_op.find(op);
+    if (it == by_op.end()) continue;
+    it->second.of_model = false;
+    ops.push_back(std::move(it->second));
+  }
   return ops;
 }
 
@@ -297,11 +337,27 @@ std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison&
   if (!comparison.shapes.empty())
     out += "\neach op of the model in each compiler's kernels (at " + comparison.shapes[0].name +
            "; kernel time where the compiler's profiler gave one):\n";
+  std::map<std::string, std::vector<std::string>> others;  // compiler -> its parts
   for (const OpInKernels& op : ops) {
+    if (!op.of_model) {
+      for (const auto& placement : op.placements) {
+        auto& parts = others[placement.compiler];
+        if (std::find(parts.begin(), parts.end(), op.op) == parts.end()) parts.push_back(op.op);
+      }
+      continue;
+    }
     out += "  " + op.op + "\n";
+    if (op.placements.empty())
+      out += "      (in no kernel a compiler reported: folded into a constant, or not profiled)\n";
     for (const auto& placement : op.placements)
       out += "      " + Pad(placement.compiler, 18) + placement.kernel +
              (placement.time_us >= 0 ? "  " + Fixed(placement.time_us, 1) + " us" : "") + "\n";
+  }
+  for (const auto& [compiler, parts] : others) {
+    out += "  " + compiler + "'s kernels also hold " + std::to_string(parts.size()) +
+           " instruction(s) of its own, no op of the model:";
+    for (size_t i = 0; i < parts.size() && i < 8; ++i) out += (i ? ", " : " ") + parts[i];
+    out += parts.size() > 8 ? ", ...\n" : "\n";
   }
   for (const PeerOutcome& peer : comparison.peers) {
     if (peer.status != "ok") continue;

@@ -20,6 +20,9 @@ std::string FormatComparisonCsv(const Comparison& comparison);
 // kernel's time where the compiler's profiler gave one (at the comparison's first shape).
 struct OpInKernels {
   std::string op;
+  // False for what a kernel holds that is no op of the model (an instruction the compiler
+  // made, as XLA's dot merger makes slices): listed after the model's ops.
+  bool of_model = true;
   struct Placement {
     std::string compiler;  // "ort", or "tvm-metaschedule" for a variant
     std::string kernel;
@@ -35,6 +38,10 @@ std::string FormatComparisonsHtml(const std::vector<Comparison>& comparisons);
 // metadata importers give every instruction: what FollowOps is looked up by.
 std::vector<std::string> ModelOpsOf(const ir::Instruction& instruction);
 
+// The model's ops in its order (Comparison::model_ops), each with its placements (none when no
+// reported kernel holds it: folded away, or its compiler gave no kernels), then the kernels'
+// other parts. Without model_ops (a comparison stored before them), the ops in the order the
+// kernels name them.
 std::vector<OpInKernels> FollowOps(const Comparison& comparison);
 std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison& comparison);
 

@@ -82,6 +82,17 @@ def main():
                                     f"{row['latency_us']['count']} calls timed, 30 asked")
             if compiler == "tvm" and {r["variant"] for r in rows} != {"tvm-untuned", "tvm-metaschedule"}:
                 failures.append("tvm: not measured both untuned and after MetaSchedule")
+            # Each op followed into the kernels of the compilers whose profilers this tier
+            # drives: both matmuls of the MLP are in a kernel with a time.
+            if compiler in ("ours", "ort", "iree"):
+                kernels = [k for k in peer.get("kernels", []) if k["shape"] == "b1"]
+                held = {op for k in kernels if k["time_us"] > 0 for op in k["ops"]}
+                print(f"    kernels: " + "; ".join(f"{k['name']} {k['time_us']:.1f} us "
+                                                 f"{'+'.join(k['ops'])}" for k in kernels))
+                for op in ("fc1_matmul", "fc2_matmul"):
+                    if op not in held:
+                        failures.append(f"{compiler}: no kernel with a time holds {op} "
+                                        f"({peer.get('kernels_note', '')})")
         # A Python without the compiler's package: one line saying so, with the install command.
         python = environment("ort") or environment("iree")
         env = dict(os.environ, FUSESCOPE_PEER_PYTHON_TVM=str(python))

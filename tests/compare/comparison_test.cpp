@@ -110,6 +110,72 @@ TEST_F(ComparisonTest, AGoodPeerIsMeasuredAndJudged) {
   EXPECT_EQ(ops[0].placements[0].kernel, "fake_kernel_0");
 }
 
+// The op table lists the model's ops in its order (constants and parameters are no ops), an op
+// no kernel holds with no placement, and what a compiler's kernels hold that is no op of the
+// model after them; the order and the list survive the stored JSON.
+TEST_F(ComparisonTest, OpsFollowTheModelsOrderAndSetApartTheCompilersOwn) {
+  ComparisonSpec spec = Spec({{"ort", "ok"}});
+  spec.load = [](const std::map<std::string, int64_t>&) {
+    return ir::ParseHloModule(R"(HloModule two_ops
+
+ENTRY main {
+  p0 = f32[2,3] parameter(0), metadata={op_name="x"}
+  w = f32[2,3] constant({{1,2,3},{4,5,6}}), metadata={op_name="w.weight"}
+  n = f32[2,3] add(p0, w), metadata={op_name="add_op"}
+  ROOT c = f32[2,3] copy(n), metadata={op_name="copy_op"}
+}
+)");
+  };
+  auto comparison = RunComparison(spec);
+  ASSERT_TRUE(comparison.ok()) << comparison.message();
+  EXPECT_EQ(comparison->model_ops, (std::vector<std::string>{"add_op", "copy_op"}));
+  PeerKernel own;
+  own.variant = "ort";
+  own.shape = "static";
+  own.name = "merged";
+  own.ops = {"slice.7", "add_op"};
+  comparison->peers[0].kernels.push_back(own);
+  auto stored = Comparison::FromJson(comparison->ToJson());
+  ASSERT_TRUE(stored.ok()) << stored.message();
+  EXPECT_EQ(stored->model_ops, comparison->model_ops);
+  const auto ops = FollowOps(*stored);
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].op, "add_op");
+  ASSERT_EQ(ops[0].placements.size(), 1u);
+  EXPECT_EQ(ops[0].placements[0].kernel, "merged");
+  EXPECT_EQ(ops[1].op, "copy_op");
+  EXPECT_EQ(ops[1].placements[0].kernel, "fake_kernel_0");
+  EXPECT_EQ(ops[2].op, "slice.7");
+  EXPECT_FALSE(ops[2].of_model);
+  const std::string text = FormatOpsText(ops, *stored);
+  EXPECT_NE(text.find("ort's kernels also hold 1 instruction(s) of its own, no op of the model: "
+                      "slice.7"),
+            std::string::npos)
+      << text;
+  EXPECT_LT(text.find("add_op"), text.find("copy_op")) << text;
+}
+
+// A fusion's shared constants (CSE keeps one of equal constants with one op's name) do not make
+// it hold that op.
+TEST(ModelOpsOfTest, SharedConstantsOfAFusionNameNoOp) {
+  auto module = ir::ParseHloModule(R"(HloModule fused
+
+fused {
+  p = f32[4] parameter(0)
+  k = f32[] constant(0), metadata={op_name="softmax_op"}
+  b = f32[4] broadcast(k), dimensions={}, metadata={op_name="softmax_op"}
+  ROOT m = f32[4] maximum(p, b), metadata={op_name="relu_op"}
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT f = f32[4] fusion(x), kind=kLoop, calls=fused
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.message();
+  EXPECT_EQ(ModelOpsOf(*(*module)->entry()->root()), (std::vector<std::string>{"relu_op"}));
+}
+
 // Every way a peer can fail is that peer's finding, one line, and the others still run.
 TEST_F(ComparisonTest, EachFailureIsAFindingAndTheOthersGoOn) {
   auto comparison = RunComparison(Spec({{"xla", "timeout"},

@@ -141,10 +141,9 @@ def measure(request, response, deadline):
         "the ONNX file, imported per shape by tvm.relax.frontend.onnx.from_onnx with every "
         "input at its array's static shape")
     response.doc["dynamic_shapes"] = False
-    response.doc["kernels_note"] = (
-        "TVM 0.27's Relax VirtualMachine has no per-kernel profiler in its Python API"
-        if request["options"].get("profile") else "profiling was not asked for")
     work = request["work_dir"]
+    first_shape = request["shapes"][0]["name"]
+    executables = {}  # variant -> the first shape's executable, for the kernels' times
     model = request["model"]
     trials = int(request["options"].get("tvm_trials", 64))
 
@@ -153,6 +152,8 @@ def measure(request, response, deadline):
         start = time.perf_counter()
         executable = tvm.compile(import_shape(model, inputs), target=target)
         build_s = time.perf_counter() - start
+        if shape["name"] == first_shape:
+            executables["tvm-untuned"] = executable
         artifact = export(executable, work, f"tvm-untuned.{shape['name']}")
         return common.Built(lambda arrays: vm_call(executable, arrays), build_s=build_s,
                             artifact=artifact, artifact_bytes=common.file_bytes(artifact))
@@ -192,6 +193,8 @@ def measure(request, response, deadline):
         start = time.perf_counter()
         executable = tvm.compile(tuned_module, target=target)
         build_s = time.perf_counter() - start
+        if shape["name"] == first_shape:
+            executables["tvm-metaschedule"] = executable
         artifact = export(executable, work, f"tvm-metaschedule.{shape['name']}")
         return common.Built(lambda arrays: vm_call(executable, arrays),
                             child_peak_rss=tuner_peak, build_s=build_s,
@@ -199,6 +202,225 @@ def measure(request, response, deadline):
                             artifact_bytes=common.file_bytes(artifact))
 
     common.measure_shapes(request, response, "tvm-metaschedule", tuned, deadline)
+    if not request["options"].get("profile"):
+        response.doc["kernels_note"] = "profiling was not asked for"
+    elif not executables:
+        response.doc["kernels_note"] = "the first shape did not build"
+    else:
+        try:
+            profile_kernels(request, response, executables, target)
+        except Exception as error:  # noqa: BLE001  (TVM raises many types)
+            response.doc["kernels"] = []
+            response.doc["kernels_note"] = f"the kernels were not profiled: {common.error_text(error)}"
+
+
+def import_named(model_path, inputs):
+    """import_shape, with each ONNX node's result bound to a variable named after the node
+    (`onnx:<node>`, made an identifier). The frontend builds nested expressions that its
+    normalizer binds to variables named `lv`; binding each node's result as it is converted
+    gives the same program with names that FuseOps keeps inside the functions it makes."""
+    from tvm.relax.frontend.onnx import onnx_frontend
+
+    importer = onnx_frontend.ONNXGraphImporter
+    convert = importer._convert_operator
+
+    def named(self, op_name, node_inputs, attrs, opset):
+        # _convert_operator's steps, with the naming between the conversion and the
+        # normalization (which would bind a tuple's calls to `lv`).
+        converters = onnx_frontend._get_convert_map()
+        node = attrs.get("tvm_custom", {}).get("name")
+        if op_name not in converters or not node:
+            return convert(self, op_name, node_inputs, attrs, opset)
+        result = converters[op_name].get_converter(opset)(self.bb, node_inputs, attrs,
+                                                           [self._nodes, self._params])
+        name = NODE_PREFIX + identifier(node)
+
+        def bind(expr):
+            # Innermost first, so that the node's every call (a Conv's bias add, a Gemm's
+            # matmul, a LayerNormalization's tuple) is bound under its name.
+            if isinstance(expr, relax.Call):
+                call = relax.Call(expr.op, [bind(arg) for arg in expr.args], expr.attrs,
+                                  expr.ty_args, expr.span)
+                return self.bb.emit(call, name_hint=name)
+            if isinstance(expr, relax.Tuple):
+                return relax.Tuple([bind(field) for field in expr.fields])
+            if isinstance(expr, relax.TupleGetItem):  # BatchNormalization's output 0
+                return relax.TupleGetItem(bind(expr.tuple_value), expr.index)
+            return expr
+
+        result = bind(result)
+        return self.bb.normalize(result) if isinstance(result, relax.Expr) else result
+
+    importer._convert_operator = named
+    try:
+        return import_shape(model_path, inputs)
+    finally:
+        importer._convert_operator = convert
+
+
+NODE_PREFIX = "onnx_"
+
+
+def identifier(name):
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def var_name(var):
+    return str(var.name_hint) if hasattr(var, "name_hint") else str(var)
+
+
+def bindings(function):
+    return [binding for block in function.body.blocks for binding in block.bindings]
+
+
+def kernel_ops(model_path, inputs, nodes, target, output_nodes=()):
+    """Kernel (PrimFunc) name -> the ONNX nodes it computes, from the named import fused as the
+    measured builds fuse it (fuse(): the names of FuseOps' functions are the names of the
+    kernels FuseTIR makes of them). Inside a fused function each binding keeps its node's
+    name except the output's, which FuseOps names `gv`: the output is the node of the module
+    before fusion that no fused function names and that takes a value the function computes.
+    A kernel left alone keeps its binding in main.
+
+    Returns (fused, unfused): the kernels of fuse()'s module (MetaSchedule's build) and those
+    of the module before FuseOps, which is what TVM 0.27's default CPU pipeline runs (it calls
+    one legalized PrimFunc per op). `output_nodes`: the nodes that make the graph's outputs, in
+    its output order; CanonicalizeBindings gives their bindings main's output names."""
+    by_identifier = {NODE_PREFIX + identifier(node): node for node in nodes}
+    with target:
+        before = tvm.transform.Sequential([
+            relax.transform.DecomposeOpsForInference(),
+            relax.transform.CanonicalizeBindings(),
+            relax.transform.LegalizeOps(),
+            relax.transform.AnnotateTIROpPattern(),
+            relax.transform.FoldConstant(),
+        ])(import_named(model_path, inputs))
+        fused = relax.transform.FuseOps()(before)
+    returned = before["main"].body.body
+    returned = returned.fields if isinstance(returned, relax.Tuple) else [returned]
+
+    def node_of(var):
+        for output, node in zip(returned, output_nodes):
+            if node and var.same_as(output):
+                return node
+        return by_identifier.get(var_name(var))
+
+    unfused, before_main = {}, {}  # PrimFunc -> nodes; node -> its calls before fusion
+    for binding in bindings(before["main"]):
+        node = node_of(binding.var)
+        value = binding.value
+        if node and isinstance(value, relax.Call) and value.args and isinstance(
+                value.args[0], tvm.ir.GlobalVar):
+            unfused.setdefault(value.args[0].name_hint, []).append(node)
+            before_main.setdefault(node, []).append(value)
+
+    def callee(value):
+        return (value.args[0].name_hint if isinstance(value, relax.Call) and value.args and
+                isinstance(value.args[0], tvm.ir.GlobalVar) else None)
+
+    def named_arguments(node):
+        """The names of the values the node's calls take (call_tir(kernel, (arguments...))
+        after LegalizeOps)."""
+        names = set()
+        for value in before_main.get(node, []):
+            arguments = (value.args[1].fields if len(value.args) > 1 and isinstance(
+                value.args[1], relax.Tuple) else value.args)
+            names |= {var_name(arg) for arg in arguments if isinstance(arg, relax.Var)}
+        return names
+
+    sites = {}
+    for binding in bindings(fused["main"]):
+        value = binding.value
+        if isinstance(value, relax.Call) and isinstance(value.op, tvm.ir.GlobalVar):
+            sites[value.op.name_hint] = sites.get(value.op.name_hint, 0) + 1
+    functions = sorted((gv.name_hint, fused[gv]) for gv in fused.get_global_vars()
+                       if isinstance(fused[gv], relax.Function) and gv.name_hint != "main")
+    holds, placed = {}, set()
+    # The first instance of each fused function: its body's names, and its output's node.
+    for name, function in functions:
+        body = bindings(function)
+        inner = [var_name(b.var) for b in body]
+        ops = [by_identifier[v] for v in inner if v in by_identifier]
+        if var_name(body[-1].var) not in by_identifier:
+            # The output's node: one calling the same PrimFunc before fusion on a value this
+            # function computes (or the only one calling it).
+            candidates = [node for node in unfused.get(callee(body[-1].value), [])
+                          if node not in placed and node not in ops]
+            linked = [node for node in candidates if named_arguments(node) & set(inner)]
+            chosen = linked or (candidates if len(candidates) == 1 else [])
+            if chosen:
+                ops.append(chosen[0])
+        holds[name] = ops
+        placed.update(ops)
+    # FuseOps makes one function of equal groups (the Q, K and V projections): each further
+    # call site's group is found by the function's chain of PrimFuncs among the nodes no
+    # function holds yet, its first node first in program order, each next one taking a value
+    # of the nodes found so far.
+    for name, function in functions:
+        chain = [callee(b.value) for b in bindings(function)]
+        for _ in range(sites.get(name, 1) - 1):
+            found = []
+            for step, kernel in enumerate(chain):
+                candidates = [node for node in unfused.get(kernel, []) if node not in placed]
+                if step:
+                    known = {NODE_PREFIX + identifier(node) for node in found}
+                    candidates = [node for node in candidates if named_arguments(node) & known]
+                if candidates:
+                    found.append(candidates[0])
+                    placed.add(candidates[0])
+                elif not step:
+                    break
+            holds[name] += [node for node in found if node not in holds[name]]
+    # A kernel FuseOps left alone is called from main as it was.
+    for binding in bindings(fused["main"]):
+        kernel = callee(binding.value)
+        if kernel in unfused and kernel not in holds:
+            holds[kernel] = [node for node in unfused[kernel] if node not in placed]
+    return holds, unfused
+
+
+def profile_kernels(request, response, executables, target):
+    """Each kernel of the first shape's builds with its median time over calls of the model,
+    timed by the Relax VM's instrument hook, which the VM calls before and after each call it
+    makes (TVM 0.27's VM has no profiler of its own in the Python API). The hook's own return
+    and call are inside each interval, about a microsecond here."""
+    shape = request["shapes"][0]
+    inputs = common.load_inputs(np, shape["inputs"])
+    graph = onnx.load(request["model"], load_external_data=False).graph
+    nodes = [node.name for node in graph.node if node.name]
+    makers = {output: node.name for node in graph.node for output in node.output}
+    fused, unfused = kernel_ops(request["model"], inputs, nodes, target,
+                                [makers.get(output.name) for output in graph.output])
+    device = tvm.cpu()
+    for variant, executable in executables.items():
+        holds = unfused if variant == "tvm-untuned" else fused
+        vm = relax.VirtualMachine(executable, device)
+        arguments = [tvm.runtime.tensor(array, device) for _, array in inputs]
+        main = vm["main"]
+        main(*arguments)  # warm-up, untimed
+        times, started = {}, {}
+
+        def hook(func, symbol, before_run, ret_value, *args):
+            now = time.perf_counter_ns()
+            symbol = str(symbol)
+            if symbol in holds:
+                if before_run:
+                    started[symbol] = now
+                elif symbol in started:
+                    times.setdefault(symbol, []).append((now - started.pop(symbol)) / 1000.0)
+            return 0  # VMInstrumentReturnKind.NO_OP
+
+        vm.set_instrument(hook)
+        calls = 0
+        budget_end = time.monotonic() + 60
+        while calls < max(10, min(int(request["reps"]), 50)) and (
+                calls < 3 or time.monotonic() < budget_end):
+            main(*arguments)
+            calls += 1
+        for name, durations in times.items():
+            durations.sort()
+            response.add_kernel(variant, shape["name"], name, durations[len(durations) // 2],
+                                holds[name], f"Relax VM instrument hook (median of "
+                                f"{len(durations)} calls over {calls} runs)")
 
 
 def in_process_builder():

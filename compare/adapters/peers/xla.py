@@ -150,8 +150,14 @@ def instruction_names(executable):
     def ops_of(lines):
         """The model's ops: each instruction's metadata op_name (which XLA keeps through its
         passes, and which names the input model's op), else the instruction's own name."""
-        ops = []
+        ops, constants = [], set()
         for member, text in lines:
+            # A constant (or one only broadcast or reshaped) is shared between ops by CSE and
+            # keeps one op's name: it says nothing about which ops the kernel computes.
+            operands = re.search(r"\b(?:broadcast|reshape|bitcast|convert)\(%?([\w.\-]+)\)", text)
+            if " constant(" in text or (operands and operands.group(1) in constants):
+                constants.add(member)
+                continue
             found = re.search(r'op_name="([^"]*)"', text)
             op = found.group(1) if found else member
             if op not in ops:
