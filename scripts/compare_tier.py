@@ -84,7 +84,7 @@ def main():
                 failures.append("tvm: not measured both untuned and after MetaSchedule")
             # Each op followed into the kernels of the compilers whose profilers this tier
             # drives: both matmuls of the MLP are in a kernel with a time.
-            if compiler in ("ours", "ort", "iree"):
+            if compiler in ("ours", "ort", "iree", "tvm"):
                 kernels = [k for k in peer.get("kernels", []) if k["shape"] == "b1"]
                 held = {op for k in kernels if k["time_us"] > 0 for op in k["ops"]}
                 print(f"    kernels: " + "; ".join(f"{k['name']} {k['time_us']:.1f} us "

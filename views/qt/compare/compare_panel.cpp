@@ -398,7 +398,7 @@ void ComparePanel::FollowSelection(const WorkbenchContext& context) {
     auto it = std::find_if(followed.begin(), followed.end(),
                            [&](const compare::OpInKernels& entry) { return entry.op == op; });
     text += QStringLiteral("<b>%1</b>").arg(Text(op).toHtmlEscaped());
-    if (it == followed.end()) {
+    if (it == followed.end() || it->placements.empty()) {
       text += tr(": in no compiler's reported kernels<br>");
       continue;
     }
