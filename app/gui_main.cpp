@@ -48,6 +48,7 @@ struct GuiOptions {
   std::string kernel;        // the Kernel view on this kernel
   std::string kernel_stage;  // and this stage of it
   std::string tuning_kernel;  // the Tuning view on this kernel of the recording's tuning runs
+  std::string select;         // this instruction selected in the shown pass
   bool heat = false;
   std::string lesson;                   // opened instead of a file
   std::optional<long long> lesson_step;  // 1-based
@@ -104,6 +105,8 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
       if (!value(options.kernel)) return "--kernel needs a kernel name";
     } else if (arg == "--tuning-kernel") {
       if (!value(options.tuning_kernel)) return "--tuning-kernel needs a kernel name";
+    } else if (arg == "--select") {
+      if (!value(options.select)) return "--select needs an instruction name";
     } else if (arg == "--kernel-stage") {
       if (!value(options.kernel_stage)) return "--kernel-stage needs a stage name";
     } else if (arg == "--strip") {
@@ -146,8 +149,10 @@ std::string ParseOptions(const std::vector<std::string>& args, GuiOptions& optio
   }
   if (!options.kernel_stage.empty() && options.kernel.empty())
     return "--kernel-stage needs --kernel";
-  if (!options.kernel.empty() && !options.tuning_kernel.empty())
-    return "give --kernel or --tuning-kernel, not both";
+  if (int(!options.kernel.empty()) + int(!options.tuning_kernel.empty()) +
+          int(!options.select.empty()) >
+      1)
+    return "give one of --kernel, --tuning-kernel and --select";
   if (!options.lesson.empty() && !options.file.empty())
     return "give a file or --lesson, not both";
   if (options.lesson_step && options.lesson.empty()) return "--lesson-step needs --lesson";
@@ -297,6 +302,16 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
       grab();
       return;
     }
+    if (!options.select.empty()) {
+      if (!window.SelectInstruction(QString::fromStdString(options.select))) {
+        std::cerr << options.file << ": no instruction '" << options.select
+                  << "' in the shown pass\n";
+        app.quit();
+        return;
+      }
+      grab();
+      return;
+    }
     if (options.kernel.empty()) {
       grab();
       return;
@@ -335,6 +350,14 @@ int RunScreenshot(QApplication& app, views::MainWindow& window, const GuiOptions
 
 }  // namespace
 
+const char kGuiUsage[] =
+    "gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] [--xla-pipeline cpu|gpu] "
+    "[--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
+    "[--kernel NAME [--kernel-stage STAGE]] [--tuning-kernel NAME] [--select NAME] "
+    "[--lesson LESSON [--lesson-step N] [--presenter]] "
+    "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] "
+    "[--what-if-set KEY=VALUE] [--what-if-disable-pass NAME] [--screenshot OUT.png]";
+
 int GuiMain(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "gui") args.erase(args.begin());
@@ -343,12 +366,7 @@ int GuiMain(int argc, char** argv) {
   if (!error.empty()) {
     std::cerr
         << error
-        << "; usage: fusescope gui [FILE|DUMP_DIR] [--pass N] [--pipeline cpu|gpu] "
-           "[--xla-pipeline cpu|gpu] [--worker-timeout SECONDS] [--worker-memory MIB] [--heat] "
-           "[--kernel NAME [--kernel-stage STAGE]] [--tuning-kernel NAME] [--lesson LESSON "
-           "[--lesson-step N] [--presenter]] [--strip N [--strip-filter TEXT] [--strip-stages "
-           "LIST]] "
-           "[--what-if-set KEY=VALUE] [--what-if-disable-pass NAME] [--screenshot OUT.png]\n";
+        << "; usage: fusescope " << kGuiUsage << '\n';
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {
@@ -377,6 +395,12 @@ int GuiMain(int argc, char** argv) {
     QObject::connect(
         &window, &views::MainWindow::settled, &window,
         [&] { window.FocusTuningKernel(QString::fromStdString(options.tuning_kernel)); },
+        Qt::SingleShotConnection);
+  }
+  if (!options.select.empty()) {
+    QObject::connect(
+        &window, &views::MainWindow::settled, &window,
+        [&] { window.SelectInstruction(QString::fromStdString(options.select)); },
         Qt::SingleShotConnection);
   }
   if (WantsWhatIf(options)) {

@@ -17,6 +17,9 @@ namespace fusescope::app {
 
 int GuiMain(int argc, char** argv);
 
+// `gui [FILE|DUMP_DIR] [--pass N] ...`: the workbench's options, for its errors and `help`.
+extern const char kGuiUsage[];
+
 }  // namespace fusescope::app
 
 #endif  // FUSESCOPE_APP_GUI_MAIN_H_

@@ -190,6 +190,10 @@ std::map<std::string, std::string> ImportPeerDumps(const compare::Comparison& co
       const std::string target = (folder / (peer.compiler + ".fsdb")).string();
       compare::ProcessSpec spec;
       spec.argv = {executable, "import", dump.path, "-o", target};
+      // IREE's pass log with its dispatches' sources: each dispatch's stages in the Kernel view.
+      for (const compare::PeerDump& other : peer.dumps)
+        if (dump.kind == "mlir-log" && other.kind == "iree-executables")
+          spec.argv.insert(spec.argv.end(), {"--iree-executables", other.path});
       spec.stdout_path = (folder / (peer.compiler + ".import.log")).string();
       spec.stderr_path = (folder / (peer.compiler + ".import.err")).string();
       spec.time_limit_s = 600;

@@ -6,17 +6,15 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#ifdef FUSESCOPE_HAVE_GUI
+#include "app/gui_main.h"
+#endif
 
 namespace fusescope::app {
 namespace {
 
 #ifdef FUSESCOPE_HAVE_GUI
-// The workbench parses its own options (app/gui_main.cpp).
-constexpr char kGuiUsage[] =
-    "gui [FILE] [--pass N] [--pipeline cpu|gpu] [--worker-timeout SECONDS] "
-    "[--worker-memory MIB] [--lesson LESSON [--lesson-step N] [--presenter]] "
-    "[--strip N [--strip-filter TEXT] [--strip-stages LIST]] [--what-if-set KEY=VALUE] "
-    "[--what-if-disable-pass NAME] [--screenshot OUT.png]";
+// The workbench parses its own options (app/gui_main.cpp, kGuiUsage).
 constexpr char kGuiSummary[] =
     "open the workbench (a lesson in presenter mode, N stages side by side, a what-if)";
 #endif

@@ -674,6 +674,23 @@ bool MainWindow::FocusTuningKernel(const QString& name) {
   return tuning_panel_->SelectKernel(name);
 }
 
+bool MainWindow::SelectInstruction(const QString& name) {
+  const PassView* view = context_->pass_view();
+  if (!view) return false;
+  const std::string wanted = name.toStdString();
+  for (GraphSide side : {GraphSide::kAfter, GraphSide::kBefore}) {
+    const ir::Module* module = view->module(side);
+    if (!module || !module->entry()) continue;
+    for (const auto& instruction : module->entry()->instructions()) {
+      if (instruction->name() != wanted) continue;
+      if (compare_panel_->available()) RaiseDock(compare_panel_);
+      context_->SetSelection(Selection{instruction->id(), side, -1});
+      return true;
+    }
+  }
+  return false;
+}
+
 void MainWindow::OnRecordingLoaded(const WorkbenchContext& context) {
   const recording::Recording* recording = context.recording();
   save_->setEnabled(recording != nullptr);

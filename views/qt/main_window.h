@@ -102,6 +102,10 @@ class MainWindow : public QMainWindow, public ContextObserver {
   // Brings the Tuning dock to the front on kernel `name` of the recording's tuning runs
   // (TuningPanel::SelectKernel); false when no run has it.
   bool FocusTuningKernel(const QString& name);
+  // Selects the instruction named `name` in the shown pass (the after graph first, as a click
+  // on its node would) and, when the file holds comparisons, brings the Compare dock to the
+  // front on it; false when neither side has it.
+  bool SelectInstruction(const QString& name);
 
   WorkbenchContext* context() const { return context_; }
   PassActions* pass_actions() const { return pass_actions_; }

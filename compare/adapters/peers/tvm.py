@@ -540,13 +540,15 @@ def measured_trials(log_dir):
 
 
 def dump_ir(request, response, target):
-    """The default pipeline's IR after every pass for the first shape, as TVMScript files; a
-    build of its own so that dumping does not slow the measured one."""
+    """The IR after every pass of the MetaSchedule build's pipeline for the first shape, as
+    TVMScript files: fuse() (legalization, FuseOps, FuseTIR) and then tvm.compile, without
+    the tuning database (the default CPU pipeline alone fuses nothing). A build of its own so
+    that dumping does not slow the measured ones."""
     shape = request["shapes"][0]
     folder = os.path.join(request["work_dir"], "tvm-dumpir")
     module = import_shape(request["model"], common.load_inputs(np, shape["inputs"]))
     with tvm.transform.PassContext(instruments=[tvm.ir.instrument.DumpIR(folder, True)]):
-        tvm.compile(module, target=target)
+        tvm.compile(fuse(module, target), target=target)
     response.add_dump("tvm-dumpir", folder)
 
 

@@ -19,6 +19,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <QScrollArea>
 #include <QValueAxis>
 #include <algorithm>
 #include <set>
@@ -31,6 +32,9 @@
 
 namespace fusescope::views {
 namespace {
+
+// Bars this many times apart or more are drawn on a log axis.
+constexpr double kLogAxisSpread = 20;
 
 QString Text(const std::string& text) { return QString::fromStdString(text); }
 
@@ -120,7 +124,13 @@ void ComparePanel::setupBody() {
   auto* side_layout = new QVBoxLayout(side);
   side_layout->setContentsMargins(0, 0, 0, 0);
   side_layout->addWidget(compilers_, 1);
-  side_layout->addWidget(followed_);
+  // A node holding many ops lists a kernel per compiler for each: scrolled, so that the dock
+  // keeps its size.
+  auto* followed_scroll = new QScrollArea(side);
+  followed_scroll->setWidget(followed_);
+  followed_scroll->setWidgetResizable(true);
+  followed_scroll->setFrameShape(QFrame::NoFrame);
+  side_layout->addWidget(followed_scroll, 1);
   lower->addWidget(side);
   lower->setStretchFactor(0, 3);
   lower->setStretchFactor(1, 2);
@@ -307,11 +317,13 @@ void ComparePanel::DrawBars(const QString& title, const QString& unit,
   const auto variants = VariantsInOrder(*current());
   auto* series = new QBarSeries();
   double top = 0;
+  double least = 0;  // the smallest positive value
   for (const auto& [name, values] : sets) {
     auto* set = new QBarSet(name);
     for (double value : values) {
       *set << value;
       top = std::max(top, value);
+      if (value > 0) least = least > 0 ? std::min(least, value) : value;
     }
     series->append(set);
   }
@@ -321,11 +333,24 @@ void ComparePanel::DrawBars(const QString& title, const QString& unit,
   for (const std::string& variant : variants) categories->append(Text(variant));
   chart_->addAxis(categories, Qt::AlignBottom);
   series->attachAxis(categories);
-  auto* values = new QValueAxis();
-  values->setTitleText(unit);
-  values->setRange(0, top > 0 ? top * 1.1 : 1);
-  chart_->addAxis(values, Qt::AlignLeft);
-  series->attachAxis(values);
+  // Bars 20 times apart or more (an untuned TVM beside the others) on a linear axis leave the
+  // small ones invisible: a log axis then, said in its title.
+  QAbstractAxis* axis = nullptr;
+  if (least > 0 && top / least >= kLogAxisSpread) {
+    auto* log = new QLogValueAxis();
+    log->setBase(10);
+    log->setRange(least / 2, top * 2);
+    log->setLabelFormat(QStringLiteral("%g"));
+    log->setTitleText(tr("%1 (log scale)").arg(unit));
+    axis = log;
+  } else {
+    auto* linear = new QValueAxis();
+    linear->setTitleText(unit);
+    linear->setRange(0, top > 0 ? top * 1.1 : 1);
+    axis = linear;
+  }
+  chart_->addAxis(axis, Qt::AlignLeft);
+  series->attachAxis(axis);
   chart_->legend()->setVisible(sets.size() > 1);
 }
 
