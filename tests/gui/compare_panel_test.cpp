@@ -11,6 +11,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineSeries>
 #include <QSignalSpy>
@@ -24,6 +25,7 @@
 #include "tests/gui/gui_test_support.h"
 #include "views/qt/compare/compare_panel.h"
 #include "views/qt/compare/comparison_row_model.h"
+#include "views/qt/main_window.h"
 #include "views/qt/pass_view.h"
 #include "views/qt/workbench_context.h"
 
@@ -192,6 +194,29 @@ TEST_F(ComparePanelTest, TheSelectedNodesOpIsFollowedIntoEachCompiler) {
   EXPECT_TRUE(text.contains("fused_matmul_exp")) << text.toStdString();
   EXPECT_TRUE(text.contains("9.0")) << text.toStdString();
   EXPECT_FALSE(text.contains("MatMul_kernel_time")) << text.toStdString();
+}
+
+// `gui CMP.fsdb --select NAME`: the node is selected as a click would, and the Compare dock,
+// brought to the front, follows its op into each compiler's kernels; an unknown name is false.
+TEST_F(ComparePanelTest, SelectingANodeByNameShowsItsOpInTheCompareDock) {
+  MainWindow window(false);
+  window.show();
+  window.OpenPath(QString::fromStdString(file_));
+  ASSERT_TRUE(WaitFor([&] { return window.context()->pass_view() && window.IsSettled(); }));
+  // The user closed the Compare dock.
+  auto* compare_dock = window.findChild<QDockWidget*>(QStringLiteral("compare"));
+  ASSERT_NE(compare_dock, nullptr);
+  compare_dock->hide();
+  ASSERT_FALSE(window.compare_panel()->isVisible());
+  EXPECT_FALSE(window.SelectInstruction(QStringLiteral("no_such_node")));
+  ASSERT_TRUE(window.SelectInstruction(QStringLiteral("e")));
+  const ir::Instruction* selected = window.context()->pass_view()->Find(
+      window.context()->selection().side, window.context()->selection().instruction_id);
+  ASSERT_NE(selected, nullptr);
+  EXPECT_EQ(selected->name(), "e");
+  const QString text = window.compare_panel()->followed()->text();
+  EXPECT_TRUE(text.contains("fused_matmul_exp")) << text.toStdString();
+  EXPECT_TRUE(window.compare_panel()->isVisible());
 }
 
 TEST_F(ComparePanelTest, ARowOpensItsCompilersRecording) {
