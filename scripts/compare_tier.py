@@ -2,7 +2,7 @@
 """The comparison with the real peers this machine's set-up installed (scripts/setup_peers.sh).
 
 Runs `fusescope compare` on a small ONNX model at two batch sizes with ours, XLA, ONNX Runtime
-and IREE (and TVM where its environment was made) and checks that every compiler whose
+and IREE (and TVM and Inductor where their environments were made) and checks that every compiler whose
 environment exists built, ran and was judged right against the f64 answer, that one with no
 environment is reported as not installed with its install command (never as an error), and
 that a peer whose Python lacks its package says so in one line.
@@ -33,7 +33,7 @@ def environment(compiler):
 
 def main():
     fusescope = sys.argv[1]
-    present = [c for c in ("xla", "ort", "iree", "tvm") if environment(c)]
+    present = [c for c in ("xla", "ort", "iree", "tvm", "inductor") if environment(c)]
     if not any(c in present for c in ("ort", "iree", "tvm")):
         message = "no peer environment (.venv-peers/*): run scripts/setup_peers.sh"
         if os.environ.get("FUSESCOPE_REQUIRE_PEERS") == "1":
@@ -42,7 +42,7 @@ def main():
             return 1
         print("skipped: " + message)
         return 77
-    compilers = ["ours", "xla", "ort", "iree"] + (["tvm"] if "tvm" in present else [])
+    compilers = ["ours", "xla", "ort", "iree"] + [c for c in ("tvm", "inductor") if c in present]
     failures = []
     with tempfile.TemporaryDirectory(prefix="compare-tier-") as scratch:
         args = [fusescope, "compare", str(MODEL), "--compilers", ",".join(compilers),
