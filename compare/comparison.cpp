@@ -389,7 +389,8 @@ StatusOr<Comparison> RunComparison(const ComparisonSpec& spec) {
     if (!prepared->reference_error.empty() && comparison.reference_note.empty())
       comparison.reference_note =
           "no reference at " + choice.name + ": " + prepared->reference_error;
-    if (shapes.empty()) comparison.model_ops = prepared->model_ops;
+    if (shapes.empty())
+      comparison.model_ops = spec.model_ops.empty() ? prepared->model_ops : spec.model_ops;
     shapes.push_back(std::move(prepared).value());
   }
   if (comparison.reference_note.empty())

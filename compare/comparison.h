@@ -38,6 +38,9 @@ struct ComparisonSpec {
   std::string model_path;
   std::string model_format;              // "onnx", "stablehlo", "hlo"
   std::vector<std::string> input_names;  // the model's inputs in order (.npz keys)
+  // The model's ops in its order (an ONNX model's node names, which an op our importer folds
+  // away, an Identity, still names); empty: those our import of the model names.
+  std::vector<std::string> model_ops;
   std::vector<std::string> compilers;
   std::vector<ShapeChoice> shapes;
   ModelAtShape load;
@@ -107,9 +110,9 @@ struct Comparison {
   int64_t warmup = 0;
   int64_t threads = 0;
   std::string reference_note;  // how the reference answers were made, or why they are missing
-  // The model's ops in its order (ONNX node names, or the op_name metadata our importer gave
-  // each instruction; an HLO instruction's own name where it has none), at the first shape:
-  // the rows of the op-following table.
+  // The model's ops in its order: ComparisonSpec::model_ops, else the op_name metadata our
+  // importer gave each instruction at the first shape (an HLO instruction's own name where it
+  // has none), constants and parameters left out. The rows of the op-following table.
   std::vector<std::string> model_ops;
   std::vector<PeerOutcome> peers;
   std::vector<ComparisonRow> rows;

@@ -58,6 +58,7 @@ struct ModelFacts {
   std::string path;    // a file the peers can read
   std::string format;  // "onnx", "stablehlo", "hlo"
   std::vector<std::string> input_names;
+  std::vector<std::string> node_names;  // ONNX: its computing nodes (ComparisonSpec::model_ops)
   std::string batch_dim;  // the symbolic dimension on axis 0 of an input, if any
   std::string seq_dim;    // the one on axis 1, if any
   std::vector<std::string> symbolic;
@@ -73,6 +74,7 @@ StatusOr<ModelFacts> InspectModel(const std::string& what, const fs::path& scrat
     auto inputs = ir::onnx_import::ReadOnnxInputs(what);
     if (!inputs.ok()) return inputs.status();
     facts.input_names = inputs->names;
+    facts.node_names = inputs->node_names;
     for (const auto& dim : inputs->symbolic_dimensions) {
       facts.symbolic.push_back(dim.name);
       if (dim.axis == 0 && facts.batch_dim.empty()) facts.batch_dim = dim.name;
@@ -248,6 +250,7 @@ StatusOr<compare::ComparisonSpec> SpecFromArgs(const ParsedArgs& args, const Mod
   spec.model_path = facts.path;
   spec.model_format = facts.format;
   spec.input_names = facts.input_names;
+  spec.model_ops = facts.node_names;
   auto compilers = compare::ParseCompilerList(*args.Value("--compilers"));
   if (!compilers.ok()) return compilers.status();
   spec.compilers = *compilers;

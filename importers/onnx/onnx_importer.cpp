@@ -737,6 +737,9 @@ StatusOr<OnnxModelInputs> ReadOnnxInputs(const std::string& path) {
       if (!seen) inputs.symbolic_dimensions.push_back({name, input.name(), axis});
     }
   }
+  for (const auto& node : model.graph().node())
+    if (!node.name().empty() && node.op_type() != "Constant")
+      inputs.node_names.push_back(node.name());
   return inputs;
 }
 

@@ -72,6 +72,8 @@ struct OnnxImportResult {
 struct OnnxModelInputs {
   std::vector<std::string> names;  // graph inputs that are not initializers, in order
   std::vector<SymbolicDimension> symbolic_dimensions;
+  // The main graph's named nodes that compute (Constant nodes left out), in its order.
+  std::vector<std::string> node_names;
 };
 StatusOr<OnnxModelInputs> ReadOnnxInputs(const std::string& path);
 

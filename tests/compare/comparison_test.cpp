@@ -153,6 +153,12 @@ ENTRY main {
             std::string::npos)
       << text;
   EXPECT_LT(text.find("add_op"), text.find("copy_op")) << text;
+
+  // An ONNX model's own node list (an Identity our import folds away still names an op).
+  spec.model_ops = {"add_op", "copy_op", "y_identity"};
+  auto named = RunComparison(spec);
+  ASSERT_TRUE(named.ok()) << named.message();
+  EXPECT_EQ(named->model_ops, spec.model_ops);
 }
 
 // A fusion's shared constants (CSE keeps one of equal constants with one op's name) do not make

@@ -166,6 +166,8 @@ def instruction_names(executable):
 
     kernels = {}
     for name, line in computations.get(entry, []):
+        if " parameter(" in line:
+            continue  # an input, no kernel
         called = re.search(r"calls=%?([\w.\-]+)", line)
         members = [(member, text) for member, text in computations.get(called.group(1), [])
                    if " parameter(" not in text] if called else []
