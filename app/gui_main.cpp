@@ -364,9 +364,7 @@ int GuiMain(int argc, char** argv) {
   GuiOptions options;
   const std::string error = ParseOptions(args, options);
   if (!error.empty()) {
-    std::cerr
-        << error
-        << "; usage: fusescope " << kGuiUsage << '\n';
+    std::cerr << error << "; usage: fusescope " << kGuiUsage << '\n';
     return kExitUsage;
   }
   if (!options.screenshot.empty()) {

@@ -89,8 +89,8 @@ StatusOr<PreparedShape> PrepareShape(const ComparisonSpec& spec, const ShapeChoi
       std::string op = instruction->metadata().String("op_name");
       if (op.empty() && spec.model_format == "hlo" && computation == &entry)
         op = instruction->name();
-      if (!op.empty() && std::find(shape.model_ops.begin(), shape.model_ops.end(), op) ==
-                             shape.model_ops.end())
+      if (!op.empty() &&
+          std::find(shape.model_ops.begin(), shape.model_ops.end(), op) == shape.model_ops.end())
         shape.model_ops.push_back(std::move(op));
     }
   shape.inputs_path = (scratch / "inputs" / (choice.name + ".npz")).string();

@@ -13,13 +13,13 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QScrollArea>
 #include <QValueAxis>
 #include <algorithm>
 #include <set>
