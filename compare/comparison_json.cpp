@@ -166,7 +166,7 @@ PeerOutcome ReadPeer(const JsonValue& value) {
     kernel.variant = StringOf(item, "variant");
     kernel.shape = StringOf(item, "shape");
     kernel.name = StringOf(item, "name");
-    kernel.time_us = NumberOr(item, "time_us", 0);
+    kernel.time_us = NumberOr(item, "time_us", -1);
     for (const JsonValue& op : ArrayOf(item, "ops"))
       if (op.is_string()) kernel.ops.push_back(op.string());
     kernel.source = StringOf(item, "source");

@@ -348,7 +348,7 @@ std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison&
     }
     out += "  " + op.op + "\n";
     if (op.placements.empty())
-      out += "      (in no kernel a compiler reported: folded into a constant, or not profiled)\n";
+      out += "      (in no kernel a compiler reported: folded away, or not profiled)\n";
     for (const auto& placement : op.placements)
       out += "      " + Pad(placement.compiler, 18) + placement.kernel +
              (placement.time_us >= 0 ? "  " + Fixed(placement.time_us, 1) + " us" : "") + "\n";

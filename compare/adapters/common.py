@@ -207,8 +207,13 @@ class Response:
         return run
 
     def add_kernel(self, variant, shape, name, time_us, ops, source):
-        self.doc["kernels"].append({"variant": variant, "shape": shape, "name": name,
-                                    "time_us": time_us, "ops": list(ops), "source": source})
+        """`time_us` None: the compiler's profiler gave no time for this kernel (the key is
+        left out)."""
+        kernel = {"variant": variant, "shape": shape, "name": name, "ops": list(ops),
+                  "source": source}
+        if time_us is not None:
+            kernel["time_us"] = time_us
+        self.doc["kernels"].append(kernel)
 
     def add_dump(self, kind, path):
         self.doc["dumps"].append({"kind": kind, "path": os.path.abspath(path)})

@@ -6,6 +6,8 @@ The first shape's build also pays torch's one-time start-up (about 13 s of the f
 here, against under 1 s for the next shape's).
 """
 
+import glob
+import json
 import os
 import shutil
 import time
@@ -59,11 +61,6 @@ def measure(request, response, deadline):
         "the ONNX file, converted to a torch.nn.Module by onnx2torch, compiled per shape by "
         "torch.compile(backend='inductor', dynamic=False)")
     response.doc["dynamic_shapes"] = False
-    response.doc["kernels_note"] = (
-        "not followed yet: Inductor's generated code names the FX nodes (onnx2torch names them "
-        "after the ONNX nodes) each kernel holds in comments, and torch.profiler times its "
-        "kernels, but this adapter reads neither"
-        if request["options"].get("profile") else "profiling was not asked for")
     module = convert(request["model"]).eval()
 
     def build(shape):
@@ -82,6 +79,14 @@ def measure(request, response, deadline):
     common.measure_shapes(request, response, "inductor", build, deadline)
     if request["options"].get("dump"):
         dump(request, response, module)
+    if not request["options"].get("profile"):
+        response.doc["kernels_note"] = "profiling was not asked for"
+        return
+    try:
+        profile(request, response, module)
+    except Exception as error:  # noqa: BLE001  (torch raises many types)
+        response.doc["kernels"] = []
+        response.doc["kernels_note"] = f"the kernels were not profiled: {common.error_text(error)}"
 
 
 def prepare(compiled, inputs):
@@ -111,3 +116,90 @@ def dump(request, response, module):
         with torch.inference_mode():
             torch.compile(module, backend="inductor", dynamic=False)(*arguments)
     response.add_dump("inductor-debug", folder)
+
+
+def profile(request, response, module):
+    """Each kernel of the first shape with the ONNX nodes it holds and its time.
+
+    The shape is compiled again with Inductor's provenance tracking, whose
+    inductor_provenance_tracking_node_mappings.json (one per graph Dynamo made) maps each
+    kernel call of the generated code to the post-grad FX nodes it computes and those to the
+    pre-grad nodes, which onnx2torch names after the ONNX nodes. Generated C++ kernels are
+    wrapped in profiler events (cpp.enable_kernel_profile) named `graph_<N>_<kernel>`, timed
+    by torch.profiler over calls of the model; a library call (extern_kernels.mm, ...) shows
+    as an aten event that does not say which call it was, so it has no time here."""
+    import statistics
+
+    import torch._inductor.config as inductor_config
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
+
+    shape = request["shapes"][0]
+    folder = os.path.join(request["work_dir"], "inductor-profile")
+    shutil.rmtree(folder, ignore_errors=True)
+    arguments = [torch.from_numpy(a) for _, a in common.load_inputs(np, shape["inputs"])]
+    calls = max(10, min(int(request["reps"]), 50))
+    torch._dynamo.reset()
+    with inductor_config.patch({"trace.enabled": True, "trace.debug_dir": folder,
+                                "fx_graph_cache": False, "trace.provenance_tracking_level": 1,
+                                "cpp.enable_kernel_profile": True}):
+        compiled = torch.compile(module, backend="inductor", dynamic=False)
+        with torch.inference_mode():
+            compiled(*arguments)
+            with torch_profile(activities=[ProfilerActivity.CPU]) as profiler:
+                for _ in range(calls):
+                    compiled(*arguments)
+    durations = {}
+    for event in profiler.events():
+        durations.setdefault(event.name, []).append(event.cpu_time_total)
+    nodes = node_names(request["model"])
+    graphs = sorted(glob.glob(os.path.join(folder, "**", "inductor_provenance_tracking_node_mappings.json"),
+                              recursive=True), key=graph_number)
+    for path in graphs:
+        with open(path) as stream:
+            mapping = json.load(stream)
+        graph = graph_number(path)
+        to_pre = mapping.get("postToPre", {})
+        calls_of = sorted(mapping.get("cppCodeToPost", {}).items(),
+                          key=lambda item: int(item[0].rpartition(":")[2] or 0))
+        names = [key.rpartition(":")[0] for key, _ in calls_of]
+        for key, posts in calls_of:
+            kernel, _, position = key.rpartition(":")
+            ops = []
+            for post in posts:
+                for pre in to_pre.get(post, []):
+                    op = nodes.get(pre, pre)
+                    if op not in ops:
+                        ops.append(op)
+            event = f"graph_{graph}_{kernel}"
+            label = event if names.count(kernel) == 1 else f"{event} (call {position})"
+            times = durations.get(event) if not kernel.startswith("extern_kernels.") else None
+            response.add_kernel("inductor", shape["name"], label,
+                                statistics.median(times) if times else None, ops,
+                                f"torch.profiler (median of {len(times)} calls over {calls} "
+                                f"runs)" if times else
+                                "a library call: its aten event does not say which call it was")
+    if not graphs:
+        raise RuntimeError("Inductor wrote no provenance mapping")
+    response.doc["kernels_note"] = (
+        f"Dynamo made {len(graphs)} graph(s) of the model" if len(graphs) > 1 else "")
+
+
+def graph_number(path):
+    """N of a debug folder `model__N_inference_N.M`, the graph's number in the process, which
+    Inductor's kernel events are prefixed with (`graph_N_`); M counts the compiles."""
+    import re
+    found = re.search(r"_inference_(\d+)", os.path.basename(os.path.dirname(path)))
+    return int(found.group(1)) if found else -1
+
+
+def node_names(model_path):
+    """onnx2torch's module name (the node's name with characters Python names cannot hold made
+    `_`) -> the ONNX node's name."""
+    import onnx
+    names = {}
+    for node in onnx.load(model_path, load_external_data=False).graph.node:
+        if node.name:
+            names["".join(c if c.isalnum() or c == "_" else "_" for c in node.name)] = node.name
+            names[node.name] = node.name
+    return names
