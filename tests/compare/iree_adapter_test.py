@@ -74,6 +74,11 @@ class LocationsTest(unittest.TestCase):
         self.assertEqual(iree.located_names("loc(#loc3)", aliases), ["q_bias"])
         self.assertEqual(iree.located_names('loc("model.mlir":12:3)', aliases), [])
         self.assertEqual(iree.located_names('loc("dot"("model.mlir":4:1))', aliases), ["dot"])
+        # jax: the op's name, then the Python frames it was traced in.
+        jax = ('loc("jit(mlp)/mlp/dense_1/dot_general"(callsite("mlp_model.<locals>.mlp"'
+               '("gen.py":60:36 to :41) at callsite("main"("gen.py":591:4 to :22) at '
+               '"<module>"("gen.py":596:13 to :19)))))')
+        self.assertEqual(iree.located_names(jax, aliases), ["jit(mlp)/mlp/dense_1/dot_general"])
 
 
 class DispatchTimesTest(unittest.TestCase):

@@ -330,12 +330,18 @@ _SITE = re.compile(r"flow\.dispatch\s+@([^:\s]+)::@([^(\s]+)")
 
 def located_names(text, aliases):
     """The op names in one printed location: name locations' strings (a fused location's
-    each), file:line:column locations left out, aliases (#locN) resolved."""
+    each), aliases (#locN) resolved; file:line:column locations and a call site's frames (jax
+    locates each op at its name inside callsite(function(...) at caller(...)), whose
+    functions are no ops) left out."""
     names = []
     for alias in re.findall(r"#loc\d*", text):
         names += [name for name in aliases.get(alias, []) if name not in names]
-    for name, file_position in _QUOTED.findall(text):
-        if not file_position and name not in names:
+    for found in _QUOTED.finditer(text):
+        name, file_position = found.group(1), found.group(2)
+        before = text[:found.start()].rstrip()
+        if file_position or before.endswith("callsite(") or before.endswith(" at"):
+            continue
+        if name not in names:
             names.append(name)
     return names
 
