@@ -38,6 +38,9 @@ namespace fusescope::ir {
 
 struct TensorRtGraphOptions {
   std::string model_name = "engine";
+  // Before each layer's type in its custom_call_target; another compiler's layers (ONNX
+  // Runtime's optimized graph) carry that compiler's name.
+  std::string target_prefix = "tensorrt.";
   int64_t profile = 0;                 // the optimization profile to build
   const Module* onnx_model = nullptr;  // cloned as the input when given
 };

@@ -75,6 +75,29 @@ StatusOr<TensorRtImport> ImportTensorRtEngine(const std::string& layer_info_path
 // The model's name for a layer information file: its name without ".graph.json", ".json", ...
 std::string TensorRtModelName(const std::string& layer_info_path);
 
+// Another compiler's final graph given as layers (ONNX Runtime's optimized model,
+// importers/onnx/ort_optimized_graph.h), recorded as TensorRT's engine is: one pass from the
+// ONNX model (snapshot 0) to the layers (snapshot 1), each answering for the ONNX nodes it
+// holds. Profile 0 of `info`.
+struct LayerGraphRecordOptions {
+  std::string compiler;       // the recording's pipeline name: "onnxruntime"
+  std::string pass_name;      // "onnxruntime-graph-optimizations"
+  std::string target_prefix;  // before each layer's type in custom_call_target: "onnxruntime."
+  std::string model_name;
+  std::string model_path;
+  const Module* onnx_model = nullptr;  // cloned as snapshot 0 when given
+};
+struct LayerGraphRecord {
+  recording::Recording recording;
+  int64_t layers = 0;
+  int64_t fused_layers = 0;       // layers answering for 2 or more ONNX nodes
+  int64_t onnx_nodes_linked = 0;  // distinct ONNX nodes some layer answers for
+  int64_t edges = 0;
+  std::vector<std::string> warnings;  // one line each
+};
+StatusOr<LayerGraphRecord> RecordLayerGraph(const TensorRtLayerInfo& info,
+                                            const LayerGraphRecordOptions& options);
+
 }  // namespace fusescope::ir
 
 #endif  // FUSESCOPE_IMPORTERS_TENSORRT_ENGINE_IMPORTER_H_

@@ -185,13 +185,17 @@ std::map<std::string, std::string> ImportPeerDumps(const compare::Comparison& co
   for (const compare::PeerOutcome& peer : comparison.peers) {
     for (const compare::PeerDump& dump : peer.dumps) {
       if (dump.kind != "xla-dump" && dump.kind != "mlir-log" && dump.kind != "mlir-stages" &&
-          dump.kind != "tvm-dumpir")
+          dump.kind != "tvm-dumpir" && dump.kind != "ort-optimized-model")
         continue;
       std::error_code error;
       fs::create_directories(folder, error);
       const std::string target = (folder / (peer.compiler + ".fsdb")).string();
       compare::ProcessSpec spec;
       spec.argv = {executable, "import", dump.path, "-o", target};
+      // ONNX Runtime's optimized graph against the model it was given.
+      if (dump.kind == "ort-optimized-model")
+        spec.argv.insert(spec.argv.end(),
+                         {"--optimized-from", fs::absolute(comparison.model).string()});
       // IREE's pass log with its dispatches' sources: each dispatch's stages in the Kernel view.
       for (const compare::PeerDump& other : peer.dumps)
         if (dump.kind == "mlir-log" && other.kind == "iree-executables")

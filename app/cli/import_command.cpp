@@ -338,6 +338,11 @@ int ImportMlirLog(const std::string& path, const std::string& output, bool json_
 int RunImport(const ParsedArgs& args) {
   const bool list = args.Has("--list");
   if (args.positional().empty()) return FailUsage(args, "missing SOURCE");
+  if (args.Has("--optimized-from")) {
+    if (list || args.Has("--module"))
+      return Fail("import: --list and --module are for XLA dump folders, not with --optimized-from");
+    return ImportOrtOptimized(args);
+  }
   const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args.positional()[0]);
   for (const char* flag : {"--profile", "--times", "--onnx", "--shape-profile"}) {
     if (args.Has(flag) && !tensorrt) {
@@ -414,11 +419,13 @@ const CommandRegistrar kRegistrar({
         "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
         "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
         "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
-        "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes) as a recording "
-        "of the compiler's own passes",
+        "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes), or ONNX "
+        "Runtime's optimized model (--optimized-from) as a recording of the compiler's own "
+        "passes",
     .positionals = {{"SOURCE",
                      "DUMP_DIR (XLA), MLIR_LOG, STAGE_DIR (N_name.mlir files), TVM_DUMP_DIR, "
-                     "TREE_DIR (--mlir-print-ir-tree-dir) or ENGINE_LAYERS.json (TensorRT)"}},
+                     "TREE_DIR (--mlir-print-ir-tree-dir), ENGINE_LAYERS.json (TensorRT) or "
+                     "OPTIMIZED.onnx (ONNX Runtime, with --optimized-from)"}},
     .flags =
         {
             Text("-o", "RUN.fsdb", "the recording to write").Required(),
@@ -432,6 +439,9 @@ const CommandRegistrar kRegistrar({
             Text("--times", "T.json",
                  "TensorRT: the --exportTimes file (default: beside the layers)"),
             Text("--onnx", "MODEL.onnx", "TensorRT: the model the engine was built from"),
+            Text("--optimized-from", "MODEL.onnx",
+                 "SOURCE is ONNX Runtime's optimized model (optimized_model_filepath) of "
+                 "MODEL: a recording of ORT's graph optimizations"),
             Integer("--shape-profile", "N",
                     "TensorRT: the optimization profile to import (default: the one the "
                     "layer profile names, else 0)"),

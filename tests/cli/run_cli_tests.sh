@@ -754,6 +754,14 @@ if "$fs" stats "$src/tests/data/onnx/cnn.onnx" >/dev/null 2>&1; then
   json_ok "compare batch and sequence shapes" "[r['shape'] for r in d['rows']] == ['b2_s4', 'b2_s8'] and all(r['verdict'].startswith('ok') for r in d['rows']) and d['shapes'][1]['dims'] == {'batch': 2, 'seq': 8}"
 fi
 
+# --- ONNX Runtime's optimized graph of the BERT layer (tests/data/onnx/ort_optimized)
+ortopt="$src/tests/data/onnx/ort_optimized/bert.optimized.weightless.onnx"
+expect_ok "import ort optimized" "$fs" import "$ortopt" --optimized-from "$src/tests/data/compare/bert.onnx" -o "$tmp/ort.fsdb" --json
+json_ok "import ort optimized" "d['nodes'] == 27 and d['fused_nodes'] == 4 and d['model_nodes_linked'] == 33"
+expect_ok "passes ort optimized" "$fs" passes "$tmp/ort.fsdb"
+contains "passes ort optimized" 'onnxruntime-graph-optimizations' "$tmp/out"
+expect_error "import ort optimized missing" "nope.onnx: cannot open file" "$fs" import "$tmp/nope.onnx" --optimized-from "$src/tests/data/compare/bert.onnx" -o "$tmp/ort2.fsdb"
+
 # --- a TensorRT engine's exports (written by hand in TensorRT's layout: tests/data/tensorrt)
 trt="$src/tests/data/tensorrt"
 expect_ok "import tensorrt" "$fs" import "$trt/cnn.graph.json" -o "$tmp/trt.fsdb"

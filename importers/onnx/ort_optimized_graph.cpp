@@ -1,0 +1,107 @@
+#include "importers/onnx/ort_optimized_graph.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace fusescope::ir::onnx_import {
+namespace {
+
+// Weights stay in their files: only the graph's structure is needed here.
+StatusOr<onnx::GraphProto> ReadGraph(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status::Error(path + ": cannot open file");
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&file)) return Status::Error(path + ": not a valid ONNX model");
+  if (model.graph().node_size() == 0) return Status::Error(path + ": the graph has no node");
+  return model.graph();
+}
+
+// The model's nodes an optimized node stands for (the header's rule), in the model's order.
+// `optimized_producer`: the optimized graph's tensor -> the index of the node that makes it.
+std::vector<std::string> Members(int index, const onnx::NodeProto& node,
+                                 const onnx::GraphProto& model,
+                                 const std::map<std::string, int>& producer,
+                                 const std::map<std::string, int>& optimized_producer) {
+  const std::set<std::string> inputs(node.input().begin(), node.input().end());
+  auto stops = [&](const std::string& tensor) {
+    if (inputs.count(tensor)) return true;
+    auto made = optimized_producer.find(tensor);
+    return made != optimized_producer.end() && made->second != index;
+  };
+  std::set<int> found;
+  std::set<std::string> seen;
+  std::vector<std::string> stack(node.output().begin(), node.output().end());
+  while (!stack.empty()) {
+    const std::string tensor = stack.back();
+    stack.pop_back();
+    if (stops(tensor) || !seen.insert(tensor).second) continue;
+    auto it = producer.find(tensor);
+    if (it == producer.end()) continue;
+    found.insert(it->second);
+    for (const std::string& input : model.node(it->second).input()) stack.push_back(input);
+  }
+  std::vector<std::string> members;
+  for (int member : found)
+    if (!model.node(member).name().empty()) members.push_back(model.node(member).name());
+  return members;
+}
+
+}  // namespace
+
+StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraph(const std::string& optimized_path,
+                                                  const std::string& model_path) {
+  auto optimized = ReadGraph(optimized_path);
+  if (!optimized.ok()) return optimized.status();
+  auto model = ReadGraph(model_path);
+  if (!model.ok()) return model.status();
+  std::map<std::string, int> producer;  // the model's tensor -> the node that makes it
+  std::map<std::string, std::string> model_types;
+  for (int i = 0; i < model->node_size(); ++i) {
+    for (const std::string& output : model->node(i).output()) producer[output] = i;
+    model_types[model->node(i).name()] = model->node(i).op_type();
+  }
+  std::set<std::string> weights;
+  for (const auto& initializer : optimized->initializer()) weights.insert(initializer.name());
+  std::map<std::string, int> optimized_producer;
+  for (int i = 0; i < optimized->node_size(); ++i)
+    for (const std::string& output : optimized->node(i).output()) optimized_producer[output] = i;
+  auto tensor = [](const std::string& name) {
+    TensorRtTensor made;
+    made.name = name;
+    return made;
+  };
+
+  TensorRtLayerInfo info;
+  info.detailed = true;
+  info.profiles = {0};
+  for (const auto& input : optimized->input())
+    if (!weights.count(input.name())) info.bindings.push_back(input.name());
+  for (const auto& output : optimized->output()) info.bindings.push_back(output.name());
+  for (int i = 0; i < optimized->node_size(); ++i) {
+    const onnx::NodeProto& node = optimized->node(i);
+    TensorRtLayer layer;
+    layer.name = node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
+    layer.type = node.domain().empty() || node.domain() == "ai.onnx"
+                     ? node.op_type()
+                     : node.domain() + "." + node.op_type();
+    layer.line = i + 1;
+    for (const std::string& input : node.input())
+      if (!input.empty() && !weights.count(input)) layer.inputs.push_back(tensor(input));
+    for (const std::string& output : node.output())
+      if (!output.empty()) layer.outputs.push_back(tensor(output));
+    auto same = model_types.find(node.name());
+    if (!node.name().empty() && same != model_types.end() && same->second == node.op_type()) {
+      layer.onnx_nodes = {node.name()};
+    } else {
+      layer.onnx_nodes = Members(i, node, *model, producer, optimized_producer);
+    }
+    info.layers.push_back(std::move(layer));
+  }
+  return info;
+}
+
+}  // namespace fusescope::ir::onnx_import
