@@ -12,6 +12,7 @@
 #include "ir/hlo_parser.h"
 #include "ir/hlo_printer.h"
 #include "importers/onnx/onnx_importer.h"
+#include "importers/onnx/ort_optimized_graph.h"
 
 namespace {
 
@@ -31,6 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // libonnx's own inference runs in a forked child, which would cost most of the time here;
   // the importer's handling of its absence is what gets fuzzed.
   options.onnx_shape_inference = false;
+  // The same bytes as ONNX Runtime's optimized graph of themselves: the walk from each node
+  // back through the model must end, and a failure is one line naming a file.
+  auto layers = fusescope::ir::onnx_import::ReadOrtOptimizedGraphBytes(bytes, "opt.onnx", bytes,
+                                                                        "model.onnx");
+  if (!layers.ok() && (layers.message().find('\n') != std::string::npos ||
+                       (!layers.message().ends_with("not a valid ONNX model") &&
+                        !layers.message().ends_with("the graph has no node"))))
+    Die("optimized-graph error is not one line naming the file:", layers.message());
   auto result = fusescope::ir::onnx_import::ImportOnnxBytes(bytes, "fuzz.onnx", "", options);
   if (!result.ok()) {
     const std::string& message = result.message();

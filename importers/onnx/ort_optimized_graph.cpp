@@ -3,20 +3,30 @@
 #include <onnx/onnx_pb.h>
 
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <vector>
 
 namespace fusescope::ir::onnx_import {
 namespace {
 
-// Weights stay in their files: only the graph's structure is needed here.
-StatusOr<onnx::GraphProto> ReadGraph(const std::string& path) {
+StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return Status::Error(path + ": cannot open file");
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+// Weights stay in their files: only the graph's structure is needed here.
+StatusOr<onnx::GraphProto> ParseGraph(std::string_view bytes, const std::string& name) {
   onnx::ModelProto model;
-  if (!model.ParseFromIstream(&file)) return Status::Error(path + ": not a valid ONNX model");
-  if (model.graph().node_size() == 0) return Status::Error(path + ": the graph has no node");
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return Status::Error(name + ": not a valid ONNX model");
+  if (model.graph().node_size() == 0) return Status::Error(name + ": the graph has no node");
   return model.graph();
 }
 
@@ -54,9 +64,20 @@ std::vector<std::string> Members(int index, const onnx::NodeProto& node,
 
 StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraph(const std::string& optimized_path,
                                                   const std::string& model_path) {
-  auto optimized = ReadGraph(optimized_path);
+  auto optimized = ReadFile(optimized_path);
   if (!optimized.ok()) return optimized.status();
-  auto model = ReadGraph(model_path);
+  auto model = ReadFile(model_path);
+  if (!model.ok()) return model.status();
+  return ReadOrtOptimizedGraphBytes(*optimized, optimized_path, *model, model_path);
+}
+
+StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraphBytes(std::string_view optimized_bytes,
+                                                       const std::string& optimized_name,
+                                                       std::string_view model_bytes,
+                                                       const std::string& model_name) {
+  auto optimized = ParseGraph(optimized_bytes, optimized_name);
+  if (!optimized.ok()) return optimized.status();
+  auto model = ParseGraph(model_bytes, model_name);
   if (!model.ok()) return model.status();
   std::map<std::string, int> producer;  // the model's tensor -> the node that makes it
   std::map<std::string, std::string> model_types;

@@ -18,6 +18,7 @@
 // Errors are one line naming the file.
 
 #include <string>
+#include <string_view>
 
 #include "importers/tensorrt_layer_info.h"
 #include "ir/status.h"
@@ -26,6 +27,11 @@ namespace fusescope::ir::onnx_import {
 
 StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraph(const std::string& optimized_path,
                                                   const std::string& model_path);
+// The same from the two files' bytes; `optimized_name` and `model_name` name them in errors.
+StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraphBytes(std::string_view optimized,
+                                                       const std::string& optimized_name,
+                                                       std::string_view model,
+                                                       const std::string& model_name);
 
 }  // namespace fusescope::ir::onnx_import
 
