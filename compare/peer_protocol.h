@@ -77,7 +77,7 @@ struct PeerKernel {
   std::string variant;
   std::string shape;
   std::string name;
-  double time_us = -1;  // -1: the compiler's profiler gave no time for it
+  double time_us = -1;           // -1: the compiler's profiler gave no time for it
   std::vector<std::string> ops;  // input ops the kernel holds, when the compiler says
   std::string source;            // which profiler reported it
 };

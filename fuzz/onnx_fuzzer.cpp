@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "ir/hlo_parser.h"
-#include "ir/hlo_printer.h"
 #include "importers/onnx/onnx_importer.h"
 #include "importers/onnx/ort_optimized_graph.h"
+#include "ir/hlo_parser.h"
+#include "ir/hlo_printer.h"
 
 namespace {
 
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The same bytes as ONNX Runtime's optimized graph of themselves: the walk from each node
   // back through the model must end, and a failure is one line naming a file.
   auto layers = fusescope::ir::onnx_import::ReadOrtOptimizedGraphBytes(bytes, "opt.onnx", bytes,
-                                                                        "model.onnx");
+                                                                       "model.onnx");
   if (!layers.ok() && (layers.message().find('\n') != std::string::npos ||
                        (!layers.message().ends_with("not a valid ONNX model") &&
                         !layers.message().ends_with("the graph has no node"))))

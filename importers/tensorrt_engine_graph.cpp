@@ -272,8 +272,9 @@ class GraphBuilder {
     }
     auto instruction = Instruction::Create(Opcode::kCustomCall, LayerShape(layer), operands,
                                            Unique(HloName(BaseName(layer.name), "layer"), names_));
-    instruction->SetAttribute("custom_call_target",
-                              Quoted(options_.target_prefix + (layer.type.empty() ? "layer" : layer.type)));
+    instruction->SetAttribute(
+        "custom_call_target",
+        Quoted(options_.target_prefix + (layer.type.empty() ? "layer" : layer.type)));
     if (!layer.tactic.empty()) {
       instruction->SetAttribute("backend_config", Quoted("{\"tactic\":\"" + layer.tactic + "\"}"));
     }

@@ -340,7 +340,8 @@ int RunImport(const ParsedArgs& args) {
   if (args.positional().empty()) return FailUsage(args, "missing SOURCE");
   if (args.Has("--optimized-from")) {
     if (list || args.Has("--module"))
-      return Fail("import: --list and --module are for XLA dump folders, not with --optimized-from");
+      return Fail(
+          "import: --list and --module are for XLA dump folders, not with --optimized-from");
     return ImportOrtOptimized(args);
   }
   const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args.positional()[0]);
@@ -414,14 +415,13 @@ int RunImport(const ParsedArgs& args) {
 
 const CommandRegistrar kRegistrar({
     .name = "import",
-    .summary =
-        "an XLA dump folder (--xla_dump_to), an MLIR pass log "
-        "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
-        "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
-        "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
-        "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes), or ONNX "
-        "Runtime's optimized model (--optimized-from) as a recording of the compiler's own "
-        "passes",
+    .summary = "an XLA dump folder (--xla_dump_to), an MLIR pass log "
+               "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
+               "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
+               "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
+               "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes), or ONNX "
+               "Runtime's optimized model (--optimized-from) as a recording of the compiler's own "
+               "passes",
     .positionals = {{"SOURCE",
                      "DUMP_DIR (XLA), MLIR_LOG, STAGE_DIR (N_name.mlir files), TVM_DUMP_DIR, "
                      "TREE_DIR (--mlir-print-ir-tree-dir), ENGINE_LAYERS.json (TensorRT) or "

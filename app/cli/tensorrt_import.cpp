@@ -258,8 +258,8 @@ int ImportOrtOptimized(const ParsedArgs& args) {
     std::cout << json.str() << '\n';
   } else {
     std::cout << "imported ONNX Runtime's optimized graph " << FileName(source) << " of "
-              << FileName(model_path) << " -> " << output << "\n  nodes:        "
-              << recorded->layers << ", " << recorded->fused_layers
+              << FileName(model_path) << " -> " << output
+              << "\n  nodes:        " << recorded->layers << ", " << recorded->fused_layers
               << " of them standing for 2 or more of the model's nodes; " << recorded->edges
               << " edges\n  model nodes:  " << recorded->onnx_nodes_linked
               << " linked to ORT's nodes\n";
