@@ -60,8 +60,31 @@ void Progress(const ComparisonSpec& spec, const std::string& line) {
   if (spec.progress) spec.progress(line);
 }
 
+// Comparison::model_ops of our import of the model. The entry's ops first; an HLO instruction
+// is named for itself only there (a reducer's `add` is not an op of the model).
+std::vector<std::string> ModelOps(const ir::Module& module, const std::string& model_format) {
+  const ir::Computation& entry = *module.entry();
+  std::vector<std::string> ops;
+  std::vector<const ir::Computation*> computations = {&entry};
+  for (const auto& computation : module.computations())
+    if (computation.get() != &entry) computations.push_back(computation.get());
+  for (const ir::Computation* computation : computations)
+    for (const auto& instruction : computation->instructions()) {
+      // Weights and inputs are no ops: no compiler reports a kernel for them.
+      if (instruction->opcode() == ir::Opcode::kConstant ||
+          instruction->opcode() == ir::Opcode::kParameter)
+        continue;
+      std::string op = instruction->metadata().String("op_name");
+      if (op.empty() && model_format == "hlo" && computation == &entry) op = instruction->name();
+      if (!op.empty() && std::find(ops.begin(), ops.end(), op) == ops.end())
+        ops.push_back(std::move(op));
+    }
+  return ops;
+}
+
+// `want_ops`: fill model_ops (the first shape, when the spec names no ops).
 StatusOr<PreparedShape> PrepareShape(const ComparisonSpec& spec, const ShapeChoice& choice,
-                                     const fs::path& scratch) {
+                                     const fs::path& scratch, bool want_ops) {
   PreparedShape shape;
   shape.choice = choice;
   auto module = spec.load(choice.dims);
@@ -75,24 +98,7 @@ StatusOr<PreparedShape> PrepareShape(const ComparisonSpec& spec, const ShapeChoi
         i < spec.input_names.size() ? spec.input_names[i] : "arg_" + std::to_string(i);
     members.push_back({name, (*inputs)[i]});
   }
-  // The entry's ops first; an HLO instruction named for itself only there (a reducer's `add`
-  // is not an op of the model).
-  std::vector<const ir::Computation*> computations = {&entry};
-  for (const auto& computation : (*module)->computations())
-    if (computation.get() != &entry) computations.push_back(computation.get());
-  for (const ir::Computation* computation : computations)
-    for (const auto& instruction : computation->instructions()) {
-      // Weights and inputs are no ops: no compiler reports a kernel for them.
-      if (instruction->opcode() == ir::Opcode::kConstant ||
-          instruction->opcode() == ir::Opcode::kParameter)
-        continue;
-      std::string op = instruction->metadata().String("op_name");
-      if (op.empty() && spec.model_format == "hlo" && computation == &entry)
-        op = instruction->name();
-      if (!op.empty() &&
-          std::find(shape.model_ops.begin(), shape.model_ops.end(), op) == shape.model_ops.end())
-        shape.model_ops.push_back(std::move(op));
-    }
+  if (want_ops) shape.model_ops = ModelOps(**module, spec.model_format);
   shape.inputs_path = (scratch / "inputs" / (choice.name + ".npz")).string();
   FS_RETURN_IF_ERROR(runtime::WriteNpzFile(shape.inputs_path, members));
   // XLA reads HLO text: our importer's module at this shape, every constant printed whole
@@ -384,7 +390,7 @@ StatusOr<Comparison> RunComparison(const ComparisonSpec& spec) {
   comparison.threads = spec.threads;
   std::vector<PreparedShape> shapes;
   for (const ShapeChoice& choice : spec.shapes) {
-    auto prepared = PrepareShape(spec, choice, scratch);
+    auto prepared = PrepareShape(spec, choice, scratch, shapes.empty() && spec.model_ops.empty());
     if (!prepared.ok()) return prepared.status();
     if (!prepared->reference_error.empty() && comparison.reference_note.empty())
       comparison.reference_note =

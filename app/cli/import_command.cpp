@@ -29,6 +29,7 @@
 #include "app/cli/command.h"
 #include "app/cli/common_flags.h"
 #include "app/cli/model_loader.h"
+#include "app/cli/ort_import.h"
 #include "app/cli/tensorrt_import.h"
 #include "importers/iree_executable_dump.h"
 #include "importers/mlir/mlir_log_importer.h"

@@ -13,12 +13,6 @@ namespace fusescope::app {
 // `args`: the import command's, the layer information the one positional.
 int ImportTensorRt(const ParsedArgs& args);
 
-// `fusescope import OPTIMIZED.onnx --optimized-from MODEL.onnx -o RUN.fsdb [--json]`: ONNX
-// Runtime's optimized model (optimized_model_filepath) as a recording of one pass from MODEL
-// to ORT's graph, each of its nodes answering for MODEL's nodes it replaced
-// (importers/onnx/ort_optimized_graph.h).
-int ImportOrtOptimized(const ParsedArgs& args);
-
 }  // namespace fusescope::app
 
 #endif  // FUSESCOPE_APP_CLI_TENSORRT_IMPORT_H_

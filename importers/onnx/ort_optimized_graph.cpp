@@ -2,23 +2,18 @@
 
 #include <onnx/onnx_pb.h>
 
-#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 #include <vector>
+
+#include "importers/tensorrt_json.h"
 
 namespace fusescope::ir::onnx_import {
 namespace {
 
-StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error(path + ": cannot open file");
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  return bytes.str();
-}
+// Protobuf reads no message of 2 GiB or more.
+constexpr int64_t kMaxBytes = (int64_t{2} << 30) - 1;
 
 // Weights stay in their files: only the graph's structure is needed here.
 StatusOr<onnx::GraphProto> ParseGraph(std::string_view bytes, const std::string& name) {
@@ -64,9 +59,9 @@ std::vector<std::string> Members(int index, const onnx::NodeProto& node,
 
 StatusOr<TensorRtLayerInfo> ReadOrtOptimizedGraph(const std::string& optimized_path,
                                                   const std::string& model_path) {
-  auto optimized = ReadFile(optimized_path);
+  auto optimized = ReadTensorRtFile(optimized_path, kMaxBytes);
   if (!optimized.ok()) return optimized.status();
-  auto model = ReadFile(model_path);
+  auto model = ReadTensorRtFile(model_path, kMaxBytes);
   if (!model.ok()) return model.status();
   return ReadOrtOptimizedGraphBytes(*optimized, optimized_path, *model, model_path);
 }

@@ -760,7 +760,7 @@ expect_ok "import ort optimized" "$fs" import "$ortopt" --optimized-from "$src/t
 json_ok "import ort optimized" "d['nodes'] == 27 and d['fused_nodes'] == 4 and d['model_nodes_linked'] == 33"
 expect_ok "passes ort optimized" "$fs" passes "$tmp/ort.fsdb"
 contains "passes ort optimized" 'onnxruntime-graph-optimizations' "$tmp/out"
-expect_error "import ort optimized missing" "nope.onnx: cannot open file" "$fs" import "$tmp/nope.onnx" --optimized-from "$src/tests/data/compare/bert.onnx" -o "$tmp/ort2.fsdb"
+expect_error "import ort optimized missing" "nope.onnx: cannot read" "$fs" import "$tmp/nope.onnx" --optimized-from "$src/tests/data/compare/bert.onnx" -o "$tmp/ort2.fsdb"
 
 # --- a TensorRT engine's exports (written by hand in TensorRT's layout: tests/data/tensorrt)
 trt="$src/tests/data/tensorrt"
