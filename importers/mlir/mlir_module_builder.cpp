@@ -26,7 +26,12 @@ std::string Sanitized(std::string_view text, std::string_view fallback) {
     name += ok ? c : '_';
   }
   while (!name.empty() && (name.front() == '.' || name.front() == '-')) name.erase(0, 1);
-  return name.empty() ? std::string(fallback) : name;
+  if (name.empty()) return std::string(fallback);
+  // XLA's HLO parser takes names that start with a letter or '_': an SSA number (%23) gets
+  // the fallback before it ("op_23").
+  if (std::isdigit(static_cast<unsigned char>(name.front())))
+    return std::string(fallback) + "_" + name;
+  return name;
 }
 
 std::string Quoted(std::string_view text) {

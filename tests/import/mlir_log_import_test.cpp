@@ -269,7 +269,7 @@ TEST(MlirLogImportTest, IreeLogOfStablehloIsReadTolerantlyWhereLibMlirRefuses) {
   EXPECT_EQ(imported->sections[8].operations, 5);
   auto after_cse = recording.SnapshotAfter(8)->ToModule();
   ASSERT_TRUE(after_cse.ok()) << after_cse.message();
-  const Instruction* tanh = (*after_cse)->FindInstruction("1");
+  const Instruction* tanh = (*after_cse)->FindInstruction("op_1");
   ASSERT_NE(tanh, nullptr);
   EXPECT_EQ(tanh->opcode_name(), "stablehlo.tanh");
   EXPECT_EQ(tanh->shape().ToString(false), "f32[4,16]");

@@ -216,7 +216,7 @@ TEST(MlirModelImportTest, TosaLoadsAsAGraphThatDoesNotCompile) {
   EXPECT_EQ(imported->unmapped.at("tosa.reshape"), 2);
   EXPECT_EQ(imported->unmapped.at("tosa.matmul"), 1);
   EXPECT_THAT(imported->UnmappedSummary(), HasSubstr("6 operations have no HLO counterpart"));
-  const Instruction* matmul = imported->module->FindInstruction("1");
+  const Instruction* matmul = imported->module->FindInstruction("op_1");
   ASSERT_NE(matmul, nullptr);
   EXPECT_EQ(matmul->opcode_name(), "tosa.matmul");
   EXPECT_EQ(matmul->shape().ToString(false), "f32[1,4,16]");
@@ -249,7 +249,7 @@ TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
   EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
   EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
   ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
-  const Instruction* loop = imported->module->FindInstruction("0");
+  const Instruction* loop = imported->module->FindInstruction("op_0");
   ASSERT_NE(loop, nullptr);
   EXPECT_EQ(loop->opcode(), Opcode::kWhile);
   EXPECT_EQ(loop->shape().ToString(false), "(s32[], f32[4,8])");
@@ -261,13 +261,13 @@ TEST(MlirModelImportTest, JaxWhileAndReducersReadTolerantly) {
     ASSERT_EQ(region->parameter_count(), 1) << key;
     EXPECT_EQ(region->parameter(0)->shape().ToString(false), "(s32[], f32[4,8])") << key;
   }
-  const Instruction* reduce = imported->module->FindInstruction("2");
+  const Instruction* reduce = imported->module->FindInstruction("op_2");
   ASSERT_NE(reduce, nullptr);
   EXPECT_EQ(reduce->opcode(), Opcode::kReduce);
   EXPECT_EQ(reduce->operand(0)->opcode(), Opcode::kGetTupleElement);
   ASSERT_EQ(reduce->CalledComputations("to_apply").size(), 1u);
   EXPECT_EQ(reduce->CalledComputations("to_apply")[0]->root()->opcode(), Opcode::kAdd);
-  const Instruction* argmax = imported->module->FindInstruction("1.1");
+  const Instruction* argmax = imported->module->FindInstruction("op_1.1");
   ASSERT_NE(argmax, nullptr);
   ASSERT_EQ(argmax->opcode(), Opcode::kReduce);
   ASSERT_EQ(argmax->operand_count(), 4);
@@ -328,7 +328,7 @@ TEST(MlirModelImportTest, RegionsThatUseOuterValuesGetThemAsOperands) {
   EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
   EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
   ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
-  const Instruction* loop = imported->module->FindInstruction("0");
+  const Instruction* loop = imported->module->FindInstruction("op_0");
   ASSERT_NE(loop, nullptr);
   EXPECT_EQ(loop->shape().ToString(false), "(f32[], f32[])");
   const Instruction* branch = imported->module->entry()->root();
@@ -475,7 +475,7 @@ TEST(MlirModelImportTest, TuplesAndTheirElementsMap) {
   ASSERT_TRUE(imported.ok()) << imported.message();
   EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
   ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
-  EXPECT_EQ(imported->module->FindInstruction("0")->shape().ToString(false), "(f32[2], s32[])");
+  EXPECT_EQ(imported->module->FindInstruction("op_0")->shape().ToString(false), "(f32[2], s32[])");
   std::vector<runtime::Literal> arguments;
   auto vector = runtime::Literal::Create(Shape(PrimitiveType::kF32, {2}));
   ASSERT_TRUE(vector.ok());
@@ -594,17 +594,17 @@ TEST(MlirModelImportTest, PrecisionFftMapAndBatchNormMap) {
   EXPECT_TRUE(imported->warnings.empty()) << imported->warnings.front();
   ASSERT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
   const Module& module = *imported->module;
-  EXPECT_EQ(module.FindInstruction("0")->opcode(), Opcode::kReducePrecision);
-  EXPECT_EQ(module.FindInstruction("0")->attribute("exponent_bits").value_or(""), "5");
-  EXPECT_EQ(module.FindInstruction("0")->attribute("mantissa_bits").value_or(""), "10");
-  EXPECT_EQ(module.FindInstruction("1")->opcode(), Opcode::kFft);
-  EXPECT_EQ(module.FindInstruction("1")->attribute("fft_type").value_or(""), "RFFT");
-  EXPECT_EQ(module.FindInstruction("1")->attribute("fft_length").value_or(""), "{8}");
-  EXPECT_EQ(module.FindInstruction("2")->opcode(), Opcode::kMap);
-  EXPECT_EQ(module.FindInstruction("2")->CalledComputations("to_apply").size(), 1u);
-  EXPECT_EQ(module.FindInstruction("3")->opcode(), Opcode::kBatchNormInference);
-  EXPECT_EQ(module.FindInstruction("3")->attribute("feature_index").value_or(""), "1");
-  EXPECT_EQ(module.FindInstruction("3")->attribute("epsilon").value_or(""), "0.1");
+  EXPECT_EQ(module.FindInstruction("op_0")->opcode(), Opcode::kReducePrecision);
+  EXPECT_EQ(module.FindInstruction("op_0")->attribute("exponent_bits").value_or(""), "5");
+  EXPECT_EQ(module.FindInstruction("op_0")->attribute("mantissa_bits").value_or(""), "10");
+  EXPECT_EQ(module.FindInstruction("op_1")->opcode(), Opcode::kFft);
+  EXPECT_EQ(module.FindInstruction("op_1")->attribute("fft_type").value_or(""), "RFFT");
+  EXPECT_EQ(module.FindInstruction("op_1")->attribute("fft_length").value_or(""), "{8}");
+  EXPECT_EQ(module.FindInstruction("op_2")->opcode(), Opcode::kMap);
+  EXPECT_EQ(module.FindInstruction("op_2")->CalledComputations("to_apply").size(), 1u);
+  EXPECT_EQ(module.FindInstruction("op_3")->opcode(), Opcode::kBatchNormInference);
+  EXPECT_EQ(module.FindInstruction("op_3")->attribute("feature_index").value_or(""), "1");
+  EXPECT_EQ(module.FindInstruction("op_3")->attribute("epsilon").value_or(""), "0.1");
 }
 
 // Collectives keep their replica groups (splat or not), channel and dimension; a sharding
@@ -670,10 +670,10 @@ TEST(MlirModelImportTest, MhloGenericFormMapsOntoHlo) {
   ASSERT_TRUE(imported.ok()) << imported.message();
   EXPECT_TRUE(imported->compilable()) << imported->UnmappedSummary();
   EXPECT_TRUE(VerifyModule(*imported->module).ok()) << VerifyModule(*imported->module).message();
-  const Instruction* compare = imported->module->FindInstruction("1");
+  const Instruction* compare = imported->module->FindInstruction("op_1");
   ASSERT_NE(compare, nullptr);
   EXPECT_EQ(compare->attribute("direction").value_or(""), "GT");
-  EXPECT_EQ(imported->module->FindInstruction("3")->attribute("dimensions").value_or(""), "{1,0}");
+  EXPECT_EQ(imported->module->FindInstruction("op_3")->attribute("dimensions").value_or(""), "{1,0}");
 }
 
 // HLO has no recursion and no calls to nowhere: such calls stay opaque, with a warning.
@@ -692,7 +692,7 @@ TEST(MlirModelImportTest, RecursiveAndDanglingCallsStayOpaque) {
   EXPECT_THAT(imported->warnings[0] + imported->warnings[1], HasSubstr("called recursively"));
   const Instruction* root = imported->module->entry()->root();
   EXPECT_EQ(root->opcode_name(), "func.call");
-  EXPECT_EQ(root->name(), "1");
+  EXPECT_EQ(root->name(), "op_1");
   EXPECT_TRUE(ParseHloModule(PrintModule(*imported->module), "printed").ok());
 }
 
