@@ -8,6 +8,7 @@
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
 #include "importers/tensorrt_layer_info.h"
+#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "resources/lessons.h"
@@ -79,6 +80,9 @@ StatusOr<ClassifiedInput> ClassifyFolder(const std::string& what) {
                  "holds N_pass.mlir files that open with an IR Dump header");
   if (ir::tvm_import::LooksLikeTvmDumpFolder(what))
     return found(InputKind::kTvmDumpFolder, "holds NNN_Pass.py files of TVMScript");
+  if (ir::inductor_import::LooksLikeInductorTrace(what))
+    return found(InputKind::kInductorTrace,
+                 "holds torchinductor/model__* folders of FX graphs and scheduler dumps");
   if (ir::mlir_import::LooksLikeStageFolder(what))
     return found(InputKind::kMlirStageFolder, "holds numbered N_name.mlir stage files");
   if (ir::LooksLikeIreeExecutableDump(what))
@@ -159,6 +163,8 @@ std::string_view KindName(InputKind kind) {
       return "folder of MLIR stage files";
     case InputKind::kTvmDumpFolder:
       return "TVM DumpIR folder";
+    case InputKind::kInductorTrace:
+      return "PyTorch Inductor debug trace";
     case InputKind::kIreeExecutableFolder:
       return "folder of IREE executable files";
   }

@@ -39,6 +39,7 @@ enum class InputKind {
   kMlirTreeFolder,
   kMlirStageFolder,
   kTvmDumpFolder,
+  kInductorTrace,
   kIreeExecutableFolder,
 };
 

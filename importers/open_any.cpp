@@ -9,6 +9,7 @@
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
 #include "importers/tensorrt_engine_importer.h"
+#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"
@@ -68,6 +69,8 @@ StatusOr<OpenedRecording> ReadRecord(const ClassifiedInput& input) {
       return Taken(ir::mlir_import::ImportMlirStageFolder(path));
     case InputKind::kTvmDumpFolder:
       return Taken(ir::tvm_import::ImportTvmDumpFolder(path));
+    case InputKind::kInductorTrace:
+      return Taken(ir::inductor_import::ImportInductorTrace(path));
     case InputKind::kTensorRtLayerInfo:
       return Taken(ir::ImportTensorRtEngine(path));
     case InputKind::kXlaDumpFolder:
@@ -178,6 +181,7 @@ Status NoModel(const ClassifiedInput& input) {
     case InputKind::kMlirTreeFolder:
     case InputKind::kMlirStageFolder:
     case InputKind::kTvmDumpFolder:
+    case InputKind::kInductorTrace:
       return Status::Error(what + ": a " + std::string(KindName(input.kind)) +
                            " records another compiler's passes; it is no model for our "
                            "pipeline (view it with `fusescope import`)");

@@ -185,7 +185,8 @@ std::map<std::string, std::string> ImportPeerDumps(const compare::Comparison& co
   for (const compare::PeerOutcome& peer : comparison.peers) {
     for (const compare::PeerDump& dump : peer.dumps) {
       if (dump.kind != "xla-dump" && dump.kind != "mlir-log" && dump.kind != "mlir-stages" &&
-          dump.kind != "tvm-dumpir" && dump.kind != "ort-optimized-model")
+          dump.kind != "tvm-dumpir" && dump.kind != "ort-optimized-model" &&
+          dump.kind != "inductor-debug")
         continue;
       std::error_code error;
       fs::create_directories(folder, error);

@@ -35,6 +35,7 @@
 #include "importers/mlir/mlir_log_importer.h"
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
+#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"
@@ -200,7 +201,7 @@ void PrintSummary(const ir::XlaDumpModule& module, const ir::XlaDumpImport& impo
 }
 
 // What an MLIR-like import read: a log's sections, or a folder's stage files.
-enum class StageSource { kMlirLog, kMlirStageFolder, kTvmDumpFolder, kMlirTreeDir };
+enum class StageSource { kMlirLog, kMlirStageFolder, kTvmDumpFolder, kMlirTreeDir, kInductorTrace };
 
 // `kernels`: how many kernels an executable dump added, and how many found their dispatch.
 void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std::string& output,
@@ -208,6 +209,7 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
                       const std::optional<std::pair<int64_t, int64_t>>& kernels) {
   const bool stages = source != StageSource::kMlirLog;
   const bool tvm = source == StageSource::kTvmDumpFolder;
+  const bool inductor = source == StageSource::kInductorTrace;
   const recording::Recording& recording = imported.recording;
   int64_t changed = 0;
   for (const auto& pass : recording.passes) changed += pass.changed ? 1 : 0;
@@ -245,7 +247,7 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
       }
       json.Key("pass").String(section.pass);
       json.Key("reader").String(section.read_by_mlir     ? "libMLIR"
-                                : section.operations > 0 ? (tvm ? "tvmscript" : "tolerant")
+                                : section.operations > 0 ? (tvm ? "tvmscript" : inductor ? "inductor" : "tolerant")
                                                          : "none");
       json.Key("left_out").Bool(section.skipped);
       json.Key("operations").Int(section.operations);
@@ -266,7 +268,8 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
     return;
   }
   const bool tree = source == StageSource::kMlirTreeDir;
-  std::cout << (tvm      ? "imported TVM DumpIR folder ("
+  std::cout << (tvm        ? "imported TVM DumpIR folder ("
+                : inductor ? "imported Inductor debug trace ("
                 : tree   ? "imported MLIR print-ir tree ("
                 : stages ? "imported MLIR stage folder ("
                          : "imported MLIR pass log (")
@@ -277,9 +280,9 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
             << output << '\n'
             << "  passes:       " << recording.passes.size() << ", " << changed << " changed the IR"
             << (recording.failed() ? ", the last one failed" : "") << '\n';
-  if (tvm) {
-    std::cout << "  read:         " << tolerant << " as TVMScript, " << skipped
-              << " left out (unreadable)\n";
+  if (tvm || inductor) {
+    std::cout << "  read:         " << tolerant << (tvm ? " as TVMScript, " : " stages, ")
+              << skipped << " left out (unreadable)\n";
   } else {
     std::cout << "  read:         " << by_mlir << " by libMLIR, " << tolerant
               << " by the tolerant reader (libMLIR refused " << imported.refused_by_mlir << "), "
@@ -317,6 +320,8 @@ StatusOr<std::pair<int64_t, int64_t>> AddIreeKernels(const recording::Recording&
 int ImportMlirLog(const std::string& path, const std::string& output, bool json_output,
                   StageSource source, const std::optional<std::string>& executables) {
   auto imported = source == StageSource::kTvmDumpFolder ? ir::tvm_import::ImportTvmDumpFolder(path)
+                  : source == StageSource::kInductorTrace
+                      ? ir::inductor_import::ImportInductorTrace(path)
                   : source == StageSource::kMlirStageFolder
                       ? ir::mlir_import::ImportMlirStageFolder(path)
                   : source == StageSource::kMlirTreeDir ? ir::mlir_import::ImportMlirTreeDir(path)
@@ -372,6 +377,13 @@ int RunImport(const ParsedArgs& args) {
                   " is a TVM DumpIR folder");
     return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
                          StageSource::kTvmDumpFolder, args.Value("--iree-executables"));
+  }
+  if (ir::inductor_import::LooksLikeInductorTrace(args.positional()[0])) {
+    if (list)
+      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
+                  " is an Inductor debug trace");
+    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
+                         StageSource::kInductorTrace, args.Value("--iree-executables"));
   }
   if (ir::mlir_import::LooksLikeMlirTreeDir(args.positional()[0])) {
     if (list)

@@ -592,6 +592,19 @@ expect_ok "print tvm dumpir stage" "$fs" print "$tvm" --pass 7
 contains "tvm stage is TVM's own text" 'lv: R.Tensor\(\(batch, 32\), dtype="float32"\) = cls.fused_matmul_add_relu' "$tmp/out"
 expect_ok "stats of tvm dumpir fuseops" "$fs" stats "$tmp/tvm.fsdb" --pass 7 --json
 json_ok "stats of tvm dumpir fuseops" "d['opcodes'].get('cls.fused_matmul_add_relu') == 1 and d['opcodes'].get('R.function') == 3"
+# PyTorch Inductor's debug trace (torch 2.15's own, tests/data/inductor): one snapshot per stage,
+# a function per graph, each kernel linked to the ONNX nodes it computes.
+inductor="$src/tests/data/inductor"
+expect_ok "import inductor trace" "$fs" import "$inductor/mlp" -o "$tmp/inductor.fsdb" --json
+json_ok "import inductor trace" "[s['pass'] for s in d['section_list']] == ['aot_autograd', 'post_grad_passes', 'graph_lowering', 'scheduler_fusion'] and all(s['reader'] == 'inductor' for s in d['section_list']) and d['warnings'] == [] and d['passes'] == 3"
+expect_ok "import inductor trace text" "$fs" import "$inductor/train" -o "$tmp/inductor2.fsdb"
+contains "import inductor trace text" '^imported Inductor debug trace \(4 stage files\)' "$tmp/out"
+expect_ok "stats of inductor fusion stage" "$fs" stats "$tmp/inductor.fsdb" --json
+json_ok "stats of inductor fusion stage" "d['opcodes'].get('extern_kernels.addmm') == 2 and d['opcodes'].get('inductor.loop') == 1 and d['opcodes'].get('ops.relu') == 1"
+expect_ok "print inductor trace" "$fs" print "$inductor/mlp" --pass 0
+contains "inductor stage is Inductor's own text" 'addmm_default_1: "f32\[8, 512\]" = torch.ops.aten.addmm.default' "$tmp/out"
+expect_error "compile inductor trace" "records another compiler's passes" \
+  "$fs" compile "$inductor/mlp" -o "$tmp/inductor3.fsdb"
 # iree-compile's --mlir-print-ir-tree-dir folder (tests/data/iree/print_ir_tree), with the
 # executables it dumped as the kernel level.
 iree="$src/tests/data/iree"

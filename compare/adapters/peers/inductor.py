@@ -105,14 +105,15 @@ def prepare(compiled, inputs):
 
 def dump(request, response, module):
     """The first shape compiled again with Inductor's debug trace on (FX graphs, its IR before
-    and after fusion, the generated code) and the FX graph cache off, so that it compiles."""
+    and after fusion, the generated code, which kernel holds which FX nodes) and the FX graph
+    cache off, so that it compiles."""
     import torch._inductor.config as inductor_config
     shape = request["shapes"][0]
     folder = os.path.join(request["work_dir"], "inductor-debug")
     arguments = [torch.from_numpy(a) for _, a in common.load_inputs(np, shape["inputs"])]
     torch._dynamo.reset()
     with inductor_config.patch({"trace.enabled": True, "trace.debug_dir": folder,
-                                "fx_graph_cache": False}):
+                                "fx_graph_cache": False, "trace.provenance_tracking_level": 1}):
         with torch.inference_mode():
             torch.compile(module, backend="inductor", dynamic=False)(*arguments)
     response.add_dump("inductor-debug", folder)

@@ -82,6 +82,8 @@ QString RecordingLoader::StartedMessage(const importers::ClassifiedInput& input,
   switch (input.kind) {
     case InputKind::kTvmDumpFolder:
       return tr("Reading the TVM stages of %1").arg(title);
+    case InputKind::kInductorTrace:
+      return tr("Reading the Inductor trace %1").arg(title);
     case InputKind::kMlirTreeFolder:
       return tr("Reading the MLIR dumps of %1").arg(title);
     case InputKind::kMlirStageFolder:
