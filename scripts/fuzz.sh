@@ -23,6 +23,10 @@
 #               in fuzz/corpus/fusion_process_dump
 #   tvmscript   arbitrary bytes as a TVM DumpIR stage file (TVMScript): reader and the IR built
 #               from it; seeds in fuzz/corpus/tvmscript (files of tests/data/tvm_dumpir)
+#   inductor_trace
+#               arbitrary bytes as one graph's files of a PyTorch Inductor debug trace (cut at
+#               NUL bytes: FX graphs, scheduler dumps, output_code.py, provenance mapping),
+#               imported as a recording; seeds in fuzz/corpus/inductor_trace (tests/data/inductor)
 #   tensorrt    arbitrary bytes as TensorRT's exported layer information, layer profile and
 #               inference times, the engine graph built and printed back; seeds in
 #               fuzz/corpus/tensorrt (the samples of tests/data/tensorrt)
@@ -74,8 +78,11 @@ case "$target" in
   tensorrt)
     flags=(-dict="$root/fuzz/tensorrt.dict" -max_len=16384 -timeout=10)
     ;;
+  inductor_trace)
+    flags=(-max_len=65536 -timeout=10)
+    ;;
   *)
-    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, tensorrt, mlir_log, tvmscript, onnx)" >&2
+    echo "unknown fuzz target '$target' (known: hlo_parser, pipeline, cpu_executable, xla_trace, xla_dump_file_name, fusion_process_dump, tensorrt, mlir_log, tvmscript, inductor_trace, onnx)" >&2
     exit 2
     ;;
 esac

@@ -9,6 +9,8 @@
 // (importers/mlir/mlir_stage_folder.h) becomes a recording of one snapshot per stage, read and
 // summarised as a log's sections are. `fusescope import TVM_DUMP_DIR -o RUN.fsdb`: a folder
 // TVM's DumpIR instrument wrote (importers/tvm/tvm_dump_folder.h), one snapshot per pass.
+// `fusescope import TRACE_DIR -o RUN.fsdb`: PyTorch Inductor's debug trace
+// (importers/inductor/inductor_trace.h), one snapshot per stage, a function per graph.
 // `fusescope import TREE_DIR -o RUN.fsdb`: a folder of `--mlir-print-ir-tree-dir` dumps
 // (importers/mlir/mlir_tree_dir.h), read as the log its files make in run order. With
 // `--iree-executables DIR` (iree-compile's --iree-hal-dump-executable-files-to), each
@@ -430,13 +432,16 @@ const CommandRegistrar kRegistrar({
     .name = "import",
     .summary = "an XLA dump folder (--xla_dump_to), an MLIR pass log "
                "(--mlir-print-ir-after-all), a folder of numbered MLIR stage files (N_name.mlir), "
-               "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), a folder of MLIR dumps "
+               "a folder of TVM DumpIR files (NNN_Pass.py TVMScript), PyTorch Inductor's debug "
+               "trace (torchinductor/model__*: FX graphs, scheduler nodes, generated code), a "
+               "folder of MLIR dumps "
                "(--mlir-print-ir-tree-dir, iree-compile) or TensorRT's exported layer information "
                "(trtexec --exportLayerInfo, with its --exportProfile and --exportTimes), or ONNX "
                "Runtime's optimized model (--optimized-from) as a recording of the compiler's own "
                "passes",
     .positionals = {{"SOURCE",
                      "DUMP_DIR (XLA), MLIR_LOG, STAGE_DIR (N_name.mlir files), TVM_DUMP_DIR, "
+                     "TRACE_DIR (Inductor's trace.debug_dir or TORCH_COMPILE_DEBUG's folder), "
                      "TREE_DIR (--mlir-print-ir-tree-dir), ENGINE_LAYERS.json (TensorRT) or "
                      "OPTIMIZED.onnx (ONNX Runtime, with --optimized-from)"}},
     .flags =

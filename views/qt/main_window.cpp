@@ -681,12 +681,16 @@ bool MainWindow::SelectInstruction(const QString& name) {
   for (GraphSide side : {GraphSide::kAfter, GraphSide::kBefore}) {
     const ir::Module* module = view->module(side);
     if (!module || !module->entry()) continue;
-    for (const auto& instruction : module->entry()->instructions()) {
-      if (instruction->name() != wanted) continue;
-      if (compare_panel_->available()) RaiseDock(compare_panel_);
-      context_->SetSelection(Selection{instruction->id(), side, -1});
-      return true;
+    // The entry's instructions first, then those of the functions and regions it holds
+    // (an MLIR log's or an Inductor trace's graph bodies).
+    const ir::Instruction* found = module->entry()->FindInstruction(wanted);
+    for (const auto& computation : module->computations()) {
+      if (!found) found = computation->FindInstruction(wanted);
     }
+    if (!found) continue;
+    if (compare_panel_->available()) RaiseDock(compare_panel_);
+    context_->SetSelection(Selection{found->id(), side, -1});
+    return true;
   }
   return false;
 }
