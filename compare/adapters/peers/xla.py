@@ -134,10 +134,24 @@ def profile(request, response, shape, executable):
 
 
 def instruction_names(executable):
+    """Instruction name of the optimized entry computation -> the model's ops it holds."""
+    return instruction_names_of_text(executable.hlo_modules()[0].to_string())
+
+
+VIEW = re.compile(r"\b(?:bitcast|reshape|copy)\(%?([\w.\-]+)\)")
+
+
+def instruction_names_of_text(text):
     """Instruction name of the optimized entry computation -> the model's ops it holds: those of
-    a fusion's fused computation (parameters left out), else its own."""
+    a fusion's fused computation (parameters left out), else its own.
+
+    A fusion member that only views a parameter (bitcast, reshape, copy) computes nothing: its
+    op_name names the value it reads, which another kernel made. XLA's CPU pipeline leaves
+    such traces when it rewrites a dot (at batch 1 the dot becomes `dot.2` without metadata, and
+    the fusion reading it holds `bitcast(param), op_name="fc1_matmul"`): the op then belongs to
+    the kernel that made the value, not to the fusion that views it."""
     computations, current, entry = {}, None, None
-    for line in executable.hlo_modules()[0].to_string().splitlines():
+    for line in text.splitlines():
         stripped = line.strip()
         if stripped.endswith("{") and not stripped.startswith("HloModule"):
             words = stripped.split()
@@ -147,11 +161,21 @@ def instruction_names(executable):
         elif current and " = " in stripped:
             name = stripped.split(" = ")[0].replace("ROOT ", "").strip().lstrip("%")
             computations[current].append((name, stripped))
+
+    def parameter_index(text):
+        found = re.search(r"\bparameter\((\d+)\)", text)
+        return int(found.group(1)) if found else None
+
     def ops_of(lines):
-        """The model's ops: each instruction's metadata op_name (which XLA keeps through its
-        passes, and which names the input model's op), else the instruction's own name."""
-        ops, constants = [], set()
+        """The model's ops the members compute, and parameter index -> the op names of views
+        of that parameter. Each op is its metadata op_name (which XLA keeps through its passes
+        and which names the input model's op), else the instruction's own name."""
+        ops, constants, views = [], set(), {}
+        parameters = {member: parameter_index(text) for member, text in lines
+                      if " parameter(" in text}
         for member, text in lines:
+            if member in parameters:
+                continue
             # A constant (or one only broadcast or reshaped) is shared between ops by CSE and
             # keeps one op's name: it says nothing about which ops the kernel computes.
             operands = re.search(r"\b(?:broadcast|reshape|bitcast|convert)\(%?([\w.\-]+)\)", text)
@@ -160,18 +184,35 @@ def instruction_names(executable):
                 continue
             found = re.search(r'op_name="([^"]*)"', text)
             op = found.group(1) if found else member
+            view = VIEW.search(text)
+            if view and view.group(1) in parameters:
+                views.setdefault(parameters[view.group(1)], []).append(op)
+                continue
             if op not in ops:
                 ops.append(op)
-        return ops
+        return ops, views
 
-    kernels = {}
-    for name, line in computations.get(entry, []):
+    kernels, viewed = {}, {}
+    entry_lines = computations.get(entry, [])
+    for name, line in entry_lines:
         if " parameter(" in line:
             continue  # an input, no kernel
         called = re.search(r"calls=%?([\w.\-]+)", line)
-        members = [(member, text) for member, text in computations.get(called.group(1), [])
-                   if " parameter(" not in text] if called else []
-        kernels[name] = ops_of(members or [(name, line)])
+        members = [(member, text) for member, text in computations.get(called.group(1), [])]\
+            if called else []
+        ops, views = ops_of(members or [(name, line)])
+        kernels[name] = ops
+        if called:
+            # Operand i of the fusion is its parameter i.
+            call = line[line.index("fusion(") + 7:] if "fusion(" in line else ""
+            operands = re.findall(r"%([\w.\-]+)", call.split(")")[0]) if call else []
+            for index, op_names in views.items():
+                if index < len(operands):
+                    viewed.setdefault(operands[index], []).extend(op_names)
+    # A kernel the metadata says nothing of computes what its readers view it as.
+    for name, op_names in viewed.items():
+        if name in kernels and (not kernels[name] or kernels[name] == [name]):
+            kernels[name] = list(dict.fromkeys(op_names))
     return kernels
 
 
