@@ -929,6 +929,8 @@ std::vector<std::filesystem::path> RealHloFiles() {
     const std::string ext = entry.path().extension().string();
     // xla_gpu_fusion_dump is written here in XLA's layout, not by XLA (and holds a text proto).
     if (entry.path().string().find("xla_gpu_fusion_dump") != std::string::npos) continue;
+    // Inductor's scheduler dumps are .txt files of its own format.
+    if (entry.path().string().find("/inductor/") != std::string::npos) continue;
     if (entry.is_regular_file() && (ext == ".hlo" || ext == ".txt")) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
