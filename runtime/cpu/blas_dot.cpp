@@ -234,6 +234,30 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
   return result;
 }
 
+Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const GemmConfig& gemm,
+                      recording::KernelRecord* record) {
+  if (gemm.library != GemmLibrary::kMlir) return Status::Ok();
+  StatusOr<DotPlan> plan = Plan(dot);
+  if (!plan.ok()) return plan.status();
+  // The problem RunTyped or RunWidened will pass: the widened GEMM reads copies in its order.
+  const bool widened =
+      dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened;
+  const GemmProblem problem =
+      widened ? Problem(*plan, OperandAccess::kInPlace, OperandAccess::kInPlace)
+              : Problem(*plan, Access(plan->lhs_order, plan->lhs_transposed_order),
+                        Access(plan->rhs_order, plan->rhs_transposed_order));
+  recording::KernelRecord compiled;
+  Status prepared = PrepareGemm(gemm, problem, TypeOfGemm(dot, precision), &compiled);
+  if (record != nullptr) {
+    record->stages = std::move(compiled.stages);
+    record->options = compiled.options;
+    record->failed_stage = compiled.failed_stage;
+    record->error = compiled.error;
+    record->compile_seconds = compiled.compile_seconds;
+  }
+  return prepared;
+}
+
 StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();

@@ -41,6 +41,14 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
                              BlasPrecision precision = BlasPrecision::kNative,
                              std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {});
 
+// Everything RunBlasDot does before computing that can be done once: for the MLIR matmul
+// (gemm.library kMlir), compiling it for the exact GEMM the dot will call, so that its first
+// run does not compile and a build's time includes it. Its stages and compile time go to
+// `record` when given (the record's name, note and backend are kept). Nothing for a library.
+// Errors: the matmul's compile failure, with its stage.
+Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const GemmConfig& gemm,
+                      recording::KernelRecord* record = nullptr);
+
 // The GEMM a native-precision `dot` runs: its batch, m, n, k, and which operands are read
 // transposed in place. Errors: dimension numbers that do not fit the operands.
 StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot);

@@ -396,6 +396,11 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   step.dot = split->contraction;
   step.dot_lhs = split->lhs;
   step.dot_rhs = split->rhs;
+  // Our MLIR matmul is compiled here, not at the first run (a library has nothing to prepare).
+  if (step.dot->opcode() == Opcode::kDot) {
+    Status prepared = PrepareBlasDot(*step.dot, options_.f32_dot_precision, step.gemm);
+    if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
+  }
   return PlanKernel(step, std::move(split->epilogue), GemmBackendName(step.gemm.library),
                     LibraryCall(*step.dot, step.gemm) + ", then the epilogue as a compiled kernel");
 }
@@ -428,6 +433,11 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = GemmBackendName(step.gemm.library);
     record.note = LibraryCall(instruction, step.gemm);
+    // Our MLIR matmul is compiled here, its stages kept, not at the first run.
+    if (opcode == Opcode::kDot) {
+      Status prepared = PrepareBlasDot(instruction, options_.f32_dot_precision, step.gemm, &record);
+      if (!prepared.ok()) return Status::Error(instruction.name() + ": " + prepared.message());
+    }
     step.record = static_cast<int64_t>(records_.size());
     records_.push_back(std::move(record));
     return Status::Ok();

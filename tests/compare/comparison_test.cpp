@@ -153,6 +153,13 @@ ENTRY main {
             std::string::npos)
       << text;
   EXPECT_LT(text.find("add_op"), text.find("copy_op")) << text;
+  EXPECT_EQ(text.find("names none of its ops"), std::string::npos) << text;
+  // A model without op names: what the kernels hold is listed, said to be each compiler's own.
+  Comparison unnamed = *stored;
+  unnamed.model_ops.clear();
+  const std::string bare = FormatOpsText(FollowOps(unnamed), unnamed);
+  EXPECT_NE(bare.find("the model names none of its ops"), std::string::npos) << bare;
+  EXPECT_NE(bare.find("slice.7"), std::string::npos) << bare;
 
   // An ONNX model's own node list (an Identity our import folds away still names an op).
   spec.model_ops = {"add_op", "copy_op", "y_identity"};

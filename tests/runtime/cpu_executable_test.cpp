@@ -3,6 +3,7 @@
 // original module; the kernel emitter's refusals; the kernel compiler's recorded stages and
 // failures; a deliberately wrong kernel caught by the comparison.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -784,6 +785,45 @@ TEST_F(CpuExecutableTest, AKernelsThreadCountReachesItsLibraryCall) {
   LiteralDifference difference = CompareLiterals(*got, *expected, 1e-6, 1e-7);
   EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
   EXPECT_FALSE(KernelConfig::Parse("gemm=blis threads=many").ok());
+}
+
+// A dot given our MLIR matmul is compiled with the executable, not at its first run: the
+// build's time includes it and its record holds the matmul's stages from the start.
+TEST_F(CpuExecutableTest, AnMlirMatmulCompilesWithTheExecutable) {
+  if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kMlir).message();
+  constexpr char kDot[] =
+      "HloModule m\nENTRY e {\n a = f32[8,16] parameter(0)\n b = f32[4,16] parameter(1)\n ROOT d "
+      "= f32[8,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n";
+  auto module = ir::ParseHloModule(kDot);
+  ASSERT_TRUE(module.ok()) << module.message();
+  CpuExecutableOptions options;
+  // Single precision, as a comparison runs it: the GEMM reads B transposed in place.
+  options.f32_dot_precision = BlasPrecision::kNative;
+  auto config = KernelConfig::Parse("gemm=mlir");
+  ASSERT_TRUE(config.ok()) << config.message();
+  options.kernel_configs["d"] = *config;
+  auto executable = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  ASSERT_EQ((*executable)->kernels().size(), 1u);
+  const recording::KernelRecord& record = (*executable)->kernels()[0];
+  EXPECT_EQ(record.kernel, "d");
+  EXPECT_EQ(record.backend, "mlir");
+  EXPECT_THAT(record.note, ::testing::HasSubstr("B transposed"));
+  EXPECT_FALSE(record.stages.empty()) << "the matmul was not compiled with the executable";
+  EXPECT_GT(record.compile_seconds, 0);
+  EXPECT_TRUE(record.error.empty()) << record.error;
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  CpuExecutableOptions native;
+  native.f32_dot_precision = BlasPrecision::kNative;
+  auto plain = CpuExecutable::Compile(**module, native);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  auto expected = (*plain)->Run(*inputs);
+  auto got = (*executable)->Run(*inputs);
+  ASSERT_TRUE(expected.ok() && got.ok());
+  LiteralDifference difference = CompareLiterals(*got, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
 }
 
 class CpuKernelCompilerTest : public CpuExecutableTest {};
