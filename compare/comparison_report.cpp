@@ -340,10 +340,11 @@ std::string FormatOpsText(const std::vector<OpInKernels>& ops, const Comparison&
   // Without op names (a StableHLO module printed without locations) there is nothing common
   // to follow: each compiler names its own instructions.
   if (comparison.model_ops.empty() && !ops.empty())
-    out += "  (the model names none of its ops: no op_name metadata or locations, as in a "
-           "StableHLO module printed without debug info (jax: lowered.as_text(debug_info=True) "
-           "keeps them); the names below are each compiler's own and do not match across "
-           "compilers)\n";
+    out +=
+        "  (the model names none of its ops: no op_name metadata or locations, as in a "
+        "StableHLO module printed without debug info (jax: lowered.as_text(debug_info=True) "
+        "keeps them); the names below are each compiler's own and do not match across "
+        "compilers)\n";
   std::map<std::string, std::vector<std::string>> others;  // compiler -> its parts
   for (const OpInKernels& op : ops) {
     if (!op.of_model) {

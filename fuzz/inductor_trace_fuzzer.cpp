@@ -30,8 +30,8 @@ namespace fs = std::filesystem;
 const fs::path& Scratch() {
   static const fs::path path = [] {
     fs::path folder = fs::temp_directory_path() /
-                      ("fusescope_inductor_fuzz_" + std::to_string(::getpid())) /
-                      "torchinductor" / "model__0_inference_0.0";
+                      ("fusescope_inductor_fuzz_" + std::to_string(::getpid())) / "torchinductor" /
+                      "model__0_inference_0.0";
     fs::create_directories(folder);
     return folder;
   }();
@@ -41,10 +41,10 @@ const fs::path& Scratch() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const char* kFiles[] = {"fx_graph_readable.py", "fx_graph_transformed.py",
-                                 "ir_pre_fusion.txt",    "ir_post_fusion.txt",
-                                 "output_code.py",
-                                 "inductor_provenance_tracking_node_mappings.json"};
+  static const char* kFiles[] = {
+      "fx_graph_readable.py", "fx_graph_transformed.py",
+      "ir_pre_fusion.txt",    "ir_post_fusion.txt",
+      "output_code.py",       "inductor_provenance_tracking_node_mappings.json"};
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const fs::path& folder = Scratch();
   size_t start = 0;

@@ -3,12 +3,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "importers/inductor/inductor_trace.h"
 #include "importers/iree_executable_dump.h"
 #include "importers/mlir/mlir_log_splitter.h"
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
 #include "importers/tensorrt_layer_info.h"
-#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "resources/lessons.h"

@@ -4,12 +4,12 @@
 #include <sstream>
 #include <utility>
 
+#include "importers/inductor/inductor_trace.h"
 #include "importers/mlir/mlir_log_importer.h"
 #include "importers/mlir/mlir_model_importer.h"
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
 #include "importers/tensorrt_engine_importer.h"
-#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"

@@ -33,11 +33,11 @@
 #include "app/cli/model_loader.h"
 #include "app/cli/ort_import.h"
 #include "app/cli/tensorrt_import.h"
+#include "importers/inductor/inductor_trace.h"
 #include "importers/iree_executable_dump.h"
 #include "importers/mlir/mlir_log_importer.h"
 #include "importers/mlir/mlir_stage_folder.h"
 #include "importers/mlir/mlir_tree_dir.h"
-#include "importers/inductor/inductor_trace.h"
 #include "importers/tvm/tvm_dump_folder.h"
 #include "importers/xla_dump_folder.h"
 #include "importers/xla_dump_importer.h"
@@ -249,7 +249,9 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
       }
       json.Key("pass").String(section.pass);
       json.Key("reader").String(section.read_by_mlir     ? "libMLIR"
-                                : section.operations > 0 ? (tvm ? "tvmscript" : inductor ? "inductor" : "tolerant")
+                                : section.operations > 0 ? (tvm        ? "tvmscript"
+                                                            : inductor ? "inductor"
+                                                                       : "tolerant")
                                                          : "none");
       json.Key("left_out").Bool(section.skipped);
       json.Key("operations").Int(section.operations);
@@ -272,9 +274,9 @@ void PrintMlirSummary(const ir::mlir_import::MlirLogImport& imported, const std:
   const bool tree = source == StageSource::kMlirTreeDir;
   std::cout << (tvm        ? "imported TVM DumpIR folder ("
                 : inductor ? "imported Inductor debug trace ("
-                : tree   ? "imported MLIR print-ir tree ("
-                : stages ? "imported MLIR stage folder ("
-                         : "imported MLIR pass log (")
+                : tree     ? "imported MLIR print-ir tree ("
+                : stages   ? "imported MLIR stage folder ("
+                           : "imported MLIR pass log (")
             << imported.sections.size()
             << (tree     ? " dump files) -> "
                 : stages ? " stage files) -> "
@@ -321,13 +323,12 @@ StatusOr<std::pair<int64_t, int64_t>> AddIreeKernels(const recording::Recording&
 // An MLIR pass log, or a folder of stage files.
 int ImportMlirLog(const std::string& path, const std::string& output, bool json_output,
                   StageSource source, const std::optional<std::string>& executables) {
-  auto imported = source == StageSource::kTvmDumpFolder ? ir::tvm_import::ImportTvmDumpFolder(path)
-                  : source == StageSource::kInductorTrace
-                      ? ir::inductor_import::ImportInductorTrace(path)
-                  : source == StageSource::kMlirStageFolder
-                      ? ir::mlir_import::ImportMlirStageFolder(path)
-                  : source == StageSource::kMlirTreeDir ? ir::mlir_import::ImportMlirTreeDir(path)
-                                                        : ir::mlir_import::ImportMlirLogFile(path);
+  auto imported =
+      source == StageSource::kTvmDumpFolder     ? ir::tvm_import::ImportTvmDumpFolder(path)
+      : source == StageSource::kInductorTrace   ? ir::inductor_import::ImportInductorTrace(path)
+      : source == StageSource::kMlirStageFolder ? ir::mlir_import::ImportMlirStageFolder(path)
+      : source == StageSource::kMlirTreeDir     ? ir::mlir_import::ImportMlirTreeDir(path)
+                                                : ir::mlir_import::ImportMlirLogFile(path);
   if (!imported.ok()) return Fail(imported.message());
   for (const std::string& warning : imported->warnings) std::cerr << "warning: " << warning << '\n';
   if (Status saved = recording::SaveRecording(imported->recording, output); !saved.ok()) {

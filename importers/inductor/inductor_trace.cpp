@@ -143,8 +143,8 @@ std::vector<std::string> Identifiers(std::string_view text) {
       // `x.y` is an attribute path, `x=` a keyword: neither is a value named x.
       size_t next = end;
       while (next < text.size() && text[next] == ' ') ++next;
-      const bool keyword =
-          next < text.size() && text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
+      const bool keyword = next < text.size() && text[next] == '=' &&
+                           (next + 1 >= text.size() || text[next + 1] != '=');
       if ((end >= text.size() || text[end] != '.') && !keyword)
         names.emplace_back(text.substr(i, end - i));
       i = end;
@@ -158,12 +158,28 @@ std::vector<std::string> Identifiers(std::string_view text) {
 // "f32" (FX) or "float32" (torch.float32) -> the MLIR element type; "" when unknown.
 std::string ElementTypeName(std::string_view dtype) {
   static const std::map<std::string_view, std::string_view> kTypes = {
-      {"f32", "f32"},      {"float32", "f32"},   {"f64", "f64"},      {"float64", "f64"},
-      {"f16", "f16"},      {"float16", "f16"},   {"bf16", "bf16"},    {"bfloat16", "bf16"},
-      {"i64", "i64"},      {"int64", "i64"},     {"i32", "i32"},      {"int32", "i32"},
-      {"i16", "i16"},      {"int16", "i16"},     {"i8", "i8"},        {"int8", "i8"},
-      {"u8", "ui8"},       {"uint8", "ui8"},     {"b8", "i1"},        {"bool", "i1"},
-      {"c64", "complex<f32>"}, {"complex64", "complex<f32>"}};
+      {"f32", "f32"},
+      {"float32", "f32"},
+      {"f64", "f64"},
+      {"float64", "f64"},
+      {"f16", "f16"},
+      {"float16", "f16"},
+      {"bf16", "bf16"},
+      {"bfloat16", "bf16"},
+      {"i64", "i64"},
+      {"int64", "i64"},
+      {"i32", "i32"},
+      {"int32", "i32"},
+      {"i16", "i16"},
+      {"int16", "i16"},
+      {"i8", "i8"},
+      {"int8", "i8"},
+      {"u8", "ui8"},
+      {"uint8", "ui8"},
+      {"b8", "i1"},
+      {"bool", "i1"},
+      {"c64", "complex<f32>"},
+      {"complex64", "complex<f32>"}};
   auto found = kTypes.find(dtype);
   return found == kTypes.end() ? std::string() : std::string(found->second);
 }
@@ -214,7 +230,8 @@ std::string Escaped(std::string_view text) {
 
 std::string Joined(const std::vector<std::string>& parts, std::string_view separator) {
   std::string joined;
-  for (const std::string& part : parts) joined += (joined.empty() ? "" : std::string(separator)) + part;
+  for (const std::string& part : parts)
+    joined += (joined.empty() ? "" : std::string(separator)) + part;
   return joined;
 }
 
@@ -338,8 +355,8 @@ class FxReader {
   std::vector<std::string> Operands(std::string_view text) const {
     std::vector<std::string> operands;
     for (const std::string& name : Identifiers(text)) {
-      if (values_.count(name) && std::find(operands.begin(), operands.end(), "%" + name) ==
-                                     operands.end())
+      if (values_.count(name) &&
+          std::find(operands.begin(), operands.end(), "%" + name) == operands.end())
         operands.push_back("%" + name);
     }
     return operands;
@@ -407,7 +424,8 @@ class FxReader {
       const size_t close = MatchingParen(expression, open);
       op.operands = Operands(expression.substr(
           open + 1, (close == std::string_view::npos ? expression.size() : close) - open - 1));
-    } else if (bracket != std::string_view::npos && IsIdentifier(Trim(expression.substr(0, bracket)))) {
+    } else if (bracket != std::string_view::npos &&
+               IsIdentifier(Trim(expression.substr(0, bracket)))) {
       op.name = "getitem";  // `var_mean[0]`
       op.operands = Operands(expression.substr(0, bracket));
     } else if (StartsWith(expression, "self.")) {
@@ -641,8 +659,9 @@ class SchedulerReader {
     const size_t close = MatchingParen(call, open);
     for (const std::string& name : Identifiers(call.substr(
              open + 1, (close == std::string_view::npos ? call.size() : close) - open - 1))) {
-      const bool defined = std::any_of(node.body.begin(), node.body.end() - 1,
-                                       [&](const BodyOp& earlier) { return earlier.result == name; });
+      const bool defined =
+          std::any_of(node.body.begin(), node.body.end() - 1,
+                      [&](const BodyOp& earlier) { return earlier.result == name; });
       if (defined && std::find(op.operands.begin(), op.operands.end(), name) == op.operands.end())
         op.operands.push_back(name);
     }
@@ -769,7 +788,7 @@ class SchedulerGraphBuilder {
   }
 
   const SchedulerRead& read_;
-  const std::map<std::string, std::string>& kernels_;  // top-level node -> kernel
+  const std::map<std::string, std::string>& kernels_;                // top-level node -> kernel
   const std::map<std::string, std::vector<std::string>>& pre_grad_;  // kernel -> pre-grad
   MlirOperation function_;
   std::set<std::string> inputs_;
@@ -819,8 +838,8 @@ WrapperCalls ReadWrapper(std::string_view text) {
     }
     std::string_view statement = stripped;
     std::string target;
-    if (const size_t equals = statement.find(" = "); equals != std::string_view::npos &&
-                                                      IsIdentifier(statement.substr(0, equals))) {
+    if (const size_t equals = statement.find(" = ");
+        equals != std::string_view::npos && IsIdentifier(statement.substr(0, equals))) {
       target = std::string(statement.substr(0, equals));
       statement = statement.substr(equals + 3);
     }
@@ -931,7 +950,8 @@ class TraceImporter {
     }
     for (const char* key : {"cppCodeToPost", "tritonCodeToPost"}) {
       if (const JsonValue* code = json->Find(key); code && code->is_object()) {
-        for (const auto& [handle, post] : code->object()) mapping.kernels[handle] = StringList(post);
+        for (const auto& [handle, post] : code->object())
+          mapping.kernels[handle] = StringList(post);
       }
     }
     mapping.present = true;
@@ -1124,8 +1144,7 @@ class TraceImporter {
       recorder_.AfterPass(info, *current);
     }
     sources_.push_back(std::move(source));
-    if (std::string(stage.file) == "fx_graph_transformed.py" ||
-        (stage.fx && !post_grad_)) {
+    if (std::string(stage.file) == "fx_graph_transformed.py" || (stage.fx && !post_grad_)) {
       post_grad_ = current->Clone();
     }
     previous_ = std::move(current);
@@ -1216,10 +1235,9 @@ std::vector<InductorGraphFolder> FindInductorGraphs(const std::string& root) {
     for (const fs::path& folder : subfolders(place)) add(folder);
     if (!graphs.empty()) break;
   }
-  std::stable_sort(graphs.begin(), graphs.end(),
-                   [](const InductorGraphFolder& a, const InductorGraphFolder& b) {
-                     return a.order < b.order;
-                   });
+  std::stable_sort(
+      graphs.begin(), graphs.end(),
+      [](const InductorGraphFolder& a, const InductorGraphFolder& b) { return a.order < b.order; });
   return graphs;
 }
 
@@ -1234,8 +1252,7 @@ bool LooksLikeInductorTrace(const std::string& root) {
   return false;
 }
 
-FxGraphRead ReadFxGraph(std::string_view text, const std::string& path,
-                        const std::string& function,
+FxGraphRead ReadFxGraph(std::string_view text, const std::string& path, const std::string& function,
                         const std::map<std::string, std::vector<std::string>>& pre_grad) {
   return FxReader(path, function, pre_grad).Read(text);
 }

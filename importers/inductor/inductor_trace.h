@@ -77,8 +77,7 @@ struct FxGraphRead {
   std::vector<std::string> argument_types;  // parallel to the forward's arguments
   int64_t nodes = 0;
 };
-FxGraphRead ReadFxGraph(std::string_view text, const std::string& path,
-                        const std::string& function,
+FxGraphRead ReadFxGraph(std::string_view text, const std::string& path, const std::string& function,
                         const std::map<std::string, std::vector<std::string>>& pre_grad = {});
 
 // The body of graph `function` in a snapshot of such a recording; null when it has none.

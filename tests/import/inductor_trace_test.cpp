@@ -97,8 +97,7 @@ TEST(InductorFxGraphTest, NodesArgumentsTypesAndOrigins) {
   EXPECT_EQ(read.function.symbol, "graph_0");
   const auto& block = read.function.regions.at(0).blocks.at(0);
   EXPECT_THAT(block.arguments, ElementsAre("%arg0_1", "%arg1_1", "%s0"));
-  EXPECT_THAT(block.argument_types,
-              ElementsAre("tensor<192x192xf32>", "tensor<1x32x192xf32>", ""));
+  EXPECT_THAT(block.argument_types, ElementsAre("tensor<192x192xf32>", "tensor<1x32x192xf32>", ""));
   ASSERT_EQ(block.operations.size(), 6u);
   const auto& mm = block.operations[1];
   EXPECT_EQ(mm.name, "aten.mm");

@@ -127,7 +127,7 @@ void IrTextPanel::UpdateSummary() {
     }
     // Named as the compiler's engineers name what they read.
     const QString source =
-        view->source_language() == "tvmscript" ? tr("TVMScript as TVM printed it")
+        view->source_language() == "tvmscript"  ? tr("TVMScript as TVM printed it")
         : view->source_language() == "fx graph" ? tr("The FX graph as Inductor printed it")
         : view->source_language() == "inductor ir"
             ? tr("Inductor's scheduler nodes (and generated code) as it printed them")
