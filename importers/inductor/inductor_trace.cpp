@@ -245,6 +245,14 @@ std::string Location(const std::vector<std::string>& pre_grad, const std::string
   return source.empty() ? name : name + "(" + source + ")";
 }
 
+// `torch.ops.aten.mm.default` -> `aten.mm`; other callees as written.
+std::string OpName(std::string callee) {
+  if (!StartsWith(callee, "torch.ops.")) return callee;
+  callee = callee.substr(10);
+  if (std::count(callee.begin(), callee.end(), '.') >= 2) callee = callee.substr(0, callee.rfind('.'));
+  return callee;
+}
+
 MlirOperation Function(const std::string& name, int64_t line) {
   MlirOperation function;
   function.name = "func.func";
@@ -414,12 +422,7 @@ class FxReader {
     const size_t bracket = expression.find('[');
     if (open != std::string_view::npos && (bracket == std::string_view::npos || open < bracket)) {
       // A call: `torch.ops.aten.mm.default(...)` -> aten.mm; other callees as written.
-      std::string callee(Trim(expression.substr(0, open)));
-      if (StartsWith(callee, "torch.ops.")) {
-        callee = callee.substr(10);
-        if (std::count(callee.begin(), callee.end(), '.') >= 2)
-          callee = callee.substr(0, callee.rfind('.'));
-      }
+      const std::string callee = OpName(std::string(Trim(expression.substr(0, open))));
       op.name = callee == "operator.getitem" ? "getitem" : callee;
       const size_t close = MatchingParen(expression, open);
       op.operands = Operands(expression.substr(
@@ -681,13 +684,17 @@ class SchedulerReader {
 
 // Opcodes as Inductor's engineers say them.
 std::string NodeOpcode(const SchedulerNode& node) {
-  if (!node.kernel.empty() && node.kind.find("Extern") != std::string::npos) return node.kernel;
+  // A fallback to an aten op names it as `torch.ops.aten.x.default`; a MultiOutput (one
+  // output of such a call) has kernel `None`.
+  if (node.kind == "ExternKernelSchedulerNode" && !node.kernel.empty() && node.kernel != "None")
+    return OpName(node.kernel);
   if (node.kind == "SchedulerNode") return "inductor.loop";
   if (node.kind == "FusedSchedulerNode") return "inductor.fused";
   if (node.kind == "OuterLoopFusedSchedulerNode") return "inductor.outer_loop_fused";
   if (node.kind == "NopKernelSchedulerNode") return "inductor.nop";
   if (node.kind == "ForeachKernelSchedulerNode") return "inductor.foreach";
-  if (node.kind == "ExternKernelSchedulerNode") return "inductor.extern";
+  if (node.kind == "ExternKernelSchedulerNode")
+    return node.kernel == "None" ? "inductor.multi_output" : "inductor.extern";
   return "inductor." + node.kind;
 }
 
@@ -810,8 +817,10 @@ struct WrapperCalls {
 
 // The wrapper's `call` function: each call of a kernel the file defines (`NAME =
 // async_compile.cpp_pybinding(...)`, `.triton(...)`) or of a library (`extern_kernels.mm(...)`,
-// `buf2 = extern_kernels.convolution(...)`). A buffer's first call is the one that writes it:
-// nodes are generated in order, so a buffer is written before it is read.
+// `buf2 = extern_kernels.convolution(...)`) or of an aten op Inductor falls back to
+// (`buf9 = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(...)`). A
+// buffer's first call is the one that writes it: nodes are generated in order, so a buffer is
+// written before it is read. `buf10 = buf9[0]` (one output of a call) is written by buf9's.
 WrapperCalls ReadWrapper(std::string_view text) {
   WrapperCalls wrapper;
   std::set<std::string> kernels;
@@ -843,10 +852,19 @@ WrapperCalls ReadWrapper(std::string_view text) {
       target = std::string(statement.substr(0, equals));
       statement = statement.substr(equals + 3);
     }
+    if (const size_t bracket = statement.find('[');
+        !target.empty() && bracket != std::string_view::npos &&
+        IsIdentifier(statement.substr(0, bracket))) {
+      auto picked = wrapper.writer.find(std::string(statement.substr(0, bracket)));
+      if (picked != wrapper.writer.end()) wrapper.writer.try_emplace(target, picked->second);
+      continue;
+    }
     const size_t open = statement.find('(');
     if (open == std::string_view::npos) continue;
     const std::string callee(statement.substr(0, open));
-    if (!kernels.count(callee) && !StartsWith(callee, "extern_kernels.")) continue;
+    if (!kernels.count(callee) && !StartsWith(callee, "extern_kernels.") &&
+        !StartsWith(callee, "torch.ops."))
+      continue;
     const size_t index = wrapper.calls.size();
     wrapper.calls.push_back({callee, handle});
     handle.clear();
@@ -894,9 +912,7 @@ class TraceImporter {
            " graphs have no inductor_provenance_tracking_node_mappings.json (traced without "
            "trace.provenance_tracking_level=1): their kernels are not linked to FX nodes");
     }
-    std::string model = fs::path(root_).lexically_normal().filename().string();
-    if (model.empty() || model == ".") model = fs::path(root_).parent_path().filename().string();
-    recorder_.set_model(model.empty() ? "inductor" : model, root_);
+    recorder_.set_model(mlir_import::FolderModelName(root_, "inductor"), root_);
     for (const Stage& stage : kStages) {
       Status read = ImportStage(stage);
       if (!read.ok()) return read;
@@ -904,12 +920,8 @@ class TraceImporter {
     if (!previous_)
       return Status::Error(root_ + ": no graph of its " + std::to_string(graphs_.size()) +
                            " folders holds a readable FX graph or scheduler dump");
-    recorder_.AfterPipeline(*previous_);
-    result_.recording = recorder_.TakeRecording();
-    result_.recording.total_seconds = 0;
-    result_.recording.imported = true;
-    if (sources_.size() == result_.recording.snapshots.size())
-      result_.recording.sources = std::move(sources_);
+    result_.recording =
+        mlir_import::FinishImportedRecording(recorder_, *previous_, std::move(sources_));
     return std::move(result_);
   }
 
@@ -957,16 +969,17 @@ class TraceImporter {
     mapping.present = true;
   }
 
-  // The wrapper's kernel calls of a graph, read once.
+  // The wrapper's kernel calls of a graph, its output_code.py read once (and kept for the
+  // last snapshot's source text).
   const WrapperCalls& Wrapper(const InductorGraphFolder& graph) {
     auto cached = wrappers_.find(graph.function);
     if (cached != wrappers_.end()) return cached->second;
     WrapperCalls& wrapper = wrappers_[graph.function];
-    const std::string path = (fs::path(graph.path) / "output_code.py").string();
-    std::error_code error;
-    if (!fs::is_regular_file(path, error)) return wrapper;
-    auto text = mlir_import::ReadTextFile(path, options_.max_file_bytes);
-    if (text.ok()) wrapper = ReadWrapper(*text);
+    if (std::optional<std::string> code =
+            ReadFile((fs::path(graph.path) / "output_code.py").string())) {
+      wrapper = ReadWrapper(*code);
+      output_code_[graph.function] = std::move(*code);
+    }
     return wrapper;
   }
 
@@ -1012,35 +1025,56 @@ class TraceImporter {
         continue;
       }
       nodes += static_cast<int64_t>(read.nodes.size());
-      // Which kernel call each node ends up in: the one that writes its buffers.
+      // Which kernel call each node ends up in: the one that writes its buffers. A buffer the
+      // wrapper never names was made local to a kernel that reads it: such a node ends up in
+      // the kernel of its first reader (repeated, for chains of them).
       const WrapperCalls& wrapper = Wrapper(graph);
-      std::map<std::string, std::string> top_kernels;
-      std::map<std::string, std::vector<std::string>> kernel_pre_grad;
+      std::map<std::string, size_t> calls;  // top-level node -> kernel call
       for (size_t top : read.top) {
-        const SchedulerNode& node = read.nodes[top];
-        std::optional<size_t> call;
-        for (const auto& [buffer, type] : node.buffers) {
+        for (const auto& [buffer, type] : read.nodes[top].buffers) {
           if (auto writer = wrapper.writer.find(buffer); writer != wrapper.writer.end()) {
-            call = writer->second;
+            calls[read.nodes[top].name] = writer->second;
             break;
           }
         }
-        if (!call) continue;
-        const KernelCall& kernel = wrapper.calls[*call];
+      }
+      for (bool more = true; more;) {
+        more = false;
+        for (size_t top : read.top) {
+          const SchedulerNode& node = read.nodes[top];
+          if (calls.count(node.name)) continue;
+          for (size_t reader : read.top) {
+            const SchedulerNode& user = read.nodes[reader];
+            auto call = calls.find(user.name);
+            if (call == calls.end()) continue;
+            const bool reads = std::any_of(node.buffers.begin(), node.buffers.end(), [&](const auto& b) {
+              return std::find(user.reads.begin(), user.reads.end(), b.first) != user.reads.end();
+            });
+            if (!reads) continue;
+            calls[node.name] = call->second;
+            more = true;
+            break;
+          }
+        }
+      }
+      std::map<std::string, std::string> top_kernels;
+      std::map<std::string, std::vector<std::string>> kernel_pre_grad;
+      for (const auto& [name, call] : calls) {
+        const KernelCall& kernel = wrapper.calls[call];
         const std::string key = kernel.handle.empty() ? kernel.kernel : kernel.handle;
-        top_kernels[node.name] = key;
+        top_kernels[name] = key;
         std::vector<std::string> post;
         if (auto found = mapping.kernels.find(kernel.handle); found != mapping.kernels.end())
           post = found->second;
         std::vector<std::string> pre;
-        for (const std::string& name : post) {
-          auto found = mapping.post_to_pre.find(name);
+        for (const std::string& post_node : post) {
+          auto found = mapping.post_to_pre.find(post_node);
           if (found == mapping.post_to_pre.end()) continue;
           for (const std::string& p : found->second)
             if (std::find(pre.begin(), pre.end(), p) == pre.end()) pre.push_back(p);
         }
         kernel_pre_grad[key] = pre;
-        if (!post.empty()) node_kernels[graph.function + "/" + node.name] = post;
+        if (!post.empty()) node_kernels[graph.function + "/" + name] = post;
         ++linked;
       }
       auto& [arguments, types] = arguments_[graph.function];
@@ -1075,10 +1109,10 @@ class TraceImporter {
 
   void AppendOutputCode(std::string& text) {
     for (const InductorGraphFolder& graph : graphs_) {
-      const std::string path = (fs::path(graph.path) / "output_code.py").string();
-      std::optional<std::string> code = ReadFile(path);
-      if (!code) continue;
-      text += "# " + fs::path(graph.path).filename().string() + "/output_code.py\n" + *code;
+      Wrapper(graph);
+      auto code = output_code_.find(graph.function);
+      if (code == output_code_.end()) continue;
+      text += "# " + fs::path(graph.path).filename().string() + "/output_code.py\n" + code->second;
       if (!text.empty() && text.back() != '\n') text += '\n';
     }
   }
@@ -1158,6 +1192,7 @@ class TraceImporter {
   std::vector<InductorGraphFolder> graphs_;
   std::map<std::string, KernelMapping> mappings_;
   std::map<std::string, WrapperCalls> wrappers_;
+  std::map<std::string, std::string> output_code_;  // graph -> its output_code.py
   // Per graph: its function as the last stage that read it had it, and its arguments.
   std::map<std::string, MlirOperation> functions_;
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> arguments_;

@@ -269,6 +269,77 @@ TEST(InductorTraceTest, TrainingGraphsFusedNodesAndMissingMapping) {
   EXPECT_EQ(gemms, 2);
 }
 
+// Kernel calls the wrapper makes besides generated kernels and extern_kernels: an aten op
+// Inductor falls back to (its node's kernel is `torch.ops.aten.x.default`), one output of it
+// picked by a MultiOutput node (`buf1 = buf0[0]`, kernel `None`), and a buffer made local to
+// the kernel that reads it (never named by the wrapper). Files in Inductor's format, cut down
+// from a GPT block's trace (attention through
+// aten._scaled_dot_product_flash_attention_for_cpu).
+TEST(InductorTraceTest, FallbackCallsMultiOutputsAndKernelLocalBuffers) {
+  TempFolder temp;
+  const fs::path graph = temp.path() / "torchinductor" / "model__0_inference_0.0";
+  auto node = [](const std::string& name, const std::string& kind, const std::string& buffer,
+                 const std::string& reads, const std::string& layout, const std::string& user) {
+    return name + ": " + kind + "\n" + name + ".writes = [StarDep(name='" + buffer +
+           "', mode=None)]\n" + name + ".unmet_dependencies = [" + reads + "]\n" + name +
+           ".met_dependencies = []\n" + name + ".outputs = [\n    " + buffer + ": Buffer\n    " +
+           buffer + ".layout = " + layout + "\n    " + buffer + ".users = [NodeUser(node=" +
+           user + ", can_inplace=False, is_weak=False)]\n]\n";
+  };
+  const std::string fixed = "FixedLayout('cpu', torch.float32, size=[2, 4], stride=[4, 1])";
+  Write(graph / "ir_pre_fusion.txt",
+        node("op0", "ExternKernelSchedulerNode(FallbackKernel)", "buf0", "",
+             "MultiOutputLayout(device=device(type='cpu'))",
+             "ExternKernelSchedulerNode(name='op1')") +
+            "op0.node.kernel = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default"
+            "\n\n\n" +
+            node("op1", "ExternKernelSchedulerNode(MultiOutput)", "buf1",
+                 "StarDep(name='buf0', mode=None)", fixed, "SchedulerNode(name='op2')") +
+            "op1.node.kernel = None\n\n\n" +
+            node("op2", "SchedulerNode(ComputedBuffer)", "buf2", "MemoryDep('buf1', c0, {c0: 8})",
+                 fixed, "SchedulerNode(name='op3')") +
+            "\n\n" +
+            node("op3", "SchedulerNode(ComputedBuffer)", "buf3", "MemoryDep('buf2', c0, {c0: 8})",
+                 fixed, "OUTPUT"));
+  Write(graph / "output_code.py",
+        "cpp_fused_exp_0 = async_compile.cpp_pybinding(['const float*', 'float*'], r'''\n"
+        "extern \"C\" void kernel(const float* in_ptr0, float* out_ptr0) {}\n''')\n\n"
+        "class Runner:\n"
+        "    def call(self, args):\n"
+        "        arg0_1, = args\n"
+        "        # [Provenance debug handles] "
+        "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default:1\n"
+        "        buf0 = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default("
+        "arg0_1, arg0_1, arg0_1)\n"
+        "        buf1 = buf0[0]\n"
+        "        del buf0\n"
+        "        buf3 = empty_strided_cpu((2, 4), (4, 1), torch.float32)\n"
+        "        # [Provenance debug handles] cpp_fused_exp_0:2\n"
+        "        cpp_fused_exp_0(buf1, buf3)\n"
+        "        return (buf3, )\n");
+  auto imported = ImportInductorTrace(temp.path().string());
+  ASSERT_TRUE(imported.ok()) << imported.message();
+  auto lowered = imported->recording.snapshots[0].ToModule();
+  ASSERT_TRUE(lowered.ok()) << lowered.message();
+  const std::string function = "model__0_inference_0";
+  const Instruction* attention = Find(**lowered, function, "op0");
+  const Instruction* picked = Find(**lowered, function, "op1");
+  const Instruction* local = Find(**lowered, function, "op2");
+  const Instruction* exp = Find(**lowered, function, "op3");
+  ASSERT_TRUE(attention && picked && local && exp);
+  auto text = [](const Instruction* instruction) {
+    return std::string(instruction->attribute("mlir").value_or(""));
+  };
+  EXPECT_EQ(attention->opcode_name(), "aten._scaled_dot_product_flash_attention_for_cpu");
+  EXPECT_THAT(text(attention), HasSubstr("_for_cpu.default:1"));
+  EXPECT_EQ(picked->opcode_name(), "inductor.multi_output");
+  EXPECT_THAT(text(picked), HasSubstr("_for_cpu.default:1"));
+  EXPECT_THAT(text(local), HasSubstr("kernel cpp_fused_exp_0:2"));
+  EXPECT_THAT(text(exp), HasSubstr("kernel cpp_fused_exp_0:2"));
+  ASSERT_EQ(picked->operands().size(), 1u);
+  EXPECT_EQ(picked->operands()[0], attention);
+}
+
 // Damaged traces: what can be read is, the rest is a warning with its file and line; a folder
 // with nothing readable is one error.
 TEST(InductorTraceTest, DamagedTracesWarnOrFailCleanly) {
