@@ -91,12 +91,7 @@ class LogImporter {
     for (const std::string& diagnostic : log.trailing_diagnostics) {
       if (!IsBlank(diagnostic)) Warn(path_ + ": after the last section: " + diagnostic);
     }
-    recorder_.AfterPipeline(*previous_);
-    result_.recording = recorder_.TakeRecording();
-    result_.recording.total_seconds = 0;
-    result_.recording.imported = true;
-    if (sources_.size() == result_.recording.snapshots.size())
-      result_.recording.sources = std::move(sources_);
+    result_.recording = FinishImportedRecording(recorder_, *previous_, std::move(sources_));
     return std::move(result_);
   }
 
@@ -355,6 +350,23 @@ class LogImporter {
 };
 
 }  // namespace
+
+recording::Recording FinishImportedRecording(recording::Recorder& recorder, const Module& last,
+                                             std::vector<recording::SnapshotSource> sources) {
+  recorder.AfterPipeline(last);
+  recording::Recording recording = recorder.TakeRecording();
+  recording.total_seconds = 0;
+  recording.imported = true;
+  if (sources.size() == recording.snapshots.size()) recording.sources = std::move(sources);
+  return recording;
+}
+
+std::string FolderModelName(const std::string& folder, const std::string& fallback) {
+  std::string model = std::filesystem::path(folder).lexically_normal().filename().string();
+  if (model.empty() || model == ".")
+    model = std::filesystem::path(folder).parent_path().filename().string();
+  return model.empty() ? fallback : model;
+}
 
 StatusOr<std::string> ReadTextFile(const std::string& path, int64_t max_bytes) {
   std::error_code error;

@@ -29,6 +29,10 @@
 #include "ir/status.h"
 #include "recording/recording.h"
 
+namespace fusescope::recording {
+class Recorder;
+}  // namespace fusescope::recording
+
 namespace fusescope::ir::mlir_import {
 
 struct MlirLogImportOptions {
@@ -64,6 +68,15 @@ StatusOr<MlirLogImport> ImportMlirLogText(std::string_view text, const std::stri
                                           const MlirLogImportOptions& options = {});
 StatusOr<MlirLogImport> ImportMlirLogFile(const std::string& path,
                                           const MlirLogImportOptions& options = {});
+
+// How an import of another compiler's stages ends: the recorder's recording after `last`,
+// untimed (the compiler records no pass times) and marked imported, with `sources` when there
+// is one per snapshot.
+recording::Recording FinishImportedRecording(recording::Recorder& recorder, const Module& last,
+                                             std::vector<recording::SnapshotSource> sources);
+
+// A folder's name as a recording's model name (its parent's for "dir/."); `fallback` if none.
+std::string FolderModelName(const std::string& folder, const std::string& fallback);
 
 // Reads a whole file no larger than `max_bytes` (refused unread otherwise).
 StatusOr<std::string> ReadTextFile(const std::string& path, int64_t max_bytes);

@@ -57,9 +57,7 @@ class StageImporter {
     const std::vector<TvmStageFile> stages = FindTvmStageFiles(folder_);
     if (stages.empty())
       return Status::Error(folder_ + ": no TVM DumpIR stage files (NNN_<Pass>.py) in this folder");
-    std::string model = fs::path(folder_).lexically_normal().filename().string();
-    if (model.empty() || model == ".") model = fs::path(folder_).parent_path().filename().string();
-    recorder_.set_model(model.empty() ? "tvm" : model, folder_);
+    recorder_.set_model(mlir_import::FolderModelName(folder_, "tvm"), folder_);
     for (const TvmStageFile& stage : stages) {
       Status read = ImportStage(stage);
       if (!read.ok()) return read;
@@ -68,12 +66,8 @@ class StageImporter {
       return Status::Error(folder_ + ": none of the " + std::to_string(stages.size()) +
                            " stage files holds readable TVMScript");
     }
-    recorder_.AfterPipeline(*previous_);
-    result_.recording = recorder_.TakeRecording();
-    result_.recording.total_seconds = 0;
-    result_.recording.imported = true;
-    if (sources_.size() == result_.recording.snapshots.size())
-      result_.recording.sources = std::move(sources_);
+    result_.recording =
+        mlir_import::FinishImportedRecording(recorder_, *previous_, std::move(sources_));
     return std::move(result_);
   }
 
