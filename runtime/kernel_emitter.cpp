@@ -61,7 +61,8 @@ class KernelWriter {
  public:
   StatusOr<EmittedKernel> Write(const std::vector<const ir::Instruction*>& inputs,
                                 const std::vector<const ir::Instruction*>& body,
-                                const std::vector<const ir::Instruction*>& outputs);
+                                const std::vector<const ir::Instruction*>& outputs,
+                                bool in_place);
 
  private:
   // Types.
@@ -130,9 +131,25 @@ class KernelWriter {
     return name;
   }
 
+  // The input an in-place kernel's output holds on entry (see EmittedKernel::in_place_input):
+  // the kernel's one output is a dynamic-update-slice of that input, and nothing else in the
+  // kernel reads it. -1 when there is none.
+  static int InPlaceInput(const std::vector<const ir::Instruction*>& inputs,
+                          const std::vector<const ir::Instruction*>& body,
+                          const std::vector<const ir::Instruction*>& outputs);
+  // Writes the in-place update's window into a view of the output argument `arg`.
+  Status WriteWindow(const std::string& arg, const std::string& memref_type);
+
   std::ostringstream code_;
   std::unordered_map<const ir::Instruction*, std::string> values_;
   bool vectorizable_ = true;
+  // The dynamic-update-slice written in place, and its window once emitted.
+  const ir::Instruction* in_place_update_ = nullptr;
+  struct Window {
+    std::string source, source_type;
+    std::vector<std::string> starts;
+    std::vector<int64_t> sizes;
+  } window_;
   // Values of tuple-shaped instructions (a reduce of several operands): one per element.
   std::unordered_map<const ir::Instruction*, std::vector<std::string>> tuple_values_;
   int next_ = 0;
@@ -1115,6 +1132,12 @@ Status KernelWriter::EmitDynamicSlice(const ir::Instruction& instruction) {
   if (update) {
     StatusOr<std::string> source_type = TensorType(instruction, source->shape());
     if (!source_type.ok()) return source_type.status();
+    if (&instruction == in_place_update_) {
+      // Nothing is computed here: Write puts the source into a window of the output.
+      window_ = {Value(source), *source_type, *starts, sizes};
+      values_[&instruction] = window_.source;
+      return Status::Ok();
+    }
     code_ << "    " << name << " = tensor.insert_slice " << Value(source) << " into "
           << Value(operand) << "[" << Join(*starts) << "] [" << JoinInts(sizes) << "] [" << ones
           << "] : " << *source_type << " into " << *out_type << "\n";
@@ -1195,6 +1218,8 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
     return Status::Ok();
   }
   for (const ir::Instruction* operand : instruction.operands()) {
+    // The in-place update's operand is the output itself, never read as a value.
+    if (&instruction == in_place_update_ && operand == instruction.operand(0)) continue;
     if (!values_.count(operand))
       return Refuse(instruction, "operand " + operand->name() + " is computed outside the kernel");
   }
@@ -1234,11 +1259,51 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
   }
 }
 
+int KernelWriter::InPlaceInput(const std::vector<const ir::Instruction*>& inputs,
+                               const std::vector<const ir::Instruction*>& body,
+                               const std::vector<const ir::Instruction*>& outputs) {
+  if (outputs.size() != 1 || outputs.front()->opcode() != Opcode::kDynamicUpdateSlice ||
+      !outputs.front()->shape().IsArray() || outputs.front()->shape().rank() == 0)
+    return -1;
+  const ir::Instruction* operand = outputs.front()->operand(0);
+  if (std::count(inputs.begin(), inputs.end(), operand) != 1) return -1;
+  int64_t reads = 0;
+  for (const ir::Instruction* instruction : body)
+    reads += std::count(instruction->operands().begin(), instruction->operands().end(), operand);
+  if (reads != 1) return -1;
+  return static_cast<int>(std::find(inputs.begin(), inputs.end(), operand) - inputs.begin());
+}
+
+Status KernelWriter::WriteWindow(const std::string& arg, const std::string& memref_type) {
+  const ir::Instruction& update = *in_place_update_;
+  if (window_.source.empty()) return Refuse(update, "the in-place update was never emitted");
+  const std::vector<int64_t>& dims = update.shape().dimensions();
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size() - 1; d > 0; --d) strides[d - 1] = strides[d] * dims[d];
+  // tensor<1x4x128xf32> -> memref<1x4x128xf32, strided<[512, 128, 1], offset: ?>>
+  const std::string& source_type = window_.source_type;
+  const std::string view_type = "memref" +
+                                source_type.substr(std::strlen("tensor"), source_type.size() - 7) +
+                                ", strided<[" + JoinInts(strides) + "], offset: ?>>";
+  const std::string view = Fresh("window");
+  code_ << "    // in place: " << arg << " holds the updated operand on entry; only the window "
+        << "is written\n";
+  code_ << "    " << view << " = memref.subview " << arg << "[" << Join(window_.starts) << "] ["
+        << JoinInts(window_.sizes) << "] [" << JoinInts(std::vector<int64_t>(dims.size(), 1))
+        << "] : " << memref_type << " to " << view_type << "\n";
+  code_ << "    bufferization.materialize_in_destination " << window_.source << " in restrict writable "
+        << view << " : (" << source_type << ", " << view_type << ") -> ()\n";
+  return Status::Ok();
+}
+
 StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruction*>& inputs,
                                             const std::vector<const ir::Instruction*>& body,
-                                            const std::vector<const ir::Instruction*>& outputs) {
+                                            const std::vector<const ir::Instruction*>& outputs,
+                                            bool in_place) {
   EmittedKernel kernel;
   kernel.function_name = "kernel";
+  if (in_place) kernel.in_place_input = InPlaceInput(inputs, body, outputs);
+  if (kernel.in_place_input >= 0) in_place_update_ = outputs.front();
   std::vector<std::string> arguments;
   for (size_t i = 0; i < inputs.size(); ++i) {
     StatusOr<std::string> memref = MemrefType(*inputs[i], inputs[i]->shape());
@@ -1246,6 +1311,8 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     const std::string arg = "%arg" + std::to_string(i);
     arguments.push_back(arg + ": " + *memref);
     kernel.input_shapes.push_back(inputs[i]->shape());
+    // The in-place input is never read: its bytes are the output's on entry.
+    if (static_cast<int>(i) == kernel.in_place_input) continue;
     if (values_.count(inputs[i])) continue;  // passed twice: the first argument is read
     const std::string name = Fresh("p");
     code_ << "    " << name << " = bufferization.to_tensor " << arg << " restrict : " << *memref
@@ -1277,6 +1344,11 @@ StatusOr<EmittedKernel> KernelWriter::Write(const std::vector<const ir::Instruct
     const std::string arg = "%out" + std::to_string(i);
     arguments.push_back(arg + ": " + *memref);
     kernel.output_shapes.push_back(written[i].second);
+    if (in_place_update_ != nullptr) {
+      Status windowed = WriteWindow(arg, *memref);
+      if (!windowed.ok()) return windowed;
+      continue;
+    }
     code_ << "    bufferization.materialize_in_destination " << written[i].first
           << " in restrict writable " << arg << " : (" << *tensor << ", " << *memref << ") -> ()\n";
   }
@@ -1313,12 +1385,13 @@ bool IsEmittableOpcode(Opcode opcode) {
 
 StatusOr<EmittedKernel> EmitKernel(const std::vector<const ir::Instruction*>& inputs,
                                    const std::vector<const ir::Instruction*>& body,
-                                   const std::vector<const ir::Instruction*>& outputs) {
+                                   const std::vector<const ir::Instruction*>& outputs,
+                                   bool in_place) {
   KernelWriter writer;
-  return writer.Write(inputs, body, outputs);
+  return writer.Write(inputs, body, outputs, in_place);
 }
 
-StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion) {
+StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion, bool in_place) {
   const ir::Computation* fused = fusion.fused_computation();
   if (fused == nullptr || fused->root() == nullptr)
     return Refuse(fusion, "the fusion has no fused computation");
@@ -1339,13 +1412,13 @@ StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion) {
   } else {
     outputs.push_back(fused->root());
   }
-  return EmitKernel(inputs, body, outputs);
+  return EmitKernel(inputs, body, outputs, in_place);
 }
 
-StatusOr<EmittedKernel> EmitInstructionKernel(const ir::Instruction& instruction) {
+StatusOr<EmittedKernel> EmitInstructionKernel(const ir::Instruction& instruction, bool in_place) {
   std::vector<const ir::Instruction*> inputs(instruction.operands().begin(),
                                              instruction.operands().end());
-  return EmitKernel(inputs, {&instruction}, {&instruction});
+  return EmitKernel(inputs, {&instruction}, {&instruction}, in_place);
 }
 
 }  // namespace fusescope::runtime

@@ -30,6 +30,12 @@ struct EmittedKernel {
   // (a reversed dimension or a strided window: it reads a contiguous forward vector; a
   // data-dependent gather); such kernels must be lowered without it.
   bool vectorizable = true;
+  // The input whose bytes the output holds on entry, or -1. A kernel whose result is a
+  // dynamic-update-slice of one of its inputs (a loop's output buffer filled a step at a time)
+  // is emitted in place when asked: it writes only the updated window of its output, so its
+  // caller puts that input's bytes there first, or better passes the input's own buffer as the
+  // output when nothing reads the input afterwards.
+  int in_place_input = -1;
 };
 
 // A kernel computing `outputs` from `inputs`: each input is read from an argument; `body`
@@ -38,15 +44,19 @@ struct EmittedKernel {
 // instruction must be an input or an earlier body instruction.
 StatusOr<EmittedKernel> EmitKernel(const std::vector<const ir::Instruction*>& inputs,
                                    const std::vector<const ir::Instruction*>& body,
-                                   const std::vector<const ir::Instruction*>& outputs);
+                                   const std::vector<const ir::Instruction*>& outputs,
+                                   bool in_place = false);
 
 // A loop or input fusion: inputs are its fused computation's parameters in number order,
 // outputs the root, or the root tuple's elements.
-StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion);
+// `in_place`: a root dynamic-update-slice whose operand is an input nothing else in the kernel
+// reads is written in place (EmittedKernel::in_place_input).
+StatusOr<EmittedKernel> EmitFusionKernel(const ir::Instruction& fusion, bool in_place = false);
 
 // One instruction of a computation on its own: inputs are its operands, in order (an
 // operand used twice is passed twice), the output its result.
-StatusOr<EmittedKernel> EmitInstructionKernel(const ir::Instruction& instruction);
+StatusOr<EmittedKernel> EmitInstructionKernel(const ir::Instruction& instruction,
+                                              bool in_place = false);
 
 // Whether the emitter has a lowering for `opcode` at all (types and attributes may still
 // make it refuse one instruction).

@@ -4,8 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,6 +51,11 @@ struct Step {
   std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
+  // kMlir: the operand whose bytes the output holds on entry (EmittedKernel::in_place_input).
+  int in_place_input = -1;
+  // A get-tuple-element of a program's tuple parameter that may move the element out of it
+  // (the only reader of that element; see RunProgram's `state`).
+  bool takes_element = false;
   // kControl: while (condition, body), conditional (its branches), call (to_apply).
   std::vector<const Program*> called;
 };
@@ -180,14 +188,19 @@ class CpuExecutable::Impl {
   Status FinishKernel(const PendingKernel& pending, KernelCompilation compiled);
   StatusOr<const Program*> PlanProgram(const ir::Computation& computation);
   Status PlanControl(Step& step);
-  StatusOr<Literal> RunProgram(const Program& program,
-                               const std::vector<const Literal*>& arguments);
+  // `state`, when given, is arguments[0] handed over: the steps that take its elements
+  // (Step::takes_element) move them out instead of copying them.
+  StatusOr<Literal> RunProgram(const Program& program, const std::vector<const Literal*>& arguments,
+                               Literal* state = nullptr);
   StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                     const std::string& note);
   static std::string CompileKey(const KernelCompiler& compiler, const EmittedKernel& emitted);
   Status PlanOutputFusion(Step& step);
-  StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs);
+  // `donor`, for an in-place kernel: the value of its in-place operand, whose bytes become
+  // the output's (nothing reads it afterwards); without one they are copied there.
+  StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs,
+                              Literal* donor = nullptr);
   // A dot or convolution through BLAS, and the call it makes.
   StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const GemmConfig& gemm,
                                const Literal& lhs, const Literal& rhs,
@@ -223,7 +236,8 @@ class CpuExecutable::Impl {
     gemm.library = *library;
     return gemm;
   }
-  StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands);
+  StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands,
+                            Literal* donor = nullptr);
 
   const ir::Module& module_;
   CpuExecutableOptions options_;
@@ -377,8 +391,15 @@ Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCom
     record.note += std::string(record.note.empty() ? "" : "; ") + pending.note;
   if (compiled.cached)
     record.note += std::string(record.note.empty() ? "" : "; ") + "same kernel as an earlier one";
+  if (pending.emitted.in_place_input >= 0) {
+    record.note += std::string(record.note.empty() ? "" : "; ") +
+                   "in place: writes only the window it updates of operand " +
+                   std::to_string(pending.emitted.in_place_input) +
+                   ", whose buffer it takes over where nothing reads it afterwards";
+  }
   step.kernel = compiled.kernel;
   step.output_shapes = pending.emitted.output_shapes;
+  step.in_place_input = pending.emitted.in_place_input;
   StoreRecord(step, std::move(record));
   return Status::Ok();
 }
@@ -467,14 +488,16 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       return Status::Ok();
     }
     step.kind = StepKind::kMlir;
-    Status planned = PlanKernel(step, EmitFusionKernel(instruction), "mlir-cpu", "");
+    Status planned =
+        PlanKernel(step, EmitFusionKernel(instruction, /*in_place=*/true), "mlir-cpu", "");
     if (step.kind == StepKind::kHost) step.tuple_result = false;
     return planned;
   }
   if (IsEmittableOpcode(opcode)) {
     step.kind = StepKind::kMlir;
     step.tuple_result = instruction.shape().IsTuple();
-    Status planned = PlanKernel(step, EmitInstructionKernel(instruction), "mlir-cpu", "");
+    Status planned =
+        PlanKernel(step, EmitInstructionKernel(instruction, /*in_place=*/true), "mlir-cpu", "");
     if (step.kind == StepKind::kHost) step.tuple_result = false;
     return planned;
   }
@@ -498,6 +521,23 @@ StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation&
     if (!planned.ok()) return planned;
     program->slot[instruction] = program->steps.size();
     program->steps.push_back(std::move(step));
+  }
+  // A tuple parameter read only by get-tuple-elements, each element by one of them: a caller
+  // that hands the tuple over (a while loop its state) lets them move the elements out.
+  const ir::Instruction* parameter =
+      computation.parameter_count() == 1 ? computation.parameter(0) : nullptr;
+  if (parameter != nullptr && parameter->shape().IsTuple() && parameter != computation.root()) {
+    std::set<int64_t> taken;
+    bool only_distinct_elements = true;
+    for (const ir::Instruction* user : parameter->users()) {
+      std::optional<int64_t> index = user->tuple_index();
+      if (user->opcode() != Opcode::kGetTupleElement || !index || !taken.insert(*index).second)
+        only_distinct_elements = false;
+    }
+    if (only_distinct_elements) {
+      for (const ir::Instruction* user : parameter->users())
+        program->steps[program->slot.at(user)].takes_element = true;
+    }
   }
   const Program* planned = program.get();
   programs_[&computation] = std::move(program);
@@ -575,20 +615,39 @@ Status CpuExecutable::Impl::Compile() {
 }
 
 StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
-                                                 const std::vector<const Literal*>& inputs) {
+                                                 const std::vector<const Literal*>& inputs,
+                                                 Literal* donor) {
+  const int in_place = step.in_place_input;
+  if (in_place >= static_cast<int>(inputs.size()) || (in_place >= 0 && step.output_shapes.size() != 1))
+    return Status::Error(step.instruction->name() + ": its in-place operand is missing");
   std::vector<Literal> outputs;
-  std::vector<void*> buffers;
   for (const Literal* input : inputs) {
     if (input->is_tuple())
       return Status::Error(step.instruction->name() + ": a kernel input is a tuple");
-    buffers.push_back(const_cast<uint8_t*>(input->data()));
   }
   for (const ir::Shape& shape : step.output_shapes) {
-    // A compiled kernel writes every element of its outputs.
-    StatusOr<Literal> output = step.tuple_result ? Literal::Create(shape)
-                                                 : Literal::CreateInto(shape, TakeAllocation(step));
+    // A compiled kernel writes every element of its outputs; an in-place one only the
+    // window it updates, so its output starts as the operand it updates.
+    std::vector<uint8_t> storage;
+    if (in_place >= 0 && donor != nullptr)
+      storage = donor->TakeStorage();
+    else if (!step.tuple_result)
+      storage = TakeAllocation(step);
+    StatusOr<Literal> output = Literal::CreateInto(shape, std::move(storage));
     if (!output.ok()) return Status::Error(step.instruction->name() + ": " + output.message());
+    if (in_place >= 0 && donor == nullptr) {
+      const Literal& start = *inputs[static_cast<size_t>(in_place)];
+      if (start.byte_size() != output->byte_size())
+        return Status::Error(step.instruction->name() + ": its in-place operand has another size");
+      std::memcpy(output->data(), start.data(), start.byte_size());
+    }
     outputs.push_back(std::move(output).value());
+  }
+  std::vector<void*> buffers;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    buffers.push_back(static_cast<int>(i) == in_place
+                          ? outputs.front().data()
+                          : const_cast<uint8_t*>(inputs[i]->data()));
   }
   for (Literal& output : outputs) buffers.push_back(output.data());
   Status ran = step.kernel->Run(buffers);
@@ -598,13 +657,14 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
 }
 
 StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
-                                               const std::vector<const Literal*>& operands) {
+                                               const std::vector<const Literal*>& operands,
+                                               Literal* donor) {
   switch (step.kind) {
     case StepKind::kValue:
     case StepKind::kHost:
       return host_.EvaluateInstruction(*step.instruction, operands);
     case StepKind::kMlir:
-      return RunKernel(step, operands);
+      return RunKernel(step, operands, donor);
     case StepKind::kBlas:
       return RunLibrary(*step.instruction, step.gemm, *operands[0], *operands[1],
                         TakeAllocation(step));
@@ -654,7 +714,8 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
                            std::to_string(options_.max_while_iterations) +
                            " iterations (the iteration limit)");
     }
-    StatusOr<Literal> next = RunProgram(*step.called[1], {&state});
+    // The body takes the state's elements over: the state is replaced by what it returns.
+    StatusOr<Literal> next = RunProgram(*step.called[1], {&state}, &state);
     if (!next.ok()) return next.status();
     state = std::move(next).value();
   }
@@ -676,7 +737,8 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
 }
 
 StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
-                                                  const std::vector<const Literal*>& arguments) {
+                                                  const std::vector<const Literal*>& arguments,
+                                                  Literal* state) {
   const std::vector<Step>& steps = program.steps;
   std::vector<int64_t> remaining(steps.size(), 0);
   for (const Step& step : steps) {
@@ -722,7 +784,49 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     }
     std::vector<const Literal*> operands;
     for (size_t slot : step.operands) operands.push_back(value_of[slot]);
-    result = RunStep(step, operands);
+    // A value this program holds, read for the last time by this step: its bytes can be moved
+    // into the result instead of copied. Its accounting goes with them.
+    auto last_read = [&](size_t slot) {
+      return live[slot] && slot != root &&
+             remaining[slot] == std::count(step.operands.begin(), step.operands.end(), slot);
+    };
+    auto hand_over = [&](size_t slot) {
+      const int64_t size = values[slot].TotalByteSize();
+      live_bytes_ -= size;
+      held -= size;
+      live[slot] = false;
+    };
+    if (state != nullptr && step.takes_element && state->is_tuple() &&
+        instruction.tuple_index().value_or(-1) >= 0 &&
+        *instruction.tuple_index() < static_cast<int64_t>(state->elements().size())) {
+      result = std::move(state->elements()[static_cast<size_t>(*instruction.tuple_index())]);
+    } else if (instruction.opcode() == Opcode::kTuple &&
+               (step.kind == StepKind::kValue || step.kind == StepKind::kHost)) {
+      // A loop body's new state: its elements are moved where they were last read.
+      std::vector<Literal> elements;
+      for (size_t j = 0; j < step.operands.size(); ++j) {
+        const size_t slot = step.operands[j];
+        const bool last = std::find(step.operands.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                                    step.operands.end(), slot) == step.operands.end();
+        if (last && last_read(slot)) {
+          hand_over(slot);
+          elements.push_back(std::move(values[slot]));
+        } else {
+          elements.push_back(*value_of[slot]);
+        }
+      }
+      result = Literal::Tuple(std::move(elements));
+    } else {
+      Literal* donor = nullptr;
+      if (step.in_place_input >= 0 && step.kind == StepKind::kMlir) {
+        const size_t slot = step.operands[static_cast<size_t>(step.in_place_input)];
+        if (last_read(slot) && !values[slot].is_shared()) {
+          hand_over(slot);
+          donor = &values[slot];
+        }
+      }
+      result = RunStep(step, operands, donor);
+    }
     if (!result.ok()) return result.status();
     if (step.record >= 0 && time_kernels_) {
       KernelTiming& timing = timings_[static_cast<size_t>(step.record)];

@@ -687,6 +687,137 @@ add {
   EXPECT_EQ(kernel->output_shapes.size(), 1u);
 }
 
+// A loop fusion whose root is a dynamic-update-slice of its buffer parameter: row `p0` of a
+// 6x4 buffer written at row `p2`.
+constexpr char kFillRow[] = R"(
+fill {
+  p0 = f32[4] parameter(0)
+  p1 = f32[6,4] parameter(1)
+  p2 = s32[] parameter(2)
+  z = s32[] constant(0)
+  r = f32[1,4] reshape(p0)
+  ROOT d = f32[6,4] dynamic-update-slice(p1, r, p2, z)
+}
+)";
+
+TEST(CpuKernelEmitterTest, AnUpdatedBufferIsWrittenInPlaceOnlyWhenAsked) {
+  auto module = ir::ParseHloModule(std::string("HloModule fill\n") + kFillRow + R"(
+ENTRY e {
+  row = f32[4] parameter(0)
+  buffer = f32[6,4] parameter(1)
+  at = s32[] parameter(2)
+  ROOT f = f32[6,4] fusion(row, buffer, at), kind=kLoop, calls=fill
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto copying = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(copying.ok()) << copying.message();
+  EXPECT_EQ(copying->in_place_input, -1);
+  EXPECT_NE(copying->text.find("tensor.insert_slice"), std::string::npos) << copying->text;
+  auto in_place = EmitFusionKernel(Root(**module), /*in_place=*/true);
+  ASSERT_TRUE(in_place.ok()) << in_place.message();
+  EXPECT_EQ(in_place->in_place_input, 1);
+  EXPECT_EQ(in_place->text.find("tensor.insert_slice"), std::string::npos) << in_place->text;
+  EXPECT_NE(in_place->text.find("memref.subview %out0"), std::string::npos) << in_place->text;
+  // The buffer also read elsewhere in the kernel: the whole output is computed.
+  auto twice = ir::ParseHloModule(R"(HloModule twice
+fill {
+  p0 = f32[4] parameter(0)
+  p1 = f32[6,4] parameter(1)
+  p2 = s32[] parameter(2)
+  z = s32[] constant(0)
+  s = f32[1,4] slice(p1), slice={[5:6], [0:4]}
+  r = f32[1,4] reshape(p0)
+  a = f32[1,4] add(r, s)
+  ROOT d = f32[6,4] dynamic-update-slice(p1, a, p2, z)
+}
+ENTRY e {
+  row = f32[4] parameter(0)
+  buffer = f32[6,4] parameter(1)
+  at = s32[] parameter(2)
+  ROOT f = f32[6,4] fusion(row, buffer, at), kind=kLoop, calls=fill
+})");
+  ASSERT_TRUE(twice.ok()) << twice.message();
+  auto read_twice = EmitFusionKernel(Root(**twice), /*in_place=*/true);
+  ASSERT_TRUE(read_twice.ok()) << read_twice.message();
+  EXPECT_EQ(read_twice->in_place_input, -1);
+}
+
+// A scan: a while loop fills a buffer a row at a time (the buffer handed from step to step,
+// updated in place), then the entry updates a buffer the caller owns and one it reads again
+// afterwards, both of which must be left as they were.
+TEST_F(CpuExecutableTest, InPlaceUpdatesNeverChangeAValueSomethingStillReads) {
+  // Each fusion calls a computation of its own.
+  std::string fills = kFillRow;
+  for (const char* name : {"fill_caller", "fill_read"}) {
+    std::string copy = kFillRow;
+    copy.replace(copy.find("fill"), 4, name);
+    fills += copy;
+  }
+  auto module = ir::ParseHloModule(std::string("HloModule scan\n") + fills + R"(
+cond {
+  t = (s32[], f32[4], f32[6,4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant(6)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  t = (s32[], f32[4], f32[6,4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  h = f32[4] get-tuple-element(t), index=1
+  buffer = f32[6,4] get-tuple-element(t), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  step = f32[4] constant({1, 2, 3, 4})
+  h1 = f32[4] add(h, step)
+  d = f32[6,4] fusion(h1, buffer, i), kind=kLoop, calls=fill
+  ROOT out = (s32[], f32[4], f32[6,4]) tuple(next, h1, d)
+}
+ENTRY e {
+  h0 = f32[4] parameter(0)
+  buffer0 = f32[6,4] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4], f32[6,4]) tuple(zero, h0, buffer0)
+  w = (s32[], f32[4], f32[6,4]) while(init), condition=cond, body=body
+  filled = f32[6,4] get-tuple-element(w), index=2
+  two = s32[] constant(2)
+  callers = f32[6,4] fusion(h0, buffer0, two), kind=kLoop, calls=fill_caller
+  negated = f32[6,4] negate(buffer0)
+  updated = f32[6,4] fusion(h0, negated, two), kind=kLoop, calls=fill_read
+  both = f32[6,4] add(negated, updated)
+  ROOT r = (f32[6,4], f32[6,4], f32[6,4], f32[6,4]) tuple(filled, callers, both, buffer0)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  int64_t in_place = 0;
+  for (const recording::KernelRecord& kernel : (*executable)->kernels()) {
+    if (kernel.note.find("in place: writes only the window") != std::string::npos) ++in_place;
+  }
+  EXPECT_EQ(in_place, 3) << (*executable)->KernelSummary();
+  std::vector<double> buffer(24);
+  for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = 100 + static_cast<double>(i);
+  const std::vector<Literal> arguments = {testing::F32({4}, {0, 0, 0, 0}),
+                                          testing::F32({6, 4}, buffer)};
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, arguments);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the first one's buffers
+    auto actual = (*executable)->Run(arguments);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << actual->ToString();
+    const std::vector<Literal>& results = actual->elements();
+    // Row k of the scan is step * (k + 1).
+    EXPECT_EQ(testing::Values(results[0])[4 * 5 + 3], 4 * 6);
+    EXPECT_EQ(testing::Values(results[1])[2 * 4], 0);    // row 2 replaced by h0
+    EXPECT_EQ(testing::Values(results[1])[3 * 4], 112);  // the rest is the caller's buffer
+    // negated + updated: row 2 is -buffer + h0, the others -2 * buffer.
+    EXPECT_EQ(testing::Values(results[2])[2 * 4], -108);
+    EXPECT_EQ(testing::Values(results[2])[0], -200);
+    EXPECT_EQ(testing::Values(results[3]), buffer);
+    EXPECT_EQ(testing::Values(arguments[1]), buffer);
+  }
+}
+
 TEST(CpuLoweringOptionsTest, ParsesAndPrints) {
   auto options = LoweringOptions::Parse("tile=32 vector=4");
   ASSERT_TRUE(options.ok());
