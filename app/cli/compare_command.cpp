@@ -286,12 +286,30 @@ StatusOr<compare::ComparisonSpec> SpecFromArgs(const ParsedArgs& args, const Mod
   return spec;
 }
 
+// A scratch folder compare made for itself (no --work): removed when compare returns, unless
+// `keep` (a compiler failed: its request, answer and log are what the user reads next).
+struct OwnScratch {
+  std::string path;
+  bool keep = false;
+  ~OwnScratch() {
+    if (path.empty() || keep) return;
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
 int RunCompare(const ParsedArgs& args) {
   std::string work = args.Value("--work").value_or("");
+  OwnScratch own;
   if (work.empty()) {
-    char pattern[] = "/tmp/fusescope-compare-XXXXXX";
-    if (!mkdtemp(pattern)) return Fail("compare: cannot make a scratch folder in /tmp");
+    std::error_code no_temp;
+    fs::path temp = fs::temp_directory_path(no_temp);  // $TMPDIR, else /tmp
+    if (no_temp) temp = "/tmp";
+    std::string pattern = (temp / "fusescope-compare-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+      return Fail("compare: cannot make a scratch folder in " + temp.string());
     work = pattern;
+    own.path = work;
   }
   std::error_code error;
   fs::create_directories(work, error);
@@ -301,6 +319,12 @@ int RunCompare(const ParsedArgs& args) {
   if (!spec.ok()) return Fail("compare: " + spec.message());
   auto comparison = compare::RunComparison(*spec);
   if (!comparison.ok()) return Fail("compare: " + comparison.message());
+  for (const compare::PeerOutcome& peer : comparison->peers) {
+    own.keep = own.keep || (peer.status != "ok" && peer.status != "not installed" &&
+                            peer.status != "not applicable");
+  }
+  for (const compare::ComparisonRow& row : comparison->rows)
+    own.keep = own.keep || !row.error.empty();
   if (std::optional<std::string> csv = args.Value("--csv")) {
     if (Status written = WriteFile(*csv, compare::FormatComparisonCsv(*comparison)); !written.ok())
       return Fail("compare: " + written.message());
@@ -319,8 +343,12 @@ int RunCompare(const ParsedArgs& args) {
   } else {
     std::cout << compare::FormatComparisonText(*comparison)
               << compare::FormatOpsText(compare::FollowOps(*comparison), *comparison);
-    std::cout << "scratch (inputs, each compiler's request, answer, log and dumps): " << work
-              << '\n';
+    if (own.path.empty() || own.keep)
+      std::cout << "scratch (inputs, each compiler's request, answer, log and dumps): " << work
+                << '\n';
+    else
+      std::cout << "scratch removed (no compiler failed); --work DIR keeps the inputs, each "
+                   "compiler's request, answer, log and dumps\n";
   }
   return 0;
 }
@@ -500,7 +528,9 @@ const CommandRegistrar kCompare({
             Switch("--no-dump", "do not ask the compilers for their dumps"),
             Switch("--no-profile", "do not profile kernels"),
             SeedFlag(),
-            Text("--work", "DIR", "the scratch folder (default: a new one in /tmp)"),
+            Text("--work", "DIR",
+                 "the scratch folder, kept (default: a new one in $TMPDIR or /tmp, removed "
+                 "afterwards unless a compiler failed)"),
             Text("--csv", "OUT.csv", "also write the table as CSV"),
             JsonFlag(),
             Switch("--progress", "progress lines on stderr also with --json"),

@@ -46,6 +46,8 @@ expect_usage() {
   if ! grep -Eq "$pattern" "$tmp/err"; then bad "$name: '$(cat "$tmp/err")' !~ /$pattern/"; return; fi
   ok
 }
+# same NAME ACTUAL EXPECTED
+same() { if [[ "$2" == "$3" ]]; then ok; else bad "$1: $2, expected $3"; fi; }
 contains() {
   local name=$1 pattern=$2 file=$3
   if grep -Eq "$pattern" "$file"; then ok; else bad "$name: no /$pattern/ in output"; fi
@@ -749,6 +751,12 @@ fi
 expect_ok "compare ours on a sample" "$fs" compare sample:mlp --compilers ours --reps 3 --warmup 1 --json --work "$tmp/cmp_sample"
 json_ok "compare ours ran and was judged" "d['compilers'][0]['status'] == 'ok' and d['rows'][0]['verdict'].startswith('ok') and d['rows'][0]['latency_us']['count'] == 3 and d['rows'][0]['max_abs_error'] is not None"
 expect_error "compare batch of a static model" "has no symbolic batch dimension" "$fs" compare sample:mlp --batch 2
+# Without --work, the scratch folder compare makes (in $TMPDIR) is gone when it returns.
+mkdir -p "$tmp/cmp_tmpdir"
+expect_error "compare refused, own scratch" "has no symbolic batch dimension" env TMPDIR="$tmp/cmp_tmpdir" "$fs" compare sample:mlp --batch 2
+expect_ok "compare with its own scratch" env TMPDIR="$tmp/cmp_tmpdir" "$fs" compare sample:mlp --compilers ours --reps 2 --warmup 0
+contains "compare says the scratch went" "^scratch removed \(no compiler failed\)" "$tmp/out"
+same "compare left no scratch" "$(ls -A "$tmp/cmp_tmpdir" | wc -l)" 0
 expect_error "compare unknown compiler" "unknown compiler 'gcc'" "$fs" compare sample:mlp --compilers ours,gcc
 expect_error "compare a recording" "compare takes a model" "$fs" compare "$run"
 expect_error "compare unknown dimension" "no symbolic dimension of that name" "$fs" compare sample:mlp --dim batch=2
@@ -823,7 +831,6 @@ killed_at() {
   local rc=$?
   if [[ $rc -eq 137 ]]; then ok; else bad "kill at $point: exit $rc, expected 137 (SIGKILL)"; fi
 }
-same() { if [[ "$2" == "$3" ]]; then ok; else bad "$1: $2, expected $3"; fi; }
 kf="$tmp/killed.fsdb"
 expect_ok "kill: a recording" "$fs" compile sample:mlp -o "$kf"
 expect_ok "kill: its first profile and kernels" "$fs" profile "$kf" --device cpu --reps 2 --warmup 0 --save
