@@ -4,6 +4,7 @@
 // would make this file take a minute to compile.
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -473,6 +474,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   mlir::ExecutionEngineOptions engine_options;
   engine_options.llvmModuleBuilder = build_llvm_module;
   engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // LLVM's perf listener writes a jit-PID.dump for every process that compiles a kernel
+  // (under $JITDUMPDIR or the temporary folder's .debug/jit), left there forever: only
+  // when asked, for `perf record -k 1` followed by `perf inject --jit`.
+  static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
+  engine_options.enablePerfNotificationListener = jitdump;
 #ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
   // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
   const llvm::StringRef runtime_libraries[] = {FUSESCOPE_MLIR_C_RUNNER_UTILS};
