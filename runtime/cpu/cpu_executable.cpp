@@ -135,9 +135,24 @@ class CpuExecutable::Impl {
   std::unordered_map<const ir::Instruction*, int64_t> allocation_of_;
   std::vector<std::vector<uint8_t>> allocations_;
   int64_t reused_values_ = 0;  // values of the last run that took their allocation's bytes
+  // The bytes of values that died in a called program (a loop body's), a few per size, for
+  // the next value of that size: a loop's kernels allocate nothing after its first step.
+  std::unordered_map<int64_t, std::vector<std::vector<uint8_t>>> spare_;
+  static constexpr size_t kSparePerSize = 4;
+  void KeepSpare(Literal& value) {
+    if (value.is_tuple() || value.is_shared() || value.byte_size() == 0) return;
+    std::vector<std::vector<uint8_t>>& kept = spare_[static_cast<int64_t>(value.byte_size())];
+    if (kept.size() < kSparePerSize) kept.push_back(value.TakeStorage());
+  }
   std::vector<uint8_t> TakeAllocation(const Step& step) {
     auto found = allocation_of_.find(step.instruction);
-    if (found == allocation_of_.end()) return {};
+    if (found == allocation_of_.end()) {
+      auto kept = spare_.find(ShapeBytes(step.instruction->shape()));
+      if (kept == spare_.end() || kept->second.empty()) return {};
+      std::vector<uint8_t> bytes = std::move(kept->second.back());
+      kept->second.pop_back();
+      return bytes;
+    }
     std::vector<uint8_t> bytes = std::move(allocations_[static_cast<size_t>(found->second)]);
     allocations_[static_cast<size_t>(found->second)].clear();
     if (!bytes.empty()) ++reused_values_;
@@ -757,6 +772,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     int64_t& held;
     ~Release() { total -= held; }
   } release{live_bytes_, held};
+  std::vector<const Literal*> operands;
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
@@ -782,7 +798,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
                            " would take the live values past the limit of " +
                            std::to_string(options_.max_live_bytes) + " bytes");
     }
-    std::vector<const Literal*> operands;
+    operands.clear();
     for (size_t slot : step.operands) operands.push_back(value_of[slot]);
     // A value this program holds, read for the last time by this step: its bytes can be moved
     // into the result instead of copied. Its accounting goes with them.
@@ -849,7 +865,10 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
         const int64_t freed = values[slot].TotalByteSize();
         live_bytes_ -= freed;
         held -= freed;
-        if (&program == entry_) GiveBack(steps[slot].instruction, values[slot]);
+        if (&program == entry_)
+          GiveBack(steps[slot].instruction, values[slot]);
+        else
+          KeepSpare(values[slot]);
         values[slot] = Literal();
         live[slot] = false;
       }
