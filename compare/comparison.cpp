@@ -301,6 +301,8 @@ PeerOutcome RunPeer(const ComparisonSpec& spec, const std::string& compiler,
   process.stdout_path = (work / "response.json").string();
   process.stderr_path = (work / "log.txt").string();
   process.time_limit_s = spec.time_limit_s;
+  // Every compiler builds from nothing: ours reads no kernel compiled by an earlier run.
+  if (compiler == "ours") process.environment["FUSESCOPE_KERNEL_CACHE"] = "off";
   outcome.log_path = process.stderr_path;
   if (Status written = WriteTextFile(process.stdin_path, request.ToJson()); !written.ok()) {
     outcome.status = "crashed";

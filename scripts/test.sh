@@ -41,4 +41,7 @@ else
 fi
 bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
+# Compiled kernels are cached in the build folder, not in the user's cache: the unit tests
+# turn the cache off (they test the compiler), the scripted tiers share this one.
+export FUSESCOPE_KERNEL_CACHE="$PWD/build/kernel-cache.sqlite"
 ctest --test-dir build --output-on-failure -j "$(nproc)"

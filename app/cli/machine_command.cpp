@@ -1,7 +1,8 @@
 // `fusescope machine [--recalibrate] [--probe-seconds S] [--json]`: this machine's measured
 // limits (peak FP32 FLOP/s on one core and all, memory bandwidth), the figures rooflines and
 // "fraction of peak" divide by; measured once and cached per machine. Also which hardware
-// counters profiling can read here, and why not where it cannot.
+// counters profiling can read here, and why not where it cannot, the GPU, and the cache of
+// compiled kernels.
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "profiler/cpu_counters.h"
 #include "profiler/machine.h"
 #include "runtime/cpu/gemm.h"
+#include "runtime/cpu/kernel_disk_cache.h"
 #include "runtime/cuda/cuda_driver.h"
 
 namespace fusescope::app {
@@ -35,6 +37,9 @@ int RunMachine(const ParsedArgs& args) {
   profiler::CpuCounters counters;
   const std::vector<profiler::CounterReading> readings = counters.Read();
   StatusOr<runtime::CudaDriver*> gpu = runtime::CudaDriver::Get();
+  runtime::KernelDiskCache* kernel_cache = runtime::KernelDiskCache::Default();
+  const int64_t cached_kernels = kernel_cache ? kernel_cache->kernel_count() : -1;
+  const int64_t cached_bytes = kernel_cache ? kernel_cache->total_bytes() : -1;
 
   if (args.Has("--json")) {
     JsonWriter json;
@@ -73,6 +78,16 @@ int RunMachine(const ParsedArgs& args) {
       json.Key("reason").String(gpu.message());
     }
     json.EndObject();
+    json.Key("kernel_cache").BeginObject();
+    json.Key("on").Bool(kernel_cache != nullptr);
+    if (kernel_cache != nullptr) {
+      json.Key("path").String(kernel_cache->path());
+      json.Key("kernels").Int(cached_kernels);
+      json.Key("bytes").Int(cached_bytes);
+      json.Key("limit_bytes").Int(kernel_cache->limit_bytes());
+      if (!kernel_cache->problem().empty()) json.Key("problem").String(kernel_cache->problem());
+    }
+    json.EndObject();
     json.EndObject();
     std::cout << json.str() << '\n';
     return 0;
@@ -107,6 +122,18 @@ int RunMachine(const ParsedArgs& args) {
                 static_cast<double>(device.memory_bytes) / (1 << 30), device.driver_version);
   } else {
     std::printf("gpu: %s\n", gpu.message().c_str());
+  }
+  if (kernel_cache == nullptr) {
+    std::printf("kernel cache: off (FUSESCOPE_KERNEL_CACHE=off, or no home folder)\n");
+  } else if (!kernel_cache->problem().empty()) {
+    std::printf("kernel cache: %s, not used: %s\n", kernel_cache->path().c_str(),
+                kernel_cache->problem().c_str());
+  } else {
+    std::printf("kernel cache: %s, %lld kernels, %.2f of %.0f MiB (FUSESCOPE_KERNEL_CACHE=off "
+                "turns it off; deleting the file empties it)\n",
+                kernel_cache->path().c_str(), static_cast<long long>(cached_kernels),
+                static_cast<double>(cached_bytes) / (1 << 20),
+                static_cast<double>(kernel_cache->limit_bytes()) / (1 << 20));
   }
   return 0;
 }

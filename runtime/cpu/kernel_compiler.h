@@ -98,8 +98,17 @@ class KernelCompilerPool {
 // record holds no stage texts: no stage is printed and no assembly listing is generated (the
 // module is still lowered pass by pass, and a failing stage is still named), which takes a
 // good part of the compile time off a kernel that is only run.
+//
+// Compiled kernels are kept on disk between processes (KernelDiskCache::Default(), see
+// runtime/cpu/kernel_disk_cache.h): a kernel found there is loaded instead of compiled, its
+// record holding the stages stored with it and a note saying where it came from.
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages = true);
+class KernelDiskCache;
+// The same with `cache` in place of the process's (null: none).
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options, bool keep_stages,
+                                    KernelDiskCache* cache);
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".

@@ -9,7 +9,18 @@
 #include <mutex>
 #include <optional>
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -61,6 +72,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "runtime/cpu/kernel_compiler.h"
+#include "runtime/cpu/kernel_disk_cache.h"
 
 namespace fusescope::runtime {
 namespace {
@@ -314,6 +326,92 @@ void WriteIntoOutputArguments(mlir::ModuleOp module) {
   }
 }
 
+// A kernel loaded from the disk cache: its object linked into a JIT of its own.
+class ObjectKernel final : public CompiledKernel {
+ public:
+  using Packed = void (*)(void**);
+  ObjectKernel(std::unique_ptr<llvm::orc::LLJIT> jit, Packed entry)
+      : jit_(std::move(jit)), entry_(entry) {}
+  Status Run(const std::vector<void*>& buffers) const override {
+    std::vector<void*> pointers = buffers;
+    std::vector<void*> arguments;
+    arguments.reserve(pointers.size());
+    for (void*& pointer : pointers) arguments.push_back(&pointer);
+    entry_(arguments.data());
+    return Status::Ok();
+  }
+
+ private:
+  std::unique_ptr<llvm::orc::LLJIT> jit_;  // owns the code entry_ points into
+  Packed entry_;
+};
+
+// Links `object` (what the JIT compiled `function`'s module into) and finds the wrapper the
+// JIT calls (_mlir_<function>). Its undefined symbols resolve as the compiling JIT's did: in
+// this process (libm, malloc) and MLIR's C runner utilities (memrefCopy).
+StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::string& object,
+                                                                const std::string& function) {
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit) return Status::Error(llvm::toString(jit.takeError()));
+  llvm::orc::JITDylib& library = (*jit)->getMainJITDylib();
+  const char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process) return Status::Error(llvm::toString(process.takeError()));
+  library.addGenerator(std::move(*process));
+#ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
+  auto utilities =
+      llvm::orc::DynamicLibrarySearchGenerator::Load(FUSESCOPE_MLIR_C_RUNNER_UTILS, prefix);
+  if (!utilities) return Status::Error(llvm::toString(utilities.takeError()));
+  library.addGenerator(std::move(*utilities));
+#endif
+  if (llvm::Error added =
+          (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))
+    return Status::Error(llvm::toString(std::move(added)));
+  auto entry = (*jit)->lookup("_mlir_" + function);
+  if (!entry) return Status::Error(llvm::toString(entry.takeError()));
+  auto packed = entry->toPtr<ObjectKernel::Packed>();
+  return std::shared_ptr<const CompiledKernel>(
+      std::make_shared<ObjectKernel>(std::move(*jit), packed));
+}
+
+// What a kernel's machine code depends on besides its compile key: LLVM, the host CPU and
+// its features, and this build of the compiler (the file holding this code, by size and time).
+const std::string& MachineCodeContext() {
+  static const std::string context = [] {
+    std::string text = "llvm " LLVM_VERSION_STRING "\ncpu " + llvm::sys::getHostCPUName().str();
+    std::vector<std::string> features;
+    for (const auto& feature : llvm::sys::getHostCPUFeatures())
+      if (feature.second) features.push_back(feature.first().str());
+    std::sort(features.begin(), features.end());
+    text += "\nfeatures";
+    for (const std::string& feature : features) text += " +" + feature;
+    Dl_info info{};
+    struct stat status {};
+    if (dladdr(reinterpret_cast<void*>(&MachineCodeContext), &info) != 0 &&
+        info.dli_fname != nullptr && stat(info.dli_fname, &status) == 0) {
+      text += "\nbuild " + std::string(info.dli_fname) + " " + std::to_string(status.st_size) +
+              " " + std::to_string(status.st_mtim.tv_sec) + "." +
+              std::to_string(status.st_mtim.tv_nsec);
+    } else {
+      text += "\nbuild unknown " + std::to_string(reinterpret_cast<uintptr_t>(&text));
+    }
+    return text;
+  }();
+  return context;
+}
+
+// The object the engine compiled its module into (the engine was made with its object
+// cache on, and has compiled).
+std::optional<std::string> EngineObject(mlir::ExecutionEngine& engine) {
+  llvm::SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("fusescope-kernel", "o", path)) return std::nullopt;
+  engine.dumpToObjectFile(path);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  llvm::sys::fs::remove(path);
+  if (!buffer || (*buffer)->getBufferSize() == 0) return std::nullopt;
+  return (*buffer)->getBuffer().str();
+}
+
 class JitKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
@@ -339,12 +437,39 @@ bool KernelCompilerAvailable() { return true; }
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages) {
+  return CompileKernelText(mlir_text, function, options, keep_stages, KernelDiskCache::Default());
+}
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options, bool keep_stages,
+                                    KernelDiskCache* cache) {
   InitializeOnce();
   const auto started = std::chrono::steady_clock::now();
   KernelCompilation result;
   recording::KernelRecord& record = result.record;
   record.backend = "mlir-cpu";
   record.options = options.ToString();
+  const std::string cache_key =
+      cache == nullptr ? std::string()
+                       : options.ToString() + "\n" + function + "\n" + mlir_text + "\n" +
+                             MachineCodeContext();
+  if (cache != nullptr) {
+    if (std::optional<CachedKernel> cached = cache->Find(cache_key, keep_stages)) {
+      auto loaded = LoadKernelObject(cached->object, function);
+      if (loaded.ok()) {
+        result.kernel = *loaded;
+        if (keep_stages) record.stages = std::move(cached->stages);
+        char compiled_in[32];
+        std::snprintf(compiled_in, sizeof compiled_in, "%.3f", cached->compile_seconds);
+        record.note = "loaded from the kernel cache (compiled there in " +
+                      std::string(compiled_in) + " s)";
+        record.compile_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return result;
+      }
+      // An object that no longer links is compiled again, and replaced below.
+    }
+  }
   auto keep = [&](const std::string& stage, auto&& text) {
     if (keep_stages) record.stages.push_back({stage, text()});
   };
@@ -479,6 +604,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   // when asked, for `perf record -k 1` followed by `perf inject --jit`.
   static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
   engine_options.enablePerfNotificationListener = jitdump;
+  engine_options.enableObjectDump = cache != nullptr;
 #ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
   // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
   const llvm::StringRef runtime_libraries[] = {FUSESCOPE_MLIR_C_RUNNER_UTILS};
@@ -495,6 +621,12 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   // and the first run does not.
   auto entry = (*engine)->lookupPacked(function);
   if (!entry) return fail("jit", llvm::toString(entry.takeError()));
+  if (cache != nullptr) {
+    if (std::optional<std::string> object = EngineObject(**engine)) {
+      finish();
+      cache->Store(cache_key, {std::move(*object), record.stages, record.compile_seconds});
+    }
+  }
   result.kernel = std::make_shared<JitKernel>(std::move(*engine), *entry);
   return finish();
 }

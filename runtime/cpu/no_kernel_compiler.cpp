@@ -8,8 +8,14 @@ namespace fusescope::runtime {
 
 bool KernelCompilerAvailable() { return false; }
 
-KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string&,
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages) {
+  return CompileKernelText(mlir_text, function, options, keep_stages, nullptr);
+}
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string&,
+                                    const LoweringOptions& options, bool keep_stages,
+                                    KernelDiskCache*) {
   KernelCompilation result;
   result.record.backend = "mlir-cpu";
   result.record.options = options.ToString();

@@ -7,6 +7,8 @@ set -u
 fs=$1
 src=$2
 kernel_fixture=${3:-}
+# Kernels are compiled, not loaded from a cache, except where a check names one.
+export FUSESCOPE_KERNEL_CACHE=off
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -439,6 +441,17 @@ if "$fs" profile "$tmp/cpuprof.fsdb" --device cpu --reps 3 --json >"$tmp/out" 2>
   expect_ok "kernel after profile" "$fs" kernel "$tmp/cpuprof.fsdb" --json
   json_ok "kernel after profile lists" 'len(d["kernels"]) > 0'
   expect_ok "hot after cpu profile" "$fs" hot "$tmp/cpuprof.fsdb" --json
+  # A kernel cache named: the first profile compiles and stores the kernels, the second loads
+  # them, stages and all; `machine` counts them.
+  cp "$tmp/interp.fsdb" "$tmp/cached.fsdb"
+  expect_ok "profile fills the kernel cache" env FUSESCOPE_KERNEL_CACHE="$tmp/kc/kernels.sqlite" "$fs" profile "$tmp/cached.fsdb" --device cpu --reps 1 --save
+  expect_ok "kernels compiled" "$fs" kernel "$tmp/cached.fsdb" --json
+  json_ok "kernels compiled, not loaded" 'all("kernel cache" not in k["note"] for k in d["kernels"])'
+  expect_ok "profile from the kernel cache" env FUSESCOPE_KERNEL_CACHE="$tmp/kc/kernels.sqlite" "$fs" profile "$tmp/cached.fsdb" --device cpu --reps 1 --save
+  expect_ok "kernels loaded" "$fs" kernel "$tmp/cached.fsdb" --json
+  json_ok "kernels loaded with their stages" 'any(k["backend"] == "mlir-cpu" for k in d["kernels"]) and all("loaded from the kernel cache" in k["note"] and k["stages"] for k in d["kernels"] if k["backend"] == "mlir-cpu")'
+  expect_ok "machine counts the cached kernels" env FUSESCOPE_KERNEL_CACHE="$tmp/kc/kernels.sqlite" "$fs" machine --json --cache-dir "$tmp/machine_kc" --probe-seconds 0.02
+  json_ok "machine kernel cache" 'd["kernel_cache"]["on"] and d["kernel_cache"]["kernels"] > 0'
 else
   bad "profile --device cpu: $(head -2 "$tmp/err")"
 fi
