@@ -14,16 +14,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The layout of the tables; a file of another layout is emptied and laid out anew.
+constexpr int kSchemaVersion = 1;
 constexpr char kSchema[] = R"(
-CREATE TABLE IF NOT EXISTS kernels(
+DROP TABLE IF EXISTS kernels;
+DROP TABLE IF EXISTS stages;
+CREATE TABLE kernels(
   key_hash TEXT PRIMARY KEY,
   key TEXT NOT NULL,
   object BLOB NOT NULL,
+  object_hash TEXT NOT NULL,  -- a damaged object is not linked
   has_stages INTEGER NOT NULL,
   compile_seconds REAL NOT NULL,
   bytes INTEGER NOT NULL,
   used INTEGER NOT NULL);  -- a use count over the whole cache: higher is more recent
-CREATE TABLE IF NOT EXISTS stages(
+CREATE TABLE stages(
   key_hash TEXT NOT NULL,
   position INTEGER NOT NULL,
   name TEXT NOT NULL,
@@ -31,6 +36,7 @@ CREATE TABLE IF NOT EXISTS stages(
   PRIMARY KEY(key_hash, position));
 )";
 
+// A 64-bit hash of the text, and its length.
 std::string KeyHash(const std::string& key) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
@@ -135,13 +141,28 @@ bool KernelDiskCache::Open() {
   }
   sqlite3_busy_timeout(db_, 10000);
   char* message = nullptr;
-  if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL;", nullptr, nullptr, &message) != SQLITE_OK ||
-      sqlite3_exec(db_, kSchema, nullptr, nullptr, &message) != SQLITE_OK) {
+  auto failed = [&] {
     const std::string why = message != nullptr ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     Fail(why);
     return false;
+  };
+  if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &message) != SQLITE_OK ||
+      sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, &message) != SQLITE_OK)
+    return failed();
+  int64_t version = -1;
+  {
+    Statement read(db_, "PRAGMA user_version");
+    if (read.Step() != SQLITE_ROW) return failed();
+    version = read.ColumnInt(0);
   }
+  if (version != kSchemaVersion) {
+    const std::string layout =
+        kSchema + std::string("PRAGMA user_version = ") + std::to_string(kSchemaVersion) + ";";
+    if (sqlite3_exec(db_, layout.c_str(), nullptr, nullptr, &message) != SQLITE_OK) return failed();
+  }
+  if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, &message) != SQLITE_OK) return failed();
   return true;
 }
 
@@ -152,7 +173,8 @@ std::optional<CachedKernel> KernelDiskCache::Find(const std::string& key, bool n
   CachedKernel kernel;
   {
     Statement row(db_,
-                  "SELECT key, object, has_stages, compile_seconds FROM kernels WHERE key_hash = ?");
+                  "SELECT key, object, has_stages, compile_seconds, object_hash FROM kernels "
+                  "WHERE key_hash = ?");
     row.Text(1, hash);
     const int stepped = row.Step();
     if (stepped == SQLITE_DONE) return std::nullopt;
@@ -165,6 +187,7 @@ std::optional<CachedKernel> KernelDiskCache::Find(const std::string& key, bool n
     if (need_stages && row.ColumnInt(2) == 0) return std::nullopt;
     kernel.object = row.ColumnText(1);
     kernel.compile_seconds = row.ColumnReal(3);
+    if (KeyHash(kernel.object) != row.ColumnText(4)) return std::nullopt;
   }
   if (need_stages) {
     Statement stages(db_, "SELECT name, text FROM stages WHERE key_hash = ? ORDER BY position");
@@ -208,7 +231,7 @@ void KernelDiskCache::Store(const std::string& key, const CachedKernel& kernel) 
   if (ok) {
     Statement row(db_,
                   "INSERT OR REPLACE INTO kernels(key_hash, key, object, has_stages, "
-                  "compile_seconds, bytes, used) VALUES (?, ?, ?, ?, ?, ?, "
+                  "compile_seconds, bytes, object_hash, used) VALUES (?, ?, ?, ?, ?, ?, ?, "
                   "(SELECT COALESCE(MAX(used), 0) + 1 FROM kernels))");
     row.Text(1, hash);
     row.Text(2, key);
@@ -216,6 +239,7 @@ void KernelDiskCache::Store(const std::string& key, const CachedKernel& kernel) 
     row.Int(4, kernel.stages.empty() ? 0 : 1);
     row.Real(5, kernel.compile_seconds);
     row.Int(6, bytes);
+    row.Text(7, KeyHash(kernel.object));
     ok = row.Step() == SQLITE_DONE;
   }
   for (size_t i = 0; ok && i < kernel.stages.size(); ++i) {

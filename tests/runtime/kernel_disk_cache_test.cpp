@@ -5,6 +5,7 @@
 #include "runtime/cpu/kernel_disk_cache.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -67,6 +68,23 @@ TEST_F(KernelDiskCacheTest, FindsWhatWasStoredUnderItsWholeKey) {
   // Another cache on the same file (another process) reads the same rows.
   KernelDiskCache other(Path());
   EXPECT_TRUE(other.Find("a", true).has_value());
+}
+
+TEST_F(KernelDiskCacheTest, ADamagedObjectIsNotFound) {
+  {
+    KernelDiskCache cache(Path());
+    cache.Store("a", Kernel("object bytes"));
+    ASSERT_TRUE(cache.Find("a", false).has_value());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(Path().c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE kernels SET object = CAST('object bytez' AS BLOB)", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  KernelDiskCache cache(Path());
+  EXPECT_FALSE(cache.Find("a", false).has_value());
+  EXPECT_TRUE(cache.problem().empty()) << cache.problem();
 }
 
 TEST_F(KernelDiskCacheTest, DropsTheLeastRecentlyUsedPastItsLimit) {
