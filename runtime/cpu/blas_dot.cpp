@@ -1,6 +1,7 @@
 #include "runtime/cpu/blas_dot.h"
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace fusescope::runtime {
@@ -215,11 +216,27 @@ Status CheckBlasDot(const ir::Instruction& dot, GemmLibrary library, BlasPrecisi
   return Status::Ok();
 }
 
-StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
-                             BlasPrecision precision, std::vector<uint8_t> storage,
-                             const GemmConfig& gemm) {
+struct BlasDotPlan {
+  DotPlan plan;
+};
+
+StatusOr<std::shared_ptr<const BlasDotPlan>> PlanBlasDot(const ir::Instruction& dot) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
+  return std::shared_ptr<const BlasDotPlan>(new BlasDotPlan{std::move(plan).value()});
+}
+
+StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                             BlasPrecision precision, std::vector<uint8_t> storage,
+                             const GemmConfig& gemm, const BlasDotPlan* planned) {
+  std::optional<DotPlan> own;
+  const DotPlan* plan = planned != nullptr ? &planned->plan : nullptr;
+  if (plan == nullptr) {
+    StatusOr<DotPlan> made = Plan(dot);
+    if (!made.ok()) return made.status();
+    own = std::move(made).value();
+    plan = &*own;
+  }
   // Every element is written below (a zero contraction fills zeros).
   StatusOr<Literal> result = Literal::CreateInto(dot.shape(), std::move(storage));
   if (!result.ok()) return result.status();

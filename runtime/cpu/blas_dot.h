@@ -9,6 +9,7 @@
 // result, whose XLA dimension order (batch, lhs free, rhs free) is exactly that product's.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,19 @@ enum class BlasPrecision { kNative, kWidened };
 Status CheckBlasDot(const ir::Instruction& dot, GemmLibrary library = GemmLibrary::kOpenBlas,
                     BlasPrecision precision = BlasPrecision::kNative);
 
+// A dot's dimension numbers, read and checked once: the GEMM's sizes and the order each
+// operand is read in. Made by PlanBlasDot, for the calls of a dot run many times.
+struct BlasDotPlan;
+StatusOr<std::shared_ptr<const BlasDotPlan>> PlanBlasDot(const ir::Instruction& dot);
+
 // Precondition: CheckBlasDot(dot) is ok and the operands have the dot's operand shapes.
-// `storage` (optional) becomes the result's bytes when it has the result's size. Errors: the
+// `storage` (optional) becomes the result's bytes when it has the result's size; `plan`
+// (optional, PlanBlasDot(dot)'s) saves reading the dimension numbers again. Errors: the
 // GEMM's (the library unavailable for the type, a compile failure of the MLIR matmul).
 StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
                              BlasPrecision precision = BlasPrecision::kNative,
-                             std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {});
+                             std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {},
+                             const BlasDotPlan* plan = nullptr);
 
 // Everything RunBlasDot does before computing that can be done once: for the MLIR matmul
 // (gemm.library kMlir), compiling it for the exact GEMM the dot will call, so that its first

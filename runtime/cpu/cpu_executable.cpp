@@ -46,8 +46,10 @@ struct Step {
   // kOutput: the dot inside the fusion and the fusion operands that are its lhs/rhs.
   const ir::Instruction* dot = nullptr;
   int64_t dot_lhs = -1, dot_rhs = -1;
-  // kBlas / kOutput: the library that computes the dot or convolution (KernelConfig::gemm).
+  // kBlas / kOutput: the library that computes the dot or convolution (KernelConfig::gemm),
+  // and a dot's dimension numbers read once.
   GemmConfig gemm;
+  std::shared_ptr<const BlasDotPlan> dot_plan;
   std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
@@ -219,10 +221,11 @@ class CpuExecutable::Impl {
   // A dot or convolution through BLAS, and the call it makes.
   StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const GemmConfig& gemm,
                                const Literal& lhs, const Literal& rhs,
-                               std::vector<uint8_t> storage = {}) {
+                               std::vector<uint8_t> storage = {},
+                               const BlasDotPlan* dot_plan = nullptr) {
     if (instruction.opcode() == Opcode::kDot)
       return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage),
-                        gemm);
+                        gemm, dot_plan);
     return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
                               std::move(storage), gemm);
   }
@@ -434,6 +437,9 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   step.dot_rhs = split->rhs;
   // Our MLIR matmul is compiled here, not at the first run (a library has nothing to prepare).
   if (step.dot->opcode() == Opcode::kDot) {
+    StatusOr<std::shared_ptr<const BlasDotPlan>> planned = PlanBlasDot(*step.dot);
+    if (!planned.ok()) return Status::Error(step.instruction->name() + ": " + planned.message());
+    step.dot_plan = *planned;
     Status prepared = PrepareBlasDot(*step.dot, options_.f32_dot_precision, step.gemm);
     if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
   }
@@ -471,6 +477,9 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     record.note = LibraryCall(instruction, step.gemm);
     // Our MLIR matmul is compiled here, its stages kept, not at the first run.
     if (opcode == Opcode::kDot) {
+      StatusOr<std::shared_ptr<const BlasDotPlan>> planned = PlanBlasDot(instruction);
+      if (!planned.ok()) return Status::Error(instruction.name() + ": " + planned.message());
+      step.dot_plan = *planned;
       Status prepared = PrepareBlasDot(instruction, options_.f32_dot_precision, step.gemm, &record);
       if (!prepared.ok()) return Status::Error(instruction.name() + ": " + prepared.message());
     }
@@ -682,11 +691,11 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
       return RunKernel(step, operands, donor);
     case StepKind::kBlas:
       return RunLibrary(*step.instruction, step.gemm, *operands[0], *operands[1],
-                        TakeAllocation(step));
+                        TakeAllocation(step), step.dot_plan.get());
     case StepKind::kOutput: {
       StatusOr<Literal> product =
           RunLibrary(*step.dot, step.gemm, *operands[static_cast<size_t>(step.dot_lhs)],
-                     *operands[static_cast<size_t>(step.dot_rhs)]);
+                     *operands[static_cast<size_t>(step.dot_rhs)], {}, step.dot_plan.get());
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;
       inputs.push_back(&*product);
