@@ -88,6 +88,36 @@ TEST(FilesTest, CancelKeepsTheOpenRecording) {
   EXPECT_EQ(window->context()->recording(), before);
 }
 
+// A folder is told apart on a pool thread: the job is begun at once, can be canceled before
+// the folder is read, and a folder nothing made ends with one error.
+TEST(FilesTest, AFolderIsReadOffTheGuiThreadAndCanBeCanceled) {
+  auto window = OpenWindow();
+  const recording::Recording* before = window->context()->recording();
+  QTemporaryDir empty;
+  ASSERT_TRUE(empty.isValid());
+  QSignalSpy started(window->loader(), &RecordingLoader::started);
+  QSignalSpy failed(window->loader(), &RecordingLoader::failed);
+  QSignalSpy loaded(window->loader(), &RecordingLoader::loaded);
+  window->loader()->OpenFile(empty.path(), QStringLiteral("cpu"));
+  EXPECT_TRUE(window->loader()->busy());
+  ASSERT_EQ(started.count(), 1);
+  EXPECT_TRUE(started.at(0).at(0).toString().startsWith(QStringLiteral("Opening ")));
+  ASSERT_TRUE(WaitFor([&] { return failed.count() == 1; }));
+  EXPECT_FALSE(window->loader()->busy());
+  EXPECT_EQ(window->context()->recording(), before);
+
+  QSignalSpy canceled(window->loader(), &RecordingLoader::canceled);
+  window->loader()->OpenFile(QStringLiteral(FUSESCOPE_SOURCE_DIR "/tests/data/xla_dump_mlp"),
+                             QStringLiteral("cpu"));
+  window->loader()->Cancel();
+  EXPECT_EQ(canceled.count(), 1);
+  EXPECT_FALSE(window->loader()->busy());
+  QTest::qWait(300);
+  EXPECT_EQ(loaded.count(), 0);
+  EXPECT_EQ(failed.count(), 1);
+  EXPECT_EQ(window->context()->recording(), before);
+}
+
 // Recompiling with the gpu pipeline replaces the recording with one that says so.
 TEST(FilesTest, RecompilesWithTheOtherPipeline) {
   auto window = OpenWindow();

@@ -107,6 +107,29 @@ QString RecordingLoader::StartedMessage(const importers::ClassifiedInput& input,
 void RecordingLoader::OpenFile(const QString& given, const QString& target) {
   // "dump/" names its folder "dump" like "dump" does, in the title and the recent files.
   const QString path = QDir::cleanPath(given);
+  // Telling what made a folder walks it (an XLA dump holds thousands of files): on a pool
+  // thread, the job begun meanwhile so that it can be canceled. A folder is never a sample
+  // or a lesson.
+  if (QFileInfo(path).isDir()) {
+    const QString title = QFileInfo(path).fileName();
+    std::shared_ptr<Job> job = Begin(tr("Opening %1").arg(title), title, path);
+    QPointer<RecordingLoader> self(this);
+    WorkerPool::Instance()->start([self, job, target] {
+      auto input = std::make_shared<StatusOr<importers::ClassifiedInput>>(
+          importers::ClassifyInput(job->path.toStdString()));
+      if (job->abandoned) return;
+      QMetaObject::invokeMethod(QCoreApplication::instance(), [self, job, input, target] {
+        if (!self || job->abandoned) return;
+        if (!input->ok()) {
+          self->Finish(job, input->status());
+          return;
+        }
+        emit self->started(StartedMessage(**input, job->title, target));
+        self->StartOpen(job, **input, target);
+      });
+    });
+    return;
+  }
   const StatusOr<importers::ClassifiedInput> input = importers::ClassifyInput(path.toStdString());
   const bool builtin = input.ok() && (input->kind == importers::InputKind::kSample ||
                                       input->kind == importers::InputKind::kLesson);

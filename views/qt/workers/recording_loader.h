@@ -43,7 +43,8 @@ class RecordingLoader : public QObject {
   ~RecordingLoader() override;
 
   // Anything a user can name (importers::ClassifyInput): a file, a folder, `sample:NAME`,
-  // `lesson:NAME`. A model is compiled with the `target` pipeline ("cpu" or "gpu").
+  // `lesson:NAME`. A model is compiled with the `target` pipeline ("cpu" or "gpu"). A folder
+  // is told apart on a pool thread (started() says "Opening", then what it turned out to be).
   void OpenFile(const QString& path, const QString& target);
   // `title` names it in the window ("sample:mlp"); `source_path` goes into the recording.
   // `pipeline_arguments` go to the worker's `fusescope compile` as they are ("--set",
