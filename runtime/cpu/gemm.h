@@ -89,8 +89,15 @@ Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmTyp
                    recording::KernelRecord* record = nullptr);
 
 // The MLIR text of kMlir's matmul for `problem`: func.func @matmul(%a, %b, %c) on static
-// memrefs, computing on tensors like the kernel emitter's kernels.
-std::string MlirMatmulText(const GemmProblem& problem, GemmType type);
+// memrefs. With a vector width (options.vector > 0) it is register-blocked: C in blocks of
+// `unroll` rows (default 8 at 16 lanes, 4 below) by two vectors of `vector` lanes, whose sums
+// stay in vector registers over a block of `tile` steps of k (default 256 for f32, 128 for
+// f64; at least 16), one vector.fma per row and vector per step (A's element broadcast, B's
+// row loaded once per step); the last columns of a row use masked loads and stores. Without
+// one (vector=0), a linalg matmul on tensors lowered like the kernel emitter's kernels
+// (scalar loops, `tile` applied).
+std::string MlirMatmulText(const GemmProblem& problem, GemmType type,
+                           const LoweringOptions& options = {});
 
 // "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ...", "bli_dgemm ...",
 // "mlir transpose + batch_matmul tile=32 vector=8 128x128x64 (batch 12, B transposed)" (with

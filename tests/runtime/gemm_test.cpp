@@ -461,7 +461,8 @@ TEST(GemmTest, CblasIsOpenBlas) {
 TEST(GemmTest, MlirMatmulsAreCompiledOncePerShapeAndOptions) {
   if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok()) GTEST_SKIP() << "this build has no MLIR";
   const GemmProblem problem{2, 16, 24, 8, false, false};
-  EXPECT_NE(MlirMatmulText(problem, GemmType::kF32).find("linalg.batch_matmul ins("),
+  EXPECT_NE(MlirMatmulText(problem, GemmType::kF32, LoweringOptions::Parse("vector=0").value())
+                .find("linalg.batch_matmul ins("),
             std::string::npos);
   const GemmConfig tiled = GemmConfig::Parse("mlir tile=4 vector=8").value();
   recording::KernelRecord first, again;
@@ -479,6 +480,66 @@ TEST(GemmTest, MlirMatmulsAreCompiledOncePerShapeAndOptions) {
                           GemmType::kF32, &untiled)
                   .ok());
   EXPECT_EQ(untiled.options, "tile=0 vector=8");
+}
+
+// The register-blocked matmul at every lane width, row block and block of k: the sums of a
+// block stay in the k loop's iter_args (one vector.fma per row and vector per step, no load
+// or store of C inside it), and every shape's remainders (rows, whole vectors, masked lanes,
+// the last steps of k) come out right.
+TEST(GemmTest, RegisterBlockedMatmulsKeepTheirSumsInRegisters) {
+  if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok()) GTEST_SKIP() << "this build has no MLIR";
+  const GemmProblem blocked{1, 13, 37, 5, false, false};
+  const std::string text =
+      MlirMatmulText(blocked, GemmType::kF32, LoweringOptions::Parse("vector=8").value());
+  // 13 rows: 3 blocks of 4 and one row; 37 columns: two vectors, then 21 = two more and 5 lanes.
+  EXPECT_NE(text.find("iter_args("), std::string::npos) << text;
+  EXPECT_NE(text.find("vector.fma"), std::string::npos) << text;
+  EXPECT_NE(text.find("vector.constant_mask [5]"), std::string::npos) << text;
+  EXPECT_EQ(text.find("linalg.matmul"), std::string::npos) << text;
+  const std::string k_loop = text.substr(text.find("iter_args("));
+  EXPECT_EQ(k_loop.substr(0, k_loop.find("scf.yield")).find("%c["), std::string::npos)
+      << "C is read or written inside the k loop";
+  const GemmProblem shapes[] = {{1, 13, 37, 5}, {3, 7, 16, 33}, {1, 1, 1, 1}, {2, 19, 50, 4},
+                                {1, 9, 20, 70}};
+  // tile=16: k in blocks of 16 (33 and 70 steps: a first block, a loop of blocks, the rest).
+  for (const char* lowering : {"vector=4", "vector=8", "vector=16", "vector=16 unroll=8",
+                               "vector=8 unroll=3", "tile=16 vector=8", "tile=32 vector=16"}) {
+    for (GemmProblem p : shapes) {
+      for (int transposes = 0; transposes < 4; ++transposes) {
+        p.transpose_a = transposes & 1;
+        p.transpose_b = transposes & 2;
+        SCOPED_TRACE(std::string(lowering) + " " + p.ToString());
+        GemmConfig config;
+        config.library = GemmLibrary::kMlir;
+        config.lowering = LoweringOptions::Parse(lowering).value();
+        std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
+        std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
+        // One more element than C holds: a masked store must not write past C.
+        std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n) + 1, -7.0f);
+        for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 13) / 8 - 0.75f;
+        for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 11) / 4 - 1.25f;
+        ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());
+        EXPECT_EQ(c.back(), -7.0f);
+        for (int64_t x = 0; x < p.batch; ++x) {
+          for (int64_t i = 0; i < p.m; ++i) {
+            for (int64_t j = 0; j < p.n; ++j) {
+              double sum = 0;
+              for (int64_t q = 0; q < p.k; ++q) {
+                const float left = a[static_cast<size_t>(
+                    x * p.m * p.k + (p.transpose_a ? q * p.m + i : i * p.k + q))];
+                const float right = b[static_cast<size_t>(
+                    x * p.k * p.n + (p.transpose_b ? j * p.k + q : q * p.n + j))];
+                sum += static_cast<double>(left) * right;
+              }
+              ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
+                          1e-4 * (1 + std::abs(sum)))
+                  << x << "," << i << "," << j;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
