@@ -7,7 +7,7 @@
 // against OpenBLAS's before it is timed.
 //
 //   gemm_bakeoff [--threads 1,2] [--libraries openblas,onednn,blis,mlir]
-//                [--mlir "tile=0 vector=8" --mlir "tile=32 vector=16" ...]
+//                [--mlir "vector=8" --mlir "tile=512 vector=16 unroll=8" ...]
 //                [--seconds 0.3] [--runs 2] [--cached-machine] [--hlo FILE]
 //
 // The MLIR matmul runs each --mlir lowering and reports the fastest (its options shown);
@@ -49,7 +49,9 @@ struct Shape {
 struct Options {
   std::vector<int> threads;
   std::vector<GemmLibrary> libraries;
-  std::vector<std::string> mlir = {"tile=0 vector=8", "tile=8 vector=8", "tile=32 vector=16"};
+  // The register-blocked matmul at 8 and 16 lanes (rows per block 4 and 8), and at 16 lanes
+  // with k in blocks of 512 instead of 256.
+  std::vector<std::string> mlir = {"vector=8", "vector=16", "tile=512 vector=16"};
   double seconds = 0.3;  // timed per shape and library (per lowering for MLIR) in each run
   int runs = 2;
   bool cached_machine = false;

@@ -21,6 +21,25 @@ std::string Dims(const std::vector<int64_t>& dims) {
 
 std::string TypeName(GemmType type) { return type == GemmType::kF32 ? "f32" : "f64"; }
 
+// The operands' shapes ("12x128x64xf32": batch first where there is one) as stored: A, B, B
+// as a matmul reads it (k x n), and C.
+struct MatmulShapes {
+  std::string a, b, b_read, c;
+};
+MatmulShapes ShapesOf(const GemmProblem& p, GemmType type) {
+  std::vector<int64_t> batch;
+  if (p.batch != 1) batch.push_back(p.batch);
+  auto shape = [&](int64_t rows, int64_t columns) {
+    std::vector<int64_t> dims = batch;
+    dims.push_back(rows);
+    dims.push_back(columns);
+    return Dims(dims) + TypeName(type);
+  };
+  return {shape(p.transpose_a ? p.k : p.m, p.transpose_a ? p.m : p.k),
+          shape(p.transpose_b ? p.n : p.k, p.transpose_b ? p.k : p.n), shape(p.k, p.n),
+          shape(p.m, p.n)};
+}
+
 // The cache key: the problem, the element type and the lowering options as ToString writes
 // them, the form the kernel compiler's own cache keys on, which names every option.
 using MatmulKey = std::tuple<int64_t, int64_t, int64_t, int64_t, bool, bool, GemmType, std::string>;
@@ -108,23 +127,20 @@ namespace {
 // as far as they reach, the last vector of a row masked.
 class BlockedMatmul {
  public:
-  BlockedMatmul(const GemmProblem& p, std::string element, int lanes, int rows, int64_t k_block)
-      : p_(p), element_(std::move(element)), lanes_(lanes), rows_(rows), k_block_(k_block) {}
+  BlockedMatmul(const GemmProblem& p, GemmType type, int lanes, int rows, int64_t k_block)
+      : p_(p),
+        type_(type),
+        element_(gemm_libraries::TypeName(type)),
+        lanes_(lanes),
+        rows_(rows),
+        k_block_(k_block) {}
 
   std::string Text() {
-    using gemm_libraries::Dims;
-    std::vector<int64_t> batch;
-    if (p_.batch != 1) batch.push_back(p_.batch);
-    auto shape = [&](int64_t rows, int64_t columns) {
-      std::vector<int64_t> dims = batch;
-      dims.push_back(rows);
-      dims.push_back(columns);
-      return "memref<" + Dims(dims) + element_ + ">";
-    };
-    a_type_ = shape(p_.transpose_a ? p_.k : p_.m, p_.transpose_a ? p_.m : p_.k);
-    const std::string b_stored = shape(p_.transpose_b ? p_.n : p_.k, p_.transpose_b ? p_.k : p_.n);
-    b_type_ = shape(p_.k, p_.n);
-    c_type_ = shape(p_.m, p_.n);
+    const gemm_libraries::MatmulShapes shapes = gemm_libraries::ShapesOf(p_, type_);
+    a_type_ = "memref<" + shapes.a + ">";
+    const std::string b_stored = "memref<" + shapes.b + ">";
+    b_type_ = "memref<" + shapes.b_read + ">";
+    c_type_ = "memref<" + shapes.c + ">";
     vector_ = "vector<" + std::to_string(lanes_) + "x" + element_ + ">";
     mask_type_ = "vector<" + std::to_string(lanes_) + "xi1>";
     out_ << "module {\n  func.func @matmul(%a: " << a_type_ << ", %b: " << b_stored
@@ -315,6 +331,7 @@ class BlockedMatmul {
   }
 
   GemmProblem p_;
+  GemmType type_;
   std::string element_;
   int lanes_;
   int rows_;
@@ -327,26 +344,18 @@ class BlockedMatmul {
 }  // namespace
 
 std::string MlirMatmulText(const GemmProblem& p, GemmType type, const LoweringOptions& options) {
-  using gemm_libraries::Dims;
   if (options.vector > 0 && p.m > 0 && p.n > 0 && p.k > 0) {
     const int lanes = options.vector;
     const int rows = options.unroll > 1 ? options.unroll : (lanes >= 16 ? 8 : 4);
     const int64_t k_block = options.tile >= 16 ? options.tile : (type == GemmType::kF32 ? 256 : 128);
-    return BlockedMatmul(p, gemm_libraries::TypeName(type), lanes, rows, k_block).Text();
+    return BlockedMatmul(p, type, lanes, rows, k_block).Text();
   }
   const std::string element = gemm_libraries::TypeName(type);
-  std::vector<int64_t> batch;
-  if (p.batch != 1) batch.push_back(p.batch);
-  auto shape = [&](int64_t rows, int64_t columns) {
-    std::vector<int64_t> dims = batch;
-    dims.push_back(rows);
-    dims.push_back(columns);
-    return Dims(dims) + element;
-  };
-  const std::string a = shape(p.transpose_a ? p.k : p.m, p.transpose_a ? p.m : p.k);
-  const std::string b = shape(p.transpose_b ? p.n : p.k, p.transpose_b ? p.k : p.n);
-  const std::string b_read = shape(p.k, p.n);  // B as the matmul reads it
-  const std::string c = shape(p.m, p.n);
+  const gemm_libraries::MatmulShapes shapes = gemm_libraries::ShapesOf(p, type);
+  const std::string& a = shapes.a;
+  const std::string& b = shapes.b;
+  const std::string& b_read = shapes.b_read;
+  const std::string& c = shapes.c;
   std::ostringstream text;
   text << "module {\n  func.func @matmul(%a: memref<" << a << ">, %b: memref<" << b
        << ">, %c: memref<" << c << ">) attributes {llvm.emit_c_interface} {\n"

@@ -326,23 +326,38 @@ void WriteIntoOutputArguments(mlir::ModuleOp module) {
   }
 }
 
-// A kernel loaded from the disk cache: its object linked into a JIT of its own.
-class ObjectKernel final : public CompiledKernel {
+// A compiled kernel: the JIT's wrapper _mlir_<function> (one pointer to the argument
+// pointers), and what owns the code it points into: the ExecutionEngine that compiled it, or
+// the JIT a cached object was linked into.
+class PackedKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
-  ObjectKernel(std::unique_ptr<llvm::orc::LLJIT> jit, Packed entry)
-      : jit_(std::move(jit)), entry_(entry) {}
+  PackedKernel(std::shared_ptr<void> code, Packed entry) : code_(std::move(code)), entry_(entry) {}
   Status Run(const std::vector<void*>& buffers) const override {
-    std::vector<void*> pointers = buffers;
-    std::vector<void*> arguments;
-    arguments.reserve(pointers.size());
-    for (void*& pointer : pointers) arguments.push_back(&pointer);
-    entry_(arguments.data());
+    // A kernel is called many times a run (a loop body's at every step): its argument
+    // pointers live on the stack unless there are many.
+    constexpr size_t kOnStack = 16;
+    void* pointers_on_stack[kOnStack];
+    void* arguments_on_stack[kOnStack];
+    std::vector<void*> pointers_on_heap, arguments_on_heap;
+    void** pointers = pointers_on_stack;
+    void** arguments = arguments_on_stack;
+    if (buffers.size() > kOnStack) {
+      pointers_on_heap.resize(buffers.size());
+      arguments_on_heap.resize(buffers.size());
+      pointers = pointers_on_heap.data();
+      arguments = arguments_on_heap.data();
+    }
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      pointers[i] = buffers[i];
+      arguments[i] = &pointers[i];
+    }
+    entry_(arguments);
     return Status::Ok();
   }
 
  private:
-  std::unique_ptr<llvm::orc::LLJIT> jit_;  // owns the code entry_ points into
+  std::shared_ptr<void> code_;
   Packed entry_;
 };
 
@@ -369,9 +384,9 @@ StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::stri
     return Status::Error(llvm::toString(std::move(added)));
   auto entry = (*jit)->lookup("_mlir_" + function);
   if (!entry) return Status::Error(llvm::toString(entry.takeError()));
-  auto packed = entry->toPtr<ObjectKernel::Packed>();
+  auto packed = entry->toPtr<PackedKernel::Packed>();
   return std::shared_ptr<const CompiledKernel>(
-      std::make_shared<ObjectKernel>(std::move(*jit), packed));
+      std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*jit)), packed));
 }
 
 // What a kernel's machine code depends on besides its compile key: LLVM, the host CPU and
@@ -411,25 +426,6 @@ std::optional<std::string> EngineObject(mlir::ExecutionEngine& engine) {
   if (!buffer || (*buffer)->getBufferSize() == 0) return std::nullopt;
   return (*buffer)->getBuffer().str();
 }
-
-class JitKernel final : public CompiledKernel {
- public:
-  using Packed = void (*)(void**);
-  JitKernel(std::unique_ptr<mlir::ExecutionEngine> engine, Packed entry)
-      : engine_(std::move(engine)), entry_(entry) {}
-  Status Run(const std::vector<void*>& buffers) const override {
-    std::vector<void*> pointers = buffers;
-    std::vector<void*> arguments;
-    arguments.reserve(pointers.size());
-    for (void*& pointer : pointers) arguments.push_back(&pointer);
-    entry_(arguments.data());
-    return Status::Ok();
-  }
-
- private:
-  std::unique_ptr<mlir::ExecutionEngine> engine_;  // owns the code entry_ points into
-  Packed entry_;
-};
 
 }  // namespace
 
@@ -627,7 +623,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       cache->Store(cache_key, {std::move(*object), record.stages, record.compile_seconds});
     }
   }
-  result.kernel = std::make_shared<JitKernel>(std::move(*engine), *entry);
+  result.kernel =
+      std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*engine)), *entry);
   return finish();
 }
 

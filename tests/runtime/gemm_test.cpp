@@ -218,6 +218,35 @@ TEST_P(GemmLibraryTest, ConvolutionsMatchTheInterpreter) {
   }
 }
 
+// Runs `p` through RunGemm on small integers over 8 and 4 and checks every element of C against
+// the sum in double; C has one element more than the GEMM writes, which must stay as it was.
+void ExpectGemmMatchesASumInDouble(const GemmConfig& config, const GemmProblem& p) {
+  std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
+  std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
+  std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n) + 1, -7.0f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 13) / 8 - 0.75f;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 11) / 4 - 1.25f;
+  ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());
+  EXPECT_EQ(c.back(), -7.0f) << "written past C";
+  for (int64_t x = 0; x < p.batch; ++x) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      for (int64_t j = 0; j < p.n; ++j) {
+        double sum = 0;
+        for (int64_t q = 0; q < p.k; ++q) {
+          const float left = a[static_cast<size_t>(x * p.m * p.k +
+                                                   (p.transpose_a ? q * p.m + i : i * p.k + q))];
+          const float right = b[static_cast<size_t>(x * p.k * p.n +
+                                                    (p.transpose_b ? j * p.k + q : q * p.n + j))];
+          sum += static_cast<double>(left) * right;
+        }
+        ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
+                    1e-4 * (1 + std::abs(sum)))
+            << x << "," << i << "," << j;
+      }
+    }
+  }
+}
+
 // A GEMM with odd sizes straight through the entry point, each transposition, checked against
 // a sum in double.
 TEST_P(GemmLibraryTest, RunGemmComputesEveryTransposition) {
@@ -227,29 +256,7 @@ TEST_P(GemmLibraryTest, RunGemmComputesEveryTransposition) {
       p.transpose_a = transposes & 1;
       p.transpose_b = transposes & 2;
       SCOPED_TRACE(p.ToString());
-      std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
-      std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
-      std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n), -7.0f);
-      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 13) / 8 - 0.75f;
-      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 11) / 4 - 1.25f;
-      ASSERT_TRUE(RunGemm(Config(GetParam()), p, a.data(), b.data(), c.data()).ok());
-      for (int64_t x = 0; x < p.batch; ++x) {
-        for (int64_t i = 0; i < p.m; ++i) {
-          for (int64_t j = 0; j < p.n; ++j) {
-            double sum = 0;
-            for (int64_t q = 0; q < p.k; ++q) {
-              const float left = a[static_cast<size_t>(
-                  x * p.m * p.k + (p.transpose_a ? q * p.m + i : i * p.k + q))];
-              const float right = b[static_cast<size_t>(
-                  x * p.k * p.n + (p.transpose_b ? j * p.k + q : q * p.n + j))];
-              sum += static_cast<double>(left) * right;
-            }
-            ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
-                        1e-4 * (1 + std::abs(sum)))
-                << x << "," << i << "," << j;
-          }
-        }
-      }
+      ExpectGemmMatchesASumInDouble(Config(GetParam()), p);
     }
   }
 }
@@ -512,31 +519,8 @@ TEST(GemmTest, RegisterBlockedMatmulsKeepTheirSumsInRegisters) {
         GemmConfig config;
         config.library = GemmLibrary::kMlir;
         config.lowering = LoweringOptions::Parse(lowering).value();
-        std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
-        std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
-        // One more element than C holds: a masked store must not write past C.
-        std::vector<float> c(static_cast<size_t>(p.batch * p.m * p.n) + 1, -7.0f);
-        for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 13) / 8 - 0.75f;
-        for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 11) / 4 - 1.25f;
-        ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());
-        EXPECT_EQ(c.back(), -7.0f);
-        for (int64_t x = 0; x < p.batch; ++x) {
-          for (int64_t i = 0; i < p.m; ++i) {
-            for (int64_t j = 0; j < p.n; ++j) {
-              double sum = 0;
-              for (int64_t q = 0; q < p.k; ++q) {
-                const float left = a[static_cast<size_t>(
-                    x * p.m * p.k + (p.transpose_a ? q * p.m + i : i * p.k + q))];
-                const float right = b[static_cast<size_t>(
-                    x * p.k * p.n + (p.transpose_b ? j * p.k + q : q * p.n + j))];
-                sum += static_cast<double>(left) * right;
-              }
-              ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
-                          1e-4 * (1 + std::abs(sum)))
-                  << x << "," << i << "," << j;
-            }
-          }
-        }
+        // A masked store must not write past C.
+        ExpectGemmMatchesASumInDouble(config, p);
       }
     }
   }
