@@ -440,6 +440,14 @@ void KernelTuner::Compose(
         const double with = profiler::Summarize(measured->module_us).median;
         const double without = profiler::Summarize(measured->module_baseline_us).median;
         if (with > 0) run.module_speedup = without / with;
+        // Kept one at a time, the set can still lose to the default build (one library's
+        // threads spinning after its calls slow every other call of the process, 0.62x on a
+        // ResNet block): then none of them is kept, and `run --tuned` keeps the defaults.
+        const int64_t faster = CountFaster(measured->module_us, measured->module_baseline_us);
+        if (!(with < without &&
+              PairsShowFaster(faster, static_cast<int64_t>(measured->module_us.size())))) {
+          for (CompositionStep& step : run.composition) step.kept = false;
+        }
       }
     }
   }

@@ -101,7 +101,8 @@ class KernelTuner {
   // largest gain first, is added to the configurations kept so far, and kept only when the
   // whole module, timed in runs paired with the build of the kept ones, has the lower median
   // and was faster in enough pairs (PairsShowFaster). Fills run.composition, run.composed and
-  // run.module_speedup (the kept build against the default, paired). Stops early when
+  // run.module_speedup (the kept build against the default, paired; a kept set that is not
+  // faster than the default there, by the same test, is dropped whole). Stops early when
   // cancelled (run.composed stays false). `on_step` hears each step.
   void Compose(
       TuningRun& run,

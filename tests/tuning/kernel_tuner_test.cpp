@@ -404,9 +404,16 @@ TEST(KernelTunerTest, ComposingKeepsOnlyWhatSpeedsTheWholeModuleUp) {
   EXPECT_EQ(step.pairs, 5);
   EXPECT_GT(step.module_us, 0);
   EXPECT_GT(step.module_before_us, 0);
-  EXPECT_EQ(step.kept, step.Relative() < 1 && PairsShowFaster(step.pairs_faster, 5));
-  if (!step.kept) {
+  const bool kept_alone = step.Relative() < 1 && PairsShowFaster(step.pairs_faster, 5);
+  if (!kept_alone) {
+    EXPECT_FALSE(step.kept);
     EXPECT_EQ(run.module_speedup, 1);
+  }
+  // Kept alone, it is dropped again when the kept set, timed against the default build once
+  // more, is not faster there.
+  if (step.kept) {
+    EXPECT_TRUE(kept_alone);
+    EXPECT_GT(run.module_speedup, 1);
   }
   EXPECT_GT(run.module_speedup, 0);
 
