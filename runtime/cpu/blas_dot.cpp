@@ -15,10 +15,22 @@ struct DotPlan {
   std::vector<int64_t> lhs_transposed_order;  // batch, contracting, free
   std::vector<int64_t> rhs_transposed_order;  // batch, free, contracting
   int64_t batch = 1, m = 1, n = 1, k = 1;
+  // A lhs in neither order whose leading dimensions are free (a mixture of experts' weights
+  // [experts, d, f] contracted on d) is read in place as `outer` GEMMs, one per slice of those
+  // dimensions, each of m / outer rows; the slice's dimensions in the two orders, as above.
+  int64_t outer = 1;
+  std::vector<int64_t> slice_order, slice_transposed_order;
 };
 
 std::vector<int64_t> Attribute(const ir::Instruction& dot, const char* key) {
   return dot.IntListAttribute(key).value_or(std::vector<int64_t>{});
+}
+
+bool IsIdentity(const std::vector<int64_t>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
 }
 
 StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
@@ -75,17 +87,30 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
   plan.lhs_transposed_order = order(lb, lc, lhs_free);
   plan.rhs_order = order(rb, rc, rhs_free);
   plan.rhs_transposed_order = order(rb, rhs_free, rc);
+  if (lb.empty() && !IsIdentity(plan.lhs_order) && !IsIdentity(plan.lhs_transposed_order)) {
+    // The fewest leading free dimensions whose slices are stored in one of the two orders.
+    for (size_t lead = 1; lead <= lhs_free.size() && lhs_free[lead - 1] == static_cast<int64_t>(lead - 1);
+         ++lead) {
+      const std::vector<int64_t> rest(lhs_free.begin() + static_cast<std::ptrdiff_t>(lead),
+                                      lhs_free.end());
+      auto in_slice = [&](std::vector<int64_t> dims) {
+        for (int64_t& d : dims) d -= static_cast<int64_t>(lead);
+        return dims;
+      };
+      std::vector<int64_t> in_order = in_slice(order({}, rest, lc));
+      std::vector<int64_t> transposed = in_slice(order({}, lc, rest));
+      if (!IsIdentity(in_order) && !IsIdentity(transposed)) continue;
+      for (size_t d = 0; d < lead; ++d) plan.outer *= lhs.dimension(static_cast<int64_t>(d));
+      plan.slice_order = std::move(in_order);
+      plan.slice_transposed_order = std::move(transposed);
+      break;
+    }
+  }
   if (plan.batch * plan.m * plan.n != dot.shape().ElementCount())
     return Status::Error(dot.name() + ": the result shape disagrees with the dimension numbers");
   return plan;
 }
 
-bool IsIdentity(const std::vector<int64_t>& order) {
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(i)) return false;
-  }
-  return true;
-}
 
 // `source`'s elements with its dimensions reordered to `order`, row-major.
 template <typename T>
@@ -144,6 +169,28 @@ GemmProblem Problem(const DotPlan& plan, OperandAccess lhs, OperandAccess rhs) {
           rhs == OperandAccess::kTransposed};
 }
 
+// The GEMM a native-precision dot calls, `outer` times (on consecutive slices of A and C)
+// where the plan slices its lhs; an operand in neither order is copied first.
+struct NativeCall {
+  GemmProblem problem;
+  OperandAccess lhs = OperandAccess::kInPlace, rhs = OperandAccess::kInPlace;
+  int64_t outer = 1;
+};
+NativeCall Native(const DotPlan& plan) {
+  NativeCall call;
+  call.rhs = Access(plan.rhs_order, plan.rhs_transposed_order);
+  if (plan.outer > 1) {
+    call.lhs = Access(plan.slice_order, plan.slice_transposed_order);
+    call.outer = plan.outer;
+    call.problem = Problem(plan, call.lhs, call.rhs);
+    call.problem.m = plan.m / plan.outer;
+    return call;
+  }
+  call.lhs = Access(plan.lhs_order, plan.lhs_transposed_order);
+  call.problem = Problem(plan, call.lhs, call.rhs);
+  return call;
+}
+
 GemmType TypeOfGemm(const ir::Instruction& dot, BlasPrecision precision) {
   return dot.shape().element_type() == ir::PrimitiveType::kF32 &&
                  precision == BlasPrecision::kNative
@@ -154,21 +201,24 @@ GemmType TypeOfGemm(const ir::Instruction& dot, BlasPrecision precision) {
 template <typename T>
 Status RunTyped(const GemmConfig& gemm, const DotPlan& plan, const Literal& lhs, const Literal& rhs,
                 Literal& result) {
-  const OperandAccess lhs_access = Access(plan.lhs_order, plan.lhs_transposed_order);
-  const OperandAccess rhs_access = Access(plan.rhs_order, plan.rhs_transposed_order);
+  const NativeCall call = Native(plan);
   std::vector<T> lhs_copy, rhs_copy;
   const T* a = reinterpret_cast<const T*>(lhs.data());
   const T* b = reinterpret_cast<const T*>(rhs.data());
-  if (lhs_access == OperandAccess::kCopied) {
+  if (call.lhs == OperandAccess::kCopied) {
     lhs_copy = Permuted<T>(lhs, plan.lhs_order);
     a = lhs_copy.data();
   }
-  if (rhs_access == OperandAccess::kCopied) {
+  if (call.rhs == OperandAccess::kCopied) {
     rhs_copy = Permuted<T>(rhs, plan.rhs_order);
     b = rhs_copy.data();
   }
-  return RunGemm(gemm, Problem(plan, lhs_access, rhs_access), a, b,
-                 reinterpret_cast<T*>(result.data()));
+  T* c = reinterpret_cast<T*>(result.data());
+  const int64_t a_slice = call.problem.m * call.problem.k;
+  const int64_t c_slice = call.problem.m * call.problem.n;
+  for (int64_t o = 0; o < call.outer; ++o)
+    FS_RETURN_IF_ERROR(RunGemm(gemm, call.problem, a + o * a_slice, b, c + o * c_slice));
+  return Status::Ok();
 }
 
 // f32 operands widened to f64, one f64 GEMM, the result rounded once: the numbers of the
@@ -259,10 +309,9 @@ Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const
   // The problem RunTyped or RunWidened will pass: the widened GEMM reads copies in its order.
   const bool widened =
       dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened;
-  const GemmProblem problem =
-      widened ? Problem(*plan, OperandAccess::kInPlace, OperandAccess::kInPlace)
-              : Problem(*plan, Access(plan->lhs_order, plan->lhs_transposed_order),
-                        Access(plan->rhs_order, plan->rhs_transposed_order));
+  const GemmProblem problem = widened
+                                  ? Problem(*plan, OperandAccess::kInPlace, OperandAccess::kInPlace)
+                                  : Native(*plan).problem;
   recording::KernelRecord compiled;
   Status prepared = PrepareGemm(gemm, problem, TypeOfGemm(dot, precision), &compiled);
   if (record != nullptr) {
@@ -278,8 +327,7 @@ Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const
 StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot) {
   StatusOr<DotPlan> plan = Plan(dot);
   if (!plan.ok()) return plan.status();
-  return Problem(*plan, Access(plan->lhs_order, plan->lhs_transposed_order),
-                 Access(plan->rhs_order, plan->rhs_transposed_order));
+  return Native(*plan).problem;
 }
 
 std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precision,
@@ -288,15 +336,18 @@ std::string BlasCallDescription(const ir::Instruction& dot, BlasPrecision precis
   if (!plan.ok()) return "no BLAS call";
   const bool widened =
       dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened;
-  OperandAccess lhs = Access(plan->lhs_order, plan->lhs_transposed_order);
-  OperandAccess rhs = Access(plan->rhs_order, plan->rhs_transposed_order);
-  // The widened GEMM reads copies in the GEMM's order.
+  NativeCall call = Native(*plan);
+  // The widened GEMM reads copies in the GEMM's order, whole.
   if (widened) {
-    lhs = IsIdentity(plan->lhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
-    rhs = IsIdentity(plan->rhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
+    call.lhs = IsIdentity(plan->lhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
+    call.rhs = IsIdentity(plan->rhs_order) ? OperandAccess::kInPlace : OperandAccess::kCopied;
+    call.problem = Problem(*plan, call.lhs, call.rhs);
+    call.outer = 1;
   }
-  std::string text =
-      GemmCallDescription(gemm, Problem(*plan, lhs, rhs), TypeOfGemm(dot, precision));
+  const OperandAccess lhs = call.lhs, rhs = call.rhs;
+  std::string text = GemmCallDescription(gemm, call.problem, TypeOfGemm(dot, precision));
+  if (call.outer > 1)
+    text += " x" + std::to_string(call.outer) + " (one per slice of the lhs's leading dimensions)";
   if (widened) text += " on f32 widened to f64";
   if (lhs == OperandAccess::kCopied || rhs == OperandAccess::kCopied)
     text += ", operands reordered";

@@ -89,6 +89,18 @@ std::vector<DotCase> DotCases() {
        "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, "
        "rhs_contracting_dims={2}"},
       {"empty_contraction", {3, 0}, {0, 17}, {3, 17}, plain},
+      // A mixture of experts' weights [experts, d, f] contracted on d: three GEMMs on the
+      // slices, each A stored transposed; then two leading free dimensions.
+      {"lhs_leading_free",
+       {3, 5, 7},
+       {4, 5},
+       {3, 7, 4},
+       "lhs_contracting_dims={1}, rhs_contracting_dims={1}"},
+      {"lhs_two_leading_free",
+       {2, 3, 5, 7},
+       {5, 4},
+       {2, 3, 7, 4},
+       "lhs_contracting_dims={2}, rhs_contracting_dims={0}"},
   };
   return cases;
 }
@@ -393,6 +405,11 @@ TEST(GemmTest, DotDescriptionsSayHowOperandsAreRead) {
             "cblas_sgemm 17x17x129 (batch 3), operands reordered");
   EXPECT_EQ(BlasCallDescription(*(*transposed)->entry()->root(), BlasPrecision::kWidened),
             "cblas_dgemm 17x129x3 (batch 3) on f32 widened to f64, operands reordered");
+  auto experts = ir::ParseHloModule(DotModule(DotCases()[14], "f32"));  // lhs_leading_free
+  ASSERT_TRUE(experts.ok());
+  EXPECT_EQ(BlasCallDescription(*(*experts)->entry()->root()),
+            "cblas_sgemm 7x4x5 (A transposed, B transposed) x3 (one per slice of the lhs's leading "
+            "dimensions)");
   auto problem = DotGemmProblem(*(*transposed)->entry()->root());
   ASSERT_TRUE(problem.ok()) << problem.message();
   EXPECT_EQ(problem->batch, 3);
