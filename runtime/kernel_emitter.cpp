@@ -61,8 +61,7 @@ class KernelWriter {
  public:
   StatusOr<EmittedKernel> Write(const std::vector<const ir::Instruction*>& inputs,
                                 const std::vector<const ir::Instruction*>& body,
-                                const std::vector<const ir::Instruction*>& outputs,
-                                bool in_place);
+                                const std::vector<const ir::Instruction*>& outputs, bool in_place);
 
  private:
   // Types.
@@ -1291,8 +1290,9 @@ Status KernelWriter::WriteWindow(const std::string& arg, const std::string& memr
   code_ << "    " << view << " = memref.subview " << arg << "[" << Join(window_.starts) << "] ["
         << JoinInts(window_.sizes) << "] [" << JoinInts(std::vector<int64_t>(dims.size(), 1))
         << "] : " << memref_type << " to " << view_type << "\n";
-  code_ << "    bufferization.materialize_in_destination " << window_.source << " in restrict writable "
-        << view << " : (" << source_type << ", " << view_type << ") -> ()\n";
+  code_ << "    bufferization.materialize_in_destination " << window_.source
+        << " in restrict writable " << view << " : (" << source_type << ", " << view_type
+        << ") -> ()\n";
   return Status::Ok();
 }
 

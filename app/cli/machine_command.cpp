@@ -129,11 +129,12 @@ int RunMachine(const ParsedArgs& args) {
     std::printf("kernel cache: %s, not used: %s\n", kernel_cache->path().c_str(),
                 kernel_cache->problem().c_str());
   } else {
-    std::printf("kernel cache: %s, %lld kernels, %.2f of %.0f MiB (FUSESCOPE_KERNEL_CACHE=off "
-                "turns it off; deleting the file empties it)\n",
-                kernel_cache->path().c_str(), static_cast<long long>(cached_kernels),
-                static_cast<double>(cached_bytes) / (1 << 20),
-                static_cast<double>(kernel_cache->limit_bytes()) / (1 << 20));
+    std::printf(
+        "kernel cache: %s, %lld kernels, %.2f of %.0f MiB (FUSESCOPE_KERNEL_CACHE=off "
+        "turns it off; deleting the file empties it)\n",
+        kernel_cache->path().c_str(), static_cast<long long>(cached_kernels),
+        static_cast<double>(cached_bytes) / (1 << 20),
+        static_cast<double>(kernel_cache->limit_bytes()) / (1 << 20));
   }
   return 0;
 }

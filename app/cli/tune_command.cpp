@@ -217,9 +217,10 @@ void PrintRunText(const tuning::TuningRun& run, const std::string& path) {
   const bool any_kept = std::any_of(run.composition.begin(), run.composition.end(),
                                     [](const tuning::CompositionStep& step) { return step.kept; });
   if (!any_kept && run.module_speedup != 1) {
-    std::printf("together they ran at %sx the default build's speed, not faster: none is kept, "
-                "and `run --tuned` keeps the defaults\n",
-                Fixed(run.module_speedup, 2).c_str());
+    std::printf(
+        "together they ran at %sx the default build's speed, not faster: none is kept, "
+        "and `run --tuned` keeps the defaults\n",
+        Fixed(run.module_speedup, 2).c_str());
   } else {
     std::printf("the kept configurations together: module %sx the default build's speed\n",
                 Fixed(run.module_speedup, 2).c_str());

@@ -89,8 +89,8 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
   plan.rhs_transposed_order = order(rb, rhs_free, rc);
   if (lb.empty() && !IsIdentity(plan.lhs_order) && !IsIdentity(plan.lhs_transposed_order)) {
     // The fewest leading free dimensions whose slices are stored in one of the two orders.
-    for (size_t lead = 1; lead <= lhs_free.size() && lhs_free[lead - 1] == static_cast<int64_t>(lead - 1);
-         ++lead) {
+    for (size_t lead = 1;
+         lead <= lhs_free.size() && lhs_free[lead - 1] == static_cast<int64_t>(lead - 1); ++lead) {
       const std::vector<int64_t> rest(lhs_free.begin() + static_cast<std::ptrdiff_t>(lead),
                                       lhs_free.end());
       auto in_slice = [&](std::vector<int64_t> dims) {
@@ -110,7 +110,6 @@ StatusOr<DotPlan> Plan(const ir::Instruction& dot) {
     return Status::Error(dot.name() + ": the result shape disagrees with the dimension numbers");
   return plan;
 }
-
 
 // `source`'s elements with its dimensions reordered to `order`, row-major.
 template <typename T>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -224,8 +224,8 @@ class CpuExecutable::Impl {
                                std::vector<uint8_t> storage = {},
                                const BlasDotPlan* dot_plan = nullptr) {
     if (instruction.opcode() == Opcode::kDot)
-      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage),
-                        gemm, dot_plan);
+      return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage), gemm,
+                        dot_plan);
     return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
                               std::move(storage), gemm);
   }
@@ -642,7 +642,8 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
                                                  const std::vector<const Literal*>& inputs,
                                                  Literal* donor) {
   const int in_place = step.in_place_input;
-  if (in_place >= static_cast<int>(inputs.size()) || (in_place >= 0 && step.output_shapes.size() != 1))
+  if (in_place >= static_cast<int>(inputs.size()) ||
+      (in_place >= 0 && step.output_shapes.size() != 1))
     return Status::Error(step.instruction->name() + ": its in-place operand is missing");
   std::vector<Literal> outputs;
   for (const Literal* input : inputs) {
@@ -669,9 +670,8 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
   }
   std::vector<void*> buffers;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    buffers.push_back(static_cast<int>(i) == in_place
-                          ? outputs.front().data()
-                          : const_cast<uint8_t*>(inputs[i]->data()));
+    buffers.push_back(static_cast<int>(i) == in_place ? outputs.front().data()
+                                                      : const_cast<uint8_t*>(inputs[i]->data()));
   }
   for (Literal& output : outputs) buffers.push_back(output.data());
   Status ran = step.kernel->Run(buffers);

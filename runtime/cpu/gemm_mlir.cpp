@@ -121,10 +121,10 @@ namespace fusescope::runtime {
 namespace {
 
 // The register-blocked matmul of MlirMatmulText. Index constants are written on lines of their
-// own, so each is made before the line that uses it is begun. C's columns go in blocks of `vectors_` vectors
-// (the outer loop, so that a block of B's columns is read again from cache for every block of
-// rows), its rows in blocks of `rows_`; the last blocks of each are the remainders, unrolled
-// as far as they reach, the last vector of a row masked.
+// own, so each is made before the line that uses it is begun. C's columns go in blocks of
+// `vectors_` vectors (the outer loop, so that a block of B's columns is read again from cache for
+// every block of rows), its rows in blocks of `rows_`; the last blocks of each are the remainders,
+// unrolled as far as they reach, the last vector of a row masked.
 class BlockedMatmul {
  public:
   BlockedMatmul(const GemmProblem& p, GemmType type, int lanes, int rows, int64_t k_block)
@@ -177,7 +177,9 @@ class BlockedMatmul {
     out_ << "    " << name << " = arith.constant " << value << " : index\n";
     return name;
   }
-  std::string Fresh(const char* prefix) { return "%" + std::string(prefix) + std::to_string(next_++); }
+  std::string Fresh(const char* prefix) {
+    return "%" + std::string(prefix) + std::to_string(next_++);
+  }
   std::string Add(const std::string& base, int64_t offset) {
     if (offset == 0) return base;
     const std::string name = Fresh("o");
@@ -255,8 +257,7 @@ class BlockedMatmul {
     std::string mask;
     if (tail > 0) {
       mask = Fresh("mask");
-      out_ << "    " << mask << " = vector.constant_mask [" << tail << "] : " << mask_type_
-           << "\n";
+      out_ << "    " << mask << " = vector.constant_mask [" << tail << "] : " << mask_type_ << "\n";
     }
     const int sums = rows * vectors;
     const std::string result = Fresh("sum");
@@ -283,8 +284,7 @@ class BlockedMatmul {
     }
     const std::string step = Index(1);
     out_ << "    " << result << ":" << sums << " = scf.for " << p << " = " << steps.from << " to "
-         << steps.to << " step " << step << " iter_args(" << inits << ") -> (" << types
-         << ") {\n";
+         << steps.to << " step " << step << " iter_args(" << inits << ") -> (" << types << ") {\n";
     const std::string b = b_.empty() ? "%b" : b_;
     std::vector<std::string> b_row;
     for (int v = 0; v < vectors; ++v) {
@@ -320,8 +320,7 @@ class BlockedMatmul {
         const std::string sum = result + "#" + std::to_string(r * vectors + v);
         if (tail > 0 && v == vectors - 1) {
           out_ << "    vector.maskedstore %c" << At(batch, row_at[r], column_at[v]) << ", " << mask
-               << ", " << sum << " : " << c_type_ << ", " << mask_type_ << ", " << vector_
-               << "\n";
+               << ", " << sum << " : " << c_type_ << ", " << mask_type_ << ", " << vector_ << "\n";
         } else {
           out_ << "    vector.store " << sum << ", %c" << At(batch, row_at[r], column_at[v])
                << " : " << c_type_ << ", " << vector_ << "\n";
@@ -347,7 +346,8 @@ std::string MlirMatmulText(const GemmProblem& p, GemmType type, const LoweringOp
   if (options.vector > 0 && p.m > 0 && p.n > 0 && p.k > 0) {
     const int lanes = options.vector;
     const int rows = options.unroll > 1 ? options.unroll : (lanes >= 16 ? 8 : 4);
-    const int64_t k_block = options.tile >= 16 ? options.tile : (type == GemmType::kF32 ? 256 : 128);
+    const int64_t k_block =
+        options.tile >= 16 ? options.tile : (type == GemmType::kF32 ? 256 : 128);
     return BlockedMatmul(p, type, lanes, rows, k_block).Text();
   }
   const std::string element = gemm_libraries::TypeName(type);

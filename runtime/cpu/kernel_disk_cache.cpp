@@ -48,7 +48,9 @@ std::string KeyHash(const std::string& key) {
 // One prepared statement, finalized when it goes.
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) == SQLITE_OK; }
+  Statement(sqlite3* db, const char* sql) {
+    ok_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) == SQLITE_OK;
+  }
   ~Statement() { sqlite3_finalize(s_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -61,9 +63,7 @@ class Statement {
     ok_ = ok_ && sqlite3_bind_blob(s_, i, bytes.data(), static_cast<int>(bytes.size()),
                                    SQLITE_TRANSIENT) == SQLITE_OK;
   }
-  void Int(int i, int64_t value) {
-    ok_ = ok_ && sqlite3_bind_int64(s_, i, value) == SQLITE_OK;
-  }
+  void Int(int i, int64_t value) { ok_ = ok_ && sqlite3_bind_int64(s_, i, value) == SQLITE_OK; }
   void Real(int i, double value) { ok_ = ok_ && sqlite3_bind_double(s_, i, value) == SQLITE_OK; }
   // SQLITE_ROW, SQLITE_DONE, or an error code.
   int Step() { return ok_ ? sqlite3_step(s_) : SQLITE_ERROR; }
@@ -200,8 +200,8 @@ std::optional<CachedKernel> KernelDiskCache::Find(const std::string& key, bool n
       return std::nullopt;
     }
   }
-  Statement used(db_,
-                 "UPDATE kernels SET used = (SELECT MAX(used) + 1 FROM kernels) WHERE key_hash = ?");
+  Statement used(
+      db_, "UPDATE kernels SET used = (SELECT MAX(used) + 1 FROM kernels) WHERE key_hash = ?");
   used.Text(1, hash);
   used.Step();  // a busy cache keeps the older time: not worth failing a hit for
   return kernel;
@@ -258,10 +258,12 @@ void KernelDiskCache::Store(const std::string& key, const CachedKernel& kernel) 
       break;
     }
     if (total.ColumnInt(0) <= limit_bytes_) break;
-    ok = exec("DELETE FROM stages WHERE key_hash = "
-              "(SELECT key_hash FROM kernels ORDER BY used LIMIT 1)") &&
-         exec("DELETE FROM kernels WHERE key_hash = "
-              "(SELECT key_hash FROM kernels ORDER BY used LIMIT 1)");
+    ok = exec(
+             "DELETE FROM stages WHERE key_hash = "
+             "(SELECT key_hash FROM kernels ORDER BY used LIMIT 1)") &&
+         exec(
+             "DELETE FROM kernels WHERE key_hash = "
+             "(SELECT key_hash FROM kernels ORDER BY used LIMIT 1)");
   }
   if (ok && exec("COMMIT")) return;
   const std::string why = sqlite3_errmsg(db_);

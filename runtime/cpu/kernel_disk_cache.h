@@ -27,9 +27,9 @@ struct sqlite3;
 namespace fusescope::runtime {
 
 struct CachedKernel {
-  std::string object;  // the ELF object the JIT made
+  std::string object;                          // the ELF object the JIT made
   std::vector<recording::KernelStage> stages;  // empty when the compile kept none
-  double compile_seconds = 0;                   // of the compile that made it
+  double compile_seconds = 0;                  // of the compile that made it
 };
 
 class KernelDiskCache {
@@ -64,9 +64,9 @@ class KernelDiskCache {
   int64_t total_bytes();
 
  private:
-  bool Open();                          // with mutex_ held
-  void Fail(const std::string& why);    // with mutex_ held
-  int64_t Count(const char* sql);       // with mutex_ held
+  bool Open();                        // with mutex_ held
+  void Fail(const std::string& why);  // with mutex_ held
+  int64_t Count(const char* sql);     // with mutex_ held
 
   std::string path_;
   int64_t limit_bytes_;

@@ -3,30 +3,29 @@
 // JIT. Only the dialects and passes the lowering uses are included: the InitAll* headers
 // would make this file take a minute to compile.
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <optional>
 
-#include <dlfcn.h>
-#include <sys/stat.h>
-
-#include <algorithm>
-
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -365,7 +364,7 @@ class PackedKernel final : public CompiledKernel {
 // JIT calls (_mlir_<function>). Its undefined symbols resolve as the compiling JIT's did: in
 // this process (libm, malloc) and MLIR's C runner utilities (memrefCopy).
 StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::string& object,
-                                                                const std::string& function) {
+                                                                 const std::string& function) {
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit) return Status::Error(llvm::toString(jit.takeError()));
   llvm::orc::JITDylib& library = (*jit)->getMainJITDylib();
@@ -445,10 +444,9 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   recording::KernelRecord& record = result.record;
   record.backend = "mlir-cpu";
   record.options = options.ToString();
-  const std::string cache_key =
-      cache == nullptr ? std::string()
-                       : options.ToString() + "\n" + function + "\n" + mlir_text + "\n" +
-                             MachineCodeContext();
+  const std::string cache_key = cache == nullptr ? std::string()
+                                                 : options.ToString() + "\n" + function + "\n" +
+                                                       mlir_text + "\n" + MachineCodeContext();
   if (cache != nullptr) {
     if (std::optional<CachedKernel> cached = cache->Find(cache_key, keep_stages)) {
       auto loaded = LoadKernelObject(cached->object, function);
@@ -457,8 +455,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
         if (keep_stages) record.stages = std::move(cached->stages);
         char compiled_in[32];
         std::snprintf(compiled_in, sizeof compiled_in, "%.3f", cached->compile_seconds);
-        record.note = "loaded from the kernel cache (compiled there in " +
-                      std::string(compiled_in) + " s)";
+        record.note =
+            "loaded from the kernel cache (compiled there in " + std::string(compiled_in) + " s)";
         record.compile_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         return result;
@@ -623,8 +621,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       cache->Store(cache_key, {std::move(*object), record.stages, record.compile_seconds});
     }
   }
-  result.kernel =
-      std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*engine)), *entry);
+  result.kernel = std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*engine)), *entry);
   return finish();
 }
 

@@ -245,10 +245,10 @@ void ExpectGemmMatchesASumInDouble(const GemmConfig& config, const GemmProblem& 
       for (int64_t j = 0; j < p.n; ++j) {
         double sum = 0;
         for (int64_t q = 0; q < p.k; ++q) {
-          const float left = a[static_cast<size_t>(x * p.m * p.k +
-                                                   (p.transpose_a ? q * p.m + i : i * p.k + q))];
-          const float right = b[static_cast<size_t>(x * p.k * p.n +
-                                                    (p.transpose_b ? j * p.k + q : q * p.n + j))];
+          const float left =
+              a[static_cast<size_t>(x * p.m * p.k + (p.transpose_a ? q * p.m + i : i * p.k + q))];
+          const float right =
+              b[static_cast<size_t>(x * p.k * p.n + (p.transpose_b ? j * p.k + q : q * p.n + j))];
           sum += static_cast<double>(left) * right;
         }
         ASSERT_NEAR(c[static_cast<size_t>((x * p.m + i) * p.n + j)], sum,
@@ -523,8 +523,8 @@ TEST(GemmTest, RegisterBlockedMatmulsKeepTheirSumsInRegisters) {
   const std::string k_loop = text.substr(text.find("iter_args("));
   EXPECT_EQ(k_loop.substr(0, k_loop.find("scf.yield")).find("%c["), std::string::npos)
       << "C is read or written inside the k loop";
-  const GemmProblem shapes[] = {{1, 13, 37, 5}, {3, 7, 16, 33}, {1, 1, 1, 1}, {2, 19, 50, 4},
-                                {1, 9, 20, 70}};
+  const GemmProblem shapes[] = {
+      {1, 13, 37, 5}, {3, 7, 16, 33}, {1, 1, 1, 1}, {2, 19, 50, 4}, {1, 9, 20, 70}};
   // tile=16: k in blocks of 16 (33 and 70 steps: a first block, a loop of blocks, the rest).
   for (const char* lowering : {"vector=4", "vector=8", "vector=16", "vector=16 unroll=8",
                                "vector=8 unroll=3", "tile=16 vector=8", "tile=32 vector=16"}) {

@@ -47,12 +47,16 @@ CachedKernel Kernel(const std::string& object, std::vector<recording::KernelStag
 TEST_F(KernelDiskCacheTest, FindsWhatWasStoredUnderItsWholeKey) {
   KernelDiskCache cache(Path());
   EXPECT_FALSE(cache.Find("a", false).has_value());
-  cache.Store("a", Kernel(std::string("\x7f" "ELF\0object", 10)));
+  cache.Store("a", Kernel(std::string("\x7f"
+                                      "ELF\0object",
+                                      10)));
   EXPECT_TRUE(cache.problem().empty()) << cache.problem();
   EXPECT_TRUE(fs::exists(Path()));
   auto found = cache.Find("a", false);
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(found->object, std::string("\x7f" "ELF\0object", 10));
+  EXPECT_EQ(found->object, std::string("\x7f"
+                                       "ELF\0object",
+                                       10));
   EXPECT_EQ(found->compile_seconds, 0.25);
   EXPECT_FALSE(cache.Find("b", false).has_value());
   // Stored without stages: not what a compile that keeps them wants.
@@ -162,7 +166,8 @@ ENTRY e {
   EXPECT_EQ(cache.kernel_count(), 1) << cache.problem();
   bool calls_libm = false;
   for (const recording::KernelStage& stage : first.record.stages)
-    calls_libm = calls_libm || (stage.name == "asm" && stage.text.find("tanhf") != std::string::npos);
+    calls_libm =
+        calls_libm || (stage.name == "asm" && stage.text.find("tanhf") != std::string::npos);
   EXPECT_TRUE(calls_libm) << "the kernel no longer calls tanhf: the test checks nothing";
 
   KernelCompilation loaded =
@@ -182,15 +187,15 @@ ENTRY e {
       CompileKernelText(emitted->text, emitted->function_name, options, false, &cache);
   EXPECT_NE(quiet.record.note.find("loaded from the kernel cache"), std::string::npos);
   EXPECT_TRUE(quiet.record.stages.empty());
-  KernelCompilation other = CompileKernelText(emitted->text, emitted->function_name,
-                                              LoweringOptions::Parse("tile=0 vector=4").value(),
-                                              false, &cache);
+  KernelCompilation other =
+      CompileKernelText(emitted->text, emitted->function_name,
+                        LoweringOptions::Parse("tile=0 vector=4").value(), false, &cache);
   EXPECT_EQ(other.record.note.find("kernel cache"), std::string::npos);
   EXPECT_EQ(cache.kernel_count(), 2);
   // Stored without stages, then wanted with them: compiled again, and stored with them.
-  KernelCompilation staged = CompileKernelText(emitted->text, emitted->function_name,
-                                               LoweringOptions::Parse("tile=0 vector=4").value(),
-                                               true, &cache);
+  KernelCompilation staged =
+      CompileKernelText(emitted->text, emitted->function_name,
+                        LoweringOptions::Parse("tile=0 vector=4").value(), true, &cache);
   EXPECT_EQ(staged.record.note.find("kernel cache"), std::string::npos);
   EXPECT_FALSE(staged.record.stages.empty());
 }
