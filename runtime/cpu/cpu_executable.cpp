@@ -654,10 +654,14 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
     // A compiled kernel writes every element of its outputs; an in-place one only the
     // window it updates, so its output starts as the operand it updates.
     std::vector<uint8_t> storage;
-    if (in_place >= 0 && donor != nullptr)
+    if (in_place >= 0 && donor != nullptr) {
       storage = donor->TakeStorage();
-    else if (!step.tuple_result)
+      // CreateInto would zero bytes of another size, and the operand's values with them.
+      if (static_cast<int64_t>(storage.size()) != ShapeBytes(shape))
+        return Status::Error(step.instruction->name() + ": its in-place operand has another size");
+    } else if (!step.tuple_result) {
       storage = TakeAllocation(step);
+    }
     StatusOr<Literal> output = Literal::CreateInto(shape, std::move(storage));
     if (!output.ok()) return Status::Error(step.instruction->name() + ": " + output.message());
     if (in_place >= 0 && donor == nullptr) {
