@@ -126,12 +126,9 @@ bool InOrder(const std::vector<int64_t>& order) {
 // positions] x patches[in features x kernel positions, output positions] reads the kernel in
 // place and writes the output in place; the patches are built row by row along the last
 // spatial dimension. Nothing when the layouts are not these; otherwise the GEMMs' status.
-template <typename T>
-std::optional<Status> RunChannelsFirst(const GemmConfig& gemm, const ConvolutionPlan& plan,
-                                       const Literal& input, const Literal& kernel,
-                                       Literal& result) {
+// Whether the channels-first layouts (NCHW input, OIHW kernel, NCHW output, no reversal) hold.
+bool ChannelsFirst(const ConvolutionPlan& plan) {
   const ir::ConvolutionDimensionLabels& l = plan.labels;
-  const size_t spatial = plan.kernel_dims.size();
   std::vector<int64_t> input_order = {l.input_batch, l.input_feature};
   input_order.insert(input_order.end(), l.input_spatial.begin(), l.input_spatial.end());
   std::vector<int64_t> kernel_order = {l.kernel_output_feature, l.kernel_input_feature};
@@ -139,10 +136,19 @@ std::optional<Status> RunChannelsFirst(const GemmConfig& gemm, const Convolution
   std::vector<int64_t> output_order = {l.output_batch, l.output_feature};
   output_order.insert(output_order.end(), l.output_spatial.begin(), l.output_spatial.end());
   for (const ir::WindowDimension& wd : plan.window) {
-    if (wd.reversal) return std::nullopt;
+    if (wd.reversal) return false;
   }
-  if (spatial == 0 || !InOrder(input_order) || !InOrder(kernel_order) || !InOrder(output_order))
-    return std::nullopt;
+  return !plan.kernel_dims.empty() && InOrder(input_order) && InOrder(kernel_order) &&
+         InOrder(output_order);
+}
+
+template <typename T>
+std::optional<Status> RunChannelsFirst(const GemmConfig& gemm, const ConvolutionPlan& plan,
+                                       const Literal& input, const Literal& kernel,
+                                       Literal& result) {
+  const ir::ConvolutionDimensionLabels& l = plan.labels;
+  const size_t spatial = plan.kernel_dims.size();
+  if (!ChannelsFirst(plan)) return std::nullopt;
   const T* in = reinterpret_cast<const T*>(input.data());
   const T* w = reinterpret_cast<const T*>(kernel.data());
   T* out = reinterpret_cast<T*>(result.data());
@@ -394,6 +400,36 @@ StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const L
     ran = RunTyped<float, float>(gemm, *plan, input, kernel, *result);
   if (!ran.ok()) return Status::Error(convolution.name() + ": " + ran.message());
   return result;
+}
+
+Status PrepareBlasConvolution(const ir::Instruction& convolution, BlasPrecision precision,
+                              const GemmConfig& gemm, recording::KernelRecord* record) {
+  if (gemm.library != GemmLibrary::kMlir) return Status::Ok();
+  StatusOr<ConvolutionPlan> plan = Plan(convolution);
+  if (!plan.ok()) return plan.status();
+  const GemmType type = TypeOfGemm(convolution, precision);
+  // The GEMM RunTyped calls: the channels-first one where the element type is the GEMM's own
+  // (f32 widened to f64 takes the general path), else patches x weights.
+  const bool own_type = (type == GemmType::kF64) ==
+                        (convolution.shape().element_type() == ir::PrimitiveType::kF64);
+  GemmProblem problem{1, plan->rows, plan->out_features, plan->positions * plan->in_features,
+                      false, false};
+  if (own_type && ChannelsFirst(*plan)) {
+    int64_t out_positions = 1;
+    for (int64_t d : plan->out_dims) out_positions *= d;
+    problem = {1, plan->out_features, out_positions, plan->positions * plan->in_features, false,
+               false};
+  }
+  recording::KernelRecord compiled;
+  Status prepared = PrepareGemm(gemm, problem, type, &compiled);
+  if (record != nullptr) {
+    record->stages = std::move(compiled.stages);
+    record->options = compiled.options;
+    record->failed_stage = compiled.failed_stage;
+    record->error = compiled.error;
+    record->compile_seconds = compiled.compile_seconds;
+  }
+  return prepared;
 }
 
 std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,

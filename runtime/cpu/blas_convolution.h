@@ -34,6 +34,11 @@ StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const L
                                      std::vector<uint8_t> storage = {},
                                      const GemmConfig& gemm = {});
 
+// As PrepareBlasDot: for the MLIR matmul, compiles the GEMM the convolution will call, so
+// that its first run does not; its stages and compile time go to `record` when given.
+Status PrepareBlasConvolution(const ir::Instruction& convolution, BlasPrecision precision,
+                              const GemmConfig& gemm, recording::KernelRecord* record = nullptr);
+
 // "im2col + cblas_dgemm 2048x64x576 (2 groups)", "im2col + bli_sgemm 2048x64x576".
 std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,
                                        const GemmConfig& gemm = {});

@@ -442,6 +442,9 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
     step.dot_plan = *planned;
     Status prepared = PrepareBlasDot(*step.dot, options_.f32_dot_precision, step.gemm);
     if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
+  } else {
+    Status prepared = PrepareBlasConvolution(*step.dot, options_.f32_dot_precision, step.gemm);
+    if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
   }
   return PlanKernel(step, std::move(split->epilogue), GemmBackendName(step.gemm.library),
                     LibraryCall(*step.dot, step.gemm) + ", then the epilogue as a compiled kernel");
@@ -481,6 +484,10 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       if (!planned.ok()) return Status::Error(instruction.name() + ": " + planned.message());
       step.dot_plan = *planned;
       Status prepared = PrepareBlasDot(instruction, options_.f32_dot_precision, step.gemm, &record);
+      if (!prepared.ok()) return Status::Error(instruction.name() + ": " + prepared.message());
+    } else {
+      Status prepared =
+          PrepareBlasConvolution(instruction, options_.f32_dot_precision, step.gemm, &record);
       if (!prepared.ok()) return Status::Error(instruction.name() + ": " + prepared.message());
     }
     step.record = static_cast<int64_t>(records_.size());

@@ -957,6 +957,43 @@ TEST_F(CpuExecutableTest, AnMlirMatmulCompilesWithTheExecutable) {
   EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
 }
 
+// The same for a convolution's GEMM, in both layouts: NHWC (patches x weights) and NCHW (the
+// channels-first GEMM), compiled when the executable is built.
+TEST_F(CpuExecutableTest, AConvolutionsMlirMatmulCompilesWithTheExecutable) {
+  if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kMlir).message();
+  for (const char* convolution :
+       {"a = f32[2,6,6,3] parameter(0)\n b = f32[3,3,3,4] parameter(1)\n ROOT c = f32[2,6,6,4] "
+        "convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+        "a = f32[2,3,6,6] parameter(0)\n b = f32[4,3,3,3] parameter(1)\n ROOT c = f32[2,4,6,6] "
+        "convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"}) {
+    SCOPED_TRACE(convolution);
+    auto module = ir::ParseHloModule(std::string("HloModule m\nENTRY e {\n ") + convolution +
+                                     "\n}\n");
+    ASSERT_TRUE(module.ok()) << module.message();
+    CpuExecutableOptions options;
+    options.f32_dot_precision = BlasPrecision::kNative;
+    options.kernel_configs["c"] = KernelConfig::Parse("gemm=mlir").value();
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    ASSERT_EQ((*executable)->kernels().size(), 1u);
+    const recording::KernelRecord& record = (*executable)->kernels()[0];
+    EXPECT_EQ(record.backend, "mlir");
+    EXPECT_FALSE(record.stages.empty()) << "the matmul was not compiled with the executable";
+    EXPECT_GT(record.compile_seconds, 0);
+    auto inputs = SeededInputs(*(*module)->entry(), 3);
+    ASSERT_TRUE(inputs.ok());
+    CpuExecutableOptions native;
+    native.f32_dot_precision = BlasPrecision::kNative;
+    auto plain = CpuExecutable::Compile(**module, native);
+    ASSERT_TRUE(plain.ok()) << plain.message();
+    auto expected = (*plain)->Run(*inputs);
+    auto got = (*executable)->Run(*inputs);
+    ASSERT_TRUE(expected.ok() && got.ok());
+    EXPECT_TRUE(CompareLiterals(*got, *expected, 1e-5, 1e-6).ok());
+  }
+}
+
 class CpuKernelCompilerTest : public CpuExecutableTest {};
 
 constexpr char kAdd[] =
