@@ -165,19 +165,24 @@ std::vector<Candidate> CandidatesFor(const SearchSpace& space, KernelKind kind) 
       lowering_set = true;
     }
     const bool gemm_kernel = kind != KernelKind::kLoops;
-    if (gemm_kernel) config.gemm = gemm.empty() ? "openblas" : gemm;
+    // The knob's values were checked when the space was parsed.
+    if (gemm_kernel) {
+      StatusOr<runtime::GemmLibrary> library =
+          runtime::ParseGemmLibrary(gemm.empty() ? "openblas" : gemm);
+      config.gemm = library.ok() ? *library : runtime::GemmLibrary::kOpenBlas;
+    }
+    const bool mlir_matmul = config.gemm == runtime::GemmLibrary::kMlir;
     // Our MLIR matmul runs on the calling thread: a library's thread count is not its knob.
-    if (gemm_kernel && config.gemm != "mlir") config.threads = threads;
+    if (gemm_kernel && !mlir_matmul) config.threads = threads;
     // A library GEMM without an epilogue has no loops of ours: the lowering is not its knob.
-    const bool uses_lowering =
-        kind != KernelKind::kGemm || config.gemm == "mlir";
+    const bool uses_lowering = kind != KernelKind::kGemm || mlir_matmul;
     if (uses_lowering && lowering_set) config.lowering = lowering;
     if (uses_lowering && !lowering_set) config.lowering = runtime::LoweringOptions{};
     Candidate candidate{point, config};
     for (size_t k : relevant) {
       const bool lowering_knob = knobs[k].name != "gemm" && knobs[k].name != "threads";
       if ((lowering_knob && !uses_lowering) ||
-          (knobs[k].name == "threads" && gemm_kernel && config.gemm == "mlir"))
+          (knobs[k].name == "threads" && gemm_kernel && mlir_matmul))
         candidate.point[k] = -1;
     }
     if (seen.insert(config.ToString()).second) candidates.push_back(std::move(candidate));

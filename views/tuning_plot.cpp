@@ -61,8 +61,8 @@ std::map<std::string, std::string> ConfigKnobs(const tuning::Trial& trial) {
     knobs["unroll"] = std::to_string(std::max(lowering.unroll, 1));
   }
   // A library call has the library's thread count, its own (0) where it does not say.
-  if (!config->gemm.empty()) {
-    knobs["gemm"] = config->gemm;
+  if (config->gemm) {
+    knobs["gemm"] = std::string(runtime::GemmLibraryName(*config->gemm));
     knobs["threads"] = std::to_string(config->threads);
   }
   return knobs;

@@ -248,10 +248,7 @@ class CpuExecutable::Impl {
     if (found == options_.kernel_configs.end()) return gemm;
     if (found->second.lowering) gemm.lowering = *found->second.lowering;
     gemm.threads = found->second.threads;
-    if (found->second.gemm.empty()) return gemm;
-    auto library = ParseGemmLibrary(found->second.gemm);
-    if (!library.ok()) return library.status();
-    gemm.library = *library;
+    if (found->second.gemm) gemm.library = *found->second.gemm;
     return gemm;
   }
   StatusOr<Literal> RunStep(const Step& step, const std::vector<const Literal*>& operands,

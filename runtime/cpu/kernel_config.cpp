@@ -18,7 +18,8 @@ const std::vector<std::string>& GemmLibraryNames() {
 
 std::string KernelConfig::ToString() const {
   std::string text = lowering ? lowering->ToString() : std::string();
-  if (!gemm.empty()) text += (text.empty() ? "" : " ") + std::string("gemm=") + gemm;
+  if (gemm)
+    text += (text.empty() ? "" : " ") + std::string("gemm=") + std::string(GemmLibraryName(*gemm));
   if (threads > 0)
     text += (text.empty() ? "" : " ") + std::string("threads=") + std::to_string(threads);
   return text;
@@ -32,11 +33,11 @@ StatusOr<KernelConfig> KernelConfig::Parse(std::string_view text) {
   while (words >> word) {
     if (word.rfind("gemm=", 0) == 0) {
       const std::string name = word.substr(5);
-      const auto& names = GemmLibraryNames();
-      if (std::find(names.begin(), names.end(), name) == names.end())
+      StatusOr<GemmLibrary> library = ParseGemmLibrary(name);
+      if (!library.ok())
         return Status::Error("unknown GEMM library '" + name +
                              "' (openblas, onednn, blis, mlir)");
-      config.gemm = name;
+      config.gemm = *library;
       continue;
     }
     if (word.rfind("threads=", 0) == 0) {

@@ -17,13 +17,14 @@
 #include <vector>
 
 #include "ir/status.h"
+#include "runtime/cpu/gemm.h"
 #include "runtime/cpu/kernel_compiler.h"
 
 namespace fusescope::runtime {
 
 struct KernelConfig {
   std::optional<LoweringOptions> lowering;  // unset: the executable's
-  std::string gemm;                         // empty: the default library (OpenBLAS)
+  std::optional<GemmLibrary> gemm;          // unset: the default library (OpenBLAS)
   int threads = 0;                          // 0: the library's own count
 
   std::string ToString() const;

@@ -47,7 +47,7 @@ TEST(SearchSpaceTest, EachKindOfKernelGetsTheKnobsThatShapeIt) {
   ASSERT_EQ(loops.size(), 8u);
   EXPECT_EQ(loops.front().config.ToString(), "tile=0 vector=4");
   EXPECT_EQ(loops.back().config.ToString(), "tile=16 vector=8 unroll=2");
-  for (const Candidate& candidate : loops) EXPECT_TRUE(candidate.config.gemm.empty());
+  for (const Candidate& candidate : loops) EXPECT_FALSE(candidate.config.gemm.has_value());
   // A library GEMM ignores the lowering unless the library is our MLIR matmul: 1 + 8.
   std::vector<Candidate> gemm = CandidatesFor(*space, KernelKind::kGemm);
   ASSERT_EQ(gemm.size(), 9u);
