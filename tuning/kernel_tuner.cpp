@@ -272,9 +272,9 @@ Trial KernelTuner::RunTrial(const std::string& kernel, const runtime::KernelConf
     // A library the build cannot use for this dot (oneDNN has no f64 GEMM) leaves it to the
     // interpreter: that is no measurement of the library.
     if (config.gemm && record.backend != runtime::GemmLibraryName(*config.gemm)) {
-      trial.error = "gemm=" + std::string(runtime::GemmLibraryName(*config.gemm)) +
-                    " cannot run it: " +
-                    (record.note.empty() ? "it runs as " + record.backend : record.note);
+      trial.error =
+          "gemm=" + std::string(runtime::GemmLibraryName(*config.gemm)) +
+          " cannot run it: " + (record.note.empty() ? "it runs as " + record.backend : record.note);
       return trial;
     }
     trial.samples_us = measured->samples_us[r];
