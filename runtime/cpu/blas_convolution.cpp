@@ -420,16 +420,7 @@ Status PrepareBlasConvolution(const ir::Instruction& convolution, BlasPrecision 
     problem = {1, plan->out_features, out_positions, plan->positions * plan->in_features, false,
                false};
   }
-  recording::KernelRecord compiled;
-  Status prepared = PrepareGemm(gemm, problem, type, &compiled);
-  if (record != nullptr) {
-    record->stages = std::move(compiled.stages);
-    record->options = compiled.options;
-    record->failed_stage = compiled.failed_stage;
-    record->error = compiled.error;
-    record->compile_seconds = compiled.compile_seconds;
-  }
-  return prepared;
+  return PrepareGemmInto(gemm, problem, type, record);
 }
 
 std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,

@@ -300,6 +300,20 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
   return result;
 }
 
+Status PrepareGemmInto(const GemmConfig& gemm, const GemmProblem& problem, GemmType type,
+                       recording::KernelRecord* record) {
+  recording::KernelRecord compiled;
+  Status prepared = PrepareGemm(gemm, problem, type, &compiled);
+  if (record != nullptr) {
+    record->stages = std::move(compiled.stages);
+    record->options = compiled.options;
+    record->failed_stage = compiled.failed_stage;
+    record->error = compiled.error;
+    record->compile_seconds = compiled.compile_seconds;
+  }
+  return prepared;
+}
+
 Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const GemmConfig& gemm,
                       recording::KernelRecord* record) {
   if (gemm.library != GemmLibrary::kMlir) return Status::Ok();
@@ -311,16 +325,7 @@ Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const
   const GemmProblem problem = widened
                                   ? Problem(*plan, OperandAccess::kInPlace, OperandAccess::kInPlace)
                                   : Native(*plan).problem;
-  recording::KernelRecord compiled;
-  Status prepared = PrepareGemm(gemm, problem, TypeOfGemm(dot, precision), &compiled);
-  if (record != nullptr) {
-    record->stages = std::move(compiled.stages);
-    record->options = compiled.options;
-    record->failed_stage = compiled.failed_stage;
-    record->error = compiled.error;
-    record->compile_seconds = compiled.compile_seconds;
-  }
-  return prepared;
+  return PrepareGemmInto(gemm, problem, TypeOfGemm(dot, precision), record);
 }
 
 StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot) {

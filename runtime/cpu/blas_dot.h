@@ -57,6 +57,12 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
 Status PrepareBlasDot(const ir::Instruction& dot, BlasPrecision precision, const GemmConfig& gemm,
                       recording::KernelRecord* record = nullptr);
 
+// PrepareGemm, its compile's stages, options, failure and time put into `record` (when given)
+// while the record's name, note and backend stay: what PrepareBlasDot and
+// PrepareBlasConvolution do once they know their GEMM.
+Status PrepareGemmInto(const GemmConfig& gemm, const GemmProblem& problem, GemmType type,
+                       recording::KernelRecord* record);
+
 // The GEMM a native-precision `dot` runs: its batch, m, n, k, and which operands are read
 // transposed in place. Errors: dimension numbers that do not fit the operands.
 StatusOr<GemmProblem> DotGemmProblem(const ir::Instruction& dot);

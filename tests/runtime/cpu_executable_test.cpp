@@ -920,6 +920,22 @@ TEST_F(CpuExecutableTest, AKernelsThreadCountReachesItsLibraryCall) {
 
 // A dot given our MLIR matmul is compiled with the executable, not at its first run: the
 // build's time includes it and its record holds the matmul's stages from the start.
+// `executable` (single precision) gives what the default library's build of `module` gives on
+// seeded inputs.
+void ExpectSameAsTheDefaultLibrary(const ir::Module& module, CpuExecutable& executable) {
+  auto inputs = SeededInputs(*module.entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  CpuExecutableOptions native;
+  native.f32_dot_precision = BlasPrecision::kNative;
+  auto plain = CpuExecutable::Compile(module, native);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  auto expected = (*plain)->Run(*inputs);
+  auto got = executable.Run(*inputs);
+  ASSERT_TRUE(expected.ok() && got.ok());
+  LiteralDifference difference = CompareLiterals(*got, *expected, 1e-5, 1e-6);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+}
+
 TEST_F(CpuExecutableTest, AnMlirMatmulCompilesWithTheExecutable) {
   if (!GemmLibraryAvailable(GemmLibrary::kMlir).ok())
     GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kMlir).message();
@@ -944,17 +960,7 @@ TEST_F(CpuExecutableTest, AnMlirMatmulCompilesWithTheExecutable) {
   EXPECT_FALSE(record.stages.empty()) << "the matmul was not compiled with the executable";
   EXPECT_GT(record.compile_seconds, 0);
   EXPECT_TRUE(record.error.empty()) << record.error;
-  auto inputs = SeededInputs(*(*module)->entry(), 3);
-  ASSERT_TRUE(inputs.ok());
-  CpuExecutableOptions native;
-  native.f32_dot_precision = BlasPrecision::kNative;
-  auto plain = CpuExecutable::Compile(**module, native);
-  ASSERT_TRUE(plain.ok()) << plain.message();
-  auto expected = (*plain)->Run(*inputs);
-  auto got = (*executable)->Run(*inputs);
-  ASSERT_TRUE(expected.ok() && got.ok());
-  LiteralDifference difference = CompareLiterals(*got, *expected, 1e-5, 1e-6);
-  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+  ExpectSameAsTheDefaultLibrary(**module, **executable);
 }
 
 // The same for a convolution's GEMM, in both layouts: NHWC (patches x weights) and NCHW (the
@@ -981,16 +987,7 @@ TEST_F(CpuExecutableTest, AConvolutionsMlirMatmulCompilesWithTheExecutable) {
     EXPECT_EQ(record.backend, "mlir");
     EXPECT_FALSE(record.stages.empty()) << "the matmul was not compiled with the executable";
     EXPECT_GT(record.compile_seconds, 0);
-    auto inputs = SeededInputs(*(*module)->entry(), 3);
-    ASSERT_TRUE(inputs.ok());
-    CpuExecutableOptions native;
-    native.f32_dot_precision = BlasPrecision::kNative;
-    auto plain = CpuExecutable::Compile(**module, native);
-    ASSERT_TRUE(plain.ok()) << plain.message();
-    auto expected = (*plain)->Run(*inputs);
-    auto got = (*executable)->Run(*inputs);
-    ASSERT_TRUE(expected.ok() && got.ok());
-    EXPECT_TRUE(CompareLiterals(*got, *expected, 1e-5, 1e-6).ok());
+    ExpectSameAsTheDefaultLibrary(**module, **executable);
   }
 }
 
