@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/attribute_values.h"
 #include "ir/computation.h"
@@ -142,6 +143,8 @@ class KernelWriter {
   std::ostringstream code_;
   std::unordered_map<const ir::Instruction*, std::string> values_;
   bool vectorizable_ = true;
+  // The instructions whose values an iota of the kernel feeds (see Emit).
+  std::unordered_set<const ir::Instruction*> iota_derived_;
   // The dynamic-update-slice written in place, and its window once emitted.
   const ir::Instruction* in_place_update_ = nullptr;
   struct Window {
@@ -1207,6 +1210,15 @@ Status KernelWriter::EmitConstant(const ir::Instruction& instruction) {
 
 Status KernelWriter::Emit(const ir::Instruction& instruction) {
   const Opcode opcode = instruction.opcode();
+  // MLIR 19's affine super-vectorizer crashes (a segfault verifying the vector.reduction it
+  // wrote) on a reduction whose loop body computes with its own induction variable: an iota
+  // summed or masked along the reduced dimension, as a causal attention mask's row max does.
+  // Values an iota feeds are followed, and a reduce of one is lowered without the vectorizer.
+  bool from_iota = opcode == Opcode::kIota;
+  for (const ir::Instruction* operand : instruction.operands())
+    from_iota = from_iota || iota_derived_.count(operand) > 0;
+  if (from_iota) iota_derived_.insert(&instruction);
+  if (from_iota && opcode == Opcode::kReduce) vectorizable_ = false;
   if (opcode == Opcode::kGetTupleElement) {
     auto tuple = tuple_values_.find(instruction.operand(0));
     std::optional<int64_t> index = instruction.tuple_index();

@@ -28,7 +28,8 @@ struct EmittedKernel {
   std::vector<ir::Shape> output_shapes;
   // False when the kernel holds an access the affine super-vectorizer of MLIR 19 gets wrong
   // (a reversed dimension or a strided window: it reads a contiguous forward vector; a
-  // data-dependent gather); such kernels must be lowered without it.
+  // data-dependent gather) or crashes on (a reduction of values an iota feeds); such kernels
+  // must be lowered without it.
   bool vectorizable = true;
   // The input whose bytes the output holds on entry, or -1. A kernel whose result is a
   // dynamic-update-slice of one of its inputs (a loop's output buffer filled a step at a time)

@@ -367,7 +367,9 @@ Status CpuExecutable::Impl::CompilePending() {
     std::string retry_note;
     if (!emitted.vectorizable &&
         LoweringOf(*pending.program->steps[pending.step].instruction).vector > 0)
-      retry_note = "reversed, strided or gathered reads: compiled without vectorization";
+      retry_note =
+          "reversed, strided or gathered reads, or a reduction of an iota: compiled without "
+          "vectorization";
     if (!compiled.kernel && compiled.record.failed_stage == "affine-super-vectorize") {
       retry_note = "affine-super-vectorize failed (" + compiled.record.error +
                    "); compiled without vectorization";

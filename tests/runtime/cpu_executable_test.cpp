@@ -687,6 +687,50 @@ add {
   EXPECT_EQ(kernel->output_shapes.size(), 1u);
 }
 
+// A causal attention mask's row maximum: an iota compared along the reduced dimension inside
+// the reduction. MLIR 19's super-vectorizer crashed the process on it (a jax model's dump);
+// the kernel is lowered without it, says so, and gives the interpreter's numbers.
+TEST_F(CpuExecutableTest, AReductionOfAnIotaIsLoweredWithoutTheVectorizer) {
+  auto module = ir::ParseHloModule(R"(HloModule causal
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+fused {
+  p = f32[2,24,24] parameter(0)
+  rows = s32[24,24] iota(), iota_dimension=0
+  columns = s32[24,24] iota(), iota_dimension=1
+  causal = pred[24,24] compare(rows, columns), direction=GE
+  mask = pred[2,24,24] broadcast(causal), dimensions={1,2}
+  k = f32[] constant(-1e9)
+  masked = f32[2,24,24] broadcast(k), dimensions={}
+  s = f32[2,24,24] select(mask, p, masked)
+  init = f32[] constant(-inf)
+  ROOT r = f32[2,24] reduce(s, init), dimensions={2}, to_apply=max
+}
+ENTRY e {
+  x = f32[2,24,24] parameter(0)
+  ROOT f = f32[2,24] fusion(x), kind=kInput, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  EXPECT_FALSE(kernel->vectorizable);
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  ASSERT_EQ((*executable)->kernels().size(), 1u);
+  EXPECT_EQ((*executable)->kernels()[0].backend, "mlir-cpu");
+  EXPECT_THAT((*executable)->kernels()[0].note, ::testing::HasSubstr("a reduction of an iota"));
+  auto inputs = SeededInputs(*(*module)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(expected.ok() && actual.ok());
+  EXPECT_TRUE(actual->BitwiseEqual(*expected));
+}
+
 // A loop fusion whose root is a dynamic-update-slice of its buffer parameter: row `p0` of a
 // 6x4 buffer written at row `p2`.
 constexpr char kFillRow[] = R"(
