@@ -56,8 +56,9 @@ struct Step {
   // kMlir: the operand whose bytes the output holds on entry (EmittedKernel::in_place_input).
   int in_place_input = -1;
   // A get-tuple-element of a program's tuple parameter that may move the element out of it
-  // (the only reader of that element; see RunProgram's `state`).
-  bool takes_element = false;
+  // (the only reader of that element; see RunProgram's `state`): the element's index, read
+  // once here rather than at every step of a loop; -1 for every other step.
+  int64_t takes_element = -1;
   // kControl: while (condition, body), conditional (its branches), call (to_apply).
   std::vector<const Program*> called;
 };
@@ -566,7 +567,7 @@ StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation&
     }
     if (only_distinct_elements) {
       for (const ir::Instruction* user : parameter->users())
-        program->steps[program->slot.at(user)].takes_element = true;
+        program->steps[program->slot.at(user)].takes_element = *user->tuple_index();
     }
   }
   const Program* planned = program.get();
@@ -831,10 +832,9 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
       held -= size;
       live[slot] = false;
     };
-    if (state != nullptr && step.takes_element && state->is_tuple() &&
-        instruction.tuple_index().value_or(-1) >= 0 &&
-        *instruction.tuple_index() < static_cast<int64_t>(state->elements().size())) {
-      result = std::move(state->elements()[static_cast<size_t>(*instruction.tuple_index())]);
+    if (state != nullptr && step.takes_element >= 0 && state->is_tuple() &&
+        step.takes_element < static_cast<int64_t>(state->elements().size())) {
+      result = std::move(state->elements()[static_cast<size_t>(step.takes_element)]);
     } else if (instruction.opcode() == Opcode::kTuple &&
                (step.kind == StepKind::kValue || step.kind == StepKind::kHost)) {
       // A loop body's new state: its elements are moved where they were last read.
