@@ -743,15 +743,18 @@ fill {
   ROOT d = f32[6,4] dynamic-update-slice(p1, r, p2, z)
 }
 )";
-
-TEST(CpuKernelEmitterTest, AnUpdatedBufferIsWrittenInPlaceOnlyWhenAsked) {
-  auto module = ir::ParseHloModule(std::string("HloModule fill\n") + kFillRow + R"(
+// An entry that fills row `at` of `buffer` with `row` through the fusion `fill`.
+constexpr char kFillEntry[] = R"(
 ENTRY e {
   row = f32[4] parameter(0)
   buffer = f32[6,4] parameter(1)
   at = s32[] parameter(2)
   ROOT f = f32[6,4] fusion(row, buffer, at), kind=kLoop, calls=fill
-})");
+}
+)";
+
+TEST(CpuKernelEmitterTest, AnUpdatedBufferIsWrittenInPlaceOnlyWhenAsked) {
+  auto module = ir::ParseHloModule(std::string("HloModule fill\n") + kFillRow + kFillEntry);
   ASSERT_TRUE(module.ok()) << module.message();
   auto copying = EmitFusionKernel(Root(**module));
   ASSERT_TRUE(copying.ok()) << copying.message();
@@ -774,12 +777,7 @@ fill {
   a = f32[1,4] add(r, s)
   ROOT d = f32[6,4] dynamic-update-slice(p1, a, p2, z)
 }
-ENTRY e {
-  row = f32[4] parameter(0)
-  buffer = f32[6,4] parameter(1)
-  at = s32[] parameter(2)
-  ROOT f = f32[6,4] fusion(row, buffer, at), kind=kLoop, calls=fill
-})");
+)" + std::string(kFillEntry));
   ASSERT_TRUE(twice.ok()) << twice.message();
   auto read_twice = EmitFusionKernel(Root(**twice), /*in_place=*/true);
   ASSERT_TRUE(read_twice.ok()) << read_twice.message();
