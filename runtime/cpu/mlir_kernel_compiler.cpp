@@ -22,7 +22,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -414,16 +413,6 @@ const std::string& MachineCodeContext() {
   }();
   return context;
 }
-
-// dumpToObjectFile writes through LLVM's ToolOutputFile, whose first use in a process installs
-// LLVM's signal handlers and gives the thread doing it an alternate signal stack from malloc.
-// Done on a compile thread, that thread's exit then tears down a stack the sanitizers did not
-// make (AddressSanitizer dies unmapping it). So the handlers are installed here, while the
-// process starts, on its main thread.
-[[maybe_unused]] const bool kSignalHandlersOnTheMainThread = [] {
-  llvm::sys::AddSignalHandler([](void*) {}, nullptr);
-  return true;
-}();
 
 // The object the engine compiled its module into (the engine was made with its object
 // cache on, and has compiled).
