@@ -16,7 +16,11 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -54,7 +58,6 @@
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -360,12 +363,32 @@ class PackedKernel final : public CompiledKernel {
   Packed entry_;
 };
 
-// Links `object` (what the JIT compiled `function`'s module into) and finds the wrapper the
-// JIT calls (_mlir_<function>). Its undefined symbols resolve as the compiling JIT's did: in
-// this process (libm, malloc) and MLIR's C runner utilities (memrefCopy).
+// Links `object` (the machine code `function`'s module was compiled into, with its wrapper
+// _mlir_<function>) into a JIT of its own and finds that wrapper. Undefined symbols resolve
+// in this process (libm, malloc) and MLIR's C runner utilities (memrefCopy). The JIT tells
+// GDB about the code, and perf too when FUSESCOPE_JITDUMP is set.
 StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::string& object,
                                                                  const std::string& function) {
-  auto jit = llvm::orc::LLJITBuilder().create();
+  // LLVM's perf listener writes a jit-PID.dump for every process that loads a kernel (under
+  // $JITDUMPDIR or the temporary folder's .debug/jit), left there forever: only when asked,
+  // for `perf record -k 1` followed by `perf inject --jit`.
+  static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session,
+                                           const llvm::Triple&)
+                                            -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+            layer->registerJITEventListener(
+                *llvm::JITEventListener::createGDBRegistrationListener());
+            if (jitdump) {
+              if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
+                layer->registerJITEventListener(*perf);
+            }
+            return layer;
+          })
+          .create();
   if (!jit) return Status::Error(llvm::toString(jit.takeError()));
   llvm::orc::JITDylib& library = (*jit)->getMainJITDylib();
   const char prefix = (*jit)->getDataLayout().getGlobalPrefix();
@@ -386,6 +409,34 @@ StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::stri
   auto packed = entry->toPtr<PackedKernel::Packed>();
   return std::shared_ptr<const CompiledKernel>(
       std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*jit)), packed));
+}
+
+// Adds _mlir_<function>(void** arguments): the wrapper the kernel is called through. Entry i
+// of `arguments` points at argument i's value; the result, if any, is stored where the entry
+// after the last argument points.
+bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
+  llvm::Function* callee = module.getFunction(function);
+  if (callee == nullptr || callee->isDeclaration()) return false;
+  llvm::LLVMContext& context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  llvm::Type* pointer = builder.getPtrTy();
+  auto* wrapper = llvm::Function::Create(
+      llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false),
+      llvm::GlobalValue::ExternalLinkage, "_mlir_" + function, module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
+  llvm::Value* arguments = wrapper->getArg(0);
+  auto slot = [&](unsigned index) {
+    llvm::Value* address = builder.CreateConstGEP1_64(pointer, arguments, index);
+    return builder.CreateLoad(pointer, address);
+  };
+  llvm::SmallVector<llvm::Value*, 16> values;
+  for (llvm::Argument& argument : callee->args())
+    values.push_back(builder.CreateLoad(argument.getType(), slot(argument.getArgNo())));
+  llvm::Value* result = builder.CreateCall(callee, values);
+  if (!callee->getReturnType()->isVoidTy())
+    builder.CreateStore(result, slot(static_cast<unsigned>(callee->arg_size())));
+  builder.CreateRetVoid();
+  return true;
 }
 
 // What a kernel's machine code depends on besides its compile key: LLVM, the host CPU and
@@ -412,18 +463,6 @@ const std::string& MachineCodeContext() {
     return text;
   }();
   return context;
-}
-
-// The object the engine compiled its module into (the engine was made with its object
-// cache on, and has compiled).
-std::optional<std::string> EngineObject(mlir::ExecutionEngine& engine) {
-  llvm::SmallString<128> path;
-  if (llvm::sys::fs::createTemporaryFile("fusescope-kernel", "o", path)) return std::nullopt;
-  engine.dumpToObjectFile(path);
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  llvm::sys::fs::remove(path);
-  if (!buffer || (*buffer)->getBufferSize() == 0) return std::nullopt;
-  return (*buffer)->getBuffer().str();
 }
 
 }  // namespace
@@ -590,39 +629,36 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     return llvm_module;
   };
 
-  mlir::ExecutionEngineOptions engine_options;
-  engine_options.llvmModuleBuilder = build_llvm_module;
-  engine_options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  // LLVM's perf listener writes a jit-PID.dump for every process that compiles a kernel
-  // (under $JITDUMPDIR or the temporary folder's .debug/jit), left there forever: only
-  // when asked, for `perf record -k 1` followed by `perf inject --jit`.
-  static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
-  engine_options.enablePerfNotificationListener = jitdump;
-  engine_options.enableObjectDump = cache != nullptr;
-#ifdef FUSESCOPE_MLIR_C_RUNNER_UTILS
-  // memref.copy lowers to a call of memrefCopy, which MLIR's C runner utilities define.
-  const llvm::StringRef runtime_libraries[] = {FUSESCOPE_MLIR_C_RUNNER_UTILS};
-  engine_options.sharedLibPaths = runtime_libraries;
-#endif
-  auto engine = mlir::ExecutionEngine::create(*module, engine_options);
-  if (!engine) {
-    std::string error = llvm::toString(engine.takeError());
-    if (!llvm_error.empty()) return fail(llvm_stage, llvm_error);
-    if (!diagnostics.empty()) error += ": " + diagnostics;
-    return fail("jit", error);
+  // The module becomes an object in memory, with the wrapper the kernel is called through;
+  // that object is what the kernel cache keeps and what a JIT of the kernel's own links.
+  // (MLIR's ExecutionEngine compiled it before; getting its object back out went through
+  // LLVM's ToolOutputFile, which installed LLVM's signal handlers from whichever thread
+  // compiled first.)
+  llvm::LLVMContext llvm_context;
+  std::unique_ptr<llvm::Module> llvm_module = build_llvm_module(module->getOperation(), llvm_context);
+  if (!llvm_module) return fail(llvm_stage, llvm_error);
+  if (!AddPackedWrapper(*llvm_module, function))
+    return fail("jit", "the kernel defines no function " + function);
+  std::string object;
+  {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream stream(buffer);
+    llvm::legacy::PassManager codegen;
+    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                        llvm::CodeGenFileType::ObjectFile))
+      return fail("jit", "the target cannot emit an object file");
+    codegen.run(*llvm_module);
+    object.assign(buffer.data(), buffer.size());
   }
-  // Looking the entry up materializes the machine code now, so that compile time holds it
-  // and the first run does not.
-  auto entry = (*engine)->lookupPacked(function);
-  if (!entry) return fail("jit", llvm::toString(entry.takeError()));
-  if (cache != nullptr) {
-    if (std::optional<std::string> object = EngineObject(**engine)) {
-      finish();
-      cache->Store(cache_key, {std::move(*object), record.stages, record.compile_seconds});
-    }
-  }
-  result.kernel = std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*engine)), *entry);
-  return finish();
+  // Linking and looking the entry up happen now, so that compile time holds them and the
+  // first run does not.
+  auto loaded = LoadKernelObject(object, function);
+  if (!loaded.ok()) return fail("jit", loaded.status().message());
+  result.kernel = *loaded;
+  finish();
+  if (cache != nullptr)
+    cache->Store(cache_key, {std::move(object), record.stages, record.compile_seconds});
+  return result;
 }
 
 }  // namespace fusescope::runtime
