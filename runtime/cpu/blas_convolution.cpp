@@ -365,7 +365,68 @@ GemmType TypeOfGemm(const ir::Instruction& convolution, BlasPrecision precision)
              : GemmType::kF64;
 }
 
+// The convolution in oneDNN's terms: dimensions in its order with this runtime's row-major
+// strides. Errors: what oneDNN's convolution cannot express.
+StatusOr<DirectConvolution> DirectOf(const ir::Instruction& convolution,
+                                     const ConvolutionPlan& plan) {
+  const ir::ConvolutionDimensionLabels& l = plan.labels;
+  DirectConvolution direct;
+  direct.groups = plan.groups;
+  for (const ir::WindowDimension& wd : plan.window) {
+    if (wd.base_dilation != 1) return Status::Error("it dilates its input (a transposed convolution)");
+    if (wd.reversal) return Status::Error("it reverses its window");
+    if (wd.padding_low < 0 || wd.padding_high < 0) return Status::Error("it has negative padding");
+    direct.strides.push_back(wd.stride);
+    direct.dilations.push_back(wd.window_dilation);
+    direct.padding_low.push_back(wd.padding_low);
+    direct.padding_high.push_back(wd.padding_high);
+  }
+  const ir::Shape& lhs = convolution.operand(0)->shape();
+  const ir::Shape& rhs = convolution.operand(1)->shape();
+  const ir::Shape& out = convolution.shape();
+  const std::vector<int64_t> is = Strides(lhs.dimensions());
+  const std::vector<int64_t> ks = Strides(rhs.dimensions());
+  const std::vector<int64_t> os = Strides(out.dimensions());
+  auto add = [](std::vector<int64_t>& dims, std::vector<int64_t>& strides, const ir::Shape& shape,
+                const std::vector<int64_t>& shape_strides, int64_t dim) {
+    dims.push_back(shape.dimension(dim));
+    strides.push_back(shape_strides[static_cast<size_t>(dim)]);
+  };
+  add(direct.src_dims, direct.src_strides, lhs, is, l.input_batch);
+  add(direct.src_dims, direct.src_strides, lhs, is, l.input_feature);
+  add(direct.weight_dims, direct.weight_strides, rhs, ks, l.kernel_output_feature);
+  add(direct.weight_dims, direct.weight_strides, rhs, ks, l.kernel_input_feature);
+  add(direct.dst_dims, direct.dst_strides, out, os, l.output_batch);
+  add(direct.dst_dims, direct.dst_strides, out, os, l.output_feature);
+  for (size_t i = 0; i < plan.window.size(); ++i) {
+    add(direct.src_dims, direct.src_strides, lhs, is, l.input_spatial[i]);
+    add(direct.weight_dims, direct.weight_strides, rhs, ks, l.kernel_spatial[i]);
+    add(direct.dst_dims, direct.dst_strides, out, os, l.output_spatial[i]);
+  }
+  return direct;
+}
+
+StatusOr<std::shared_ptr<const PreparedConvolution>> Direct(const ir::Instruction& convolution,
+                                                             const ConvolutionPlan& plan,
+                                                             BlasPrecision precision,
+                                                             const GemmConfig& gemm) {
+  if (gemm.library != GemmLibrary::kOneDnn)
+    return Status::Error("only oneDNN runs a convolution itself");
+  if (TypeOfGemm(convolution, precision) != GemmType::kF32)
+    return Status::Error("oneDNN's convolution is f32 only");
+  StatusOr<DirectConvolution> direct = DirectOf(convolution, plan);
+  if (!direct.ok()) return direct.status();
+  return PrepareOneDnnConvolution(*direct);
+}
+
 }  // namespace
+
+StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareDirectConvolution(
+    const ir::Instruction& convolution, BlasPrecision precision, const GemmConfig& gemm) {
+  StatusOr<ConvolutionPlan> plan = Plan(convolution);
+  if (!plan.ok()) return plan.status();
+  return Direct(convolution, *plan, precision, gemm);
+}
 
 Status CheckBlasConvolution(const ir::Instruction& convolution, GemmLibrary library,
                             BlasPrecision precision) {
@@ -384,15 +445,27 @@ Status CheckBlasConvolution(const ir::Instruction& convolution, GemmLibrary libr
 
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel, BlasPrecision precision,
-                                     std::vector<uint8_t> storage, const GemmConfig& gemm) {
+                                     std::vector<uint8_t> storage, const GemmConfig& gemm,
+                                     const PreparedConvolution* direct) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return plan.status();
   // Every element is written below (an empty contraction fills zeros).
   StatusOr<Literal> result = Literal::CreateInto(convolution.shape(), std::move(storage));
   if (!result.ok()) return result.status();
   if (result->element_count() == 0) return result;
+  std::shared_ptr<const PreparedConvolution> found;
+  if (direct == nullptr && gemm.library == GemmLibrary::kOneDnn) {
+    StatusOr<std::shared_ptr<const PreparedConvolution>> prepared =
+        Direct(convolution, *plan, precision, gemm);
+    if (prepared.ok()) found = *prepared;
+    direct = found.get();
+  }
   Status ran = Status::Ok();
-  if (convolution.shape().element_type() == ir::PrimitiveType::kF64)
+  if (direct != nullptr) {
+    ran = RunOneDnnConvolution(gemm, *direct, reinterpret_cast<const float*>(input.data()),
+                               reinterpret_cast<const float*>(kernel.data()),
+                               reinterpret_cast<float*>(result->data()));
+  } else if (convolution.shape().element_type() == ir::PrimitiveType::kF64)
     ran = RunTyped<double, double>(gemm, *plan, input, kernel, *result);
   else if (precision == BlasPrecision::kWidened)
     ran = RunTyped<float, double>(gemm, *plan, input, kernel, *result);
@@ -404,9 +477,15 @@ StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const L
 
 Status PrepareBlasConvolution(const ir::Instruction& convolution, BlasPrecision precision,
                               const GemmConfig& gemm, recording::KernelRecord* record) {
-  if (gemm.library != GemmLibrary::kMlir) return Status::Ok();
+  if (gemm.library != GemmLibrary::kMlir && gemm.library != GemmLibrary::kOneDnn)
+    return Status::Ok();
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return plan.status();
+  // oneDNN generates its convolution's code here (a refusal leaves im2col to run).
+  if (gemm.library == GemmLibrary::kOneDnn) {
+    (void)Direct(convolution, *plan, precision, gemm);
+    return Status::Ok();
+  }
   const GemmType type = TypeOfGemm(convolution, precision);
   // The GEMM RunTyped calls: the channels-first one where the element type is the GEMM's own
   // (f32 widened to f64 takes the general path), else patches x weights.
@@ -427,6 +506,19 @@ std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasP
                                        const GemmConfig& gemm) {
   StatusOr<ConvolutionPlan> plan = Plan(convolution);
   if (!plan.ok()) return "no BLAS call";
+  std::string direct_refused;
+  if (gemm.library == GemmLibrary::kOneDnn) {
+    StatusOr<std::shared_ptr<const PreparedConvolution>> direct =
+        Direct(convolution, *plan, precision, gemm);
+    if (direct.ok()) {
+      std::string text = "oneDNN convolution " + (*direct)->implementation();
+      if (plan->groups > 1) text += " (" + std::to_string(plan->groups) + " groups)";
+      if (gemm.threads > 0)
+        text += " on " + std::to_string(gemm.threads) + (gemm.threads == 1 ? " thread" : " threads");
+      return text;
+    }
+    direct_refused = "; not oneDNN's own convolution: " + direct.message();
+  }
   const GemmProblem problem{1, plan->rows, plan->out_features,
                             plan->positions * plan->in_features, false, false};
   std::string text = "im2col + " + GemmCallDescription(gemm, problem, TypeOfGemm(convolution, precision));
@@ -434,7 +526,7 @@ std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasP
   if (TypeOfGemm(convolution, precision) == GemmType::kF64 &&
       convolution.shape().element_type() == ir::PrimitiveType::kF32)
     text += " on f32 widened to f64";
-  return text;
+  return text + direct_refused;
 }
 
 }  // namespace fusescope::runtime

@@ -6,8 +6,10 @@
 // under every output position are copied into rows of a matrix (zeros where the window
 // reaches padding or between dilated input elements), the kernel into a matrix of one column
 // per output feature, and one GEMM gives the output features at every position, which are
-// then written into the output's dimension order (dim_labels).
+// then written into the output's dimension order (dim_labels). With oneDNN, an f32
+// convolution runs as oneDNN's own convolution primitive instead, where it has fast kernels.
 
+#include <memory>
 #include <string>
 
 #include "ir/instruction.h"
@@ -26,20 +28,30 @@ Status CheckBlasConvolution(const ir::Instruction& convolution,
 
 // Precondition: CheckBlasConvolution(convolution) is ok and the operands have its operand
 // shapes.
-// `storage` (optional) becomes the result's bytes when it has the result's size. Errors: the
-// GEMM's.
+// `storage` (optional) becomes the result's bytes when it has the result's size. With oneDNN,
+// an f32 convolution at native precision runs as oneDNN's own convolution (`direct`, from
+// PrepareDirectConvolution, else looked up) where oneDNN has fast kernels for it, else as
+// im2col and dnnl_sgemm. Errors: the library's.
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel,
                                      BlasPrecision precision = BlasPrecision::kWidened,
                                      std::vector<uint8_t> storage = {},
-                                     const GemmConfig& gemm = {});
+                                     const GemmConfig& gemm = {},
+                                     const PreparedConvolution* direct = nullptr);
+
+// oneDNN's convolution primitive for `convolution` (created once for the process), or why
+// it does not run it that way: another library, f64 or widened precision, a transposed or
+// reversed window, negative padding, only reference kernels.
+StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareDirectConvolution(
+    const ir::Instruction& convolution, BlasPrecision precision, const GemmConfig& gemm);
 
 // As PrepareBlasDot: for the MLIR matmul, compiles the GEMM the convolution will call, so
 // that its first run does not; its stages and compile time go to `record` when given.
 Status PrepareBlasConvolution(const ir::Instruction& convolution, BlasPrecision precision,
                               const GemmConfig& gemm, recording::KernelRecord* record = nullptr);
 
-// "im2col + cblas_dgemm 2048x64x576 (2 groups)", "im2col + bli_sgemm 2048x64x576".
+// "im2col + cblas_dgemm 2048x64x576 (2 groups)", "im2col + bli_sgemm 2048x64x576",
+// "oneDNN convolution brgconv:avx512_core".
 std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasPrecision precision,
                                        const GemmConfig& gemm = {});
 

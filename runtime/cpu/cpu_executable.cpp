@@ -50,6 +50,8 @@ struct Step {
   // and a dot's dimension numbers read once.
   GemmConfig gemm;
   std::shared_ptr<const BlasDotPlan> dot_plan;
+  // A convolution oneDNN runs itself (its primitive made at plan time); null otherwise.
+  std::shared_ptr<const PreparedConvolution> direct_convolution;
   std::vector<size_t> operands;          // value slots of the instruction's operands
   std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
   bool tuple_result = false;             // the kernel's outputs form a tuple value
@@ -223,24 +225,53 @@ class CpuExecutable::Impl {
   StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const GemmConfig& gemm,
                                const Literal& lhs, const Literal& rhs,
                                std::vector<uint8_t> storage = {},
-                               const BlasDotPlan* dot_plan = nullptr) {
+                               const BlasDotPlan* dot_plan = nullptr,
+                               const PreparedConvolution* direct = nullptr) {
     if (instruction.opcode() == Opcode::kDot)
       return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage), gemm,
                         dot_plan);
     return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
-                              std::move(storage), gemm);
+                              std::move(storage), gemm, direct);
   }
   std::string LibraryCall(const ir::Instruction& instruction, const GemmConfig& gemm) const {
     if (instruction.opcode() == Opcode::kDot)
       return BlasCallDescription(instruction, options_.f32_dot_precision, gemm);
     return BlasConvolutionDescription(instruction, options_.f32_dot_precision, gemm);
   }
+  // oneDNN's own convolution for `convolution`, where `gemm` is oneDNN's and oneDNN has fast
+  // kernels for it; null otherwise (im2col and a GEMM run).
+  std::shared_ptr<const PreparedConvolution> DirectConvolutionOf(const ir::Instruction& convolution,
+                                                                 const GemmConfig& gemm) const {
+    if (gemm.library != GemmLibrary::kOneDnn) return nullptr;
+    auto direct = PrepareDirectConvolution(convolution, options_.f32_dot_precision, gemm);
+    return direct.ok() ? *direct : nullptr;
+  }
+  // A convolution whose kernel configuration names no library runs as oneDNN's own
+  // convolution, on one thread, where oneDNN has fast kernels for it (f32 at native
+  // precision): about three times im2col and OpenBLAS on two threads at a U-Net's 3x3
+  // convolutions. One thread, because an OpenMP team left spinning beside OpenBLAS's threads
+  // on the same cores slowed whole modules several times over; the tuner tries more.
+  void ChooseConvolutionLibrary(Step& step, const ir::Instruction& convolution) const {
+    auto found = options_.kernel_configs.find(step.instruction->name());
+    if (found != options_.kernel_configs.end() && found->second.gemm) {
+      step.direct_convolution = DirectConvolutionOf(convolution, step.gemm);
+      return;
+    }
+    GemmConfig onednn = step.gemm;
+    onednn.library = GemmLibrary::kOneDnn;
+    if (found == options_.kernel_configs.end() || found->second.threads == 0) onednn.threads = 1;
+    if (auto direct = DirectConvolutionOf(convolution, onednn)) {
+      step.gemm = onednn;
+      step.direct_convolution = std::move(direct);
+    }
+  }
   Status CheckLibrary(const ir::Instruction& contraction, const GemmConfig& gemm) const {
     return contraction.opcode() == Opcode::kDot
                ? CheckBlasDot(contraction, gemm.library, options_.f32_dot_precision)
                : CheckBlasConvolution(contraction, gemm.library, options_.f32_dot_precision);
   }
-  // The GEMM library of `kernel`'s dot or convolution: its KernelConfig's, else OpenBLAS; the
+  // The GEMM library of `kernel`'s dot or convolution: its KernelConfig's, else OpenBLAS (for
+  // a convolution, ChooseConvolutionLibrary may then choose oneDNN); the
   // MLIR matmul lowered as the kernel's configuration says, else as the executable's.
   StatusOr<GemmConfig> GemmOf(const ir::Instruction& kernel) const {
     GemmConfig gemm;
@@ -443,6 +474,7 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
     Status prepared = PrepareBlasDot(*step.dot, options_.f32_dot_precision, step.gemm);
     if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
   } else {
+    ChooseConvolutionLibrary(step, *step.dot);
     Status prepared = PrepareBlasConvolution(*step.dot, options_.f32_dot_precision, step.gemm);
     if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
   }
@@ -475,6 +507,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     }
     step.kind = StepKind::kBlas;
     step.gemm = *gemm;
+    if (opcode == Opcode::kConvolution) ChooseConvolutionLibrary(step, instruction);
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = GemmBackendName(step.gemm.library);
     record.note = LibraryCall(instruction, step.gemm);
@@ -702,11 +735,12 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
       return RunKernel(step, operands, donor);
     case StepKind::kBlas:
       return RunLibrary(*step.instruction, step.gemm, *operands[0], *operands[1],
-                        TakeAllocation(step), step.dot_plan.get());
+                        TakeAllocation(step), step.dot_plan.get(), step.direct_convolution.get());
     case StepKind::kOutput: {
       StatusOr<Literal> product =
           RunLibrary(*step.dot, step.gemm, *operands[static_cast<size_t>(step.dot_lhs)],
-                     *operands[static_cast<size_t>(step.dot_rhs)], {}, step.dot_plan.get());
+                     *operands[static_cast<size_t>(step.dot_rhs)], {}, step.dot_plan.get(),
+                     step.direct_convolution.get());
       if (!product.ok()) return product.status();
       std::vector<const Literal*> inputs = operands;
       inputs.push_back(&*product);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iterator>
+#include <map>
 #include <mutex>
 
 #include "runtime/cpu/gemm_libraries.h"
@@ -28,6 +29,30 @@ Status CheckProblem(GemmLibrary library, const GemmProblem& p) {
   return Status::Ok();
 }
 
+// A count for one call: set, run, set back. Libraries keep one count per process, so such
+// calls take turns.
+class ThreadsForOneCall {
+ public:
+  explicit ThreadsForOneCall(const GemmConfig& config) : library_(config.library) {
+    if (config.threads <= 0 || config.library == GemmLibrary::kMlir) return;
+    static std::mutex counts;
+    turn_ = std::unique_lock<std::mutex>(counts);
+    previous_ = GemmThreads(config.library);
+    status_ = SetGemmThreads(config.library, config.threads);
+    if (!status_.ok()) previous_ = 0;
+  }
+  ~ThreadsForOneCall() {
+    if (previous_ > 0) (void)SetGemmThreads(library_, previous_);
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  GemmLibrary library_;
+  std::unique_lock<std::mutex> turn_;
+  int previous_ = 0;
+  Status status_ = Status::Ok();
+};
+
 template <typename T>
 Status Run(const GemmConfig& config, const GemmProblem& p, const T* a, const T* b, T* c) {
   constexpr GemmType type = sizeof(T) == 4 ? GemmType::kF32 : GemmType::kF64;
@@ -38,23 +63,8 @@ Status Run(const GemmConfig& config, const GemmProblem& p, const T* a, const T* 
     std::fill(c, c + p.batch * p.m * p.n, T{0});
     return Status::Ok();
   }
-  // A count for this call: set, run, set back. Libraries keep one count per process, so such
-  // calls take turns.
-  std::unique_lock<std::mutex> turn;
-  int previous = 0;
-  if (config.threads > 0 && config.library != GemmLibrary::kMlir) {
-    static std::mutex counts;
-    turn = std::unique_lock<std::mutex>(counts);
-    previous = GemmThreads(config.library);
-    FS_RETURN_IF_ERROR(SetGemmThreads(config.library, config.threads));
-  }
-  struct Restore {
-    GemmLibrary library;
-    int threads;
-    ~Restore() {
-      if (threads > 0) (void)SetGemmThreads(library, threads);
-    }
-  } restore{config.library, previous};
+  ThreadsForOneCall threads(config);
+  FS_RETURN_IF_ERROR(threads.status());
   switch (config.library) {
     case GemmLibrary::kOpenBlas:
       libraries::OpenBlasGemm(p, a, b, c);
@@ -200,6 +210,50 @@ Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const float
 Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const double* a,
                const double* b, double* c) {
   return Run(config, problem, a, b, c);
+}
+
+std::string DirectConvolution::Key() const {
+  std::string text = "groups " + std::to_string(groups);
+  auto add = [&text](const char* name, const std::vector<int64_t>& values) {
+    text += std::string(" ") + name;
+    for (int64_t value : values) text += " " + std::to_string(value);
+  };
+  add("src", src_dims);
+  add("/", src_strides);
+  add("weights", weight_dims);
+  add("/", weight_strides);
+  add("dst", dst_dims);
+  add("/", dst_strides);
+  add("strides", strides);
+  add("dilations", dilations);
+  add("padding", padding_low);
+  add("/", padding_high);
+  return text;
+}
+
+StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareOneDnnConvolution(
+    const DirectConvolution& convolution) {
+  FS_RETURN_IF_ERROR(GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32));
+  // Generating a primitive's code takes milliseconds: once per convolution for the process.
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const PreparedConvolution>> prepared;
+  const std::string key = convolution.Key();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = prepared.find(key);
+  if (found != prepared.end()) return found->second;
+  StatusOr<std::shared_ptr<const PreparedConvolution>> made =
+      libraries::OneDnnPrepareConvolution(convolution);
+  if (made.ok()) prepared.emplace(key, *made);
+  return made;
+}
+
+Status RunOneDnnConvolution(const GemmConfig& config, const PreparedConvolution& prepared,
+                            const float* src, const float* weights, float* dst) {
+  GemmConfig onednn = config;
+  onednn.library = GemmLibrary::kOneDnn;
+  ThreadsForOneCall threads(onednn);
+  FS_RETURN_IF_ERROR(threads.status());
+  return prepared.Run(src, weights, dst);
 }
 
 Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmType type,

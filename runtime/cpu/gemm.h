@@ -12,6 +12,7 @@
 // MLIR type, appears here.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +82,40 @@ Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const float
                float* c);
 Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const double* a,
                const double* b, double* c);
+
+// A convolution oneDNN runs itself, with its convolution primitive (direct or implicit-GEMM
+// kernels generated for this shape and CPU, no im2col matrix), f32 only. Dimensions are in
+// oneDNN's order, each with its stride in elements in the caller's buffers: src {batch,
+// input features, spatial...}, weights {output features, input features per group,
+// spatial...}, dst {batch, output features, spatial...}; output features are grouped in
+// `groups` consecutive runs.
+struct DirectConvolution {
+  int64_t groups = 1;
+  std::vector<int64_t> src_dims, src_strides;
+  std::vector<int64_t> weight_dims, weight_strides;
+  std::vector<int64_t> dst_dims, dst_strides;
+  std::vector<int64_t> strides, dilations;  // a dilation of 1 is dense
+  std::vector<int64_t> padding_low, padding_high;
+  // Every field, in one line: what the prepared primitives are kept under.
+  std::string Key() const;
+};
+class PreparedConvolution {
+ public:
+  virtual ~PreparedConvolution() = default;
+  // oneDNN's name for the kernels it chose: "brgconv:avx512_core", "jit:avx2".
+  virtual const std::string& implementation() const = 0;
+  // Reorders the weights into the layout the kernels read (a buffer per call), then runs.
+  virtual Status Run(const float* src, const float* weights, float* dst) const = 0;
+};
+// The primitive for `convolution`, created (its code generated) once per convolution and
+// kept for the process. Errors: no oneDNN in this build; oneDNN refuses the convolution (a
+// negative padding, sizes that do not agree); oneDNN has only its reference kernels for it
+// (slower than im2col and a GEMM).
+StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareOneDnnConvolution(
+    const DirectConvolution& convolution);
+// Runs it on `config.threads` threads (0: oneDNN's own count), as RunGemm would.
+Status RunOneDnnConvolution(const GemmConfig& config, const PreparedConvolution& prepared,
+                            const float* src, const float* weights, float* dst);
 
 // Everything RunGemm does before computing: the checks and, for kMlir, compiling the matmul
 // for this shape and options (cached for the process, so that a timed RunGemm does not

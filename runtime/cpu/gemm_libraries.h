@@ -27,6 +27,8 @@ Status OneDnnAvailable();
 std::string OneDnnVersion();
 Status OneDnnGemm(const GemmProblem& problem, const float* a, const float* b, float* c);
 Status OneDnnSetThreads(int threads);
+StatusOr<std::shared_ptr<const PreparedConvolution>> OneDnnPrepareConvolution(
+    const DirectConvolution& convolution);
 int OneDnnThreads();
 
 Status BlisAvailable();

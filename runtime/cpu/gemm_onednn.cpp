@@ -2,12 +2,16 @@
 // has no f64 GEMM on the CPU.
 
 #include <atomic>
+#include <memory>
+#include <vector>
 #include <string>
 
 #include "runtime/cpu/gemm_libraries.h"
 
 #ifdef FUSESCOPE_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.h>
+
+#include <oneapi/dnnl/dnnl.hpp>
 
 #if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
 // oneDNN's OpenMP team takes the calling thread's OpenMP setting; the OpenMP runtime is the one
@@ -28,6 +32,108 @@ namespace {
 // Threads asked for through SetGemmThreads (0: oneDNN's default).
 std::atomic<int> requested_threads{0};
 
+void ApplyRequestedThreads() {
+#if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
+  if (const int threads = requested_threads.load(); threads > 0) omp_set_num_threads(threads);
+#endif
+}
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::memory::desc Described(const std::vector<int64_t>& dims,
+                             const std::vector<int64_t>& strides) {
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()),
+                            dnnl::memory::data_type::f32,
+                            dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+std::string Message(const dnnl::error& error) {
+  return std::string(error.what()) + " (oneDNN status " + std::to_string(static_cast<int>(error.status)) +
+         ")";
+}
+
+// A convolution primitive with the caller's layouts for src and dst, and the weights in the
+// layout its kernels chose (format "any"): each run reorders the caller's weights into it.
+// Its scratchpad is the caller's (one per run), so that runs on several threads do not share
+// one.
+class OneDnnConvolution final : public PreparedConvolution {
+ public:
+  explicit OneDnnConvolution(const DirectConvolution& c) {
+    const dnnl::memory::desc src = Described(c.src_dims, c.src_strides);
+    const dnnl::memory::desc dst = Described(c.dst_dims, c.dst_strides);
+    std::vector<int64_t> weight_dims = c.weight_dims, weight_strides = c.weight_strides;
+    if (c.groups > 1) {
+      // oneDNN's grouped weights: {groups, output features per group, input, spatial...}.
+      weight_dims[0] /= c.groups;
+      weight_dims.insert(weight_dims.begin(), c.groups);
+      weight_strides.insert(weight_strides.begin(), weight_strides[0] * weight_dims[1]);
+    }
+    user_weights_ = Described(weight_dims, weight_strides);
+    const dnnl::memory::desc any(dnnl::memory::dims(weight_dims.begin(), weight_dims.end()),
+                                 dnnl::memory::data_type::f32, dnnl::memory::format_tag::any);
+    std::vector<int64_t> dilations;
+    for (int64_t d : c.dilations) dilations.push_back(d - 1);  // oneDNN counts the gaps
+    const dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any, dst,
+        dnnl::memory::dims(c.strides.begin(), c.strides.end()),
+        dnnl::memory::dims(dilations.begin(), dilations.end()),
+        dnnl::memory::dims(c.padding_low.begin(), c.padding_low.end()),
+        dnnl::memory::dims(c.padding_high.begin(), c.padding_high.end()));
+    dnnl::primitive_attr attributes;
+    attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::convolution_forward::primitive_desc primitive(desc, attributes, CpuEngine());
+    implementation_ = primitive.impl_info_str();
+    weights_ = primitive.weights_desc();
+    scratchpad_ = primitive.scratchpad_desc();
+    convolution_ = dnnl::convolution_forward(primitive);
+    if (weights_ != user_weights_) {
+      dnnl::primitive_attr reorder_attributes;
+      reorder_attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      const dnnl::reorder::primitive_desc reorder(CpuEngine(), user_weights_, CpuEngine(),
+                                                  weights_, reorder_attributes);
+      reorder_scratchpad_ = reorder.scratchpad_desc();
+      reorder_ = dnnl::reorder(reorder);
+    }
+    src_ = src;
+    dst_ = dst;
+  }
+  const std::string& implementation() const override { return implementation_; }
+  Status Run(const float* src, const float* weights, float* dst) const override {
+    ApplyRequestedThreads();
+    try {
+      const dnnl::engine& engine = CpuEngine();
+      dnnl::stream stream(engine);
+      dnnl::memory user_weights(user_weights_, engine, const_cast<float*>(weights));
+      dnnl::memory kernel_weights = user_weights;
+      if (reorder_) {
+        kernel_weights = dnnl::memory(weights_, engine);
+        dnnl::memory scratch(reorder_scratchpad_, engine);
+        reorder_.execute(stream, {{DNNL_ARG_FROM, user_weights},
+                                  {DNNL_ARG_TO, kernel_weights},
+                                  {DNNL_ARG_SCRATCHPAD, scratch}});
+      }
+      dnnl::memory scratch(scratchpad_, engine);
+      convolution_.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(src_, engine, const_cast<float*>(src))},
+                                    {DNNL_ARG_WEIGHTS, kernel_weights},
+                                    {DNNL_ARG_DST, dnnl::memory(dst_, engine, dst)},
+                                    {DNNL_ARG_SCRATCHPAD, scratch}});
+      stream.wait();
+    } catch (const dnnl::error& error) {
+      return Status::Error("oneDNN convolution (" + implementation_ + ") failed: " + Message(error));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::string implementation_;
+  dnnl::memory::desc src_, dst_, user_weights_, weights_, scratchpad_, reorder_scratchpad_;
+  dnnl::convolution_forward convolution_;
+  dnnl::reorder reorder_;
+};
+
 }  // namespace
 
 Status OneDnnAvailable() { return Status::Ok(); }
@@ -43,9 +149,7 @@ std::string OneDnnVersion() {
 }
 
 Status OneDnnGemm(const GemmProblem& p, const float* a, const float* b, float* c) {
-#if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
-  if (const int threads = requested_threads.load(); threads > 0) omp_set_num_threads(threads);
-#endif
+  ApplyRequestedThreads();
   for (int64_t i = 0; i < p.batch; ++i) {
     const dnnl_status_t status =
         dnnl_sgemm(p.transpose_a ? 'T' : 'N', p.transpose_b ? 'T' : 'N', p.m, p.n, p.k, 1.0f,
@@ -56,6 +160,21 @@ Status OneDnnGemm(const GemmProblem& p, const float* a, const float* b, float* c
                            std::to_string(static_cast<int>(status)));
   }
   return Status::Ok();
+}
+
+StatusOr<std::shared_ptr<const PreparedConvolution>> OneDnnPrepareConvolution(
+    const DirectConvolution& convolution) {
+  std::shared_ptr<OneDnnConvolution> prepared;
+  try {
+    prepared = std::make_shared<OneDnnConvolution>(convolution);
+  } catch (const dnnl::error& error) {
+    return Status::Error("oneDNN has no convolution for it: " + Message(error));
+  }
+  // oneDNN's reference kernels are plain loops, slower than im2col and a GEMM.
+  if (prepared->implementation().rfind("ref", 0) == 0)
+    return Status::Error("oneDNN has only its reference kernels (" + prepared->implementation() +
+                         ") for it");
+  return std::shared_ptr<const PreparedConvolution>(std::move(prepared));
 }
 
 Status OneDnnSetThreads(int threads) {
@@ -88,6 +207,10 @@ Status OneDnnGemm(const GemmProblem&, const float*, const float*, float*) {
   return OneDnnAvailable();
 }
 Status OneDnnSetThreads(int) { return OneDnnAvailable(); }
+StatusOr<std::shared_ptr<const PreparedConvolution>> OneDnnPrepareConvolution(
+    const DirectConvolution&) {
+  return OneDnnAvailable();
+}
 int OneDnnThreads() { return 0; }
 
 #endif

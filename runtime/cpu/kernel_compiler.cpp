@@ -80,6 +80,8 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   if (options.unroll > 1)
     passes.push_back("func.func(affine-loop-unroll{unroll-factor=" + std::to_string(options.unroll) +
                      "})");
+  // After the vectorizer and tiling, which have nothing to do with the loops it writes.
+  passes.push_back("copies-to-loops");
   if (options.approximate_math) passes.push_back("math-polynomial-approximation");
   for (const char* pass :
        {// Vector transfers lower to scf, and subviews to strided metadata, both with

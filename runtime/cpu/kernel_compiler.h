@@ -112,10 +112,11 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
-// Four entries are no registered MLIR passes but rewrites of the compiler's own, recorded
+// Five entries are no registered MLIR passes but rewrites of the compiler's own, recorded
 // as stages like the passes: "write-into-outputs" (a result that bufferization computed into
 // a temporary buffer and copied into its output argument through a reshape is computed in
-// the argument itself), "reduction-iter-args" (a reduction's accumulator carried in an
+// the argument itself), "copies-to-loops" (the memref.copy ops left become loop nests, vector
+// transfers where the innermost dimension allows), "reduction-iter-args" (a reduction's accumulator carried in an
 // affine.for iter_arg instead of a load and store per iteration, so that the vectorizer can
 // vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside their
 // static memref marked in bounds: plain vector loads and stores instead of masked ones) and

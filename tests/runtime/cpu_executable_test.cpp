@@ -75,7 +75,7 @@ void CompileRunAndCompare(const std::string& text, const std::string& name,
   // The comparison must exercise compiled kernels, not only the host.
   const auto& kernels = (*executable)->kernels();
   const int64_t compiled_kernels = std::count_if(kernels.begin(), kernels.end(), [](const auto& k) {
-    return k.backend == "mlir-cpu" || k.backend == "openblas";
+    return k.backend == "mlir-cpu" || k.backend == "openblas" || k.backend == "onednn";
   });
   EXPECT_GT(compiled_kernels, 0) << (*executable)->KernelSummary();
   for (const recording::KernelRecord& kernel : kernels) {
@@ -1033,6 +1033,53 @@ TEST_F(CpuExecutableTest, AConvolutionsMlirMatmulCompilesWithTheExecutable) {
   }
 }
 
+// An f32 convolution at single precision runs as oneDNN's own convolution on one thread
+// unless its configuration names a library; widened to f64 (run's default), or named, it
+// runs as that library's im2col GEMM. Each matches the interpreter.
+TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed) {
+  if (!GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).message();
+  if (!HostVectorFeatures().avx2_fma)
+    GTEST_SKIP() << "without AVX2 oneDNN may have only its reference convolution kernels";
+  constexpr char kConvolution[] =
+      "HloModule m\nENTRY e {\n a = f32[2,8,8,16] parameter(0)\n b = f32[3,3,16,8] "
+      "parameter(1)\n ROOT c = f32[2,8,8,8] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=b01f_01io->b01f\n}\n";
+  auto module = ir::ParseHloModule(kConvolution);
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  struct Case {
+    BlasPrecision precision;
+    const char* config;  // "" for none
+    const char* backend;
+    const char* note;
+  };
+  for (const Case& c : {Case{BlasPrecision::kNative, "", "onednn", "oneDNN convolution "},
+                        Case{BlasPrecision::kWidened, "", "openblas", "im2col + cblas_dgemm"},
+                        Case{BlasPrecision::kNative, "gemm=openblas", "openblas",
+                             "im2col + cblas_sgemm"}}) {
+    SCOPED_TRACE(std::string(c.config) + (c.precision == BlasPrecision::kNative ? " f32" : " f64"));
+    CpuExecutableOptions options;
+    options.f32_dot_precision = c.precision;
+    if (*c.config != '\0') options.kernel_configs["c"] = KernelConfig::Parse(c.config).value();
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    ASSERT_EQ((*executable)->kernels().size(), 1u);
+    const recording::KernelRecord& record = (*executable)->kernels()[0];
+    EXPECT_EQ(record.backend, c.backend);
+    EXPECT_EQ(record.note.rfind(c.note, 0), 0u) << record.note;
+    if (record.backend == "onednn") EXPECT_NE(record.note.find("on 1 thread"), std::string::npos);
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-5, 1e-5);
+    EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+  }
+}
+
 class CpuKernelCompilerTest : public CpuExecutableTest {};
 
 constexpr char kAdd[] =
@@ -1248,6 +1295,50 @@ ENTRY e {
   auto actual = (*executable)->Run(*inputs);
   ASSERT_TRUE(actual.ok()) << actual.message();
   EXPECT_TRUE(actual->BitwiseEqual(*expected));
+}
+
+// A concatenation's operands are copied into windows of the output: vector loops of our
+// own (copies-to-loops), not memref.copy's element-at-a-time runtime call.
+TEST_F(CpuKernelCompilerTest, ACopyIntoAWindowOfTheOutputIsAVectorLoop) {
+  auto module = ir::ParseHloModule(R"(HloModule concatenated
+fused {
+  p = f32[2,4,16] parameter(0)
+  q = f32[2,4,8] parameter(1)
+  b = f32[2,4,2,8] broadcast(q), dimensions={0,1,3}
+  r = f32[2,4,16] reshape(b)
+  ROOT c = f32[2,4,32] concatenate(p, r), dimensions={2}
+}
+ENTRY e {
+  x = f32[2,4,16] parameter(0)
+  y = f32[2,4,8] parameter(1)
+  ROOT f = f32[2,4,32] fusion(x, y), kind=kLoop, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name,
+                                                 LoweringOptions::Parse("vector=8").value());
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
+  EXPECT_NE(StageText(compiled.record, "cse").find("memref.copy"), std::string::npos);
+  const std::string loops = StageText(compiled.record, "copies-to-loops");
+  EXPECT_EQ(loops.find("memref.copy"), std::string::npos) << loops;
+  EXPECT_NE(loops.find("vector.transfer_write"), std::string::npos) << loops;
+  EXPECT_EQ(StageText(compiled.record, "llvm-ir").find("memrefCopy"), std::string::npos);
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (const char* lowering : {"vector=8", "vector=0", "vector=16 tile=4"}) {
+    CpuExecutableOptions options;
+    options.lowering = LoweringOptions::Parse(lowering).value();
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << lowering;
+  }
 }
 
 }  // namespace
