@@ -15,6 +15,17 @@
 namespace fusescope::tuning {
 namespace {
 
+// " threads=N" where a library call's description ends a part with " on N thread(s)" (what
+// GemmCallDescription and BlasConvolutionDescription write for a set count); "" otherwise.
+std::string LibraryThreads(const std::string& note) {
+  const size_t on = note.find(" on ");
+  if (on == std::string::npos) return "";
+  size_t end = on + 4;
+  while (end < note.size() && note[end] >= '0' && note[end] <= '9') ++end;
+  if (end == on + 4 || note.compare(end, 7, " thread") != 0) return "";
+  return " threads=" + note.substr(on + 4, end - on - 4);
+}
+
 std::vector<runtime::Literal> Leaves(runtime::Literal value) {
   std::vector<runtime::Literal> leaves;
   if (value.is_tuple()) {
@@ -128,11 +139,14 @@ Status KernelTuner::Prepare() {
     trial.kernel = record.kernel;
     trial.is_default = true;
     trial.ok = true;
-    // The default build's own configuration, in the words a trial of its kind would use.
+    // The default build's own configuration, in the words a trial of its kind would use
+    // (a library call's thread count, where the build set one, is in its note: "... on 1
+    // thread").
     const KernelKind kind = KindOf(record);
+    const std::string library = "gemm=" + record.backend + LibraryThreads(record.note);
     trial.config = kind == KernelKind::kLoops         ? record.options
-                   : kind == KernelKind::kGemm         ? "gemm=" + record.backend
-                   : kind == KernelKind::kGemmEpilogue ? record.options + " gemm=" + record.backend
+                   : kind == KernelKind::kGemm         ? library
+                   : kind == KernelKind::kGemmEpilogue ? record.options + " " + library
                                                        : "";
     trial.samples_us = measured->samples_us[r];
     Summarize(trial);

@@ -416,6 +416,7 @@ StatusOr<std::shared_ptr<const PreparedConvolution>> Direct(const ir::Instructio
     return Status::Error("oneDNN's convolution is f32 only");
   StatusOr<DirectConvolution> direct = DirectOf(convolution, plan);
   if (!direct.ok()) return direct.status();
+  direct->threads = gemm.threads;
   return PrepareOneDnnConvolution(*direct);
 }
 
@@ -462,7 +463,7 @@ StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const L
   }
   Status ran = Status::Ok();
   if (direct != nullptr) {
-    ran = RunOneDnnConvolution(gemm, *direct, reinterpret_cast<const float*>(input.data()),
+    ran = RunOneDnnConvolution(*direct, reinterpret_cast<const float*>(input.data()),
                                reinterpret_cast<const float*>(kernel.data()),
                                reinterpret_cast<float*>(result->data()));
   } else if (convolution.shape().element_type() == ir::PrimitiveType::kF64)

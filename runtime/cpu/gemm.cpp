@@ -213,7 +213,7 @@ Status RunGemm(const GemmConfig& config, const GemmProblem& problem, const doubl
 }
 
 std::string DirectConvolution::Key() const {
-  std::string text = "groups " + std::to_string(groups);
+  std::string text = "threads " + std::to_string(threads) + " groups " + std::to_string(groups);
   auto add = [&text](const char* name, const std::vector<int64_t>& values) {
     text += std::string(" ") + name;
     for (int64_t value : values) text += " " + std::to_string(value);
@@ -247,12 +247,8 @@ StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareOneDnnConvolution(
   return made;
 }
 
-Status RunOneDnnConvolution(const GemmConfig& config, const PreparedConvolution& prepared,
-                            const float* src, const float* weights, float* dst) {
-  GemmConfig onednn = config;
-  onednn.library = GemmLibrary::kOneDnn;
-  ThreadsForOneCall threads(onednn);
-  FS_RETURN_IF_ERROR(threads.status());
+Status RunOneDnnConvolution(const PreparedConvolution& prepared, const float* src,
+                            const float* weights, float* dst) {
   return prepared.Run(src, weights, dst);
 }
 

@@ -96,6 +96,9 @@ struct DirectConvolution {
   std::vector<int64_t> dst_dims, dst_strides;
   std::vector<int64_t> strides, dilations;  // a dilation of 1 is dense
   std::vector<int64_t> padding_low, padding_high;
+  // The threads its kernels are generated for (oneDNN fixes the count when it creates the
+  // primitive); 0: oneDNN's own count.
+  int threads = 0;
   // Every field, in one line: what the prepared primitives are kept under.
   std::string Key() const;
 };
@@ -113,9 +116,9 @@ class PreparedConvolution {
 // (slower than im2col and a GEMM).
 StatusOr<std::shared_ptr<const PreparedConvolution>> PrepareOneDnnConvolution(
     const DirectConvolution& convolution);
-// Runs it on `config.threads` threads (0: oneDNN's own count), as RunGemm would.
-Status RunOneDnnConvolution(const GemmConfig& config, const PreparedConvolution& prepared,
-                            const float* src, const float* weights, float* dst);
+// Runs it (on the threads it was prepared for).
+Status RunOneDnnConvolution(const PreparedConvolution& prepared, const float* src,
+                            const float* weights, float* dst);
 
 // Everything RunGemm does before computing: the checks and, for kMlir, compiling the matmul
 // for this shape and options (cached for the process, so that a timed RunGemm does not

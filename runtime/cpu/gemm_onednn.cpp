@@ -38,6 +38,30 @@ void ApplyRequestedThreads() {
 #endif
 }
 
+// `threads` (0: leave it) as the calling thread's OpenMP count while it lives.
+class OpenMpThreads {
+ public:
+  explicit OpenMpThreads(int threads) {
+#if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
+    if (threads <= 0) return;
+    previous_ = omp_get_max_threads();
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+  }
+  ~OpenMpThreads() {
+#if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
+    if (previous_ > 0) omp_set_num_threads(previous_);
+#endif
+  }
+  OpenMpThreads(const OpenMpThreads&) = delete;
+  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
@@ -61,7 +85,10 @@ std::string Message(const dnnl::error& error) {
 // one.
 class OneDnnConvolution final : public PreparedConvolution {
  public:
-  explicit OneDnnConvolution(const DirectConvolution& c) {
+  explicit OneDnnConvolution(const DirectConvolution& c) : threads_(c.threads) {
+    // oneDNN sizes the primitive's work for the calling thread's OpenMP count now, and runs
+    // on that many threads whatever the count is later.
+    OpenMpThreads threads(c.threads);
     const dnnl::memory::desc src = Described(c.src_dims, c.src_strides);
     const dnnl::memory::desc dst = Described(c.dst_dims, c.dst_strides);
     std::vector<int64_t> weight_dims = c.weight_dims, weight_strides = c.weight_strides;
@@ -102,7 +129,7 @@ class OneDnnConvolution final : public PreparedConvolution {
   }
   const std::string& implementation() const override { return implementation_; }
   Status Run(const float* src, const float* weights, float* dst) const override {
-    ApplyRequestedThreads();
+    OpenMpThreads threads(threads_);
     try {
       const dnnl::engine& engine = CpuEngine();
       dnnl::stream stream(engine);
@@ -128,6 +155,7 @@ class OneDnnConvolution final : public PreparedConvolution {
   }
 
  private:
+  int threads_ = 0;
   std::string implementation_;
   dnnl::memory::desc src_, dst_, user_weights_, weights_, scratchpad_, reorder_scratchpad_;
   dnnl::convolution_forward convolution_;

@@ -260,6 +260,42 @@ TEST(KernelTunerTest, TrialsCompileJudgeAndTimeOneKernelInPlace) {
   EXPECT_FALSE((*tuner)->KindOfKernel("no_such_fusion").ok());
 }
 
+// A default build that sets a library's thread count (oneDNN's convolution on one thread)
+// says so in its default trial, so that the library's own count is a candidate of its own.
+TEST(KernelTunerTest, TheDefaultTrialCarriesTheThreadCountTheBuildSet) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  auto module = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n a = f32[1,8,8,16] parameter(0)\n b = f32[3,3,16,16] "
+      "parameter(1)\n ROOT c = f32[1,8,8,16] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=b01f_01io->b01f\n}\n");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = runtime::SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  TunerOptions options;
+  options.reps = 2;
+  options.warmup = 1;
+  options.base.f32_dot_precision = runtime::BlasPrecision::kNative;
+  auto tuner = KernelTuner::Create(**module, *inputs, 0, options);
+  ASSERT_TRUE(tuner.ok()) << tuner.message();
+  ASSERT_EQ((*tuner)->default_trials().size(), 1u);
+  const Trial& base = (*tuner)->default_trials()[0];
+  if (base.config != "gemm=onednn threads=1")
+    GTEST_SKIP() << "the convolution is not oneDNN's own here: " << base.config;
+  TuneRequest request;
+  request.kernels = {"c"};
+  auto space = SearchSpace::Parse("gemm=onednn,openblas threads=0,1");
+  ASSERT_TRUE(space.ok()) << space.message();
+  request.space = *space;
+  auto searches = (*tuner)->Plan(request);
+  ASSERT_TRUE(searches.ok()) << searches.message();
+  ASSERT_EQ(searches->size(), 1u);
+  std::set<std::string> configs;
+  for (const Candidate& candidate : (*searches)[0].strategy->candidates())
+    configs.insert(candidate.config.ToString());
+  EXPECT_EQ(configs, (std::set<std::string>{"gemm=onednn", "gemm=openblas",
+                                            "gemm=openblas threads=1"}));
+}
+
 TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
   if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
   Compiled mlp = CompileMlp();
