@@ -144,7 +144,7 @@ Status KernelTuner::Prepare() {
     // thread").
     const KernelKind kind = KindOf(record);
     const std::string library = "gemm=" + record.backend + LibraryThreads(record.note);
-    trial.config = kind == KernelKind::kLoops         ? record.options
+    trial.config = kind == KernelKind::kLoops          ? record.options
                    : kind == KernelKind::kGemm         ? library
                    : kind == KernelKind::kGemmEpilogue ? record.options + " " + library
                                                        : "";

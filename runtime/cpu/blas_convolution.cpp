@@ -373,7 +373,8 @@ StatusOr<DirectConvolution> DirectOf(const ir::Instruction& convolution,
   DirectConvolution direct;
   direct.groups = plan.groups;
   for (const ir::WindowDimension& wd : plan.window) {
-    if (wd.base_dilation != 1) return Status::Error("it dilates its input (a transposed convolution)");
+    if (wd.base_dilation != 1)
+      return Status::Error("it dilates its input (a transposed convolution)");
     if (wd.reversal) return Status::Error("it reverses its window");
     if (wd.padding_low < 0 || wd.padding_high < 0) return Status::Error("it has negative padding");
     direct.strides.push_back(wd.stride);
@@ -407,9 +408,9 @@ StatusOr<DirectConvolution> DirectOf(const ir::Instruction& convolution,
 }
 
 StatusOr<std::shared_ptr<const PreparedConvolution>> Direct(const ir::Instruction& convolution,
-                                                             const ConvolutionPlan& plan,
-                                                             BlasPrecision precision,
-                                                             const GemmConfig& gemm) {
+                                                            const ConvolutionPlan& plan,
+                                                            BlasPrecision precision,
+                                                            const GemmConfig& gemm) {
   if (gemm.library != GemmLibrary::kOneDnn)
     return Status::Error("only oneDNN runs a convolution itself");
   if (TypeOfGemm(convolution, precision) != GemmType::kF32)
@@ -515,7 +516,8 @@ std::string BlasConvolutionDescription(const ir::Instruction& convolution, BlasP
       std::string text = "oneDNN convolution " + (*direct)->implementation();
       if (plan->groups > 1) text += " (" + std::to_string(plan->groups) + " groups)";
       if (gemm.threads > 0)
-        text += " on " + std::to_string(gemm.threads) + (gemm.threads == 1 ? " thread" : " threads");
+        text +=
+            " on " + std::to_string(gemm.threads) + (gemm.threads == 1 ? " thread" : " threads");
       return text;
     }
     direct_refused = "; not oneDNN's own convolution: " + direct.message();

@@ -35,8 +35,7 @@ Status CheckBlasConvolution(const ir::Instruction& convolution,
 StatusOr<Literal> RunBlasConvolution(const ir::Instruction& convolution, const Literal& input,
                                      const Literal& kernel,
                                      BlasPrecision precision = BlasPrecision::kWidened,
-                                     std::vector<uint8_t> storage = {},
-                                     const GemmConfig& gemm = {},
+                                     std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {},
                                      const PreparedConvolution* direct = nullptr);
 
 // oneDNN's convolution primitive for `convolution` (created once for the process), or why

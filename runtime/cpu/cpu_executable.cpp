@@ -230,8 +230,8 @@ class CpuExecutable::Impl {
     if (instruction.opcode() == Opcode::kDot)
       return RunBlasDot(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage), gemm,
                         dot_plan);
-    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision,
-                              std::move(storage), gemm, direct);
+    return RunBlasConvolution(instruction, lhs, rhs, options_.f32_dot_precision, std::move(storage),
+                              gemm, direct);
   }
   std::string LibraryCall(const ir::Instruction& instruction, const GemmConfig& gemm) const {
     if (instruction.opcode() == Opcode::kDot)

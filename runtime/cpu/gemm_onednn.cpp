@@ -3,8 +3,8 @@
 
 #include <atomic>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "runtime/cpu/gemm_libraries.h"
 
@@ -75,8 +75,8 @@ dnnl::memory::desc Described(const std::vector<int64_t>& dims,
 }
 
 std::string Message(const dnnl::error& error) {
-  return std::string(error.what()) + " (oneDNN status " + std::to_string(static_cast<int>(error.status)) +
-         ")";
+  return std::string(error.what()) + " (oneDNN status " +
+         std::to_string(static_cast<int>(error.status)) + ")";
 }
 
 // A convolution primitive with the caller's layouts for src and dst, and the weights in the
@@ -119,8 +119,8 @@ class OneDnnConvolution final : public PreparedConvolution {
     if (weights_ != user_weights_) {
       dnnl::primitive_attr reorder_attributes;
       reorder_attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-      const dnnl::reorder::primitive_desc reorder(CpuEngine(), user_weights_, CpuEngine(),
-                                                  weights_, reorder_attributes);
+      const dnnl::reorder::primitive_desc reorder(CpuEngine(), user_weights_, CpuEngine(), weights_,
+                                                  reorder_attributes);
       reorder_scratchpad_ = reorder.scratchpad_desc();
       reorder_ = dnnl::reorder(reorder);
     }
@@ -143,13 +143,15 @@ class OneDnnConvolution final : public PreparedConvolution {
                                   {DNNL_ARG_SCRATCHPAD, scratch}});
       }
       dnnl::memory scratch(scratchpad_, engine);
-      convolution_.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(src_, engine, const_cast<float*>(src))},
-                                    {DNNL_ARG_WEIGHTS, kernel_weights},
-                                    {DNNL_ARG_DST, dnnl::memory(dst_, engine, dst)},
-                                    {DNNL_ARG_SCRATCHPAD, scratch}});
+      convolution_.execute(stream,
+                           {{DNNL_ARG_SRC, dnnl::memory(src_, engine, const_cast<float*>(src))},
+                            {DNNL_ARG_WEIGHTS, kernel_weights},
+                            {DNNL_ARG_DST, dnnl::memory(dst_, engine, dst)},
+                            {DNNL_ARG_SCRATCHPAD, scratch}});
       stream.wait();
     } catch (const dnnl::error& error) {
-      return Status::Error("oneDNN convolution (" + implementation_ + ") failed: " + Message(error));
+      return Status::Error("oneDNN convolution (" + implementation_ +
+                           ") failed: " + Message(error));
     }
     return Status::Ok();
   }

@@ -116,10 +116,10 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 // as stages like the passes: "write-into-outputs" (a result that bufferization computed into
 // a temporary buffer and copied into its output argument through a reshape is computed in
 // the argument itself), "copies-to-loops" (the memref.copy ops left become loop nests, vector
-// transfers where the innermost dimension allows), "reduction-iter-args" (a reduction's accumulator carried in an
-// affine.for iter_arg instead of a load and store per iteration, so that the vectorizer can
-// vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside their
-// static memref marked in bounds: plain vector loads and stores instead of masked ones) and
+// transfers where the innermost dimension allows), "reduction-iter-args" (a reduction's accumulator
+// carried in an affine.for iter_arg instead of a load and store per iteration, so that the
+// vectorizer can vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside
+// their static memref marked in bounds: plain vector loads and stores instead of masked ones) and
 // "math-polynomial-approximation" (MLIR's approximation patterns).
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").

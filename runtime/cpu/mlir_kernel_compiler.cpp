@@ -14,9 +14,9 @@
 #include <optional>
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
@@ -271,8 +271,8 @@ void CopiesToLoops(mlir::ModuleOp module, int64_t vector) {
   auto unit_inner_stride = [](mlir::MemRefType type) {
     llvm::SmallVector<int64_t> strides;
     int64_t offset = 0;
-    return mlir::succeeded(mlir::getStridesAndOffset(type, strides, offset)) &&
-           !strides.empty() && strides.back() == 1;
+    return mlir::succeeded(mlir::getStridesAndOffset(type, strides, offset)) && !strides.empty() &&
+           strides.back() == 1;
   };
   for (mlir::memref::CopyOp copy : copies) {
     auto source = mlir::dyn_cast<mlir::MemRefType>(copy.getSource().getType());
@@ -282,9 +282,9 @@ void CopiesToLoops(mlir::ModuleOp module, int64_t vector) {
       continue;
     const llvm::ArrayRef<int64_t> shape = source.getShape();
     const mlir::Type element = source.getElementType();
-    const bool vectorized = vector > 1 && shape.back() % vector == 0 &&
-                            element.isIntOrFloat() && element.getIntOrFloatBitWidth() >= 8 &&
-                            unit_inner_stride(source) && unit_inner_stride(target);
+    const bool vectorized = vector > 1 && shape.back() % vector == 0 && element.isIntOrFloat() &&
+                            element.getIntOrFloatBitWidth() >= 8 && unit_inner_stride(source) &&
+                            unit_inner_stride(target);
     llvm::SmallVector<int64_t> lower(shape.size(), 0), steps(shape.size(), 1);
     if (vectorized) steps.back() = vector;
     mlir::OpBuilder builder(copy);
@@ -294,8 +294,8 @@ void CopiesToLoops(mlir::ModuleOp module, int64_t vector) {
         [&](mlir::OpBuilder& body, mlir::Location loc, mlir::ValueRange indices) {
           if (vectorized) {
             const auto type = mlir::VectorType::get({vector}, element);
-            const mlir::Value padding = body.create<mlir::arith::ConstantOp>(
-                loc, element, body.getZeroAttr(element));
+            const mlir::Value padding =
+                body.create<mlir::arith::ConstantOp>(loc, element, body.getZeroAttr(element));
             const llvm::SmallVector<bool> in_bounds = {true};
             const mlir::Value value = body.create<mlir::vector::TransferReadOp>(
                 loc, type, from, indices, padding, llvm::ArrayRef<bool>(in_bounds));
@@ -426,19 +426,20 @@ StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::stri
   static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
   auto jit =
       llvm::orc::LLJITBuilder()
-          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session,
-                                           const llvm::Triple&)
-                                            -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
-            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
-                session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
-            layer->registerJITEventListener(
-                *llvm::JITEventListener::createGDBRegistrationListener());
-            if (jitdump) {
-              if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
-                layer->registerJITEventListener(*perf);
-            }
-            return layer;
-          })
+          .setObjectLinkingLayerCreator(
+              [](llvm::orc::ExecutionSession& session,
+                 const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+                layer->registerJITEventListener(
+                    *llvm::JITEventListener::createGDBRegistrationListener());
+                if (jitdump) {
+                  if (llvm::JITEventListener* perf =
+                          llvm::JITEventListener::createPerfJITEventListener())
+                    layer->registerJITEventListener(*perf);
+                }
+                return layer;
+              })
           .create();
   if (!jit) return Status::Error(llvm::toString(jit.takeError()));
   llvm::orc::JITDylib& library = (*jit)->getMainJITDylib();
@@ -471,9 +472,9 @@ bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
   llvm::LLVMContext& context = module.getContext();
   llvm::IRBuilder<> builder(context);
   llvm::Type* pointer = builder.getPtrTy();
-  auto* wrapper = llvm::Function::Create(
-      llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false),
-      llvm::GlobalValue::ExternalLinkage, "_mlir_" + function, module);
+  auto* wrapper =
+      llvm::Function::Create(llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false),
+                             llvm::GlobalValue::ExternalLinkage, "_mlir_" + function, module);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
   llvm::Value* arguments = wrapper->getArg(0);
   auto slot = [&](unsigned index) {
@@ -688,7 +689,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   // LLVM's ToolOutputFile, which installed LLVM's signal handlers from whichever thread
   // compiled first.)
   llvm::LLVMContext llvm_context;
-  std::unique_ptr<llvm::Module> llvm_module = build_llvm_module(module->getOperation(), llvm_context);
+  std::unique_ptr<llvm::Module> llvm_module =
+      build_llvm_module(module->getOperation(), llvm_context);
   if (!llvm_module) return fail(llvm_stage, llvm_error);
   if (!AddPackedWrapper(*llvm_module, function))
     return fail("jit", "the kernel defines no function " + function);

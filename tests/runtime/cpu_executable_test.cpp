@@ -1058,10 +1058,10 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
     const char* backend;
     const char* note;
   };
-  for (const Case& c : {Case{BlasPrecision::kNative, "", "onednn", "oneDNN convolution "},
-                        Case{BlasPrecision::kWidened, "", "openblas", "im2col + cblas_dgemm"},
-                        Case{BlasPrecision::kNative, "gemm=openblas", "openblas",
-                             "im2col + cblas_sgemm"}}) {
+  for (const Case& c :
+       {Case{BlasPrecision::kNative, "", "onednn", "oneDNN convolution "},
+        Case{BlasPrecision::kWidened, "", "openblas", "im2col + cblas_dgemm"},
+        Case{BlasPrecision::kNative, "gemm=openblas", "openblas", "im2col + cblas_sgemm"}}) {
     SCOPED_TRACE(std::string(c.config) + (c.precision == BlasPrecision::kNative ? " f32" : " f64"));
     CpuExecutableOptions options;
     options.f32_dot_precision = c.precision;

@@ -292,8 +292,8 @@ TEST(KernelTunerTest, TheDefaultTrialCarriesTheThreadCountTheBuildSet) {
   std::set<std::string> configs;
   for (const Candidate& candidate : (*searches)[0].strategy->candidates())
     configs.insert(candidate.config.ToString());
-  EXPECT_EQ(configs, (std::set<std::string>{"gemm=onednn", "gemm=openblas",
-                                            "gemm=openblas threads=1"}));
+  EXPECT_EQ(configs,
+            (std::set<std::string>{"gemm=onednn", "gemm=openblas", "gemm=openblas threads=1"}));
 }
 
 TEST(KernelTunerTest, ARunIsKeptInTheRecordingAndItsBestIsFound) {
