@@ -507,10 +507,15 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     }
     step.kind = StepKind::kBlas;
     step.gemm = *gemm;
+    const auto choosing = std::chrono::steady_clock::now();
     if (opcode == Opcode::kConvolution) ChooseConvolutionLibrary(step, instruction);
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = GemmBackendName(step.gemm.library);
     record.note = LibraryCall(instruction, step.gemm);
+    // oneDNN generated its convolution's code while choosing (once per shape for the process).
+    if (step.direct_convolution)
+      record.compile_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - choosing).count();
     // Our MLIR matmul is compiled here, its stages kept, not at the first run.
     if (opcode == Opcode::kDot) {
       StatusOr<std::shared_ptr<const BlasDotPlan>> planned = PlanBlasDot(instruction);

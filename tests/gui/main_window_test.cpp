@@ -121,6 +121,33 @@ TEST(MainWindowTest, FusedNodeShowsCounterpartsAndInspector) {
   EXPECT_EQ(line.data(IrTextModel::kInstructionIdRole).toLongLong(), fusion->id());
 }
 
+// In a narrow inspector the property column takes at most half the width: the longest
+// section heading spans its row instead of widening the column, and the values keep the
+// rest.
+TEST(MainWindowTest, ANarrowInspectorLeavesTheValuesRoom) {
+  auto window = OpenWindow();
+  WorkbenchContext* context = window->context();
+  const ir::Instruction* fusion = EntryFusion(*context->pass_view());
+  ASSERT_NE(fusion, nullptr);
+  ClickItem(window->graph_panel()->canvas(GraphSide::kAfter),
+            window->graph_panel()->canvas(GraphSide::kAfter)->ItemOfInstruction(fusion->id()));
+  InspectorPanel* inspector = window->inspector_panel();
+  ASSERT_EQ(inspector->heading()->text().toStdString(), fusion->name());
+  for (int width : {240, 420}) {
+    SCOPED_TRACE(width);
+    inspector->resize(width, 600);
+    QTreeView* tree = inspector->tree();
+    const int viewport = tree->viewport()->width();
+    const int key = tree->columnWidth(InspectorModel::kKey);
+    EXPECT_LE(key, std::max(60, viewport / 2)) << "viewport " << viewport;
+    EXPECT_GT(key, 0);
+    // Each section's heading spans its row.
+    const QModelIndex provenance = inspector->model()->SectionIndex("Provenance");
+    ASSERT_TRUE(provenance.isValid());
+    EXPECT_TRUE(tree->isFirstColumnSpanned(provenance.row(), QModelIndex()));
+  }
+}
+
 // Filtering to refusals and clicking one shows its pass and writes the reason on the edge
 // between producer and consumer.
 TEST(MainWindowTest, RefusedDecisionShownOnItsEdge) {

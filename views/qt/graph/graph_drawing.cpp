@@ -1,6 +1,10 @@
 #include "views/qt/graph/graph_drawing.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
 
 namespace fusescope::views {
 namespace {
@@ -78,6 +82,71 @@ EdgeDrawing DrawEdge(const DisplayGraph& graph, const EdgeRoute& route) {
   return drawing;
 }
 
+// Where a label's text lies, near enough: drawn at its anchor + (4, 3) on the baseline, in
+// the 9-pixel label font (about 5.2 pixels a character).
+QRectF TextExtent(const QPointF& anchor, const QString& text) {
+  return QRectF(anchor.x() + 4, anchor.y() - 6, 5.2 * text.size(), 11);
+}
+
+QPointF CubicAt(const QPointF& a, const QPointF& b, const QPointF& c, const QPointF& d, qreal t) {
+  const qreal u = 1 - t;
+  return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d;
+}
+
+// Labels sit at the middle of their edge's last spline, so the labels of edges converging on
+// one node fell on top of each other. Each label in turn, where it would overlap one placed
+// before it, moves to the nearest point of its own path where it overlaps none (it stays put
+// where there is no such point).
+void SeparateLabels(std::vector<EdgeDrawing>& edges) {
+  constexpr qreal kCell = 64;
+  std::unordered_map<int64_t, std::vector<QRectF>> placed;  // by grid cell
+  auto cells = [&](const QRectF& rect, auto&& visit) {
+    const int64_t x0 = static_cast<int64_t>(std::floor(rect.left() / kCell));
+    const int64_t x1 = static_cast<int64_t>(std::floor(rect.right() / kCell));
+    const int64_t y0 = static_cast<int64_t>(std::floor(rect.top() / kCell));
+    const int64_t y1 = static_cast<int64_t>(std::floor(rect.bottom() / kCell));
+    for (int64_t y = y0; y <= y1; ++y)
+      for (int64_t x = x0; x <= x1; ++x) visit((y << 32) ^ (x & 0xffffffff));
+  };
+  auto free = [&](const QRectF& rect) {
+    bool clear = true;
+    cells(rect, [&](int64_t cell) {
+      auto found = placed.find(cell);
+      if (!clear || found == placed.end()) return;
+      for (const QRectF& other : found->second)
+        if (other.intersects(rect)) clear = false;
+    });
+    return clear;
+  };
+  for (EdgeDrawing& edge : edges) {
+    if (edge.label.isEmpty() || !edge.note.isEmpty()) continue;
+    QRectF rect = TextExtent(edge.label_at, edge.label);
+    if (!free(rect)) {
+      std::vector<QPointF> candidates;
+      const QPainterPath& path = edge.path;
+      for (int i = 1; i + 2 < path.elementCount(); i += 3) {
+        for (qreal t : {0.2, 0.35, 0.5, 0.65, 0.8})
+          candidates.push_back(CubicAt(path.elementAt(i - 1), path.elementAt(i),
+                                       path.elementAt(i + 1), path.elementAt(i + 2), t));
+      }
+      const QPointF home = edge.label_at;
+      std::sort(candidates.begin(), candidates.end(), [&](const QPointF& a, const QPointF& b) {
+        const QPointF da = a - home, db = b - home;
+        return QPointF::dotProduct(da, da) < QPointF::dotProduct(db, db);
+      });
+      for (const QPointF& candidate : candidates) {
+        const QRectF moved = TextExtent(candidate, edge.label);
+        if (!free(moved)) continue;
+        edge.label_at = candidate;
+        edge.bounds = edge.bounds.united(LabelRect(candidate).adjusted(-4, -4, 4, 4));
+        rect = moved;
+        break;
+      }
+    }
+    cells(rect, [&](int64_t cell) { placed[cell].push_back(rect); });
+  }
+}
+
 }  // namespace
 
 bool EdgeDrawing::Reaches(const QRectF& area) const {
@@ -102,6 +171,7 @@ GraphDrawing GraphDrawing::Prepare(const DisplayGraph& graph, const GraphLayout&
   }
   drawing.edges.reserve(layout.edges().size());
   for (const EdgeRoute& route : layout.edges()) drawing.edges.push_back(DrawEdge(graph, route));
+  SeparateLabels(drawing.edges);
   return drawing;
 }
 

@@ -1,5 +1,8 @@
 #include "views/qt/inspector/inspector_panel.h"
 
+#include <algorithm>
+
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeView>
@@ -38,6 +41,7 @@ void InspectorPanel::setupViews() {
   tree_->setAlternatingRowColors(true);
   tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   tree_->setWordWrap(false);
+  tree_->setTextElideMode(Qt::ElideMiddle);
   tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
   tree_->header()->setStretchLastSection(true);
   connect(tree_, &QTreeView::activated, this, &InspectorPanel::FollowLink);
@@ -75,8 +79,36 @@ void InspectorPanel::Refresh() {
                  status));
   }
   model_->setData(std::move(content));
+  // Section headings span the row, so that the longest of them ("History across passes")
+  // does not widen the property column.
+  for (int row = 0; row < model_->rowCount(); ++row)
+    tree_->setFirstColumnSpanned(row, QModelIndex(), true);
   tree_->expandAll();
-  tree_->resizeColumnToContents(InspectorModel::kKey);
+  FitColumns();
+}
+
+void InspectorPanel::FitColumns() {
+  // The property column fits its longest name, but takes at most half the width: in a
+  // narrow dock the values keep the rest, elided in the middle (the full value is the row's
+  // tooltip).
+  const QFontMetrics metrics(tree_->font());
+  int widest = 0;
+  for (int section = 0; section < model_->rowCount(); ++section) {
+    const QModelIndex parent = model_->index(section, InspectorModel::kKey);
+    for (int row = 0; row < model_->rowCount(parent); ++row) {
+      const QString key = model_->index(row, InspectorModel::kKey, parent).data().toString();
+      widest = std::max(widest, metrics.horizontalAdvance(key));
+    }
+  }
+  // A property sits two levels in (its section's branch mark, then its own), plus margins.
+  const int wanted = widest + 2 * tree_->indentation() + 2 * metrics.averageCharWidth();
+  const int limit = std::max(60, tree_->viewport()->width() / 2);
+  tree_->setColumnWidth(InspectorModel::kKey, std::min(wanted, limit));
+}
+
+void InspectorPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  FitColumns();
 }
 
 void InspectorPanel::FollowLink(const QModelIndex& index) {

@@ -34,6 +34,8 @@ class InspectorPanel : public QWidget, public ContextObserver {
   void setupViews();
   void setupLayout();
   void Refresh();
+  void FitColumns();
+  void resizeEvent(QResizeEvent* event) override;
   void FollowLink(const QModelIndex& index);
 
   WorkbenchContext* context_;
