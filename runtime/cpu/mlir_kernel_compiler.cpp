@@ -379,9 +379,8 @@ void WriteIntoOutputArguments(mlir::ModuleOp module) {
   }
 }
 
-// A compiled kernel: the JIT's wrapper _mlir_<function> (one pointer to the argument
-// pointers), and what owns the code it points into: the ExecutionEngine that compiled it, or
-// the JIT a cached object was linked into.
+// A compiled kernel: its wrapper _mlir_<function> (one pointer to the argument pointers),
+// and the JIT its object was linked into, which owns the code.
 class PackedKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
