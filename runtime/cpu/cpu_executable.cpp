@@ -38,6 +38,18 @@ enum class StepKind {
 
 struct Program;
 
+// Value pointers read in place: a program's arguments, a kernel's inputs (no vector of their
+// own at every step of a loop).
+struct Values {
+  const Literal* const* data = nullptr;
+  size_t size = 0;
+  Values() = default;
+  Values(const std::vector<const Literal*>& values)  // NOLINT: implicit by design
+      : data(values.data()), size(values.size()) {}
+  Values(const Literal* const* first, size_t count) : data(first), size(count) {}
+  const Literal* operator[](size_t i) const { return data[i]; }
+};
+
 struct Step {
   StepKind kind = StepKind::kHost;
   const ir::Instruction* instruction = nullptr;
@@ -63,6 +75,8 @@ struct Step {
   int64_t takes_element = -1;
   // kControl: while (condition, body), conditional (its branches), call (to_apply).
   std::vector<const Program*> called;
+  // A constant: its value, made once at plan time and read in place like a parameter.
+  std::optional<Literal> constant;
 };
 
 // One computation planned as steps, one value slot per instruction.
@@ -70,6 +84,20 @@ struct Program {
   const ir::Computation* computation = nullptr;
   std::vector<Step> steps;
   std::unordered_map<const ir::Instruction*, size_t> slot;
+  size_t root = 0;              // the root's slot
+  std::vector<int64_t> readers;  // per slot: how many operands of later steps it is
+  // RunProgram's working vectors, kept between runs: a loop body runs once a step, and
+  // making them anew each time was a good part of a small step's cost. Programs do not run
+  // re-entrantly (computations call each other without cycles); `in_use` guards that.
+  struct Scratch {
+    std::vector<Literal> values;
+    std::vector<const Literal*> value_of;
+    std::vector<int64_t> remaining;
+    std::vector<char> live;
+    std::vector<const Literal*> operands;
+    bool in_use = false;
+  };
+  mutable Scratch scratch;
 };
 
 // KernelRecord::backend of a library call: the library's name ("openblas", "onednn", "blis",
@@ -210,17 +238,15 @@ class CpuExecutable::Impl {
   Status PlanControl(Step& step);
   // `state`, when given, is arguments[0] handed over: the steps that take its elements
   // (Step::takes_element) move them out instead of copying them.
-  StatusOr<Literal> RunProgram(const Program& program, const std::vector<const Literal*>& arguments,
-                               Literal* state = nullptr);
-  StatusOr<Literal> RunControl(const Step& step, const std::vector<const Literal*>& operands);
+  StatusOr<Literal> RunProgram(const Program& program, Values arguments, Literal* state = nullptr);
+  StatusOr<Literal> RunControl(const Step& step, Values operands);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                     const std::string& note);
   static std::string CompileKey(const KernelCompiler& compiler, const EmittedKernel& emitted);
   Status PlanOutputFusion(Step& step);
   // `donor`, for an in-place kernel: the value of its in-place operand, whose bytes become
   // the output's (nothing reads it afterwards); without one they are copied there.
-  StatusOr<Literal> RunKernel(const Step& step, const std::vector<const Literal*>& inputs,
-                              Literal* donor = nullptr);
+  StatusOr<Literal> RunKernel(const Step& step, Values inputs, Literal* donor = nullptr);
   // A dot or convolution through BLAS, and the call it makes.
   StatusOr<Literal> RunLibrary(const ir::Instruction& instruction, const GemmConfig& gemm,
                                const Literal& lhs, const Literal& rhs,
@@ -487,6 +513,10 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
   const Opcode opcode = instruction.opcode();
   if (IsValueOpcode(opcode)) {
     step.kind = StepKind::kValue;
+    if (opcode == Opcode::kConstant) {
+      StatusOr<Literal> value = host_.EvaluateInstruction(instruction, {});
+      if (value.ok()) step.constant = std::move(value).value();
+    }
     return Status::Ok();
   }
   if (opcode == Opcode::kWhile || opcode == Opcode::kConditional || opcode == Opcode::kCall) {
@@ -608,6 +638,10 @@ StatusOr<const Program*> CpuExecutable::Impl::PlanProgram(const ir::Computation&
         program->steps[program->slot.at(user)].takes_element = *user->tuple_index();
     }
   }
+  program->root = program->slot.at(computation.root());
+  program->readers.assign(program->steps.size(), 0);
+  for (const Step& step : program->steps)
+    for (size_t slot : step.operands) ++program->readers[slot];
   const Program* planned = program.get();
   programs_[&computation] = std::move(program);
   return planned;
@@ -683,18 +717,20 @@ Status CpuExecutable::Impl::Compile() {
   return Status::Ok();
 }
 
-StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
-                                                 const std::vector<const Literal*>& inputs,
+StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step, Values inputs,
                                                  Literal* donor) {
   const int in_place = step.in_place_input;
-  if (in_place >= static_cast<int>(inputs.size()) ||
+  if (in_place >= static_cast<int>(inputs.size) ||
       (in_place >= 0 && step.output_shapes.size() != 1))
     return Status::Error(step.instruction->name() + ": its in-place operand is missing");
-  std::vector<Literal> outputs;
-  for (const Literal* input : inputs) {
-    if (input->is_tuple())
+  for (size_t i = 0; i < inputs.size; ++i) {
+    if (inputs[i]->is_tuple())
       return Status::Error(step.instruction->name() + ": a kernel input is a tuple");
   }
+  // One output (the common case) needs no vector; a tuple's outputs do.
+  Literal single;
+  std::vector<Literal> outputs;
+  const size_t output_count = step.output_shapes.size();
   for (const ir::Shape& shape : step.output_shapes) {
     // A compiled kernel writes every element of its outputs; an in-place one only the
     // window it updates, so its output starts as the operand it updates.
@@ -715,18 +751,38 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step,
         return Status::Error(step.instruction->name() + ": its in-place operand has another size");
       std::memcpy(output->data(), start.data(), start.byte_size());
     }
-    outputs.push_back(std::move(output).value());
+    if (output_count == 1)
+      single = std::move(output).value();
+    else
+      outputs.push_back(std::move(output).value());
   }
-  std::vector<void*> buffers;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    buffers.push_back(static_cast<int>(i) == in_place ? outputs.front().data()
-                                                      : const_cast<uint8_t*>(inputs[i]->data()));
+  // The argument pointers: on the stack unless there are many.
+  constexpr size_t kOnStack = 32;
+  void* on_stack[kOnStack];
+  std::vector<void*> on_heap;
+  const size_t count = inputs.size + output_count;
+  void** buffers = on_stack;
+  if (count > kOnStack) {
+    on_heap.resize(count);
+    buffers = on_heap.data();
   }
-  for (Literal& output : outputs) buffers.push_back(output.data());
-  Status ran = step.kernel->Run(buffers);
+  uint8_t* const first_output = output_count == 1 ? single.data() : outputs.front().data();
+  for (size_t i = 0; i < inputs.size; ++i) {
+    buffers[i] = static_cast<int>(i) == in_place ? first_output
+                                                 : const_cast<uint8_t*>(inputs[i]->data());
+  }
+  if (output_count == 1) {
+    buffers[inputs.size] = single.data();
+  } else {
+    for (size_t o = 0; o < output_count; ++o) buffers[inputs.size + o] = outputs[o].data();
+  }
+  Status ran = step.kernel->Run(buffers, count);
   if (!ran.ok()) return Status::Error(step.instruction->name() + ": " + ran.message());
-  if (step.tuple_result) return Literal::Tuple(std::move(outputs));
-  return std::move(outputs.front());
+  if (step.tuple_result) {
+    if (output_count == 1) outputs.push_back(std::move(single));
+    return Literal::Tuple(std::move(outputs));
+  }
+  return single;
 }
 
 StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
@@ -747,9 +803,18 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
                      *operands[static_cast<size_t>(step.dot_rhs)], {}, step.dot_plan.get(),
                      step.direct_convolution.get());
       if (!product.ok()) return product.status();
-      std::vector<const Literal*> inputs = operands;
-      inputs.push_back(&*product);
-      return RunKernel(step, inputs);
+      // The epilogue reads the operands, then the product.
+      constexpr size_t kOnStack = 32;
+      const Literal* on_stack[kOnStack];
+      std::vector<const Literal*> on_heap;
+      const Literal** inputs = on_stack;
+      if (operands.size() + 1 > kOnStack) {
+        on_heap.resize(operands.size() + 1);
+        inputs = on_heap.data();
+      }
+      std::copy(operands.begin(), operands.end(), inputs);
+      inputs[operands.size()] = &*product;
+      return RunKernel(step, Values(inputs, operands.size() + 1));
     }
     case StepKind::kControl:
       return RunControl(step, operands);
@@ -757,8 +822,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
   return Status::Error("unknown step");
 }
 
-StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
-                                                  const std::vector<const Literal*>& operands) {
+StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values operands) {
   const ir::Instruction& instruction = *step.instruction;
   if (instruction.opcode() == Opcode::kCall) return RunProgram(*step.called[0], operands);
   if (instruction.opcode() == Opcode::kConditional) {
@@ -774,11 +838,12 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
       if (branch < 0 || branch > last) branch = last;
     }
     return RunProgram(*step.called[static_cast<size_t>(branch)],
-                      {operands[static_cast<size_t>(branch) + 1]});
+                      Values(&operands.data[static_cast<size_t>(branch) + 1], 1));
   }
   Literal state = *operands[0];
+  const Literal* const state_pointer = &state;
   for (int64_t iteration = 0;; ++iteration) {
-    StatusOr<Literal> go_on = RunProgram(*step.called[0], {&state});
+    StatusOr<Literal> go_on = RunProgram(*step.called[0], Values(&state_pointer, 1));
     if (!go_on.ok()) return go_on.status();
     if (go_on->is_tuple() || go_on->element_count() != 1)
       return Status::Error(instruction.name() + ": condition does not return a pred");
@@ -789,7 +854,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step,
                            " iterations (the iteration limit)");
     }
     // The body takes the state's elements over: the state is replaced by what it returns.
-    StatusOr<Literal> next = RunProgram(*step.called[1], {&state}, &state);
+    StatusOr<Literal> next = RunProgram(*step.called[1], Values(&state_pointer, 1), &state);
     if (!next.ok()) return next.status();
     state = std::move(next).value();
   }
@@ -810,37 +875,53 @@ StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments
   return RunProgram(*entry_, pointers);
 }
 
-StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
-                                                  const std::vector<const Literal*>& arguments,
+StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program, Values arguments,
                                                   Literal* state) {
   const std::vector<Step>& steps = program.steps;
-  std::vector<int64_t> remaining(steps.size(), 0);
-  for (const Step& step : steps) {
-    for (size_t slot : step.operands) ++remaining[slot];
-  }
-  const size_t root = program.slot.at(program.computation->root());
-  // Values this program computed, and where each value is: parameters are read where the
-  // caller holds them, never copied.
-  std::vector<Literal> values(steps.size());
-  std::vector<const Literal*> value_of(steps.size(), nullptr);
-  std::vector<bool> live(steps.size(), false);
+  const size_t root = program.root;
+  // The program's own working vectors, or (were it ever run re-entrantly) new ones.
+  Program::Scratch own;
+  Program::Scratch& scratch = program.scratch.in_use ? own : program.scratch;
+  scratch.in_use = true;
+  std::vector<int64_t>& remaining = scratch.remaining;
+  remaining.assign(program.readers.begin(), program.readers.end());
+  // Values this program computed, and where each value is: parameters and constants are read
+  // where they are held, never copied.
+  std::vector<Literal>& values = scratch.values;
+  values.resize(steps.size());
+  std::vector<const Literal*>& value_of = scratch.value_of;
+  value_of.assign(steps.size(), nullptr);
+  std::vector<char>& live = scratch.live;
+  live.assign(steps.size(), 0);
   // What this program holds counts toward the shared limit until it returns.
   int64_t held = 0;
+  // On the way out: what it holds stops counting, values still held are dropped, and the
+  // working vectors are free for the next run.
   struct Release {
     int64_t& total;
     int64_t& held;
-    ~Release() { total -= held; }
-  } release{live_bytes_, held};
-  std::vector<const Literal*> operands;
+    Program::Scratch& scratch;
+    ~Release() {
+      total -= held;
+      for (size_t i = 0; i < scratch.live.size(); ++i)
+        if (scratch.live[i]) scratch.values[i] = Literal();
+      scratch.in_use = false;
+    }
+  } release{live_bytes_, held, scratch};
+  std::vector<const Literal*>& operands = scratch.operands;
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
     StatusOr<Literal> result = Status::Error("");
     const auto started =
         time_kernels_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (step.constant) {
+      value_of[i] = &*step.constant;
+      continue;
+    }
     if (instruction.opcode() == Opcode::kParameter) {
       const int64_t n = instruction.parameter_number();
-      if (n < 0 || n >= static_cast<int64_t>(arguments.size()))
+      if (n < 0 || n >= static_cast<int64_t>(arguments.size))
         return Status::Error(instruction.name() + ": no argument for this parameter");
       const Literal& argument = *arguments[static_cast<size_t>(n)];
       if (!argument.shape().Compatible(instruction.shape())) {
@@ -869,7 +950,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
       const int64_t size = values[slot].TotalByteSize();
       live_bytes_ -= size;
       held -= size;
-      live[slot] = false;
+      live[slot] = 0;
     };
     if (state != nullptr && step.takes_element >= 0 && state->is_tuple() &&
         step.takes_element < static_cast<int64_t>(state->elements().size())) {
@@ -917,7 +998,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
     held += size;
     values[i] = std::move(result).value();
     value_of[i] = &values[i];
-    live[i] = true;
+    live[i] = 1;
     for (size_t slot : step.operands) {
       if (--remaining[slot] == 0 && slot != root && live[slot]) {
         const int64_t freed = values[slot].TotalByteSize();
@@ -928,11 +1009,12 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program,
         else
           KeepSpare(values[slot]);
         values[slot] = Literal();
-        live[slot] = false;
+        live[slot] = 0;
       }
     }
   }
-  if (!live[root]) return *value_of[root];  // the root is a parameter
+  if (!live[root]) return *value_of[root];  // the root is a parameter or a constant
+  live[root] = 0;
   return std::move(values[root]);
 }
 

@@ -385,7 +385,7 @@ class PackedKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
   PackedKernel(std::shared_ptr<void> code, Packed entry) : code_(std::move(code)), entry_(entry) {}
-  Status Run(const std::vector<void*>& buffers) const override {
+  Status Run(void* const* buffers, size_t count) const override {
     // A kernel is called many times a run (a loop body's at every step): its argument
     // pointers live on the stack unless there are many.
     constexpr size_t kOnStack = 16;
@@ -394,13 +394,13 @@ class PackedKernel final : public CompiledKernel {
     std::vector<void*> pointers_on_heap, arguments_on_heap;
     void** pointers = pointers_on_stack;
     void** arguments = arguments_on_stack;
-    if (buffers.size() > kOnStack) {
-      pointers_on_heap.resize(buffers.size());
-      arguments_on_heap.resize(buffers.size());
+    if (count > kOnStack) {
+      pointers_on_heap.resize(count);
+      arguments_on_heap.resize(count);
       pointers = pointers_on_heap.data();
       arguments = arguments_on_heap.data();
     }
-    for (size_t i = 0; i < buffers.size(); ++i) {
+    for (size_t i = 0; i < count; ++i) {
       pointers[i] = buffers[i];
       arguments[i] = &pointers[i];
     }

@@ -1072,7 +1072,9 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
     const recording::KernelRecord& record = (*executable)->kernels()[0];
     EXPECT_EQ(record.backend, c.backend);
     EXPECT_EQ(record.note.rfind(c.note, 0), 0u) << record.note;
-    if (record.backend == "onednn") EXPECT_NE(record.note.find("on 1 thread"), std::string::npos);
+    if (record.backend == "onednn") {
+      EXPECT_NE(record.note.find("on 1 thread"), std::string::npos);
+    }
     auto actual = (*executable)->Run(*inputs);
     ASSERT_TRUE(actual.ok()) << actual.message();
     const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-5, 1e-5);
