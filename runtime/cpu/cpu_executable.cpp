@@ -65,7 +65,7 @@ struct Step {
   // A convolution oneDNN runs itself (its primitive made at plan time); null otherwise.
   std::shared_ptr<const PreparedConvolution> direct_convolution;
   std::vector<size_t> operands;          // value slots of the instruction's operands
-  std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs
+  std::vector<ir::Shape> output_shapes;  // kMlir / kOutput: the kernel's outputs (no layouts)
   bool tuple_result = false;             // the kernel's outputs form a tuple value
   // kMlir: the operand whose bytes the output holds on entry (EmittedKernel::in_place_input).
   int in_place_input = -1;
@@ -239,7 +239,8 @@ class CpuExecutable::Impl {
   // `state`, when given, is arguments[0] handed over: the steps that take its elements
   // (Step::takes_element) move them out instead of copying them.
   StatusOr<Literal> RunProgram(const Program& program, Values arguments, Literal* state = nullptr);
-  StatusOr<Literal> RunControl(const Step& step, Values operands);
+  // `donor`, for a while loop: its initial state, handed over (nothing reads it afterwards).
+  StatusOr<Literal> RunControl(const Step& step, Values operands, Literal* donor = nullptr);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
                     const std::string& note);
   static std::string CompileKey(const KernelCompiler& compiler, const EmittedKernel& emitted);
@@ -474,6 +475,10 @@ Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCom
   }
   step.kernel = compiled.kernel;
   step.output_shapes = pending.emitted.output_shapes;
+  // A value's bytes are in logical order whatever its layout (the interpreter's bitcast and
+  // copy read layouts off the instructions): the outputs' shapes go without theirs, which
+  // every value a loop body makes would otherwise copy at every step.
+  for (ir::Shape& shape : step.output_shapes) shape.clear_layout();
   step.in_place_input = pending.emitted.in_place_input;
   StoreRecord(step, std::move(record));
   return Status::Ok();
@@ -817,12 +822,13 @@ StatusOr<Literal> CpuExecutable::Impl::RunStep(const Step& step,
       return RunKernel(step, Values(inputs, operands.size() + 1));
     }
     case StepKind::kControl:
-      return RunControl(step, operands);
+      return RunControl(step, operands, donor);
   }
   return Status::Error("unknown step");
 }
 
-StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values operands) {
+StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values operands,
+                                                  Literal* donor) {
   const ir::Instruction& instruction = *step.instruction;
   if (instruction.opcode() == Opcode::kCall) return RunProgram(*step.called[0], operands);
   if (instruction.opcode() == Opcode::kConditional) {
@@ -840,7 +846,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values opera
     return RunProgram(*step.called[static_cast<size_t>(branch)],
                       Values(&operands.data[static_cast<size_t>(branch) + 1], 1));
   }
-  Literal state = *operands[0];
+  Literal state = donor != nullptr ? std::move(*donor) : *operands[0];
   const Literal* const state_pointer = &state;
   for (int64_t iteration = 0;; ++iteration) {
     StatusOr<Literal> go_on = RunProgram(*step.called[0], Values(&state_pointer, 1));
@@ -973,8 +979,13 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program, Values
       result = Literal::Tuple(std::move(elements));
     } else {
       Literal* donor = nullptr;
-      if (step.in_place_input >= 0 && step.kind == StepKind::kMlir) {
-        const size_t slot = step.operands[static_cast<size_t>(step.in_place_input)];
+      // An in-place kernel's operand, or a while loop's initial state, read here for the last
+      // time: its bytes become the output's (the loop's state) instead of being copied.
+      int64_t donated = -1;
+      if (step.in_place_input >= 0 && step.kind == StepKind::kMlir) donated = step.in_place_input;
+      if (step.kind == StepKind::kControl && instruction.opcode() == Opcode::kWhile) donated = 0;
+      if (donated >= 0) {
+        const size_t slot = step.operands[static_cast<size_t>(donated)];
         if (last_read(slot) && !values[slot].is_shared()) {
           hand_over(slot);
           donor = &values[slot];

@@ -785,8 +785,9 @@ fill {
 }
 
 // A scan: a while loop fills a buffer a row at a time (the buffer handed from step to step,
-// updated in place), then the entry updates a buffer the caller owns and one it reads again
-// afterwards, both of which must be left as they were.
+// updated in place), a second loop starts from the same state (the first must copy it, the
+// second may take it over), then the entry updates a buffer the caller owns and one it reads
+// again afterwards, both of which must be left as they were.
 TEST_F(CpuExecutableTest, InPlaceUpdatesNeverChangeAValueSomethingStillReads) {
   // Each fusion calls a computation of its own.
   std::string fills = kFillRow;
@@ -821,12 +822,14 @@ ENTRY e {
   init = (s32[], f32[4], f32[6,4]) tuple(zero, h0, buffer0)
   w = (s32[], f32[4], f32[6,4]) while(init), condition=cond, body=body
   filled = f32[6,4] get-tuple-element(w), index=2
+  w2 = (s32[], f32[4], f32[6,4]) while(init), condition=cond, body=body
+  again = f32[6,4] get-tuple-element(w2), index=2
   two = s32[] constant(2)
   callers = f32[6,4] fusion(h0, buffer0, two), kind=kLoop, calls=fill_caller
   negated = f32[6,4] negate(buffer0)
   updated = f32[6,4] fusion(h0, negated, two), kind=kLoop, calls=fill_read
   both = f32[6,4] add(negated, updated)
-  ROOT r = (f32[6,4], f32[6,4], f32[6,4], f32[6,4]) tuple(filled, callers, both, buffer0)
+  ROOT r = (f32[6,4], f32[6,4], f32[6,4], f32[6,4], f32[6,4]) tuple(filled, callers, both, buffer0, again)
 })");
   ASSERT_TRUE(module.ok()) << module.message();
   auto executable = CpuExecutable::Compile(**module);
@@ -857,6 +860,9 @@ ENTRY e {
     EXPECT_EQ(testing::Values(results[2])[0], -200);
     EXPECT_EQ(testing::Values(results[3]), buffer);
     EXPECT_EQ(testing::Values(arguments[1]), buffer);
+    // The second loop started from the same state: the first one, which did not read it last,
+    // copied it; the second took it over.
+    EXPECT_EQ(testing::Values(results[4]), testing::Values(results[0]));
   }
 }
 
