@@ -84,7 +84,7 @@ struct Program {
   const ir::Computation* computation = nullptr;
   std::vector<Step> steps;
   std::unordered_map<const ir::Instruction*, size_t> slot;
-  size_t root = 0;              // the root's slot
+  size_t root = 0;               // the root's slot
   std::vector<int64_t> readers;  // per slot: how many operands of later steps it is
   // RunProgram's working vectors, kept between runs: a loop body runs once a step, and
   // making them anew each time was a good part of a small step's cost. Programs do not run
@@ -722,8 +722,7 @@ Status CpuExecutable::Impl::Compile() {
   return Status::Ok();
 }
 
-StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step, Values inputs,
-                                                 Literal* donor) {
+StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step, Values inputs, Literal* donor) {
   const int in_place = step.in_place_input;
   if (in_place >= static_cast<int>(inputs.size) ||
       (in_place >= 0 && step.output_shapes.size() != 1))
@@ -773,8 +772,8 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step, Values inputs
   }
   uint8_t* const first_output = output_count == 1 ? single.data() : outputs.front().data();
   for (size_t i = 0; i < inputs.size; ++i) {
-    buffers[i] = static_cast<int>(i) == in_place ? first_output
-                                                 : const_cast<uint8_t*>(inputs[i]->data());
+    buffers[i] =
+        static_cast<int>(i) == in_place ? first_output : const_cast<uint8_t*>(inputs[i]->data());
   }
   if (output_count == 1) {
     buffers[inputs.size] = single.data();

@@ -44,7 +44,9 @@ class CompiledKernel {
   // Calls the kernel with one pointer per memref argument (inputs, then outputs), each to a
   // row-major buffer of that argument's static shape.
   virtual Status Run(void* const* buffers, size_t count) const = 0;
-  Status Run(const std::vector<void*>& buffers) const { return Run(buffers.data(), buffers.size()); }
+  Status Run(const std::vector<void*>& buffers) const {
+    return Run(buffers.data(), buffers.size());
+  }
 };
 
 struct KernelCompilation {
