@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "recording/kill_point.h"
 #include "recording/number_list.h"
@@ -134,6 +135,38 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
   Status committed = out.Execute("COMMIT");
   if (!committed.ok()) return Status::Error(path + ": " + committed.message());
   return id;
+}
+
+Status DropKeptConfigurations(const std::string& path, int64_t run_id, double module_speedup) {
+  if (!std::filesystem::exists(path)) return Status::Error(path + ": no such file");
+  auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
+  if (!writable.ok()) return Status::Error(path + ": " + writable.message());
+  SqliteDatabase& out = **writable;
+  Status begun = out.Execute("BEGIN IMMEDIATE");
+  if (!begun.ok()) return Status::Error(path + ": " + begun.message());
+  auto write = [&]() -> Status {
+    auto found = out.QueryInt("SELECT count(*) FROM tuning_runs WHERE run_id = " +
+                              std::to_string(run_id));
+    if (!found.ok()) return found.status();
+    if (*found == 0) return Status::Error("no tuning run " + std::to_string(run_id));
+    auto steps = out.Prepare("UPDATE tuning_composition SET kept = 0 WHERE run_id = ?1");
+    if (!steps.ok()) return steps.status();
+    steps->Bind(1, run_id);
+    FS_RETURN_IF_ERROR(steps->Run());
+    auto speed = out.Prepare("UPDATE tuning_runs SET module_speedup = ?2 WHERE run_id = ?1");
+    if (!speed.ok()) return speed.status();
+    speed->Bind(1, run_id);
+    speed->Bind(2, module_speedup);
+    return speed->Run();
+  };
+  Status written = write();
+  if (!written.ok()) {
+    (void)out.Execute("ROLLBACK");
+    return Status::Error(path + ": " + written.message() + "; the recording is unchanged");
+  }
+  Status committed = out.Execute("COMMIT");
+  if (!committed.ok()) return Status::Error(path + ": " + committed.message());
+  return Status::Ok();
 }
 
 StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path) {

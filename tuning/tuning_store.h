@@ -17,6 +17,10 @@ namespace fusescope::tuning {
 
 // Stores `run` in the recording at `path`; returns its id. Its snapshot must exist there.
 StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run);
+// Keeps none of run `run_id`'s composed configurations (its steps stay, marked not kept),
+// with `module_speedup` as the kept set's measured speed against the default: what `run
+// --tuned` applies becomes the defaults. One transaction; an error leaves the file as it was.
+Status DropKeptConfigurations(const std::string& path, int64_t run_id, double module_speedup);
 // Every tuning run of the recording, by id; none when it has no tuning tables.
 StatusOr<std::vector<TuningRun>> LoadTuningRuns(const std::string& path);
 

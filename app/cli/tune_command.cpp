@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -28,6 +29,8 @@
 #include "app/cli/common_flags.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/model_loader.h"
+#include "compare/peer_process.h"
+#include "ir/json_reader.h"
 #include "ir/json_writer.h"
 #include "ir/module.h"
 #include "profiler/machine.h"
@@ -402,6 +405,85 @@ int RunMerge(const TuneFlags& flags, const std::string& file) {
   return 0;
 }
 
+// The kept set, checked again in fresh processes: `profile` and `profile --tuned` of the
+// stored run, in turns. Inside the tuner's process a library's threads left spinning by
+// earlier trials (oneDNN's OpenMP team) slow the default build as much as the tuned one, so
+// a kept set can look faster there and be slower in a fresh `run --tuned`, which pays for
+// them alone (a BERT layer's kept set measured faster in the tuner ran 3.9x slower so). A
+// kept set that the fresh pairs do not show faster is dropped from the stored run.
+constexpr int kFreshPairs = 8;
+
+struct FreshCheck {
+  std::vector<double> default_us, tuned_us;
+  int64_t faster = 0;
+  bool faster_overall = false;
+};
+
+StatusOr<double> FreshProfileP50(const TuneFlags& flags, bool tuned) {
+  std::vector<std::string> argv = {ExecutablePath(), "profile", flags.path, "--device", "cpu",
+                                   "--reps", std::to_string(flags.tuner.reps), "--warmup",
+                                   std::to_string(flags.tuner.warmup), "--json"};
+  argv.push_back(flags.tuner.base.f32_dot_precision == runtime::BlasPrecision::kNative ? "--sgemm"
+                                                                                        : "--dgemm");
+  if (flags.pass) {
+    argv.push_back("--pass");
+    argv.push_back(std::to_string(*flags.pass));
+  }
+  if (flags.inputs_dir) {
+    argv.push_back("--inputs");
+    argv.push_back(*flags.inputs_dir);
+  } else {
+    argv.push_back("--seed");
+    argv.push_back(std::to_string(flags.input_seed));
+  }
+  if (tuned) argv.push_back("--tuned");
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path() /
+      ("fusescope-tune-check-" + std::to_string(::getpid()) + (tuned ? "-tuned" : "-default"));
+  compare::ProcessSpec spec;
+  spec.argv = argv;
+  spec.stdout_path = scratch.string() + ".json";
+  spec.stderr_path = scratch.string() + ".err";
+  auto outcome = compare::RunProcess(spec);
+  std::ifstream in(spec.stdout_path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string tail = compare::TailOfFile(spec.stderr_path);
+  std::error_code ignored;
+  std::filesystem::remove(spec.stdout_path, ignored);
+  std::filesystem::remove(spec.stderr_path, ignored);
+  if (!outcome.ok()) return outcome.status();
+  if (!outcome->exited_cleanly())
+    return Status::Error("profile" + std::string(tuned ? " --tuned" : "") + " " +
+                         outcome->Describe() + (tail.empty() ? "" : ": " + tail));
+  auto json = ParseJson(text.str());
+  if (!json.ok()) return Status::Error("profile printed no JSON: " + json.message());
+  const JsonValue* latency = json->Find("latency_us");
+  const JsonValue* p50 = latency ? latency->Find("p50") : nullptr;
+  if (p50 == nullptr || !p50->is_number()) return Status::Error("profile printed no latency");
+  return p50->number();
+}
+
+StatusOr<FreshCheck> CheckInFreshProcesses(const TuneFlags& flags) {
+  FreshCheck check;
+  for (int pair = 0; pair < kFreshPairs; ++pair) {
+    // The order alternates, so that drift in the machine's load falls on both.
+    for (bool tuned : {pair % 2 == 1, pair % 2 == 0}) {
+      auto p50 = FreshProfileP50(flags, tuned);
+      if (!p50.ok()) return p50.status();
+      (tuned ? check.tuned_us : check.default_us).push_back(*p50);
+    }
+  }
+  check.faster = tuning::CountFaster(check.tuned_us, check.default_us);
+  auto median = [](std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+  };
+  check.faster_overall = median(check.tuned_us) < median(check.default_us) &&
+                         tuning::PairsShowFaster(check.faster, kFreshPairs);
+  return check;
+}
+
 int RunSearch(const TuneFlags& flags) {
   auto target = LoadTarget(flags);
   if (!target.ok()) return Fail("tune: " + target.message());
@@ -442,6 +524,32 @@ int RunSearch(const TuneFlags& flags) {
     auto id = tuning::AddTuningRun(flags.path, *run);
     if (!id.ok()) return Fail("tune: " + id.message());
     run->run_id = *id;
+    bool kept = false;
+    for (const tuning::CompositionStep& step : run->composition) kept = kept || step.kept;
+    if (run->composed && kept && !cancelled) {
+      if (flags.progress) PrintProgress("check", 0, 1, "fresh processes");
+      auto check = CheckInFreshProcesses(flags);
+      if (!check.ok()) return Fail("tune: checking the kept set in fresh processes: " + check.message());
+      auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values[values.size() / 2];
+      };
+      const double speedup = median(check->default_us) / median(check->tuned_us);
+      if (!flags.json) {
+        std::printf("checked in fresh processes (profile and profile --tuned, %d pairs): %s -> %s us, "
+                    "%lld/%d pairs faster: %s\n",
+                    kFreshPairs, Fixed(median(check->default_us), 1).c_str(),
+                    Fixed(median(check->tuned_us), 1).c_str(),
+                    static_cast<long long>(check->faster), kFreshPairs,
+                    check->faster_overall ? "kept" : "not faster, the kept set is dropped");
+      }
+      if (!check->faster_overall) {
+        Status dropped = tuning::DropKeptConfigurations(flags.path, run->run_id, speedup);
+        if (!dropped.ok()) return Fail("tune: " + dropped.message());
+        for (tuning::CompositionStep& step : run->composition) step.kept = false;
+        run->module_speedup = speedup;
+      }
+    }
   }
   if (flags.plot) {
     Status plotted = WritePlot({*run}, *flags.plot);

@@ -490,6 +490,24 @@ TEST(KernelTunerTest, ComposingKeepsOnlyWhatSpeedsTheWholeModuleUp) {
   ASSERT_TRUE(AddTuningRun(path, cancelled).ok());
   EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "tile=8 vector=4");
 
+  // A kept set that fresh processes do not show faster is dropped from its stored run: the
+  // step stays, not kept, and `run --tuned` applies the default again.
+  auto last_kept = AddTuningRun(path, kept);
+  ASSERT_TRUE(last_kept.ok()) << last_kept.message();
+  EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "tile=8 vector=4");
+  ASSERT_TRUE(DropKeptConfigurations(path, *last_kept, 0.8).ok());
+  EXPECT_EQ(BestConfigs(path, snapshot)->at(kernel).config_text, "default");
+  auto reloaded = LoadTuningRuns(path);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.message();
+  const TuningRun& checked = reloaded->back();
+  EXPECT_EQ(checked.run_id, *last_kept);
+  ASSERT_EQ(checked.composition.size(), 1u);
+  EXPECT_FALSE(checked.composition[0].kept);
+  EXPECT_DOUBLE_EQ(checked.module_speedup, 0.8);
+  const std::string error = DropKeptConfigurations(path, *last_kept + 100, 1).message();
+  EXPECT_NE(error.find("no tuning run"), std::string::npos) << error;
+  EXPECT_EQ(LoadTuningRuns(path)->size(), reloaded->size());
+
   // The JSON a sweep elsewhere sends back keeps the composition.
   JsonWriter json;
   WriteRunJson(json, kept);
