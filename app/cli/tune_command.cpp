@@ -415,6 +415,7 @@ constexpr int kFreshPairs = 8;
 
 struct FreshCheck {
   std::vector<double> default_us, tuned_us;
+  double default_median_us = 0, tuned_median_us = 0;
   int64_t faster = 0;
   bool faster_overall = false;
 };
@@ -479,7 +480,9 @@ StatusOr<FreshCheck> CheckInFreshProcesses(const TuneFlags& flags) {
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
   };
-  check.faster_overall = median(check.tuned_us) < median(check.default_us) &&
+  check.default_median_us = median(check.default_us);
+  check.tuned_median_us = median(check.tuned_us);
+  check.faster_overall = check.tuned_median_us < check.default_median_us &&
                          tuning::PairsShowFaster(check.faster, kFreshPairs);
   return check;
 }
@@ -530,16 +533,12 @@ int RunSearch(const TuneFlags& flags) {
       if (flags.progress) PrintProgress("check", 0, 1, "fresh processes");
       auto check = CheckInFreshProcesses(flags);
       if (!check.ok()) return Fail("tune: checking the kept set in fresh processes: " + check.message());
-      auto median = [](std::vector<double> values) {
-        std::sort(values.begin(), values.end());
-        return values[values.size() / 2];
-      };
-      const double speedup = median(check->default_us) / median(check->tuned_us);
+      const double speedup = check->default_median_us / check->tuned_median_us;
       if (!flags.json) {
         std::printf("checked in fresh processes (profile and profile --tuned, %d pairs): %s -> %s us, "
                     "%lld/%d pairs faster: %s\n",
-                    kFreshPairs, Fixed(median(check->default_us), 1).c_str(),
-                    Fixed(median(check->tuned_us), 1).c_str(),
+                    kFreshPairs, Fixed(check->default_median_us, 1).c_str(),
+                    Fixed(check->tuned_median_us, 1).c_str(),
                     static_cast<long long>(check->faster), kFreshPairs,
                     check->faster_overall ? "kept" : "not faster, the kept set is dropped");
       }
