@@ -145,8 +145,8 @@ Status DropKeptConfigurations(const std::string& path, int64_t run_id, double mo
   Status begun = out.Execute("BEGIN IMMEDIATE");
   if (!begun.ok()) return Status::Error(path + ": " + begun.message());
   auto write = [&]() -> Status {
-    auto found = out.QueryInt("SELECT count(*) FROM tuning_runs WHERE run_id = " +
-                              std::to_string(run_id));
+    auto found =
+        out.QueryInt("SELECT count(*) FROM tuning_runs WHERE run_id = " + std::to_string(run_id));
     if (!found.ok()) return found.status();
     if (*found == 0) return Status::Error("no tuning run " + std::to_string(run_id));
     auto steps = out.Prepare("UPDATE tuning_composition SET kept = 0 WHERE run_id = ?1");

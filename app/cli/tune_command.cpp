@@ -18,8 +18,8 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -421,11 +421,18 @@ struct FreshCheck {
 };
 
 StatusOr<double> FreshProfileP50(const TuneFlags& flags, bool tuned) {
-  std::vector<std::string> argv = {ExecutablePath(), "profile", flags.path, "--device", "cpu",
-                                   "--reps", std::to_string(flags.tuner.reps), "--warmup",
-                                   std::to_string(flags.tuner.warmup), "--json"};
+  std::vector<std::string> argv = {ExecutablePath(),
+                                   "profile",
+                                   flags.path,
+                                   "--device",
+                                   "cpu",
+                                   "--reps",
+                                   std::to_string(flags.tuner.reps),
+                                   "--warmup",
+                                   std::to_string(flags.tuner.warmup),
+                                   "--json"};
   argv.push_back(flags.tuner.base.f32_dot_precision == runtime::BlasPrecision::kNative ? "--sgemm"
-                                                                                        : "--dgemm");
+                                                                                       : "--dgemm");
   if (flags.pass) {
     argv.push_back("--pass");
     argv.push_back(std::to_string(*flags.pass));
@@ -532,15 +539,16 @@ int RunSearch(const TuneFlags& flags) {
     if (run->composed && kept && !cancelled) {
       if (flags.progress) PrintProgress("check", 0, 1, "fresh processes");
       auto check = CheckInFreshProcesses(flags);
-      if (!check.ok()) return Fail("tune: checking the kept set in fresh processes: " + check.message());
+      if (!check.ok())
+        return Fail("tune: checking the kept set in fresh processes: " + check.message());
       const double speedup = check->default_median_us / check->tuned_median_us;
       if (!flags.json) {
-        std::printf("checked in fresh processes (profile and profile --tuned, %d pairs): %s -> %s us, "
-                    "%lld/%d pairs faster: %s\n",
-                    kFreshPairs, Fixed(check->default_median_us, 1).c_str(),
-                    Fixed(check->tuned_median_us, 1).c_str(),
-                    static_cast<long long>(check->faster), kFreshPairs,
-                    check->faster_overall ? "kept" : "not faster, the kept set is dropped");
+        std::printf(
+            "checked in fresh processes (profile and profile --tuned, %d pairs): %s -> %s us, "
+            "%lld/%d pairs faster: %s\n",
+            kFreshPairs, Fixed(check->default_median_us, 1).c_str(),
+            Fixed(check->tuned_median_us, 1).c_str(), static_cast<long long>(check->faster),
+            kFreshPairs, check->faster_overall ? "kept" : "not faster, the kept set is dropped");
       }
       if (!check->faster_overall) {
         Status dropped = tuning::DropKeptConfigurations(flags.path, run->run_id, speedup);
