@@ -179,6 +179,8 @@ StatusOr<Measurement> MeasureOnCpu(const ir::Module& module,
       });
   if (!measured.ok()) return measured;
   measured->profile.device = "cpu: compiled kernels (" + compiled.KernelSummary() + ")";
+  if (const std::string loops = compiled.LoopSummary(); !loops.empty())
+    measured->profile.device += "; " + loops;
   measured->profile.settings += "; lowering " + cpu_options.lowering.ToString() +
                                 (cpu_options.f32_dot_precision == runtime::BlasPrecision::kNative
                                      ? "; f32 dots sgemm" : "; f32 dots widened to dgemm");

@@ -277,6 +277,10 @@ Status RunCompiled(Executable& executable, const std::vector<runtime::Literal>& 
     report.snapshot.outputs.push_back(std::move(result).value());
   report.compile_seconds = executable.compile_seconds();
   report.kernel_summary = executable.KernelSummary();
+  if constexpr (std::is_same_v<Executable, runtime::CpuExecutable>) {
+    if (const std::string loops = executable.LoopSummary(); !loops.empty())
+      report.kernel_summary += "; " + loops;
+  }
   report.kernels = executable.kernels();
   report.timings = executable.last_timings();
   return Status::Ok();

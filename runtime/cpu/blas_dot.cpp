@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/executable_planning.h"
+
 namespace fusescope::runtime {
 namespace {
 
@@ -275,9 +277,11 @@ StatusOr<std::shared_ptr<const BlasDotPlan>> PlanBlasDot(const ir::Instruction& 
   return std::shared_ptr<const BlasDotPlan>(new BlasDotPlan{std::move(plan).value()});
 }
 
-StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
-                             BlasPrecision precision, std::vector<uint8_t> storage,
-                             const GemmConfig& gemm, const BlasDotPlan* planned) {
+Status RunBlasDotInto(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                      BlasPrecision precision, Literal& result, const GemmConfig& gemm,
+                      const BlasDotPlan* planned) {
+  if (result.is_tuple() || static_cast<int64_t>(result.byte_size()) != ShapeBytes(dot.shape()))
+    return Status::Error(dot.name() + ": the result buffer has another size");
   std::optional<DotPlan> own;
   const DotPlan* plan = planned != nullptr ? &planned->plan : nullptr;
   if (plan == nullptr) {
@@ -286,17 +290,25 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
     own = std::move(made).value();
     plan = &*own;
   }
-  // Every element is written below (a zero contraction fills zeros).
-  StatusOr<Literal> result = Literal::CreateInto(dot.shape(), std::move(storage));
-  if (!result.ok()) return result.status();
   Status ran = Status::Ok();
   if (dot.shape().element_type() == ir::PrimitiveType::kF32 && precision == BlasPrecision::kWidened)
-    ran = RunWidened(gemm, *plan, lhs, rhs, *result);
+    ran = RunWidened(gemm, *plan, lhs, rhs, result);
   else if (dot.shape().element_type() == ir::PrimitiveType::kF32)
-    ran = RunTyped<float>(gemm, *plan, lhs, rhs, *result);
+    ran = RunTyped<float>(gemm, *plan, lhs, rhs, result);
   else
-    ran = RunTyped<double>(gemm, *plan, lhs, rhs, *result);
+    ran = RunTyped<double>(gemm, *plan, lhs, rhs, result);
   if (!ran.ok()) return Status::Error(dot.name() + ": " + ran.message());
+  return Status::Ok();
+}
+
+StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                             BlasPrecision precision, std::vector<uint8_t> storage,
+                             const GemmConfig& gemm, const BlasDotPlan* planned) {
+  // Every element is written (a zero contraction fills zeros).
+  StatusOr<Literal> result = Literal::CreateInto(dot.shape(), std::move(storage));
+  if (!result.ok()) return result.status();
+  Status ran = RunBlasDotInto(dot, lhs, rhs, precision, *result, gemm, planned);
+  if (!ran.ok()) return ran;
   return result;
 }
 

@@ -49,6 +49,13 @@ StatusOr<Literal> RunBlasDot(const ir::Instruction& dot, const Literal& lhs, con
                              std::vector<uint8_t> storage = {}, const GemmConfig& gemm = {},
                              const BlasDotPlan* plan = nullptr);
 
+// RunBlasDot into `result`, an array of the dot's shape that already holds its bytes (a
+// loop's buffer, written at every step): no value is made. Errors: RunBlasDot's, and a result
+// of another size.
+Status RunBlasDotInto(const ir::Instruction& dot, const Literal& lhs, const Literal& rhs,
+                      BlasPrecision precision, Literal& result, const GemmConfig& gemm = {},
+                      const BlasDotPlan* plan = nullptr);
+
 // Everything RunBlasDot does before computing that can be done once: for the MLIR matmul
 // (gemm.library kMlir), compiling it for the exact GEMM the dot will call, so that its first
 // run does not compile and a build's time includes it. Its stages and compile time go to

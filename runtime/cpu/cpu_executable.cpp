@@ -37,6 +37,7 @@ enum class StepKind {
 };
 
 struct Program;
+struct FlatLoop;
 
 // Value pointers read in place: a program's arguments, a kernel's inputs (no vector of their
 // own at every step of a loop).
@@ -77,6 +78,8 @@ struct Step {
   std::vector<const Program*> called;
   // A constant: its value, made once at plan time and read in place like a parameter.
   std::optional<Literal> constant;
+  // A while loop that runs on buffers of its own (FlatLoop); null: value by value.
+  std::shared_ptr<const FlatLoop> flat_loop;
 };
 
 // One computation planned as steps, one value slot per instruction.
@@ -99,6 +102,183 @@ struct Program {
   };
   mutable Scratch scratch;
 };
+
+// A while loop run on buffers of its own, planned once (PlanFlatPart) where its state is an
+// array or a tuple of arrays and its condition and body hold only kernels, library calls,
+// constants and reads of the state's elements. Each step of the loop writes every output
+// into the buffer that output had the step before (or, where the body's new state took that
+// buffer, into an element of the old state the new one replaced); an in-place kernel writes
+// into the state element it updates, and elements the body passes on unchanged stay where
+// they are. No value is made and no shape built, and from the second step on nothing is
+// allocated. The general path (RunProgram) makes a value per instruction: on a scan of small
+// steps that was most of a step's time.
+struct FlatLoop {
+  // Where an operand's bytes are.
+  struct Location {
+    enum class Kind : uint8_t { kState, kOutput, kConstant };
+    Kind kind = Kind::kState;
+    size_t index = 0;                   // the state element, or the op of the same part
+    const Literal* constant = nullptr;  // kConstant
+    bool operator==(const Location& other) const {
+      return kind == other.kind && index == other.index && constant == other.constant;
+    }
+  };
+  struct Op {
+    const Step* step = nullptr;
+    std::vector<Location> inputs;
+    ir::Shape shape;          // the output's
+    int64_t bytes = 0;        // the output's
+    ir::Shape product_shape;  // kOutput: its dot's or convolution's product
+    int64_t product_bytes = 0;
+    // An in-place kernel whose operand nothing reads afterwards: the operand's buffer
+    // becomes the output's. Any other in-place kernel's operand is copied there first.
+    bool donated = false;
+  };
+  // The condition or the body.
+  struct Part {
+    std::vector<Op> ops;
+    std::vector<Location> results;  // the body's new state, element by element; the pred
+    // Per result: whether its buffer moves into the new state (no later result is the same
+    // buffer) rather than being copied.
+    std::vector<char> moves;
+  };
+  Part condition, body;
+  size_t elements = 1;  // of the state
+  bool tuple_state = false;
+  std::vector<ir::Shape> state_shapes;  // per element
+  // The buffers, kept between runs. A loop does not run re-entrantly; `in_use` guards that.
+  struct Buffers {
+    std::vector<Literal> state, next;
+    std::vector<Literal> condition, condition_products, body, body_products;
+    bool in_use = false;
+  };
+  mutable Buffers buffers;
+};
+
+// Plans `program` (the loop's condition, or its body) as a FlatLoop part; false with the
+// reason in `why` where a step is not a kernel, a library call, a constant or a read of
+// the state.
+bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::Part& part,
+                  std::string& why) {
+  using Location = FlatLoop::Location;
+  std::vector<std::optional<Location>> at(program.steps.size());
+  std::optional<size_t> parameter;
+  for (size_t i = 0; i < program.steps.size(); ++i) {
+    const Step& step = program.steps[i];
+    const ir::Instruction& instruction = *step.instruction;
+    const bool value_step = step.kind == StepKind::kValue || step.kind == StepKind::kHost;
+    if (instruction.opcode() == Opcode::kParameter) {
+      if (instruction.parameter_number() != 0) {
+        why = instruction.name() + " is not the loop's one parameter";
+        return false;
+      }
+      parameter = i;
+      if (!loop.tuple_state) at[i] = Location{Location::Kind::kState, 0, nullptr};
+      continue;
+    }
+    if (step.constant) {
+      if (step.constant->is_tuple()) {
+        why = instruction.name() + " is a tuple constant";
+        return false;
+      }
+      at[i] = Location{Location::Kind::kConstant, 0, &*step.constant};
+      continue;
+    }
+    if (instruction.opcode() == Opcode::kGetTupleElement && value_step && loop.tuple_state &&
+        step.operands.size() == 1 && parameter && step.operands[0] == *parameter) {
+      const int64_t index = instruction.tuple_index().value_or(-1);
+      if (index < 0 || index >= static_cast<int64_t>(loop.elements)) {
+        why = instruction.name() + " reads no element of the state";
+        return false;
+      }
+      at[i] = Location{Location::Kind::kState, static_cast<size_t>(index), nullptr};
+      continue;
+    }
+    if (body && loop.tuple_state && i == program.root && value_step &&
+        instruction.opcode() == Opcode::kTuple) {
+      for (size_t slot : step.operands) {
+        if (!at[slot]) {
+          why = instruction.name() + ": an element of the new state is not an array";
+          return false;
+        }
+        part.results.push_back(*at[slot]);
+      }
+      continue;
+    }
+    const bool kernel = ((step.kind == StepKind::kMlir || step.kind == StepKind::kOutput) &&
+                         step.kernel != nullptr && !step.tuple_result) ||
+                        step.kind == StepKind::kBlas;
+    if (!kernel) {
+      why = instruction.name() + " (" + std::string(instruction.opcode_name()) +
+            (step.kind == StepKind::kControl ? ") is control flow" : ") runs on the host");
+      return false;
+    }
+    FlatLoop::Op op;
+    op.step = &step;
+    for (size_t slot : step.operands) {
+      if (!at[slot]) {
+        why = instruction.name() + " reads a tuple";
+        return false;
+      }
+      op.inputs.push_back(*at[slot]);
+    }
+    op.shape = step.kind == StepKind::kBlas ? instruction.shape() : step.output_shapes.at(0);
+    op.bytes = ShapeBytes(op.shape);
+    if (step.kind == StepKind::kOutput) {
+      op.product_shape = step.dot->shape();
+      op.product_bytes = ShapeBytes(op.product_shape);
+    }
+    if (op.bytes < 0 || op.product_bytes < 0) {
+      why = instruction.name() + " has a shape of no fixed size";
+      return false;
+    }
+    at[i] = Location{Location::Kind::kOutput, part.ops.size(), nullptr};
+    part.ops.push_back(std::move(op));
+  }
+  if (!body || !loop.tuple_state) {
+    if (!at[program.root]) {
+      why = program.steps[program.root].instruction->name() + " is not an array";
+      return false;
+    }
+    part.results = {*at[program.root]};
+  }
+  if (body && part.results.size() != loop.elements) {
+    why = "the body's result is not the loop's state";
+    return false;
+  }
+  // In place where nothing reads the operand afterwards: not this op's other operands, not a
+  // later op, not the new state. The condition leaves the state as it is.
+  for (size_t o = 0; o < part.ops.size(); ++o) {
+    FlatLoop::Op& op = part.ops[o];
+    const int in_place = op.step->in_place_input;
+    if (op.step->kind != StepKind::kMlir || in_place < 0 ||
+        in_place >= static_cast<int>(op.inputs.size()))
+      continue;
+    const Location operand = op.inputs[static_cast<size_t>(in_place)];
+    if (operand.kind == Location::Kind::kConstant ||
+        (operand.kind == Location::Kind::kState && !body))
+      continue;
+    bool read_again = std::count(op.inputs.begin(), op.inputs.end(), operand) > 1 ||
+                      std::count(part.results.begin(), part.results.end(), operand) > 0;
+    for (size_t later = o + 1; later < part.ops.size() && !read_again; ++later) {
+      const std::vector<Location>& inputs = part.ops[later].inputs;
+      read_again = std::find(inputs.begin(), inputs.end(), operand) != inputs.end();
+    }
+    const ir::Shape& operand_shape =
+        operand.kind == Location::Kind::kState
+            ? loop.state_shapes[operand.index]
+            : part.ops[operand.index].shape;
+    op.donated = !read_again && operand_shape.Compatible(op.shape);
+  }
+  part.moves.assign(part.results.size(), 0);
+  for (size_t j = 0; j < part.results.size(); ++j) {
+    const Location& result = part.results[j];
+    part.moves[j] = result.kind != Location::Kind::kConstant &&
+                    std::find(part.results.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                              part.results.end(), result) == part.results.end();
+  }
+  return true;
+}
 
 // KernelRecord::backend of a library call: the library's name ("openblas", "onednn", "blis",
 // or "mlir" for our matmul, beside the "mlir-cpu" of loop kernels). GemmLibraryName returns
@@ -199,6 +379,8 @@ class CpuExecutable::Impl {
   }
   double compile_seconds_ = 0;
   std::map<std::string, int64_t> host_opcodes_;  // what runs on the host, by opcode
+  // Per while loop, by name: on its own buffers, or value by value and why.
+  std::map<std::string, std::string> loop_notes_;
 
  private:
   static InterpreterOptions HostOptions(const CpuExecutableOptions& options) {
@@ -239,6 +421,14 @@ class CpuExecutable::Impl {
   // `state`, when given, is arguments[0] handed over: the steps that take its elements
   // (Step::takes_element) move them out instead of copying them.
   StatusOr<Literal> RunProgram(const Program& program, Values arguments, Literal* state = nullptr);
+  // Every while loop of the module planned as a FlatLoop where it can be, once its kernels
+  // are compiled (one that failed runs on the host), and loop_notes_ said.
+  void PlanFlatLoops();
+  StatusOr<Literal> RunFlatLoop(const Step& step, Values operands, Literal* donor);
+  // Runs the ops of `part` once, reading `state` and writing `outputs` (one per op) and, for
+  // output fusions, their products.
+  Status RunFlatPart(const FlatLoop::Part& part, std::vector<Literal>& state,
+                     std::vector<Literal>& outputs, std::vector<Literal>& products);
   // `donor`, for a while loop: its initial state, handed over (nothing reads it afterwards).
   StatusOr<Literal> RunControl(const Step& step, Values operands, Literal* donor = nullptr);
   Status PlanKernel(Step& step, StatusOr<EmittedKernel> emitted, const char* backend,
@@ -705,6 +895,7 @@ Status CpuExecutable::Impl::Compile() {
   if (!program.ok()) return program.status();
   Status compiled = CompilePending();
   if (!compiled.ok()) return compiled;
+  PlanFlatLoops();
   entry_ = *program;
   const passes::BufferAssignmentResult assignment = passes::BufferAssignment::Analyze(*entry);
   allocations_.assign(assignment.allocation_bytes.size(), {});
@@ -845,6 +1036,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values opera
     return RunProgram(*step.called[static_cast<size_t>(branch)],
                       Values(&operands.data[static_cast<size_t>(branch) + 1], 1));
   }
+  if (step.flat_loop != nullptr) return RunFlatLoop(step, operands, donor);
   Literal state = donor != nullptr ? std::move(*donor) : *operands[0];
   const Literal* const state_pointer = &state;
   for (int64_t iteration = 0;; ++iteration) {
@@ -863,6 +1055,255 @@ StatusOr<Literal> CpuExecutable::Impl::RunControl(const Step& step, Values opera
     if (!next.ok()) return next.status();
     state = std::move(next).value();
   }
+}
+
+void CpuExecutable::Impl::PlanFlatLoops() {
+  for (auto& [computation, program] : programs_) {
+    for (Step& step : program->steps) {
+      if (step.kind != StepKind::kControl || step.instruction->opcode() != Opcode::kWhile ||
+          step.called.size() != 2)
+        continue;
+      const std::string& name = step.instruction->name();
+      if (!options_.flat_loops) {
+        loop_notes_[name] = "value by value (flat loops are off)";
+        continue;
+      }
+      const ir::Shape& shape = step.instruction->shape();
+      auto loop = std::make_shared<FlatLoop>();
+      std::string why;
+      bool arrays = true;
+      if (shape.IsTuple()) {
+        loop->tuple_state = true;
+        loop->elements = shape.tuple_shapes().size();
+        loop->state_shapes = shape.tuple_shapes();
+        for (const ir::Shape& element : shape.tuple_shapes()) arrays = arrays && element.IsArray();
+      } else {
+        loop->state_shapes = {shape};
+        arrays = shape.IsArray();
+      }
+      if (!arrays) {
+        loop_notes_[name] = "value by value: its state holds a tuple";
+      } else if (!PlanFlatPart(*step.called[0], /*body=*/false, *loop, loop->condition, why) ||
+                 !PlanFlatPart(*step.called[1], /*body=*/true, *loop, loop->body, why)) {
+        loop_notes_[name] = "value by value: " + why;
+      } else {
+        loop_notes_[name] = "on its own buffers";
+        step.flat_loop = std::move(loop);
+      }
+    }
+  }
+}
+
+Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<Literal>& state,
+                                        std::vector<Literal>& outputs,
+                                        std::vector<Literal>& products) {
+  using Location = FlatLoop::Location;
+  auto read = [&](const Location& location) -> const Literal& {
+    switch (location.kind) {
+      case Location::Kind::kState:
+        return state[location.index];
+      case Location::Kind::kOutput:
+        return outputs[location.index];
+      case Location::Kind::kConstant:
+        break;
+    }
+    return *location.constant;
+  };
+  // A buffer of `bytes` for `shape`: the one it holds, else a new one.
+  auto shaped = [](Literal& buffer, const ir::Shape& shape, int64_t bytes) -> Status {
+    if (!buffer.is_tuple() && static_cast<int64_t>(buffer.byte_size()) == bytes)
+      return Status::Ok();
+    StatusOr<Literal> made = Literal::CreateInto(shape, {});
+    if (!made.ok()) return made.status();
+    buffer = std::move(made).value();
+    return Status::Ok();
+  };
+  constexpr size_t kOnStack = 32;
+  for (size_t o = 0; o < part.ops.size(); ++o) {
+    const FlatLoop::Op& op = part.ops[o];
+    const Step& step = *op.step;
+    const ir::Instruction& instruction = *step.instruction;
+    const auto started =
+        time_kernels_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    Literal& output = outputs[o];
+    const int in_place = step.kind == StepKind::kMlir ? step.in_place_input : -1;
+    if (op.donated) {
+      const Location& operand = op.inputs[static_cast<size_t>(in_place)];
+      std::swap(output, operand.kind == Location::Kind::kState ? state[operand.index]
+                                                                : outputs[operand.index]);
+    } else {
+      Status made = shaped(output, op.shape, op.bytes);
+      if (!made.ok()) return Status::Error(instruction.name() + ": " + made.message());
+      if (in_place >= 0) {
+        const Literal& start = read(op.inputs[static_cast<size_t>(in_place)]);
+        if (static_cast<int64_t>(start.byte_size()) != op.bytes)
+          return Status::Error(instruction.name() + ": its in-place operand has another size");
+        std::memcpy(output.data(), start.data(), start.byte_size());
+      }
+    }
+    if (static_cast<int64_t>(output.byte_size()) != op.bytes)
+      return Status::Error(instruction.name() + ": its in-place operand has another size");
+    Status ran = Status::Ok();
+    if (step.kind == StepKind::kBlas || step.kind == StepKind::kOutput) {
+      const ir::Instruction& contraction = step.kind == StepKind::kBlas ? instruction : *step.dot;
+      const size_t lhs = step.kind == StepKind::kBlas ? 0 : static_cast<size_t>(step.dot_lhs);
+      const size_t rhs = step.kind == StepKind::kBlas ? 1 : static_cast<size_t>(step.dot_rhs);
+      Literal& into = step.kind == StepKind::kBlas ? output : products[o];
+      if (step.kind == StepKind::kOutput) {
+        Status made = shaped(into, op.product_shape, op.product_bytes);
+        if (!made.ok()) return Status::Error(instruction.name() + ": " + made.message());
+      }
+      if (contraction.opcode() == Opcode::kDot) {
+        ran = RunBlasDotInto(contraction, read(op.inputs.at(lhs)), read(op.inputs.at(rhs)),
+                             options_.f32_dot_precision, into, step.gemm, step.dot_plan.get());
+      } else {
+        StatusOr<Literal> computed =
+            RunLibrary(contraction, step.gemm, read(op.inputs.at(lhs)), read(op.inputs.at(rhs)),
+                       into.TakeStorage(), step.dot_plan.get(), step.direct_convolution.get());
+        if (computed.ok())
+          into = std::move(computed).value();
+        else
+          ran = computed.status();
+      }
+    }
+    if (ran.ok() && step.kind != StepKind::kBlas) {
+      // The kernel's arguments: its inputs (an output fusion's product after them), then
+      // its output.
+      void* on_stack[kOnStack];
+      std::vector<void*> on_heap;
+      const size_t inputs = op.inputs.size() + (step.kind == StepKind::kOutput ? 1 : 0);
+      void** buffers = on_stack;
+      if (inputs + 1 > kOnStack) {
+        on_heap.resize(inputs + 1);
+        buffers = on_heap.data();
+      }
+      for (size_t i = 0; i < op.inputs.size(); ++i) {
+        buffers[i] = static_cast<int>(i) == in_place
+                         ? output.data()
+                         : const_cast<uint8_t*>(read(op.inputs[i]).data());
+      }
+      if (step.kind == StepKind::kOutput) buffers[op.inputs.size()] = products[o].data();
+      buffers[inputs] = output.data();
+      ran = step.kernel->Run(buffers, inputs + 1);
+    }
+    if (!ran.ok()) return Status::Error(instruction.name() + ": " + ran.message());
+    if (step.record >= 0 && time_kernels_) {
+      KernelTiming& timing = timings_[static_cast<size_t>(step.record)];
+      timing.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++timing.executions;
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<Literal> CpuExecutable::Impl::RunFlatLoop(const Step& step, Values operands,
+                                                   Literal* donor) {
+  using Location = FlatLoop::Location;
+  const FlatLoop& loop = *step.flat_loop;
+  const ir::Instruction& instruction = *step.instruction;
+  FlatLoop::Buffers own;
+  FlatLoop::Buffers& buffers = loop.buffers.in_use ? own : loop.buffers;
+  buffers.in_use = true;
+  int64_t held = 0;
+  struct Release {
+    int64_t& total;
+    int64_t& held;
+    FlatLoop::Buffers& buffers;
+    ~Release() {
+      total -= held;
+      buffers.state.clear();
+      buffers.next.clear();
+      buffers.in_use = false;
+    }
+  } release{live_bytes_, held, buffers};
+  // The state, element by element: handed over, or copied.
+  const Literal& start = donor != nullptr ? *donor : *operands[0];
+  if (loop.tuple_state) {
+    if (!start.is_tuple() || start.elements().size() != loop.elements)
+      return Status::Error(instruction.name() + ": its operand is not the loop's state");
+    buffers.state.resize(loop.elements);
+    for (size_t k = 0; k < loop.elements; ++k) {
+      buffers.state[k] = donor != nullptr ? std::move(donor->elements()[k]) : start.elements()[k];
+    }
+  } else {
+    if (start.is_tuple())
+      return Status::Error(instruction.name() + ": its operand is not the loop's state");
+    buffers.state.resize(1);
+    buffers.state[0] = donor != nullptr ? std::move(*donor) : start;
+  }
+  // The state and every buffer count toward the limit while the loop runs.
+  for (const Literal& element : buffers.state) held += element.TotalByteSize();
+  for (const FlatLoop::Part* part : {&loop.condition, &loop.body})
+    for (const FlatLoop::Op& op : part->ops) held += op.bytes + op.product_bytes;
+  if (held > options_.max_live_bytes - live_bytes_) {
+    const int64_t needed = held;
+    held = 0;
+    return Status::Error(instruction.name() + ": its state and buffers (" +
+                         std::to_string(needed) + " bytes) would take the live values past the " +
+                         "limit of " + std::to_string(options_.max_live_bytes) + " bytes");
+  }
+  live_bytes_ += held;
+  buffers.condition.resize(loop.condition.ops.size());
+  buffers.condition_products.resize(loop.condition.ops.size());
+  buffers.body.resize(loop.body.ops.size());
+  buffers.body_products.resize(loop.body.ops.size());
+  auto read = [&](const Location& location, const std::vector<Literal>& outputs)
+      -> const Literal& {
+    switch (location.kind) {
+      case Location::Kind::kState:
+        return buffers.state[location.index];
+      case Location::Kind::kOutput:
+        return outputs[location.index];
+      case Location::Kind::kConstant:
+        break;
+    }
+    return *location.constant;
+  };
+  for (int64_t iteration = 0;; ++iteration) {
+    Status checked =
+        RunFlatPart(loop.condition, buffers.state, buffers.condition, buffers.condition_products);
+    if (!checked.ok()) return checked;
+    const Literal& go_on = read(loop.condition.results[0], buffers.condition);
+    if (go_on.is_tuple() || go_on.element_count() != 1)
+      return Status::Error(instruction.name() + ": condition does not return a pred");
+    if (go_on.GetInt(0) == 0) break;
+    if (iteration >= options_.max_while_iterations) {
+      return Status::Error(instruction.name() + ": while loop still running after " +
+                           std::to_string(options_.max_while_iterations) +
+                           " iterations (the iteration limit)");
+    }
+    Status ran = RunFlatPart(loop.body, buffers.state, buffers.body, buffers.body_products);
+    if (!ran.ok()) return ran;
+    // The new state: buffers move into it where nothing else in it is the same buffer.
+    buffers.next.resize(loop.elements);
+    for (size_t j = 0; j < loop.elements; ++j) {
+      const Location& result = loop.body.results[j];
+      if (!loop.body.moves[j]) {
+        buffers.next[j] = read(result, buffers.body);
+        continue;
+      }
+      Literal& moved = result.kind == Location::Kind::kState ? buffers.state[result.index]
+                                                             : buffers.body[result.index];
+      buffers.next[j] = std::move(moved);
+      moved = Literal();
+    }
+    std::swap(buffers.state, buffers.next);
+    // An output whose buffer the new state took gets an element of the old state of its
+    // shape, to write the next step into.
+    for (size_t o = 0; o < loop.body.ops.size(); ++o) {
+      if (!buffers.body[o].is_tuple()) continue;
+      for (Literal& old : buffers.next) {
+        if (!old.is_tuple() && !old.is_shared() && old.shape().Compatible(loop.body.ops[o].shape)) {
+          buffers.body[o] = std::move(old);
+          old = Literal();
+          break;
+        }
+      }
+    }
+  }
+  if (!loop.tuple_state) return std::move(buffers.state[0]);
+  return Literal::Tuple(std::move(buffers.state));
 }
 
 StatusOr<Literal> CpuExecutable::Impl::Run(const std::vector<Literal>& arguments) {
@@ -1056,6 +1497,13 @@ double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; 
 
 std::string CpuExecutable::KernelSummary() const {
   return SummarizeKernels(impl_->records_, impl_->host_opcodes_);
+}
+
+std::string CpuExecutable::LoopSummary() const {
+  std::string summary;
+  for (const auto& [name, note] : impl_->loop_notes_)
+    summary += (summary.empty() ? "" : "; ") + name + " " + note;
+  return summary;
 }
 
 }  // namespace fusescope::runtime

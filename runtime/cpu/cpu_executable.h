@@ -66,6 +66,10 @@ struct CpuExecutableOptions {
   // kernel`, the Kernel view and the recording. Off (a run or profile that stores no
   // kernels), the records have no stages and compiling prints none of them.
   bool keep_lowering_stages = true;
+  // A while loop whose state is arrays and whose condition and body are kernels, library
+  // calls and constants runs on buffers of its own, planned once; off, every loop runs value
+  // by value, as a loop that cannot always does.
+  bool flat_loops = true;
 };
 
 class CpuExecutable {
@@ -99,6 +103,9 @@ class CpuExecutable {
   int64_t reused_values() const;
   // "12 kernels: 9 mlir-cpu, 2 openblas, 1 host (while)".
   std::string KernelSummary() const;
+  // How each while loop runs: "while.6 on its own buffers", or "value by value: " and why
+  // (a step on the host, a tuple in the state, ...); "; " between loops, empty without any.
+  std::string LoopSummary() const;
 
  private:
   class Impl;

@@ -578,6 +578,7 @@ lt_f32 {
   ASSERT_TRUE(executable.ok()) << executable.message();
   // The while's condition (compare) and body (add) are kernels of their own; sort is not.
   EXPECT_EQ((*executable)->KernelSummary(), "4 kernels: 1 host (sort), 3 mlir-cpu");
+  EXPECT_EQ((*executable)->LoopSummary(), "w on its own buffers");
   for (const recording::KernelRecord& kernel : (*executable)->kernels()) {
     if (kernel.backend == "host") {
       EXPECT_FALSE(kernel.note.empty());
@@ -864,6 +865,122 @@ ENTRY e {
     // copied it; the second took it over.
     EXPECT_EQ(testing::Values(results[4]), testing::Values(results[0]));
   }
+}
+
+// A loop whose body shuffles its state: two elements swap places, one value is passed on
+// twice, a constant becomes an element, and an in-place update's operand is read again after
+// it (so the update must work on a copy). On its own buffers (the flat loop) it must compute
+// what the interpreter does, bitwise, run after run, and what the value-by-value path does.
+TEST_F(CpuExecutableTest, ALoopOnItsOwnBuffersKeepsEveryValueItsStateStillNeeds) {
+  auto module = ir::ParseHloModule(std::string("HloModule shuffle\n") + kFillRow + R"(
+cond {
+  t = (s32[], f32[4], f32[4], f32[6,4], f32[6,4], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  t = (s32[], f32[4], f32[4], f32[6,4], f32[6,4], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  a = f32[4] get-tuple-element(t), index=1
+  b = f32[4] get-tuple-element(t), index=2
+  buffer = f32[6,4] get-tuple-element(t), index=3
+  kept = f32[4] get-tuple-element(t), index=6
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  ab = f32[4] add(a, b)
+  abk = f32[4] add(ab, kept)
+  d = f32[6,4] fusion(abk, buffer, i), kind=kLoop, calls=fill
+  negated = f32[6,4] negate(buffer)
+  c = f32[4] constant({7, 8, 9, 10})
+  ROOT out = (s32[], f32[4], f32[4], f32[6,4], f32[6,4], f32[4], f32[4]) tuple(next, b, ab, d, negated, ab, c)
+}
+ENTRY e {
+  a0 = f32[4] parameter(0)
+  b0 = f32[4] parameter(1)
+  buffer0 = f32[6,4] parameter(2)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4], f32[4], f32[6,4], f32[6,4], f32[4], f32[4]) tuple(zero, a0, b0, buffer0, buffer0, a0, b0)
+  ROOT w = (s32[], f32[4], f32[4], f32[6,4], f32[6,4], f32[4], f32[4]) while(init), condition=cond, body=body
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  std::vector<double> buffer(24);
+  for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = 100 + static_cast<double>(i);
+  const std::vector<Literal> arguments = {testing::F32({4}, {1, 2, 3, 4}),
+                                          testing::F32({4}, {0.5, -1, 2, -3}),
+                                          testing::F32({6, 4}, buffer)};
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, arguments);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (bool flat : {true, false}) {
+    CpuExecutableOptions options;
+    options.flat_loops = flat;
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    EXPECT_EQ((*executable)->LoopSummary(),
+              flat ? "w on its own buffers" : "w value by value (flat loops are off)");
+    for (int run = 0; run < 3; ++run) {
+      auto actual = (*executable)->Run(arguments);
+      ASSERT_TRUE(actual.ok()) << actual.message();
+      EXPECT_TRUE(actual->BitwiseEqual(*expected))
+          << (flat ? "flat" : "value by value") << " run " << run << ": " << actual->ToString()
+          << "\nexpected " << expected->ToString();
+    }
+    // The arguments are left as they were.
+    EXPECT_EQ(testing::Values(arguments[2]), buffer);
+  }
+  const std::vector<Literal>& state = expected->elements();
+  EXPECT_EQ(testing::Values(state[0]), std::vector<double>{5});
+  EXPECT_EQ(testing::Values(state[6]), (std::vector<double>{7, 8, 9, 10}));
+  // (a, b) <- (b, a + b) five times: a = 3 a0 + 5 b0, b = 5 a0 + 8 b0.
+  EXPECT_EQ(testing::Values(state[1]), (std::vector<double>{5.5, 1, 19, -3}));
+  EXPECT_EQ(testing::Values(state[2]), (std::vector<double>{9, 2, 31, -4}));
+  EXPECT_EQ(testing::Values(state[5]), testing::Values(state[2]));
+  // Row 0: a0 + b0 + b0 (the kept element before the constant replaced it); row 4: the last
+  // a + b, plus the constant.
+  const std::vector<double> rows = testing::Values(state[3]);
+  EXPECT_EQ(std::vector<double>(rows.begin(), rows.begin() + 4), (std::vector<double>{2, 0, 7, -2}));
+  EXPECT_EQ(std::vector<double>(rows.begin() + 16, rows.begin() + 20),
+            (std::vector<double>{16, 10, 40, 6}));
+}
+
+// A loop with a step no kernel runs is planned value by value, and says which step.
+TEST_F(CpuExecutableTest, ALoopWithAHostStepSaysWhyItRunsValueByValue) {
+  auto module = ir::ParseHloModule(R"(HloModule sorted
+lt_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+cond {
+  t = (s32[], f32[5]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  t = (s32[], f32[5]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  x = f32[5] get-tuple-element(t), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  negated = f32[5] negate(x)
+  sorted = f32[5] sort(negated), dimensions={0}, to_apply=lt_f32
+  ROOT out = (s32[], f32[5]) tuple(next, sorted)
+}
+ENTRY e {
+  x = f32[5] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[5]) tuple(zero, x)
+  ROOT w = (s32[], f32[5]) while(init), condition=cond, body=body
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_EQ((*executable)->LoopSummary(), "w value by value: sorted (sort) runs on the host");
+  auto result = (*executable)->Run({testing::F32({5}, {3, 1, 2, 5, 4})});
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(testing::Values(result->elements()[1]), (std::vector<double>{-5, -4, -3, -2, -1}));
 }
 
 TEST(CpuLoweringOptionsTest, ParsesAndPrints) {
