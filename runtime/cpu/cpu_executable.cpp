@@ -264,10 +264,9 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
       const std::vector<Location>& inputs = part.ops[later].inputs;
       read_again = std::find(inputs.begin(), inputs.end(), operand) != inputs.end();
     }
-    const ir::Shape& operand_shape =
-        operand.kind == Location::Kind::kState
-            ? loop.state_shapes[operand.index]
-            : part.ops[operand.index].shape;
+    const ir::Shape& operand_shape = operand.kind == Location::Kind::kState
+                                         ? loop.state_shapes[operand.index]
+                                         : part.ops[operand.index].shape;
     op.donated = !read_again && operand_shape.Compatible(op.shape);
   }
   part.moves.assign(part.results.size(), 0);
@@ -1130,7 +1129,7 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
     if (op.donated) {
       const Location& operand = op.inputs[static_cast<size_t>(in_place)];
       std::swap(output, operand.kind == Location::Kind::kState ? state[operand.index]
-                                                                : outputs[operand.index]);
+                                                               : outputs[operand.index]);
     } else {
       Status made = shaped(output, op.shape, op.bytes);
       if (!made.ok()) return Status::Error(instruction.name() + ": " + made.message());
@@ -1239,17 +1238,16 @@ StatusOr<Literal> CpuExecutable::Impl::RunFlatLoop(const Step& step, Values oper
   if (held > options_.max_live_bytes - live_bytes_) {
     const int64_t needed = held;
     held = 0;
-    return Status::Error(instruction.name() + ": its state and buffers (" +
-                         std::to_string(needed) + " bytes) would take the live values past the " +
-                         "limit of " + std::to_string(options_.max_live_bytes) + " bytes");
+    return Status::Error(instruction.name() + ": its state and buffers (" + std::to_string(needed) +
+                         " bytes) would take the live values past the " + "limit of " +
+                         std::to_string(options_.max_live_bytes) + " bytes");
   }
   live_bytes_ += held;
   buffers.condition.resize(loop.condition.ops.size());
   buffers.condition_products.resize(loop.condition.ops.size());
   buffers.body.resize(loop.body.ops.size());
   buffers.body_products.resize(loop.body.ops.size());
-  auto read = [&](const Location& location, const std::vector<Literal>& outputs)
-      -> const Literal& {
+  auto read = [&](const Location& location, const std::vector<Literal>& outputs) -> const Literal& {
     switch (location.kind) {
       case Location::Kind::kState:
         return buffers.state[location.index];

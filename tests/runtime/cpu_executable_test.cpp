@@ -939,7 +939,8 @@ ENTRY e {
   // Row 0: a0 + b0 + b0 (the kept element before the constant replaced it); row 4: the last
   // a + b, plus the constant.
   const std::vector<double> rows = testing::Values(state[3]);
-  EXPECT_EQ(std::vector<double>(rows.begin(), rows.begin() + 4), (std::vector<double>{2, 0, 7, -2}));
+  EXPECT_EQ(std::vector<double>(rows.begin(), rows.begin() + 4),
+            (std::vector<double>{2, 0, 7, -2}));
   EXPECT_EQ(std::vector<double>(rows.begin() + 16, rows.begin() + 20),
             (std::vector<double>{16, 10, 40, 6}));
 }
