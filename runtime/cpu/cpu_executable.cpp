@@ -142,6 +142,19 @@ struct FlatLoop {
     // buffer) rather than being copied.
     std::vector<char> moves;
   };
+  // The bytes at `location`: an element of `state`, an output of the part, or a constant.
+  static const Literal& Read(const Location& location, const std::vector<Literal>& state,
+                             const std::vector<Literal>& outputs) {
+    switch (location.kind) {
+      case Location::Kind::kState:
+        return state[location.index];
+      case Location::Kind::kOutput:
+        return outputs[location.index];
+      case Location::Kind::kConstant:
+        break;
+    }
+    return *location.constant;
+  }
   Part condition, body;
   size_t elements = 1;  // of the state
   bool tuple_state = false;
@@ -1098,15 +1111,7 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
                                         std::vector<Literal>& products) {
   using Location = FlatLoop::Location;
   auto read = [&](const Location& location) -> const Literal& {
-    switch (location.kind) {
-      case Location::Kind::kState:
-        return state[location.index];
-      case Location::Kind::kOutput:
-        return outputs[location.index];
-      case Location::Kind::kConstant:
-        break;
-    }
-    return *location.constant;
+    return FlatLoop::Read(location, state, outputs);
   };
   // A buffer of `bytes` for `shape`: the one it holds, else a new one.
   auto shaped = [](Literal& buffer, const ir::Shape& shape, int64_t bytes) -> Status {
@@ -1239,7 +1244,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunFlatLoop(const Step& step, Values oper
     const int64_t needed = held;
     held = 0;
     return Status::Error(instruction.name() + ": its state and buffers (" + std::to_string(needed) +
-                         " bytes) would take the live values past the " + "limit of " +
+                         " bytes) would take the live values past the limit of " +
                          std::to_string(options_.max_live_bytes) + " bytes");
   }
   live_bytes_ += held;
@@ -1248,15 +1253,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunFlatLoop(const Step& step, Values oper
   buffers.body.resize(loop.body.ops.size());
   buffers.body_products.resize(loop.body.ops.size());
   auto read = [&](const Location& location, const std::vector<Literal>& outputs) -> const Literal& {
-    switch (location.kind) {
-      case Location::Kind::kState:
-        return buffers.state[location.index];
-      case Location::Kind::kOutput:
-        return outputs[location.index];
-      case Location::Kind::kConstant:
-        break;
-    }
-    return *location.constant;
+    return FlatLoop::Read(location, buffers.state, outputs);
   };
   for (int64_t iteration = 0;; ++iteration) {
     Status checked =
