@@ -55,10 +55,13 @@ void KeepLargeBlocksInTheHeap() {
 
 int main(int argc, char** argv) {
   KeepLargeBlocksInTheHeap();
-  // OpenBLAS chose its kernels when it loaded, before main: where they are older than this
-  // CPU runs, the process starts again with the right ones.
-  fusescope::runtime::RestartForBetterOpenBlasKernels(argv);
   std::vector<std::string> args(argv + 1, argv + argc);
+  // OpenBLAS chose its kernels when it loaded, before main: where they are older than this
+  // CPU runs, a command that may run kernels starts the process again with the right ones.
+  const fusescope::app::Command* named =
+      args.empty() ? nullptr : fusescope::app::FindCommand(args[0]);
+  if (args.empty() || args[0] == "gui" || (named != nullptr && named->runs_kernels))
+    fusescope::runtime::RestartForBetterOpenBlasKernels(argv);
   if (args.empty() || args[0] == "gui") {
 #ifdef FUSESCOPE_HAVE_GUI
     return fusescope::app::GuiMain(argc, argv);

@@ -117,6 +117,10 @@ struct Command {
   std::vector<Flag> flags;
   std::function<int(const ParsedArgs& args)> run;
   std::string standard_input;  // what the command reads on stdin, for its usage: "REQUEST.json"
+  // Whether it may run compiled kernels or GEMMs: only then does main start the process again
+  // for OpenBLAS's better kernels (RestartForBetterOpenBlasKernels), which costs a second
+  // process start (about 60 ms here).
+  bool runs_kernels = true;
 };
 
 // ParseFlags, then the positionals and required flags `command` declares; their errors end

@@ -227,6 +227,7 @@ const CommandRegistrar kRegistrar({
                                    .Mode(),
                            })),
     .run = RunCompile,
+    .runs_kernels = false,
 });
 
 }  // namespace

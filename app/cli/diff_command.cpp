@@ -312,6 +312,7 @@ const CommandRegistrar kRegistrar({
             Switch("--no-decisions", "with --svg: no fusion decisions on the edges"),
         },
     .run = RunDiff,
+    .runs_kernels = false,
 });
 
 }  // namespace

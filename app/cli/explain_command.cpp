@@ -74,6 +74,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunExplain,
+    .runs_kernels = false,
 });
 
 }  // namespace

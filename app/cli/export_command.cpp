@@ -192,6 +192,7 @@ const CommandRegistrar kRegistrar({
             Switch("--json", "with --model-explorer: print JSON"),
         },
     .run = RunExport,
+    .runs_kernels = false,
 });
 
 }  // namespace

@@ -74,6 +74,7 @@ const CommandRegistrar kRegistrar({
             Switch("--man", "the man page's commands, in roff").Hidden(),
         },
     .run = RunHelp,
+    .runs_kernels = false,
 });
 
 }  // namespace

@@ -454,6 +454,7 @@ const CommandRegistrar kRegistrar({
                  "latest profile without :ID)"),
         },
     .run = RunHot,
+    .runs_kernels = false,
 });
 
 }  // namespace

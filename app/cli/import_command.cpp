@@ -467,6 +467,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunImport,
+    .runs_kernels = false,
 });
 
 }  // namespace

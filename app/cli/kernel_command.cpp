@@ -300,6 +300,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunKernel,
+    .runs_kernels = false,
 });
 
 }  // namespace

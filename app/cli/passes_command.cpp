@@ -117,6 +117,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunPasses,
+    .runs_kernels = false,
 });
 
 }  // namespace

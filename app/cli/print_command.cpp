@@ -52,6 +52,7 @@ const CommandRegistrar kRegistrar({
             DimFlag(),
         },
     .run = RunPrint,
+    .runs_kernels = false,
 });
 
 }  // namespace

@@ -121,6 +121,7 @@ const CommandRegistrar kRegistrar({
             ProgressFlag(),
         },
     .run = RunReport,
+    .runs_kernels = false,
 });
 
 }  // namespace

@@ -126,6 +126,7 @@ const CommandRegistrar kRegistrar({
             DimFlag(),
         },
     .run = RunStats,
+    .runs_kernels = false,
 });
 
 }  // namespace

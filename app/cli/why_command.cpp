@@ -118,6 +118,7 @@ const CommandRegistrar kRegistrar({
             Switch("--json", "print JSON"),
         },
     .run = RunWhy,
+    .runs_kernels = false,
 });
 
 }  // namespace

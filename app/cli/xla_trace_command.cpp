@@ -166,6 +166,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunXlaTrace,
+    .runs_kernels = false,
 });
 
 }  // namespace

@@ -142,6 +142,7 @@ const CommandRegistrar kRegistrar({
             JsonFlag(),
         },
     .run = RunXlaVsOurs,
+    .runs_kernels = false,
 });
 
 }  // namespace
