@@ -1350,6 +1350,20 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program, Values
     }
   } release{live_bytes_, held, scratch};
   std::vector<const Literal*>& operands = scratch.operands;
+  // For a get-tuple-element that reads a tuple this program holds for the last time: the
+  // element's index; -1 otherwise.
+  auto movable_element = [&](const Step& step, auto& last_read) -> int64_t {
+    const ir::Instruction& instruction = *step.instruction;
+    if (instruction.opcode() != Opcode::kGetTupleElement ||
+        (step.kind != StepKind::kValue && step.kind != StepKind::kHost) ||
+        step.operands.size() != 1 || !last_read(step.operands[0]))
+      return -1;
+    const Literal& tuple = values[step.operands[0]];
+    const int64_t index = instruction.tuple_index().value_or(-1);
+    if (!tuple.is_tuple() || index < 0 || index >= static_cast<int64_t>(tuple.elements().size()))
+      return -1;
+    return index;
+  };
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
     const ir::Instruction& instruction = *step.instruction;
@@ -1396,6 +1410,13 @@ StatusOr<Literal> CpuExecutable::Impl::RunProgram(const Program& program, Values
     if (state != nullptr && step.takes_element >= 0 && state->is_tuple() &&
         step.takes_element < static_cast<int64_t>(state->elements().size())) {
       result = std::move(state->elements()[static_cast<size_t>(step.takes_element)]);
+    } else if (const int64_t element = movable_element(step, last_read); element >= 0) {
+      // The last read of a tuple this program holds (a while loop's result, most often): the
+      // element moves out, and the rest of the tuple is dropped.
+      const size_t slot = step.operands[0];
+      hand_over(slot);
+      result = std::move(values[slot].elements()[static_cast<size_t>(element)]);
+      values[slot] = Literal();
     } else if (instruction.opcode() == Opcode::kTuple &&
                (step.kind == StepKind::kValue || step.kind == StepKind::kHost)) {
       // A loop body's new state: its elements are moved where they were last read.

@@ -945,6 +945,49 @@ ENTRY e {
             (std::vector<double>{16, 10, 40, 6}));
 }
 
+// A loop's result read by several get-tuple-elements: each read but the last copies its
+// element, the last moves it out; reading the same element twice must still see it twice.
+TEST_F(CpuExecutableTest, TheLastReadOfALoopsResultTakesItsElement) {
+  auto module = ir::ParseHloModule(R"(HloModule reads
+cond {
+  t = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  t = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  x = f32[4] get-tuple-element(t), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  doubled = f32[4] add(x, x)
+  ROOT out = (s32[], f32[4]) tuple(next, doubled)
+}
+ENTRY e {
+  x0 = f32[4] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]) tuple(zero, x0)
+  w = (s32[], f32[4]) while(init), condition=cond, body=body
+  first = f32[4] get-tuple-element(w), index=1
+  steps = s32[] get-tuple-element(w), index=0
+  sum = f32[4] add(first, first)
+  last = f32[4] get-tuple-element(w), index=1
+  ROOT r = (f32[4], f32[4], s32[]) tuple(sum, last, steps)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  const std::vector<Literal> arguments = {testing::F32({4}, {1, -2, 0.5, 3})};
+  for (int run = 0; run < 2; ++run) {
+    auto result = (*executable)->Run(arguments);
+    ASSERT_TRUE(result.ok()) << result.message();
+    EXPECT_EQ(testing::Values(result->elements()[0]), (std::vector<double>{16, -32, 8, 48}));
+    EXPECT_EQ(testing::Values(result->elements()[1]), (std::vector<double>{8, -16, 4, 24}));
+    EXPECT_EQ(testing::Values(result->elements()[2]), std::vector<double>{3});
+  }
+}
+
 // A loop with a step no kernel runs is planned value by value, and says which step.
 TEST_F(CpuExecutableTest, ALoopWithAHostStepSaysWhyItRunsValueByValue) {
   auto module = ir::ParseHloModule(R"(HloModule sorted
