@@ -64,7 +64,9 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
       "buffer-deallocation-simplification",
       "bufferization-lower-deallocations",
       "cse",
+      "flatten-fills",
       "convert-linalg-to-affine-loops",
+      "drop-dead-allocations",
       "reduction-iter-args",
   };
   // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
