@@ -345,8 +345,7 @@ void FlattenFills(mlir::ModuleOp module) {
     if (!type || !type.hasStaticShape() || type.getRank() < 2 || !type.getLayout().isIdentity())
       continue;
     mlir::ReassociationIndices all;
-    for (int64_t dimension = 0; dimension < type.getRank(); ++dimension)
-      all.push_back(dimension);
+    for (int64_t dimension = 0; dimension < type.getRank(); ++dimension) all.push_back(dimension);
     mlir::OpBuilder builder(fill);
     auto flat = builder.create<mlir::memref::CollapseShapeOp>(
         fill.getLoc(), output, llvm::ArrayRef<mlir::ReassociationIndices>{all});
