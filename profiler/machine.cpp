@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -100,20 +101,36 @@ double FlopsOf(const FmaKernel& kernel, int64_t rounds) {
 
 std::atomic<float> g_sink{0};
 
-// Runs `work(thread_index)` on `threads` threads started together; returns the wall time
-// from the common start to the last one's end.
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// One run of a probe: its wall time, and the share of `threads` cores its threads ran on
+// (their CPU time over threads x the wall time; other work on the cores lowers it).
+struct ProbeRun {
+  double seconds = 0;
+  double cpu_share = 0;
+};
+
+// Runs `work(thread_index)` on `threads` threads started together: the wall time from the
+// common start to the last one's end, and the share of the cores they got.
 template <typename Work>
-double RunTogether(int threads, Work work) {
+ProbeRun RunTogether(int threads, Work work) {
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   std::vector<Clock::time_point> ends(static_cast<size_t>(threads));
+  std::vector<double> cpu(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       ready.fetch_add(1);
       while (!go.load(std::memory_order_acquire)) {
       }
+      const double cpu_start = ThreadCpuSeconds();
       work(t);
+      cpu[static_cast<size_t>(t)] = ThreadCpuSeconds() - cpu_start;
       ends[static_cast<size_t>(t)] = Clock::now();
     });
   }
@@ -121,21 +138,39 @@ double RunTogether(int threads, Work work) {
   const Clock::time_point start = Clock::now();
   go.store(true, std::memory_order_release);
   for (std::thread& thread : pool) thread.join();
-  return Seconds(start, *std::max_element(ends.begin(), ends.end()));
+  ProbeRun run;
+  run.seconds = Seconds(start, *std::max_element(ends.begin(), ends.end()));
+  double total = 0;
+  for (double seconds : cpu) total += seconds;
+  if (run.seconds > 0) run.cpu_share = std::min(1.0, total / (threads * run.seconds));
+  return run;
 }
 
+// A probe's figure: the best rate of its tries, and the CPU share of that try.
+struct ProbeResult {
+  double rate = 0;
+  double cpu_share = 0;
+  void Take(double candidate, double share) {
+    if (candidate > rate) {
+      rate = candidate;
+      cpu_share = share;
+    }
+  }
+};
+
 // Best FLOP/s over rounds of `rounds` each, within the time budget.
-double MeasureFma(const FmaKernel& kernel, int threads, int64_t rounds, double budget) {
-  double best = 0;
+ProbeResult MeasureFma(const FmaKernel& kernel, int threads, int64_t rounds, double budget) {
+  ProbeResult best;
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
   int tries = 0;
   do {
-    const double seconds = RunTogether(threads, [&](int) {
+    const ProbeRun run = RunTogether(threads, [&](int) {
       g_sink.store(g_sink.load(std::memory_order_relaxed) + kernel.run(rounds),
                    std::memory_order_relaxed);
     });
-    if (seconds > 0) best = std::max(best, FlopsOf(kernel, rounds) * threads / seconds);
+    if (run.seconds > 0)
+      best.Take(FlopsOf(kernel, rounds) * threads / run.seconds, run.cpu_share);
     ++tries;
   } while (tries < 3 || Clock::now() < deadline);
   return best;
@@ -156,7 +191,7 @@ int64_t LastLevelCacheBytes() {
   return largest;
 }
 
-double MeasureTriad(int threads, int64_t array_bytes, double budget) {
+ProbeResult MeasureTriad(int threads, int64_t array_bytes, double budget) {
   const int64_t n = array_bytes / static_cast<int64_t>(sizeof(float));
   std::unique_ptr<float[]> a(new float[static_cast<size_t>(n)]);
   std::unique_ptr<float[]> b(new float[static_cast<size_t>(n)]);
@@ -176,19 +211,20 @@ double MeasureTriad(int threads, int64_t array_bytes, double budget) {
     }
   });
   const float scalar = 3;
-  double best = 0;
+  ProbeResult best;
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
   int tries = 0;
   do {
-    const double seconds = RunTogether(threads, [&](int t) {
+    const ProbeRun run = RunTogether(threads, [&](int t) {
       auto [begin, end] = slice(t);
       float* __restrict out = a.get();
       const float* __restrict x = b.get();
       const float* __restrict y = c.get();
       for (int64_t i = begin; i < end; ++i) out[i] = x[i] + scalar * y[i];
     });
-    if (seconds > 0) best = std::max(best, 3.0 * static_cast<double>(n) * sizeof(float) / seconds);
+    if (run.seconds > 0)
+      best.Take(3.0 * static_cast<double>(n) * sizeof(float) / run.seconds, run.cpu_share);
     ++tries;
   } while (tries < 3 || Clock::now() < deadline);
   g_sink.store(g_sink.load() + a[static_cast<size_t>(n / 2)]);
@@ -239,8 +275,24 @@ StatusOr<MachineInfo> Calibrate(const CalibrationOptions& options) {
     if (Seconds(t0, Clock::now()) > options.seconds_per_probe / 10 || rounds > (int64_t{1} << 40)) break;
     rounds *= 2;
   }
-  info.peak_flops_one_core = MeasureFma(kernel, 1, rounds, options.seconds_per_probe);
-  info.peak_flops = MeasureFma(kernel, threads, rounds, options.seconds_per_probe);
+  // A probe whose best try ran on less than kTrustedCpuShare of its cores is taken again, a
+  // few times, in case what kept the cores busy has finished; its best try counts.
+  auto measure = [&](auto&& probe) {
+    ProbeResult result = probe();
+    for (int again = 0; again < 3 && result.cpu_share < kTrustedCpuShare; ++again) {
+      const ProbeResult retry = probe();
+      if (retry.cpu_share > result.cpu_share ||
+          (retry.cpu_share >= kTrustedCpuShare && retry.rate > result.rate))
+        result = retry;
+    }
+    info.cpu_share = std::min(info.cpu_share, result.cpu_share);
+    return result.rate;
+  };
+  info.cpu_share = 1;
+  info.peak_flops_one_core =
+      measure([&] { return MeasureFma(kernel, 1, rounds, options.seconds_per_probe); });
+  info.peak_flops =
+      measure([&] { return MeasureFma(kernel, threads, rounds, options.seconds_per_probe); });
 
   int64_t array_bytes = options.triad_array_bytes;
   if (array_bytes <= 0) {
@@ -249,7 +301,8 @@ StatusOr<MachineInfo> Calibrate(const CalibrationOptions& options) {
   if (array_bytes < 4096 || array_bytes > (int64_t{8} << 30)) {
     return Status::Error("triad array size must be between 4 KiB and 8 GiB");
   }
-  info.memory_bandwidth = MeasureTriad(threads, array_bytes, options.seconds_per_probe);
+  info.memory_bandwidth =
+      measure([&] { return MeasureTriad(threads, array_bytes, options.seconds_per_probe); });
   info.probe_seconds = Seconds(start, Clock::now());
   info.measured_at = UtcNow();
   return info;
@@ -306,6 +359,11 @@ StatusOr<MachineInfo> LoadCachedMachine(const std::string& directory) {
   FS_RETURN_IF_ERROR(number("peak_flops", info.peak_flops));
   FS_RETURN_IF_ERROR(number("memory_bandwidth", info.memory_bandwidth));
   FS_RETURN_IF_ERROR(number("probe_seconds", info.probe_seconds));
+  if (!values.count("cpu_share")) {
+    return Status::Error(path.string() +
+                         " predates the check that the probes had their cores to themselves");
+  }
+  FS_RETURN_IF_ERROR(number("cpu_share", info.cpu_share));
   const MachineInfo here = DescribeMachine();
   if (info.Key() != here.Key()) {
     return Status::Error(path.string() + " was measured on another machine (" + info.Key() +
@@ -334,6 +392,7 @@ Status SaveMachine(const MachineInfo& info, const std::string& directory) {
          << "peak_flops " << info.peak_flops << "\n"
          << "memory_bandwidth " << info.memory_bandwidth << "\n"
          << "probe_seconds " << info.probe_seconds << "\n"
+         << "cpu_share " << info.cpu_share << "\n"
          << "measured_at " << info.measured_at << "\n";
     file << text.str();
     if (!file.flush()) return Status::Error("cannot write " + temporary.string());
@@ -343,18 +402,35 @@ Status SaveMachine(const MachineInfo& info, const std::string& directory) {
   return Status::Ok();
 }
 
+std::string BusyNote(const MachineInfo& info) {
+  return "the machine was busy: the probes ran on " +
+         std::to_string(static_cast<int>(100 * info.cpu_share)) +
+         "% of their cores, so the figures are lower bounds";
+}
+
 StatusOr<MachineInfo> LoadOrCalibrate(const std::string& directory,
                                       const CalibrationOptions& options, std::string* note) {
   StatusOr<MachineInfo> cached = LoadCachedMachine(directory);
-  if (cached.ok()) {
+  if (cached.ok() && cached->cpu_share >= kTrustedCpuShare) {
     if (note) note->clear();
     return cached;
   }
-  if (note) *note = cached.message() + "; measuring this machine";
+  std::string said =
+      cached.ok() ? "the cached figures were measured while " + BusyNote(*cached) : cached.message();
+  said += "; measuring this machine";
   StatusOr<MachineInfo> measured = Calibrate(options);
   if (!measured.ok()) return measured;
+  if (measured->cpu_share < kTrustedCpuShare) said += " (" + BusyNote(*measured) + ")";
+  // A busy calibration is cached too (what `hot` and the roofline read), to be measured again
+  // by the next call here; it replaces a cached one only where its probes got more of
+  // their cores.
+  if (cached.ok() && cached->cpu_share > measured->cpu_share) {
+    if (note) *note = said + "; kept the cached figures, measured on a less busy machine";
+    return cached;
+  }
   Status saved = SaveMachine(*measured, directory);
-  if (!saved.ok() && note) *note += " (not cached: " + saved.message() + ")";
+  if (!saved.ok()) said += " (not cached: " + saved.message() + ")";
+  if (note) *note = said;
   return measured;
 }
 

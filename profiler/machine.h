@@ -29,6 +29,12 @@ struct MachineInfo {
   double probe_seconds = 0;         // how long measuring took
   std::string measured_at;          // UTC, ISO 8601
   bool from_cache = false;
+  // The share of its cores the probes' threads ran on (their CPU time over the wall time of
+  // the probe, for the try each figure comes from; the smallest of the three figures'). On a
+  // busy machine (a build on every core) the all-core probe got one core's worth, and the
+  // figure cached then made every "% of peak" after it wrong: below kTrustedCpuShare the
+  // figures are lower bounds, and LoadOrCalibrate measures again instead of trusting them.
+  double cpu_share = 1;
 
   std::string Key() const;  // what a cached entry must match
 };
@@ -41,6 +47,9 @@ struct CalibrationOptions {
   int threads = 0;  // 0: every logical core
 };
 
+// The CPU share at which a calibration's figures are trusted and cached.
+constexpr double kTrustedCpuShare = 0.9;
+
 // The machine as /proc/cpuinfo and CPUID describe it (no measurements).
 MachineInfo DescribeMachine();
 StatusOr<MachineInfo> Calibrate(const CalibrationOptions& options = {});
@@ -50,8 +59,13 @@ std::string DefaultCacheDirectory();
 // machine, or it does not parse (the message says which).
 StatusOr<MachineInfo> LoadCachedMachine(const std::string& directory);
 Status SaveMachine(const MachineInfo& info, const std::string& directory);
-// The cached entry if it is valid, else a fresh calibration saved for next time. `note`
-// receives why it measured again (no cache, another machine, a corrupt file), or "".
+// The cached entry if it is valid and was measured on cores the probes had to themselves
+// (cpu_share at least kTrustedCpuShare), else a fresh calibration, saved for next time
+// (unless the cached one's probes got more of their cores). `note` receives why it measured
+// again (no cache, another machine, a corrupt file, one from before the busy check, one
+// measured on a busy machine) and whether the new figures are lower bounds, or "".
+// "the machine was busy: the probes ran on 52% of their cores, so the figures are lower bounds".
+std::string BusyNote(const MachineInfo& info);
 StatusOr<MachineInfo> LoadOrCalibrate(const std::string& directory,
                                       const CalibrationOptions& options, std::string* note);
 

@@ -31,8 +31,9 @@ int RunMachine(const ParsedArgs& args) {
                                 : profiler::LoadOrCalibrate(directory, options, &note);
   if (!machine.ok()) return Fail("machine: " + machine.message());
   if (args.Has("--recalibrate")) {
-    Status saved = profiler::SaveMachine(*machine, directory);
-    if (!saved.ok()) note = "not cached: " + saved.message();
+    if (machine->cpu_share < profiler::kTrustedCpuShare) note = profiler::BusyNote(*machine);
+    if (Status saved = profiler::SaveMachine(*machine, directory); !saved.ok())
+      note += (note.empty() ? "" : "; ") + ("not cached: " + saved.message());
   }
   profiler::CpuCounters counters;
   const std::vector<profiler::CounterReading> readings = counters.Read();
@@ -53,6 +54,8 @@ int RunMachine(const ParsedArgs& args) {
     json.Key("measured_at").String(machine->measured_at);
     json.Key("probe_seconds").Double(machine->probe_seconds);
     json.Key("from_cache").Bool(machine->from_cache);
+    json.Key("cpu_share").Double(machine->cpu_share);
+    if (!note.empty()) json.Key("note").String(note);
     json.Key("openblas_core").String(runtime::OpenBlasCore());
     if (const char* took = std::getenv("FUSESCOPE_OPENBLAS_TOOK"))
       json.Key("openblas_core_taken_at_load").String(took);
@@ -100,8 +103,9 @@ int RunMachine(const ParsedArgs& args) {
   std::printf("  memory bandwidth:      %8.1f GB/s (triad)\n", machine->memory_bandwidth / 1e9);
   std::printf("  ridge point:           %8.2f FLOP/byte\n",
               machine->memory_bandwidth > 0 ? machine->peak_flops / machine->memory_bandwidth : 0);
-  std::printf("  measured %s in %.2f s%s\n", machine->measured_at.c_str(), machine->probe_seconds,
-              machine->from_cache ? " (cached)" : "");
+  std::printf("  measured %s in %.2f s%s, the probes on %.0f%% of their cores\n",
+              machine->measured_at.c_str(), machine->probe_seconds,
+              machine->from_cache ? " (cached)" : "", 100 * machine->cpu_share);
   if (const std::string core = runtime::OpenBlasCore(); !core.empty()) {
     const char* took = std::getenv("FUSESCOPE_OPENBLAS_TOOK");
     std::printf("  OpenBLAS kernels:      %s%s\n", core.c_str(),
