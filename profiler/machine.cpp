@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -169,8 +169,7 @@ ProbeResult MeasureFma(const FmaKernel& kernel, int threads, int64_t rounds, dou
       g_sink.store(g_sink.load(std::memory_order_relaxed) + kernel.run(rounds),
                    std::memory_order_relaxed);
     });
-    if (run.seconds > 0)
-      best.Take(FlopsOf(kernel, rounds) * threads / run.seconds, run.cpu_share);
+    if (run.seconds > 0) best.Take(FlopsOf(kernel, rounds) * threads / run.seconds, run.cpu_share);
     ++tries;
   } while (tries < 3 || Clock::now() < deadline);
   return best;
@@ -230,7 +229,6 @@ ProbeResult MeasureTriad(int threads, int64_t array_bytes, double budget) {
   g_sink.store(g_sink.load() + a[static_cast<size_t>(n / 2)]);
   return best;
 }
-
 
 constexpr const char* kCacheFile = "machine.txt";
 
@@ -415,8 +413,8 @@ StatusOr<MachineInfo> LoadOrCalibrate(const std::string& directory,
     if (note) note->clear();
     return cached;
   }
-  std::string said =
-      cached.ok() ? "the cached figures were measured while " + BusyNote(*cached) : cached.message();
+  std::string said = cached.ok() ? "the cached figures were measured while " + BusyNote(*cached)
+                                 : cached.message();
   said += "; measuring this machine";
   StatusOr<MachineInfo> measured = Calibrate(options);
   if (!measured.ok()) return measured;
