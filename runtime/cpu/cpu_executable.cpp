@@ -16,6 +16,7 @@
 #include "ir/computation.h"
 #include "ir/verifier.h"
 #include "passes/buffer_assignment.h"
+#include "passes/cost_analysis.h"
 #include "runtime/cpu/blas_convolution.h"
 #include "runtime/cpu/blas_dot.h"
 #include "runtime/executable_planning.h"
@@ -476,10 +477,12 @@ class CpuExecutable::Impl {
     return direct.ok() ? *direct : nullptr;
   }
   // A convolution whose kernel configuration names no library runs as oneDNN's own
-  // convolution, on one thread, where oneDNN has fast kernels for it (f32 at native
-  // precision): about three times im2col and OpenBLAS on two threads at a U-Net's 3x3
-  // convolutions. One thread, because an OpenMP team left spinning beside OpenBLAS's threads
-  // on the same cores slowed whole modules several times over; the tuner tries more.
+  // convolution where oneDNN has fast kernels for it (f32 at native precision): about three
+  // times im2col and OpenBLAS on two threads at a U-Net's 3x3 convolutions. On every core
+  // from kParallelConvolutionMacs multiply-adds (a ResNet block's 75M: the module 1.7x
+  // faster than on one thread), else on one: at a U-Net's 4.7M the convolutions gained a
+  // third but the kernels reading their outputs, written by the other core, took twice as
+  // long, and the module lost 8 %. The tuner tries the other counts.
   void ChooseConvolutionLibrary(Step& step, const ir::Instruction& convolution) const {
     auto found = options_.kernel_configs.find(step.instruction->name());
     if (found != options_.kernel_configs.end() && found->second.gemm) {
@@ -488,12 +491,43 @@ class CpuExecutable::Impl {
     }
     GemmConfig onednn = step.gemm;
     onednn.library = GemmLibrary::kOneDnn;
-    if (found == options_.kernel_configs.end() || found->second.threads == 0) onednn.threads = 1;
+    if (found == options_.kernel_configs.end() || found->second.threads == 0)
+      onednn.threads = passes::InstructionFlops(convolution) >= 2 * kParallelConvolutionMacs ? 0 : 1;
     if (auto direct = DirectConvolutionOf(convolution, onednn)) {
       step.gemm = onednn;
       step.direct_convolution = std::move(direct);
     }
   }
+  // A dot whose kernel configuration names no library, f32 at native precision, of at least
+  // kLargeGemmMacs multiply-adds per GEMM, runs through oneDNN on every core; smaller ones stay
+  // with OpenBLAS, which runs GEMMs that small on one thread. So one library's threads
+  // (oneDNN's OpenMP team) serve the module's large GEMMs: where OpenBLAS's threads and an
+  // OpenMP team both spun on the same cores, whole modules ran several times slower. On this
+  // machine's two cores oneDNN ran a BERT layer's GEMMs at 93-98 % of the FP32 peak against
+  // OpenBLAS's 61-72 %, and its 4-head attention products at 50-63 % against 29 %
+  // (bench/gemm_bakeoff); below 64^3 OpenBLAS was the faster (152 against 84 GFLOP/s at 32^3).
+  void ChooseDotLibrary(Step& step, const ir::Instruction& dot) const {
+    if (!options_.onednn_for_large_gemms) return;
+    auto found = options_.kernel_configs.find(step.instruction->name());
+    if (found != options_.kernel_configs.end() && found->second.gemm) return;
+    if (options_.f32_dot_precision != BlasPrecision::kNative ||
+        dot.shape().element_type() != ir::PrimitiveType::kF32)
+      return;
+    StatusOr<GemmProblem> problem = DotGemmProblem(dot);
+    if (!problem.ok()) return;
+    const int64_t macs = problem->m * problem->n * problem->k;
+    if (macs < kLargeGemmMacs) return;
+    if (!CheckBlasDot(dot, GemmLibrary::kOneDnn, options_.f32_dot_precision).ok()) return;
+    step.gemm.library = GemmLibrary::kOneDnn;
+    // Below kParallelDotMacs in all (batches together), one thread: oneDNN ran a 64^3 GEMM
+    // at 148 GFLOP/s on one thread and 93 on two.
+    if ((found == options_.kernel_configs.end() || found->second.threads == 0) &&
+        macs * problem->batch < kParallelDotMacs)
+      step.gemm.threads = 1;
+  }
+  static constexpr int64_t kLargeGemmMacs = int64_t{64} * 64 * 64;
+  static constexpr int64_t kParallelDotMacs = int64_t{1} << 20;
+  static constexpr int64_t kParallelConvolutionMacs = int64_t{1} << 24;
   Status CheckLibrary(const ir::Instruction& contraction, const GemmConfig& gemm) const {
     return contraction.opcode() == Opcode::kDot
                ? CheckBlasDot(contraction, gemm.library, options_.f32_dot_precision)
@@ -701,6 +735,7 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
   step.dot_rhs = split->rhs;
   // Our MLIR matmul is compiled here, not at the first run (a library has nothing to prepare).
   if (step.dot->opcode() == Opcode::kDot) {
+    ChooseDotLibrary(step, *step.dot);
     StatusOr<std::shared_ptr<const BlasDotPlan>> planned = PlanBlasDot(*step.dot);
     if (!planned.ok()) return Status::Error(step.instruction->name() + ": " + planned.message());
     step.dot_plan = *planned;
@@ -745,7 +780,10 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     step.kind = StepKind::kBlas;
     step.gemm = *gemm;
     const auto choosing = std::chrono::steady_clock::now();
-    if (opcode == Opcode::kConvolution) ChooseConvolutionLibrary(step, instruction);
+    if (opcode == Opcode::kConvolution)
+      ChooseConvolutionLibrary(step, instruction);
+    else
+      ChooseDotLibrary(step, instruction);
     recording::KernelRecord record = NewRecord(instruction);
     record.backend = GemmBackendName(step.gemm.library);
     record.note = LibraryCall(instruction, step.gemm);

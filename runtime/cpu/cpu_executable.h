@@ -70,6 +70,10 @@ struct CpuExecutableOptions {
   // calls and constants runs on buffers of its own, planned once; off, every loop runs value
   // by value, as a loop that cannot always does.
   bool flat_loops = true;
+  // Dots whose kernel configuration names no library: f32 ones at native precision of at
+  // least 64^3 multiply-adds per GEMM through oneDNN on every core, the rest through OpenBLAS
+  // (Impl::ChooseDotLibrary says why); off, every such dot through OpenBLAS.
+  bool onednn_for_large_gemms = true;
 };
 
 class CpuExecutable {

@@ -1247,6 +1247,80 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
     const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-5, 1e-5);
     EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
   }
+  // From 16M multiply-adds (here 75M) oneDNN has every core.
+  auto large = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n a = f32[2,32,32,64] parameter(0)\n b = f32[3,3,64,64] "
+      "parameter(1)\n ROOT c = f32[2,32,32,64] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=b01f_01io->b01f\n}\n");
+  ASSERT_TRUE(large.ok()) << large.message();
+  CpuExecutableOptions native;
+  native.f32_dot_precision = BlasPrecision::kNative;
+  auto parallel = CpuExecutable::Compile(**large, native);
+  ASSERT_TRUE(parallel.ok()) << parallel.message();
+  const recording::KernelRecord& record = (*parallel)->kernels().at(0);
+  EXPECT_EQ(record.backend, "onednn");
+  EXPECT_EQ(record.note.find(" thread"), std::string::npos) << record.note;
+}
+
+// f32 dots whose configuration names no library: through oneDNN from 64^3 multiply-adds per
+// GEMM (on one thread below 2^20 in all, on every core above), through OpenBLAS below 64^3,
+// at widened precision, where a configuration names OpenBLAS, or with the choice off.
+TEST_F(CpuExecutableTest, LargeF32DotsRunThroughOneDnnAndSmallOnesThroughOpenBlas) {
+  if (!GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).message();
+  auto module = ir::ParseHloModule(R"(HloModule dots
+ENTRY e {
+  a = f32[128,256] parameter(0)
+  b = f32[256,256] parameter(1)
+  large = f32[128,256] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  c = f32[64,64] parameter(2)
+  d = f32[64,128] parameter(3)
+  middle = f32[64,128] dot(c, d), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e = f32[16,16] parameter(4)
+  small = f32[16,16] dot(e, e), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[128,256], f32[64,128], f32[16,16]) tuple(large, middle, small)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 7);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto notes = [](const CpuExecutable& executable) {
+    std::map<std::string, std::string> by_kernel;
+    for (const recording::KernelRecord& record : executable.kernels())
+      by_kernel[record.kernel] = record.backend + ": " + record.note;
+    return by_kernel;
+  };
+  CpuExecutableOptions options;
+  options.f32_dot_precision = BlasPrecision::kNative;
+  auto chosen = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(chosen.ok()) << chosen.message();
+  EXPECT_EQ(notes(**chosen),
+            (std::map<std::string, std::string>{
+                {"large", "onednn: dnnl_sgemm 128x256x256"},
+                {"middle", "onednn: dnnl_sgemm 64x128x64 on 1 thread"},
+                {"small", "openblas: cblas_sgemm 16x16x16"}}));
+  auto actual = (*chosen)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-4, 1e-4);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+
+  options.kernel_configs["large"] = KernelConfig::Parse("gemm=openblas").value();
+  auto named = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(named.ok()) << named.message();
+  EXPECT_EQ(notes(**named).at("large"), "openblas: cblas_sgemm 128x256x256");
+  EXPECT_EQ(notes(**named).at("middle"), "onednn: dnnl_sgemm 64x128x64 on 1 thread");
+  options.kernel_configs.clear();
+  options.onednn_for_large_gemms = false;
+  auto off = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(off.ok()) << off.message();
+  EXPECT_EQ(notes(**off).at("large"), "openblas: cblas_sgemm 128x256x256");
+  CpuExecutableOptions widened;
+  auto checked = CpuExecutable::Compile(**module, widened);
+  ASSERT_TRUE(checked.ok()) << checked.message();
+  for (const auto& [kernel, note] : notes(**checked))
+    EXPECT_EQ(note.rfind("openblas: cblas_dgemm", 0), 0u) << kernel << ": " << note;
 }
 
 class CpuKernelCompilerTest : public CpuExecutableTest {};
