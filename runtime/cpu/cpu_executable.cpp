@@ -492,7 +492,8 @@ class CpuExecutable::Impl {
     GemmConfig onednn = step.gemm;
     onednn.library = GemmLibrary::kOneDnn;
     if (found == options_.kernel_configs.end() || found->second.threads == 0)
-      onednn.threads = passes::InstructionFlops(convolution) >= 2 * kParallelConvolutionMacs ? 0 : 1;
+      onednn.threads =
+          passes::InstructionFlops(convolution) >= 2 * kParallelConvolutionMacs ? 0 : 1;
     if (auto direct = DirectConvolutionOf(convolution, onednn)) {
       step.gemm = onednn;
       step.direct_convolution = std::move(direct);

@@ -1296,11 +1296,10 @@ ENTRY e {
   options.f32_dot_precision = BlasPrecision::kNative;
   auto chosen = CpuExecutable::Compile(**module, options);
   ASSERT_TRUE(chosen.ok()) << chosen.message();
-  EXPECT_EQ(notes(**chosen),
-            (std::map<std::string, std::string>{
-                {"large", "onednn: dnnl_sgemm 128x256x256"},
-                {"middle", "onednn: dnnl_sgemm 64x128x64 on 1 thread"},
-                {"small", "openblas: cblas_sgemm 16x16x16"}}));
+  EXPECT_EQ(notes(**chosen), (std::map<std::string, std::string>{
+                                 {"large", "onednn: dnnl_sgemm 128x256x256"},
+                                 {"middle", "onednn: dnnl_sgemm 64x128x64 on 1 thread"},
+                                 {"small", "openblas: cblas_sgemm 16x16x16"}}));
   auto actual = (*chosen)->Run(*inputs);
   ASSERT_TRUE(actual.ok()) << actual.message();
   const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-4, 1e-4);
