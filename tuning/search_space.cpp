@@ -63,8 +63,12 @@ KernelKind KindOf(const recording::KernelRecord& record) {
   if (record.backend == "mlir-cpu") return KernelKind::kLoops;
   const auto& libraries = runtime::GemmLibraryNames();
   if (std::find(libraries.begin(), libraries.end(), record.backend) != libraries.end())
-    // A library call alone has no lowering; one with a compiled epilogue has the epilogue's.
-    return record.options.empty() ? KernelKind::kGemm : KernelKind::kGemmEpilogue;
+    // A library call alone has its library for options ("gemm=onednn threads=1"; none in
+    // recordings from before they did); one with a compiled epilogue has the epilogue's
+    // lowering.
+    return record.options.empty() || record.options.rfind("gemm=", 0) == 0
+               ? KernelKind::kGemm
+               : KernelKind::kGemmEpilogue;
   return KernelKind::kFixed;
 }
 

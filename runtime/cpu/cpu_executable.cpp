@@ -804,6 +804,13 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
           PrepareBlasConvolution(instruction, options_.f32_dot_precision, step.gemm, &record);
       if (!prepared.ok()) return Status::Error(instruction.name() + ": " + prepared.message());
     }
+    // A library call's options are its library and thread count (the lowering options, which
+    // the kernel view would show otherwise, have nothing to do with it); our MLIR matmul
+    // keeps its lowering.
+    if (record.options.empty()) {
+      record.options = "gemm=" + std::string(GemmLibraryName(step.gemm.library));
+      if (step.gemm.threads > 0) record.options += " threads=" + std::to_string(step.gemm.threads);
+    }
     step.record = static_cast<int64_t>(records_.size());
     records_.push_back(std::move(record));
     return Status::Ok();

@@ -1289,17 +1289,18 @@ ENTRY e {
   auto notes = [](const CpuExecutable& executable) {
     std::map<std::string, std::string> by_kernel;
     for (const recording::KernelRecord& record : executable.kernels())
-      by_kernel[record.kernel] = record.backend + ": " + record.note;
+      by_kernel[record.kernel] = record.options + "; " + record.backend + ": " + record.note;
     return by_kernel;
   };
   CpuExecutableOptions options;
   options.f32_dot_precision = BlasPrecision::kNative;
   auto chosen = CpuExecutable::Compile(**module, options);
   ASSERT_TRUE(chosen.ok()) << chosen.message();
-  EXPECT_EQ(notes(**chosen), (std::map<std::string, std::string>{
-                                 {"large", "onednn: dnnl_sgemm 128x256x256"},
-                                 {"middle", "onednn: dnnl_sgemm 64x128x64 on 1 thread"},
-                                 {"small", "openblas: cblas_sgemm 16x16x16"}}));
+  EXPECT_EQ(notes(**chosen),
+            (std::map<std::string, std::string>{
+                {"large", "gemm=onednn; onednn: dnnl_sgemm 128x256x256"},
+                {"middle", "gemm=onednn threads=1; onednn: dnnl_sgemm 64x128x64 on 1 thread"},
+                {"small", "gemm=openblas; openblas: cblas_sgemm 16x16x16"}}));
   auto actual = (*chosen)->Run(*inputs);
   ASSERT_TRUE(actual.ok()) << actual.message();
   const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-4, 1e-4);
@@ -1308,18 +1309,19 @@ ENTRY e {
   options.kernel_configs["large"] = KernelConfig::Parse("gemm=openblas").value();
   auto named = CpuExecutable::Compile(**module, options);
   ASSERT_TRUE(named.ok()) << named.message();
-  EXPECT_EQ(notes(**named).at("large"), "openblas: cblas_sgemm 128x256x256");
-  EXPECT_EQ(notes(**named).at("middle"), "onednn: dnnl_sgemm 64x128x64 on 1 thread");
+  EXPECT_EQ(notes(**named).at("large"), "gemm=openblas; openblas: cblas_sgemm 128x256x256");
+  EXPECT_EQ(notes(**named).at("middle"),
+            "gemm=onednn threads=1; onednn: dnnl_sgemm 64x128x64 on 1 thread");
   options.kernel_configs.clear();
   options.onednn_for_large_gemms = false;
   auto off = CpuExecutable::Compile(**module, options);
   ASSERT_TRUE(off.ok()) << off.message();
-  EXPECT_EQ(notes(**off).at("large"), "openblas: cblas_sgemm 128x256x256");
+  EXPECT_EQ(notes(**off).at("large"), "gemm=openblas; openblas: cblas_sgemm 128x256x256");
   CpuExecutableOptions widened;
   auto checked = CpuExecutable::Compile(**module, widened);
   ASSERT_TRUE(checked.ok()) << checked.message();
   for (const auto& [kernel, note] : notes(**checked))
-    EXPECT_EQ(note.rfind("openblas: cblas_dgemm", 0), 0u) << kernel << ": " << note;
+    EXPECT_EQ(note.rfind("gemm=openblas; openblas: cblas_dgemm", 0), 0u) << kernel << ": " << note;
 }
 
 class CpuKernelCompilerTest : public CpuExecutableTest {};
