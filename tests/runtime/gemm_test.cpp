@@ -101,6 +101,14 @@ std::vector<DotCase> DotCases() {
        {5, 4},
        {2, 3, 7, 4},
        "lhs_contracting_dims={2}, rhs_contracting_dims={0}"},
+      // Attention's scores from [sequence, heads, depth] operands: the rhs is copied into
+      // the GEMM's transposed order, which keeps its rows, and read with the transpose flag.
+      {"heads_not_leading",
+       {17, 3, 129},
+       {19, 3, 129},
+       {3, 17, 19},
+       "lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={1}, "
+       "rhs_contracting_dims={2}"},
   };
   return cases;
 }
@@ -435,6 +443,10 @@ TEST(GemmTest, DotDescriptionsSayHowOperandsAreRead) {
             "cblas_sgemm 17x17x129 (batch 3), operands reordered");
   EXPECT_EQ(BlasCallDescription(*(*transposed)->entry()->root(), BlasPrecision::kWidened),
             "cblas_dgemm 17x129x3 (batch 3) on f32 widened to f64, operands reordered");
+  auto heads = ir::ParseHloModule(DotModule(DotCases().back(), "f32"));  // heads_not_leading
+  ASSERT_TRUE(heads.ok());
+  EXPECT_EQ(BlasCallDescription(*(*heads)->entry()->root()),
+            "cblas_sgemm 17x19x129 (batch 3, B transposed), operands reordered");
   auto experts = ir::ParseHloModule(DotModule(DotCases()[14], "f32"));  // lhs_leading_free
   ASSERT_TRUE(experts.ok());
   EXPECT_EQ(BlasCallDescription(*(*experts)->entry()->root()),
