@@ -1326,6 +1326,25 @@ ENTRY e {
 
 class CpuKernelCompilerTest : public CpuExecutableTest {};
 
+// `module` compiled scalar, vectorized, and vectorized and tiled computes the interpreter's
+// bits on inputs seeded with `seed`.
+void ExpectTheInterpretersBitsUnderEachLowering(const ir::Module& module, uint64_t seed) {
+  auto inputs = SeededInputs(*module.entry(), seed);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (const char* lowering : {"vector=0", "vector=8", "vector=16 tile=4"}) {
+    CpuExecutableOptions options;
+    options.lowering = LoweringOptions::Parse(lowering).value();
+    auto executable = CpuExecutable::Compile(module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << lowering;
+  }
+}
+
 constexpr char kAdd[] =
     "HloModule m\nENTRY e {\n p = f32[4,8] parameter(0)\n q = f32[4,8] parameter(1)\n ROOT a = "
     "f32[4,8] add(p, q)\n}\n";
@@ -1569,20 +1588,7 @@ ENTRY e {
   EXPECT_EQ(loops.find("memref.copy"), std::string::npos) << loops;
   EXPECT_NE(loops.find("vector.transfer_write"), std::string::npos) << loops;
   EXPECT_EQ(StageText(compiled.record, "llvm-ir").find("memrefCopy"), std::string::npos);
-  auto inputs = SeededInputs(*(*module)->entry(), 3);
-  ASSERT_TRUE(inputs.ok());
-  Interpreter interpreter;
-  auto expected = interpreter.Run(**module, *inputs);
-  ASSERT_TRUE(expected.ok()) << expected.message();
-  for (const char* lowering : {"vector=8", "vector=0", "vector=16 tile=4"}) {
-    CpuExecutableOptions options;
-    options.lowering = LoweringOptions::Parse(lowering).value();
-    auto executable = CpuExecutable::Compile(**module, options);
-    ASSERT_TRUE(executable.ok()) << executable.message();
-    auto actual = (*executable)->Run(*inputs);
-    ASSERT_TRUE(actual.ok()) << actual.message();
-    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << lowering;
-  }
+  ExpectTheInterpretersBitsUnderEachLowering(**module, 3);
 }
 
 // A max pool: its output's initial value is filled as one loop over the output's bytes
@@ -1619,20 +1625,7 @@ ENTRY e {
   const std::string loops = StageText(compiled.record, "drop-dead-allocations");
   EXPECT_EQ(loops.find("memref.alloc"), std::string::npos) << loops;
   EXPECT_EQ(StageText(compiled.record, "llvm-ir").find("@malloc"), std::string::npos);
-  auto inputs = SeededInputs(*(*module)->entry(), 5);
-  ASSERT_TRUE(inputs.ok());
-  Interpreter interpreter;
-  auto expected = interpreter.Run(**module, *inputs);
-  ASSERT_TRUE(expected.ok()) << expected.message();
-  for (const char* lowering : {"vector=0", "vector=8", "vector=16 tile=4"}) {
-    CpuExecutableOptions options;
-    options.lowering = LoweringOptions::Parse(lowering).value();
-    auto executable = CpuExecutable::Compile(**module, options);
-    ASSERT_TRUE(executable.ok()) << executable.message();
-    auto actual = (*executable)->Run(*inputs);
-    ASSERT_TRUE(actual.ok()) << actual.message();
-    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << lowering;
-  }
+  ExpectTheInterpretersBitsUnderEachLowering(**module, 5);
 }
 
 }  // namespace
