@@ -52,6 +52,11 @@ std::string PassStageName(const std::string& pass) {
   return name.substr(0, name.find_first_of("{)"));
 }
 
+std::string SuperVectorizePass(int64_t width) {
+  return "func.func(affine-super-vectorize{virtual-vector-size=" + std::to_string(width) +
+         " vectorize-reductions=1})";
+}
+
 std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   std::vector<std::string> passes = {
       "linalg-fuse-elementwise-ops",
@@ -72,8 +77,7 @@ std::vector<std::string> LoweringPasses(const LoweringOptions& options) {
   // The vectorizer runs before tiling: in MLIR 19 affine-super-vectorize crashes on loops
   // that affine-loop-tile produced.
   if (options.vector > 0) {
-    passes.push_back("func.func(affine-super-vectorize{virtual-vector-size=" +
-                     std::to_string(options.vector) + " vectorize-reductions=1})");
+    passes.push_back(SuperVectorizePass(options.vector));
     passes.push_back("transfer-in-bounds");
   }
   if (options.tile > 0)

@@ -115,18 +115,23 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".
-// Five entries are no registered MLIR passes but rewrites of the compiler's own, recorded
+// Seven entries are no registered MLIR passes but rewrites of the compiler's own, recorded
 // as stages like the passes: "write-into-outputs" (a result that bufferization computed into
 // a temporary buffer and copied into its output argument through a reshape is computed in
-// the argument itself), "copies-to-loops" (the memref.copy ops left become loop nests, vector
-// transfers where the innermost dimension allows), "reduction-iter-args" (a reduction's accumulator
-// carried in an affine.for iter_arg instead of a load and store per iteration, so that the
-// vectorizer can vectorize it), "transfer-in-bounds" (vector transfers that provably stay inside
-// their static memref marked in bounds: plain vector loads and stores instead of masked ones) and
-// "math-polynomial-approximation" (MLIR's approximation patterns).
+// the argument itself), "flatten-fills" (a fill of a row-major buffer as one loop over its
+// elements), "drop-dead-allocations" (buffers that are only freed), "copies-to-loops" (the
+// memref.copy ops left become loop nests, vector transfers where the innermost dimension allows),
+// "reduction-iter-args" (a reduction's accumulator carried in an affine.for iter_arg instead of a
+// load and store per iteration, so that the vectorizer can vectorize it), "transfer-in-bounds"
+// (vector transfers that provably stay inside their static memref marked in bounds: plain vector
+// loads and stores instead of masked ones) and "math-polynomial-approximation" (MLIR's
+// approximation patterns).
 std::vector<std::string> LoweringPasses(const LoweringOptions& options);
 // The stage a pass's output is recorded under: its argument alone ("affine-loop-tile").
 std::string PassStageName(const std::string& pass);
+// The super-vectorizer's pass at `width` lanes (LoweringPasses' stage "affine-super-vectorize";
+// the compiler narrows it where the loop it vectorizes runs fewer times than the lanes).
+std::string SuperVectorizePass(int64_t width);
 
 }  // namespace fusescope::runtime
 

@@ -370,6 +370,42 @@ void DropDeadAllocations(mlir::ModuleOp module) {
   }
 }
 
+// The super-vectorizer's width for `module`: `requested`, unless the loop it vectorizes in
+// the kernel's main nest (the innermost loop whose operations run the most times, its
+// nest's trip counts multiplied) runs fewer times, from 4 up: then the largest power of two
+// within that count. A group norm's loops over 4 channels per group, vectorized 8 wide,
+// became masked transfers with a branch per lane; 4 wide, a U-Net's normalization ran 1.7
+// times as fast.
+int64_t VectorWidthFor(mlir::ModuleOp module, int64_t requested) {
+  auto trips = [](mlir::affine::AffineForOp loop) -> int64_t {
+    if (!loop.hasConstantBounds() || loop.getStepAsInt() <= 0) return -1;
+    return (loop.getConstantUpperBound() - loop.getConstantLowerBound() + loop.getStepAsInt() - 1) /
+           loop.getStepAsInt();
+  };
+  mlir::affine::AffineForOp main;
+  double most = 0;
+  module.walk([&](mlir::affine::AffineForOp loop) {
+    bool innermost = true;
+    loop.getBody()->walk([&](mlir::affine::AffineForOp) { innermost = false; });
+    if (!innermost) return;
+    double work = 0;
+    loop.getBody()->walk([&](mlir::Operation*) { ++work; });
+    for (mlir::affine::AffineForOp enclosing = loop; enclosing;
+         enclosing = enclosing->getParentOfType<mlir::affine::AffineForOp>())
+      work *= static_cast<double>(std::max<int64_t>(trips(enclosing), 1));
+    if (work > most) {
+      most = work;
+      main = loop;
+    }
+  });
+  if (!main) return requested;
+  const int64_t count = trips(main);
+  if (count >= requested || count < 4) return requested;
+  int64_t width = 4;
+  while (width * 2 <= count) width *= 2;
+  return width;
+}
+
 // One-Shot Bufferize cannot write a result into the output argument when a reshape stands
 // between them (the emitter's reshapes, or the ones elementwise fusion moves to the end): the
 // result is computed into a new buffer, reshaped, and memref.copy'd into the argument, a heap
@@ -663,11 +699,14 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       keep(stage, [&] { return Print(module->getOperation()); });
       continue;
     }
+    std::string pipeline = pass;
+    if (stage == "affine-super-vectorize")
+      pipeline = SuperVectorizePass(VectorWidthFor(*module, options.vector));
     mlir::PassManager manager(&context);
     manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
     std::string parse_errors;
     llvm::raw_string_ostream parse_stream(parse_errors);
-    if (mlir::failed(mlir::parsePassPipeline(pass, manager, parse_stream)))
+    if (mlir::failed(mlir::parsePassPipeline(pipeline, manager, parse_stream)))
       return fail(stage, "the pass pipeline does not parse: " + parse_errors);
     if (mlir::failed(manager.run(*module))) return fail(stage, diagnostics);
     keep(stage, [&] { return Print(module->getOperation()); });

@@ -1591,6 +1591,49 @@ ENTRY e {
   ExpectTheInterpretersBitsUnderEachLowering(**module, 3);
 }
 
+// A group norm's sums over 4 channels per group: the loop the vectorizer vectorizes runs 4
+// times, so it is vectorized 4 wide, not masked 8 wide; a kernel whose loop runs 32 times keeps
+// the 8 lanes asked for.
+TEST_F(CpuKernelCompilerTest, ALoopShorterThanTheVectorIsVectorizedToItsLength) {
+  auto module = ir::ParseHloModule(R"(HloModule groups
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+sums {
+  x = f32[2,16,16,32] parameter(0)
+  g = f32[2,16,16,8,4] reshape(x)
+  zero = f32[] constant(0)
+  ROOT r = f32[2,8] reduce(g, zero), dimensions={1,2,4}, to_apply=add
+}
+ENTRY e {
+  x = f32[2,16,16,32] parameter(0)
+  ROOT f = f32[2,8] fusion(x), kind=kLoop, calls=sums
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto kernel = EmitFusionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  KernelCompilation compiled = CompileKernelText(kernel->text, kernel->function_name,
+                                                 LoweringOptions::Parse("vector=8").value());
+  ASSERT_NE(compiled.kernel, nullptr)
+      << compiled.record.failed_stage << ": " << compiled.record.error;
+  const std::string vectorized = StageText(compiled.record, "affine-super-vectorize");
+  EXPECT_NE(vectorized.find("vector<4xf32>"), std::string::npos) << vectorized;
+  EXPECT_EQ(vectorized.find("vector<8xf32>"), std::string::npos) << vectorized;
+  ExpectTheInterpretersBitsUnderEachLowering(**module, 9);
+
+  auto wide = ir::ParseHloModule(kAdd);
+  ASSERT_TRUE(wide.ok());
+  auto add = EmitInstructionKernel(Root(**wide));
+  ASSERT_TRUE(add.ok()) << add.message();
+  KernelCompilation eight =
+      CompileKernelText(add->text, add->function_name, LoweringOptions::Parse("vector=8").value());
+  ASSERT_NE(eight.kernel, nullptr) << eight.record.failed_stage << ": " << eight.record.error;
+  EXPECT_NE(StageText(eight.record, "affine-super-vectorize").find("vector<8xf32>"),
+            std::string::npos);
+}
+
 // A max pool: its output's initial value is filled as one loop over the output's bytes
 // (flatten-fills; as a nest of small loops LLVM unrolled it into hundreds of stores and took
 // 0.3 s to compile the kernel), and the window operand, never read, is no longer allocated on
