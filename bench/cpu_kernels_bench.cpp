@@ -1,7 +1,9 @@
 // Compiled CPU kernels against the machine's own ceilings (`fusescope machine`): bandwidth of
 // elementwise fusions (the kernel alone on preallocated buffers, and a whole CpuExecutable run
-// that also allocates its output), and GFLOP/s of square dots through OpenBLAS, single
-// precision and widened. Prints its figures; best of several runs after a warm-up.
+// that also allocates its output), a scan's while loop run value by value and on its own
+// buffers, and GFLOP/s of square dots through the library each precision gets by default
+// (oneDNN single precision, OpenBLAS widened). Prints its figures; best of several runs
+// after a warm-up.
 
 #include <algorithm>
 #include <chrono>
