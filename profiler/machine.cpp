@@ -279,9 +279,7 @@ StatusOr<MachineInfo> Calibrate(const CalibrationOptions& options) {
     ProbeResult result = probe();
     for (int again = 0; again < 3 && result.cpu_share < kTrustedCpuShare; ++again) {
       const ProbeResult retry = probe();
-      if (retry.cpu_share > result.cpu_share ||
-          (retry.cpu_share >= kTrustedCpuShare && retry.rate > result.rate))
-        result = retry;
+      if (retry.cpu_share > result.cpu_share) result = retry;
     }
     info.cpu_share = std::min(info.cpu_share, result.cpu_share);
     return result.rate;

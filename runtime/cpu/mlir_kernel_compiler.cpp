@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -672,21 +673,23 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
     diagnostics.clear();
-    if (stage == "write-into-outputs" || stage == "copies-to-loops" ||
-        stage == "reduction-iter-args" || stage == "transfer-in-bounds" ||
-        stage == "flatten-fills" || stage == "drop-dead-allocations") {
-      if (stage == "write-into-outputs")
-        WriteIntoOutputArguments(*module);
-      else if (stage == "flatten-fills")
-        FlattenFills(*module);
-      else if (stage == "drop-dead-allocations")
-        DropDeadAllocations(*module);
-      else if (stage == "copies-to-loops")
-        CopiesToLoops(*module, options.vector);
-      else if (stage == "reduction-iter-args")
-        CarryReductionsInIterArgs(*module);
-      else
-        MarkTransfersInBounds(*module);
+    // The rewrites of our own, by stage name.
+    static const std::map<std::string, void (*)(mlir::ModuleOp, const LoweringOptions&)> kRewrites =
+        {
+            {"write-into-outputs",
+             [](mlir::ModuleOp m, const LoweringOptions&) { WriteIntoOutputArguments(m); }},
+            {"flatten-fills", [](mlir::ModuleOp m, const LoweringOptions&) { FlattenFills(m); }},
+            {"drop-dead-allocations",
+             [](mlir::ModuleOp m, const LoweringOptions&) { DropDeadAllocations(m); }},
+            {"copies-to-loops",
+             [](mlir::ModuleOp m, const LoweringOptions& o) { CopiesToLoops(m, o.vector); }},
+            {"reduction-iter-args",
+             [](mlir::ModuleOp m, const LoweringOptions&) { CarryReductionsInIterArgs(m); }},
+            {"transfer-in-bounds",
+             [](mlir::ModuleOp m, const LoweringOptions&) { MarkTransfersInBounds(m); }},
+        };
+    if (auto rewrite = kRewrites.find(stage); rewrite != kRewrites.end()) {
+      rewrite->second(*module, options);
       if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
       keep(stage, [&] { return Print(module->getOperation()); });
       continue;

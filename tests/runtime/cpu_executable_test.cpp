@@ -1262,6 +1262,41 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
   EXPECT_EQ(record.note.find(" thread"), std::string::npos) << record.note;
 }
 
+// XLA:CPU fuses a transpose and copy into a dot's operand (a decoder's copy_dot_fusion): the
+// emitter has no dot, so the fusion's computation runs op by op, kernels and a library call,
+// nothing on the host, with the interpreter's numbers.
+TEST_F(CpuExecutableTest, ALoopFusionAroundADotRunsOpByOp) {
+  auto module = ir::ParseHloModule(R"(HloModule copy_dot
+fused {
+  embedding = f32[50,32] parameter(0)
+  row = f32[1,32] parameter(1)
+  x = f32[32] bitcast(row)
+  t = f32[32,50]{0,1} transpose(embedding), dimensions={1,0}
+  c = f32[32,50] copy(t)
+  ROOT d = f32[50] dot(x, c), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+}
+ENTRY e {
+  embedding = f32[50,32] parameter(0)
+  row = f32[1,32] parameter(1)
+  ROOT f = f32[50] fusion(embedding, row), kind=kLoop, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  for (const recording::KernelRecord& record : (*executable)->kernels())
+    EXPECT_NE(record.backend, "host") << record.kernel << ": " << record.note;
+  EXPECT_NE((*executable)->KernelSummary().find("1 openblas"), std::string::npos)
+      << (*executable)->KernelSummary();
+  auto inputs = SeededInputs(*(*module)->entry(), 11);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  auto actual = (*executable)->Run(*inputs);
+  ASSERT_TRUE(actual.ok()) << actual.message();
+  EXPECT_TRUE(actual->BitwiseEqual(*expected)) << actual->ToString();
+}
+
 // f32 dots whose configuration names no library: through oneDNN from 64^3 multiply-adds per
 // GEMM (on one thread below 2^20 in all, on every core above), through OpenBLAS below 64^3,
 // at widened precision, where a configuration names OpenBLAS, or with the choice off.
