@@ -43,6 +43,7 @@ std::vector<std::pair<std::string, std::string>> PassStats(const XlaDumpSnapshot
   if (unreadable_before > 0) {
     stats.emplace_back("unreadable files before", std::to_string(unreadable_before));
   }
+  if (counts.by_clone_name > 0) stats.emplace_back("clones", std::to_string(counts.by_clone_name));
   if (counts.into_fusions > 0)
     stats.emplace_back("into fusions", std::to_string(counts.into_fusions));
   if (counts.replacements > 0)
@@ -59,6 +60,7 @@ std::vector<std::pair<std::string, std::string>> PassStats(const XlaDumpSnapshot
 void Add(ProvenanceCarryCounts& sum, const ProvenanceCarryCounts& counts) {
   sum.by_name += counts.by_name;
   sum.by_structure += counts.by_structure;
+  sum.by_clone_name += counts.by_clone_name;
   sum.into_fusions += counts.into_fusions;
   sum.replacements += counts.replacements;
   sum.rewrite_parts += counts.rewrite_parts;

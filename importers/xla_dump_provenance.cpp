@@ -23,6 +23,36 @@ ProvenanceSet CopiedProvenance(const ProvenanceSet& original) {
   return ProvenanceSet({original.ids().front()});
 }
 
+bool AllDigits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The names `name` may have been cloned from, nearest first; empty when it is no clone's.
+// XLA names a clone `NAME.clone` (`.clone2` for a clone's clone, or `.clone.clone` for a
+// computation) and the module's name uniquer may append `.N`: `constant.2.clone.2` comes from
+// `constant.2`, `region_0.8.clone.clone` from `region_0.8.clone` or `region_0.8`.
+std::vector<std::string_view> CloneBases(std::string_view name) {
+  std::vector<std::string_view> bases;
+  std::string_view base = name;
+  while (true) {
+    std::string_view rest = base;
+    if (const size_t dot = rest.rfind('.');
+        dot != std::string_view::npos && AllDigits(rest.substr(dot + 1))) {
+      rest = rest.substr(0, dot);  // the uniquer's `.N`
+    }
+    const size_t dot = rest.rfind('.');
+    if (dot == std::string_view::npos || dot == 0) break;
+    std::string_view suffix = rest.substr(dot + 1);
+    if (suffix.substr(0, 5) != "clone" || (suffix.size() > 5 && !AllDigits(suffix.substr(5)))) {
+      break;
+    }
+    base = rest.substr(0, dot);
+    bases.push_back(base);
+  }
+  return bases;
+}
+
 // The computation that is not a fused computation and holds (through fusions) `computation`.
 const Computation* OuterComputation(const Computation* computation) {
   // Fusions nest only a few levels deep; the bound guards against a malformed cycle.
@@ -77,11 +107,58 @@ const Instruction* Identity(const Instruction* instruction, const Callers* calle
   return instruction;
 }
 
-void AppendShapeAndOpcode(std::string& key, const Instruction& instruction) {
+// `tuple_index` stands for the instruction's own where its tuple was renumbered.
+void AppendShapeAndOpcode(std::string& key, const Instruction& instruction,
+                          std::optional<int64_t> tuple_index = std::nullopt) {
   key += instruction.opcode_name();
   key += '|';
   key += instruction.shape().ToString(/*with_layout=*/false);
   key += '|';
+  // Elements of one tuple with the same shape (a loop's four weight matrices) differ only so.
+  if (!tuple_index) tuple_index = instruction.tuple_index();
+  if (tuple_index) {
+    key += std::to_string(*tuple_index);
+    key += '|';
+  }
+}
+
+// For each element of tuple shape `after`, the element of `before` it continues, or -1: the
+// longest order-keeping pairing of elements with the same shape (a loop simplifier drops dead
+// elements of a loop's state and adds a counter, and keeps the order of the rest).
+std::vector<int64_t> AlignElements(const Shape& before, const Shape& after) {
+  const auto& old_elements = before.tuple_shapes();
+  const auto& new_elements = after.tuple_shapes();
+  const size_t n = new_elements.size();
+  const size_t m = old_elements.size();
+  std::vector<int64_t> map(n, -1);
+  // Beyond this the table is too large for what a state this size gains; elements match by
+  // position and shape alone then.
+  if (n * m > (size_t{1} << 22)) {
+    for (size_t i = 0; i < std::min(n, m); ++i) {
+      if (new_elements[i].Compatible(old_elements[i])) map[i] = static_cast<int64_t>(i);
+    }
+    return map;
+  }
+  // longest[i][j]: pairs among new elements i.. and old elements j..
+  std::vector<std::vector<int32_t>> longest(n + 1, std::vector<int32_t>(m + 1, 0));
+  for (size_t i = n; i-- > 0;) {
+    for (size_t j = m; j-- > 0;) {
+      longest[i][j] = std::max(longest[i + 1][j], longest[i][j + 1]);
+      if (new_elements[i].Compatible(old_elements[j])) {
+        longest[i][j] = std::max(longest[i][j], longest[i + 1][j + 1] + 1);
+      }
+    }
+  }
+  for (size_t i = 0, j = 0; i < n && j < m;) {
+    if (new_elements[i].Compatible(old_elements[j]) && longest[i][j] == longest[i + 1][j + 1] + 1) {
+      map[i++] = static_cast<int64_t>(j++);
+    } else if (longest[i + 1][j] >= longest[i][j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return map;
 }
 
 // Operand-less instructions (constants, iotas, rng) are told apart by what they hold.
@@ -157,6 +234,17 @@ class Carrier {
       auto found = by_name.find(computation->name());
       if (found != by_name.end()) Pair(computation.get(), found->second);
     }
+    // A cloned computation (a while loop's body and condition after the loop simplifier
+    // rewrote it) continues its original where that is not kept under its own name.
+    for (const auto& computation : after_.computations()) {
+      if (pair_.count(computation.get())) continue;
+      for (std::string_view base : CloneBases(computation->name())) {
+        auto found = by_name.find(base);
+        if (found == by_name.end() || paired_before_.count(found->second)) continue;
+        Pair(computation.get(), found->second);
+        break;
+      }
+    }
   }
 
   // Names within paired computations; called computations of matched instructions pair up
@@ -173,7 +261,11 @@ class Carrier {
       }
       for (const auto& instruction : computation->instructions()) {
         auto found = names.find(instruction->name());
-        if (found == names.end() || claimed_.count(found->second)) continue;
+        if (found == names.end()) {
+          MatchCloneName(*instruction, names);
+          continue;
+        }
+        if (claimed_.count(found->second)) continue;
         SetOrigin(instruction.get(), found->second, Origin::kName);
         claimed_.insert(found->second);
         const auto& mine = instruction->called_computations();
@@ -181,6 +273,20 @@ class Carrier {
         if (mine.size() != theirs.size()) continue;
         for (size_t i = 0; i < mine.size(); ++i) Pair(mine[i], theirs[i]);
       }
+    }
+  }
+
+  // A clone (`add.0.clone`) continues its original's provenance under an id of its own; the
+  // original may still be there too (a loop peeled off its body).
+  void MatchCloneName(const Instruction& instruction,
+                      const std::unordered_map<std::string_view, const Instruction*>& names) {
+    for (std::string_view base : CloneBases(instruction.name())) {
+      auto found = names.find(base);
+      if (found == names.end() || found->second->opcode() != instruction.opcode()) continue;
+      SetOrigin(&instruction, found->second, Origin::kStructure);
+      if (!claimed_.insert(found->second).second) duplicates_.insert(&instruction);
+      ++counts_.by_clone_name;
+      return;
     }
   }
 
@@ -243,7 +349,16 @@ class Carrier {
   // counterparts before; empty when one has none.
   std::string AfterKey(const Instruction& instruction) const {
     std::string key;
-    AppendShapeAndOpcode(key, instruction);
+    std::optional<int64_t> index = instruction.tuple_index();
+    if (index && instruction.operand_count() == 1) {
+      auto renumbered = element_map_.find(instruction.operand(0));
+      if (renumbered != element_map_.end()) {
+        if (*index < 0 || *index >= static_cast<int64_t>(renumbered->second.size())) return key;
+        index = renumbered->second[static_cast<size_t>(*index)];
+        if (*index < 0) return key;  // an element the state did not have
+      }
+    }
+    AppendShapeAndOpcode(key, instruction, index);
     if (instruction.operand_count() == 0) AppendContents(key, instruction);
     for (const Instruction* operand : instruction.operands()) {
       const Instruction* value = ValueOf(operand);
@@ -269,7 +384,9 @@ class Carrier {
     if (std::string key = AfterKey(instruction); !key.empty()) {
       auto found = pool->by_structure.find(key);
       if (found != pool->by_structure.end()) {
-        if (const Instruction* pick = Pick(found->second, in_fusion)) return pick;
+        // Reading an element twice costs nothing and reads the same value.
+        const bool duplicate = in_fusion || instruction.opcode() == Opcode::kGetTupleElement;
+        if (const Instruction* pick = Pick(found->second, duplicate)) return pick;
       }
     }
     const std::string loose_key = LooseKey(instruction);
@@ -288,6 +405,15 @@ class Carrier {
           if (fusion != nullptr && number >= 0 && number < fusion->operand_count()) {
             if (const Instruction* value = ValueOf(fusion->operand(number))) {
               value_[instruction] = value;
+            }
+          } else if (const Instruction* same = CorrespondingParameter(*instruction)) {
+            // A renamed computation's parameter (a cloned loop body's state) is its
+            // original's; where elements were dropped or added, its elements are numbered
+            // anew.
+            value_[instruction] = same;
+            if (!same->shape().Compatible(instruction->shape()) && same->shape().IsTuple() &&
+                instruction->shape().IsTuple()) {
+              element_map_[instruction] = AlignElements(same->shape(), instruction->shape());
             }
           }
         } else if (const Instruction* match = MatchStructure(*instruction, fusion != nullptr)) {
@@ -310,8 +436,35 @@ class Carrier {
       if (instruction->opcode() == Opcode::kGetTupleElement &&
           OriginOf(instruction) == Origin::kNone) {
         StandForTupleElement(*instruction);
+        if (!value_.count(instruction)) ForwardTupleElement(*instruction);
       }
     }
+  }
+
+  const Instruction* CorrespondingParameter(const Instruction& parameter) const {
+    auto paired = pair_.find(parameter.parent());
+    if (paired == pair_.end()) return nullptr;
+    for (const auto& candidate : paired->second->instructions()) {
+      if (candidate->opcode() == Opcode::kParameter &&
+          candidate->parameter_number() == parameter.parameter_number()) {
+        const bool both_tuples = candidate->shape().IsTuple() && parameter.shape().IsTuple();
+        return both_tuples || candidate->shape().Compatible(parameter.shape()) ? candidate.get()
+                                                                               : nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  // get-tuple-element of a tuple made in the same computation (a loop rewrite repacks the
+  // state) is that operand's value, for the users' keys; it answers for nothing itself.
+  void ForwardTupleElement(const Instruction& element) {
+    const Instruction* tuple = element.operand(0);
+    const std::optional<int64_t> index = element.tuple_index();
+    if (tuple->opcode() != Opcode::kTuple || !index || *index < 0 ||
+        *index >= tuple->operand_count()) {
+      return;
+    }
+    if (const Instruction* value = ValueOf(tuple->operand(*index))) value_[&element] = value;
   }
 
   // get-tuple-element of a new multi-output fusion: the output it names.
@@ -493,6 +646,8 @@ class Carrier {
   // into several fusions).
   std::unordered_set<const Instruction*> duplicates_;
   std::unordered_map<const Computation*, Pool> pools_;
+  // A parameter whose tuple gained or lost elements -> for each element, the one before.
+  std::unordered_map<const Instruction*, std::vector<int64_t>> element_map_;
   const Callers callers_;  // of the module before
 };
 

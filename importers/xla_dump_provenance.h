@@ -7,6 +7,10 @@
 //  - by name: an instruction with the same name in the corresponding computation is the same
 //    node (same id, same provenance). Computations correspond by name, or through the
 //    called computations of instructions that correspond;
+//  - by clone name: XLA names a clone after its original (`add.0.clone.2`, in a computation
+//    `region_0.8.clone.clone`); a clone whose original is in the corresponding computation
+//    takes its provenance (not its id). A cloned computation corresponds to its original
+//    where that is not kept under its own name;
 //  - by structure: XLA renames what it clones into a fusion (`add.15` outside becomes
 //    `add.8` in the fused computation), so an instruction without a namesake takes the
 //    provenance of an instruction of the module before with the same opcode, shape and
@@ -32,6 +36,7 @@ namespace fusescope::ir {
 struct ProvenanceCarryCounts {
   int64_t by_name = 0;
   int64_t by_structure = 0;
+  int64_t by_clone_name = 0;  // `add.0.clone`, in `region_0.8.clone`, continues `add.0`
   int64_t into_fusions = 0;  // of by_structure: now in a fused computation, before outside one
   int64_t replacements = 0;
   int64_t rewrite_parts = 0;  // new instructions that only feed rewritten ones

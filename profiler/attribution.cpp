@@ -255,4 +255,50 @@ StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
   return nodes;
 }
 
+StatusOr<std::unordered_map<int64_t, double>> InclusiveShares(const recording::Recording& recording,
+                                                              int64_t snapshot_index,
+                                                              const std::vector<HotNode>& nodes) {
+  std::unordered_map<int64_t, double> shares;
+  for (const HotNode& node : nodes) shares[node.instruction_id] += node.share;
+  if (snapshot_index < 0 || snapshot_index >= static_cast<int64_t>(recording.snapshots.size())) {
+    return Status::Error("no snapshot " + std::to_string(snapshot_index));
+  }
+  StatusOr<std::unique_ptr<ir::Module>> module =
+      recording.snapshots[static_cast<size_t>(snapshot_index)].ToModule();
+  if (!module.ok()) {
+    return Status::Error("snapshot " + std::to_string(snapshot_index) + ": " + module.message());
+  }
+  auto runs_computations = [](const ir::Instruction& instruction) {
+    const ir::Opcode opcode = instruction.opcode();
+    return opcode == ir::Opcode::kWhile || opcode == ir::Opcode::kCall ||
+           opcode == ir::Opcode::kConditional;
+  };
+  std::unordered_map<const ir::Computation*, int64_t> callers;
+  for (const auto& computation : (*module)->computations()) {
+    for (const auto& instruction : computation->instructions()) {
+      if (!runs_computations(*instruction)) continue;
+      for (const ir::Computation* called : instruction->called_computations()) ++callers[called];
+    }
+  }
+  // Callees first, so that a loop inside a loop is summed before its caller reads it.
+  std::unordered_map<const ir::Computation*, double> totals;
+  for (const ir::Computation* computation : (*module)->MakeComputationPostOrder()) {
+    double total = 0;
+    for (const auto& instruction : computation->instructions()) {
+      double share = 0;
+      if (auto found = shares.find(instruction->id()); found != shares.end()) share = found->second;
+      if (runs_computations(*instruction)) {
+        for (const ir::Computation* called : instruction->called_computations()) {
+          auto found = totals.find(called);
+          if (found != totals.end()) share += found->second / static_cast<double>(callers[called]);
+        }
+        if (share > 0) shares[instruction->id()] = share;
+      }
+      total += share;
+    }
+    totals[computation] = total;
+  }
+  return shares;
+}
+
 }  // namespace fusescope::profiler

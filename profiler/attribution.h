@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/status.h"
@@ -64,6 +65,14 @@ struct HotNode {
 StatusOr<std::vector<HotNode>> HotNodes(const recording::Recording& recording,
                                         const Profile& profile, const Attribution& attribution,
                                         int64_t snapshot_index, RooflineRates rates = {});
+
+// Each node's share of the profile's time counting what it runs: a while loop, call or
+// conditional carries its own share and those of everything in the computations it calls
+// (split evenly where several call one). The graphs show the entry computation, where a loop
+// is one node, so its heat must be its body's. Keyed by instruction id.
+StatusOr<std::unordered_map<int64_t, double>> InclusiveShares(const recording::Recording& recording,
+                                                              int64_t snapshot_index,
+                                                              const std::vector<HotNode>& nodes);
 
 }  // namespace fusescope::profiler
 

@@ -122,6 +122,79 @@ TEST(AttributionTest, HotKernelLandsOnTheDotOnEveryPass) {
   }
 }
 
+// The graphs show the entry computation, where a loop is one node: its heat is its body's,
+// a loop inside it included, and the body's own nodes keep theirs.
+TEST(AttributionTest, ALoopCarriesTheTimeOfEverythingItRuns) {
+  constexpr const char* kLoops = R"(
+HloModule loops
+inner_body {
+  p = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  inner_exp = f32[8] exponential(x)
+  ROOT t = (s32[], f32[8]) tuple(i1, inner_exp)
+}
+inner_cond {
+  p = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+outer_body {
+  p = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  zero = s32[] constant(0)
+  start = (s32[], f32[8]) tuple(zero, x)
+  inner = (s32[], f32[8]) while(start), condition=inner_cond, body=inner_body
+  y = f32[8] get-tuple-element(inner), index=1
+  outer_neg = f32[8] negate(y)
+  ROOT t = (s32[], f32[8]) tuple(i1, outer_neg)
+}
+outer_cond {
+  p = (s32[], f32[8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+ENTRY main {
+  x = f32[8] parameter(0)
+  zero = s32[] constant(0)
+  start = (s32[], f32[8]) tuple(zero, x)
+  outer = (s32[], f32[8]) while(start), condition=outer_cond, body=outer_body
+  y = f32[8] get-tuple-element(outer), index=1
+  ROOT after_loop = f32[8] sqrt(y)
+})";
+  passes::PipelineOptions options;
+  options.target = "cpu";
+  StatusOr<recording::Recording> recording =
+      recording::CompileAndRecord(kLoops, options, "loops.hlo");
+  ASSERT_TRUE(recording.ok()) << recording.message();
+  const recording::Snapshot& input = recording->snapshots.front();
+  auto id = [&input](const char* name) { return input.FindInstruction(name)->id; };
+  std::vector<HotNode> nodes;
+  for (const auto& [name, share] : std::vector<std::pair<const char*, double>>{
+           {"inner_exp", 0.25}, {"outer_neg", 0.125}, {"outer", 0.0625}, {"after_loop", 0.5}}) {
+    HotNode node;
+    node.instruction_id = id(name);
+    node.name = name;
+    node.share = share;
+    nodes.push_back(node);
+  }
+  StatusOr<std::unordered_map<int64_t, double>> shares = InclusiveShares(*recording, 0, nodes);
+  ASSERT_TRUE(shares.ok()) << shares.message();
+  EXPECT_DOUBLE_EQ(shares->at(id("inner")), 0.25);
+  EXPECT_DOUBLE_EQ(shares->at(id("outer")), 0.0625 + 0.125 + 0.25);
+  EXPECT_DOUBLE_EQ(shares->at(id("inner_exp")), 0.25);
+  EXPECT_DOUBLE_EQ(shares->at(id("after_loop")), 0.5);
+  EXPECT_EQ(shares->count(id("x")), 0u);
+  EXPECT_FALSE(InclusiveShares(*recording, 99, nodes).ok());
+}
+
 TEST(ProfileStoreTest, ProfilesAddToARecordingWithoutLosingIt) {
   const recording::Recording recording = Compile();
   const fs::path dir = fs::path(FUSESCOPE_BINARY_DIR) / "profile_store_test";

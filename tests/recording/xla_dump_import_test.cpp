@@ -650,5 +650,120 @@ ENTRY main {
   EXPECT_EQ(after->FindInstruction("w")->provenance(), before->FindInstruction("w")->provenance());
 }
 
+// XLA's while-loop simplifier clones a loop's body and condition (`region_0.8.clone`), gives
+// the cloned instructions fresh numbers or a `.clone` suffix, drops a dead element of the
+// state and repacks it through a tuple. The body's work keeps answering for the original's:
+// the profile of the optimized module must reach the model's ops inside the loop.
+TEST(XlaDumpProvenanceTest, ACloneOfALoopBodyAnswersForTheOriginal) {
+  auto before = Parse(R"(HloModule m
+body {
+  arg.1 = (s32[], f32[4], f32[4], f32[4], s32[]) parameter(0)
+  i.1 = s32[] get-tuple-element(arg.1), index=0
+  x.1 = f32[4] get-tuple-element(arg.1), index=1
+  w.1 = f32[4] get-tuple-element(arg.1), index=2
+  v.1 = f32[4] get-tuple-element(arg.1), index=3
+  dead.1 = s32[] get-tuple-element(arg.1), index=4
+  one.1 = s32[] constant(1)
+  next.1 = s32[] add(i.1, one.1)
+  mul.1 = f32[4] multiply(x.1, w.1)
+  tanh.1 = f32[4] tanh(mul.1)
+  ROOT t.1 = (s32[], f32[4], f32[4], f32[4], s32[]) tuple(next.1, tanh.1, w.1, v.1, dead.1)
+}
+cond {
+  arg.2 = (s32[], f32[4], f32[4], f32[4], s32[]) parameter(0)
+  i.2 = s32[] get-tuple-element(arg.2), index=0
+  n.2 = s32[] constant(8)
+  ROOT lt.2 = pred[] compare(i.2, n.2), direction=LT
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  w = f32[4] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4], f32[4], f32[4], s32[]) tuple(zero, x, w, w, zero)
+  while.9 = (s32[], f32[4], f32[4], f32[4], s32[]) while(init), condition=cond, body=body
+  ROOT out = f32[4] get-tuple-element(while.9), index=1
+}
+)");
+  auto after = Parse(R"(HloModule m
+body.clone {
+  arg.5 = (s32[], f32[4], f32[4], f32[4]) parameter(0)
+  i.7 = s32[] get-tuple-element(arg.5), index=0
+  x.7 = f32[4] get-tuple-element(arg.5), index=1
+  w.7 = f32[4] get-tuple-element(arg.5), index=2
+  v.7 = f32[4] get-tuple-element(arg.5), index=3
+  repack.7 = (s32[], f32[4], f32[4], f32[4]) tuple(i.7, x.7, w.7, v.7)
+  i.8 = s32[] get-tuple-element(repack.7), index=0
+  x.8 = f32[4] get-tuple-element(repack.7), index=1
+  w.8 = f32[4] get-tuple-element(repack.7), index=2
+  v.8 = f32[4] get-tuple-element(repack.7), index=3
+  one.1.clone = s32[] constant(1)
+  next.9 = s32[] add(i.8, one.1.clone)
+  mul.9 = f32[4] multiply(x.8, w.8)
+  tanh.9 = f32[4] tanh(mul.9)
+  ROOT t.9 = (s32[], f32[4], f32[4], f32[4]) tuple(next.9, tanh.9, w.8, v.8)
+}
+cond.clone {
+  arg.6 = (s32[], f32[4], f32[4], f32[4]) parameter(0)
+  i.6 = s32[] get-tuple-element(arg.6), index=0
+  n.2.clone.1 = s32[] constant(8)
+  ROOT lt.6 = pred[] compare(i.6, n.2.clone.1), direction=LT
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  w = f32[4] parameter(1)
+  zero = s32[] constant(0)
+  init.3 = (s32[], f32[4], f32[4], f32[4]) tuple(zero, x, w, w)
+  while = (s32[], f32[4], f32[4], f32[4]) while(init.3), condition=cond.clone, body=body.clone
+  ROOT out = f32[4] get-tuple-element(while), index=1
+}
+)");
+  int64_t next_id = MaxInstructionId(*before) + 1;
+  ProvenanceCarryCounts counts = CarryOverProvenance(*before, *after, next_id);
+  EXPECT_EQ(counts.by_clone_name, 2);
+  for (const auto& [clone, original] : std::vector<std::pair<std::string, std::string>>{
+           {"one.1.clone", "one.1"},
+           {"n.2.clone.1", "n.2"},
+           {"next.9", "next.1"},
+           {"mul.9", "mul.1"},
+           {"tanh.9", "tanh.1"},
+           {"lt.6", "lt.2"},
+           // The fourth element kept its place; the fifth, dead, was dropped.
+           {"v.7", "v.1"}}) {
+    SCOPED_TRACE(clone);
+    const Instruction* copy = after->FindInstruction(clone);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_EQ(copy->provenance(), before->FindInstruction(original)->provenance());
+    // Only a name kept keeps an id.
+    EXPECT_NE(copy->id(), before->FindInstruction(original)->id());
+  }
+  // Two elements of one shape are told apart by their index: x and w stay apart.
+  EXPECT_NE(after->FindInstruction("x.7")->provenance(),
+            after->FindInstruction("w.7")->provenance());
+}
+
+// A clone whose original is elsewhere, or of another opcode, is not taken for it; a name
+// that only looks like a clone's (`clone_head.2`, `x.clones`) is nobody's clone.
+TEST(XlaDumpProvenanceTest, OnlyANameXlaGivesAClonePairsIt) {
+  auto before = Parse(R"(HloModule m
+ENTRY main {
+  p = f32[4] parameter(0)
+  a.1 = f32[4] negate(p)
+  ROOT b.2 = f32[4] exponential(a.1)
+}
+)");
+  auto after = Parse(R"(HloModule m
+ENTRY main {
+  p = f32[4] parameter(0)
+  a.1.clone = f32[4] abs(p)
+  clone_head.2 = f32[4] negate(p)
+  x.clones = f32[4] sqrt(clone_head.2)
+  ROOT b.2 = f32[4] exponential(a.1.clone)
+}
+)");
+  int64_t next_id = MaxInstructionId(*before) + 1;
+  ProvenanceCarryCounts counts = CarryOverProvenance(*before, *after, next_id);
+  EXPECT_EQ(counts.by_clone_name, 0);
+}
+
 }  // namespace
 }  // namespace fusescope::ir

@@ -52,12 +52,6 @@ int64_t Runs(const profiler::Profile& profile) {
 int64_t BeforeSnapshot(int64_t pass) { return std::max<int64_t>(pass, 0); }
 int64_t AfterSnapshot(int64_t pass) { return pass + 1; }
 
-std::unordered_map<int64_t, double> Shares(const std::vector<profiler::HotNode>& nodes) {
-  std::unordered_map<int64_t, double> shares;
-  for (const profiler::HotNode& node : nodes) shares[node.instruction_id] += node.share;
-  return shares;
-}
-
 // The profiled snapshot's kernels, counted from its IR: FLOPs, bytes and median time.
 std::vector<RooflineKernel> Kernels(const recording::Recording& recording,
                                     const profiler::Profile& profile) {
@@ -104,9 +98,16 @@ std::shared_ptr<const ProfileResult> Compute(
     result->error = Text(after.ok() ? before.message() : after.message());
     return result;
   }
+  // A loop's node carries its body's time: the graphs show the entry computation.
+  auto before_shares = profiler::InclusiveShares(*recording, BeforeSnapshot(pass), *before);
+  auto after_shares = profiler::InclusiveShares(*recording, result->snapshot, *after);
+  if (!before_shares.ok() || !after_shares.ok()) {
+    result->error = Text(after_shares.ok() ? before_shares.message() : after_shares.message());
+    return result;
+  }
   auto heat = std::make_shared<HeatOverlay>();
-  heat->share[0] = Shares(*before);
-  heat->share[1] = Shares(*after);
+  heat->share[0] = std::move(*before_shares);
+  heat->share[1] = std::move(*after_shares);
   heat->estimate[0] = BeforeSnapshot(pass) != profile.snapshot_index;
   heat->estimate[1] = result->snapshot != profile.snapshot_index;
   for (const auto& side : heat->share) {
