@@ -265,19 +265,21 @@ Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmTyp
 std::string GemmCallDescription(const GemmConfig& config, const GemmProblem& problem,
                                 GemmType type) {
   const bool f32 = type == GemmType::kF32;
+  std::string on_threads;
   if (config.threads > 0 && config.library != GemmLibrary::kMlir) {
-    GemmConfig library_count = config;
-    library_count.threads = 0;
-    return GemmCallDescription(library_count, problem, type) + " on " +
-           std::to_string(config.threads) + (config.threads == 1 ? " thread" : " threads");
+    on_threads =
+        " on " + std::to_string(config.threads) + (config.threads == 1 ? " thread" : " threads");
   }
   switch (config.library) {
     case GemmLibrary::kOpenBlas:
-      return std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + problem.ToString();
+      return std::string(f32 ? "cblas_sgemm " : "cblas_dgemm ") + problem.ToString() + on_threads;
     case GemmLibrary::kOneDnn:
-      return f32 ? "dnnl_sgemm " + problem.ToString() : "no oneDNN f64 GEMM";
+      if (!f32) return "no oneDNN f64 GEMM" + on_threads;
+      // A batch on more than one thread runs as one matmul primitive.
+      return (problem.batch > 1 && config.threads != 1 ? "dnnl_matmul " : "dnnl_sgemm ") +
+             problem.ToString() + on_threads;
     case GemmLibrary::kBlis:
-      return std::string(f32 ? "bli_sgemm " : "bli_dgemm ") + problem.ToString();
+      return std::string(f32 ? "bli_sgemm " : "bli_dgemm ") + problem.ToString() + on_threads;
     case GemmLibrary::kMlir:
       break;
   }

@@ -137,7 +137,9 @@ Status PrepareGemm(const GemmConfig& config, const GemmProblem& problem, GemmTyp
 std::string MlirMatmulText(const GemmProblem& problem, GemmType type,
                            const LoweringOptions& options = {});
 
-// "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ...", "bli_dgemm ...",
+// "cblas_sgemm 64x512x256 (batch 2)", "dnnl_sgemm ..." (oneDNN's GEMM, one product after
+// another; "dnnl_matmul ..." for a batch on more than one thread: one matmul primitive, which
+// splits the batch over the threads), "bli_dgemm ...",
 // "mlir transpose + batch_matmul tile=32 vector=8 128x128x64 (batch 12, B transposed)" (with
 // ", f64" in the parentheses for an f64 matmul), with " on N thread(s)" where the config
 // sets the library's count.

@@ -2,8 +2,11 @@
 // has no f64 GEMM on the CPU.
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "runtime/cpu/gemm_libraries.h"
@@ -164,6 +167,76 @@ class OneDnnConvolution final : public PreparedConvolution {
   dnnl::reorder reorder_;
 };
 
+// A batch of GEMMs as one oneDNN matmul primitive: its kernels split the batch and the blocks
+// of each product over the threads together, where dnnl_sgemm one product after another
+// splits each small product over them (BERT's 128x128x64 attention products: 62 % of the
+// two-core peak that way, 77-95 % as one matmul). Created once per problem and thread count,
+// with a scratchpad per run, so that runs on several threads do not share one.
+class OneDnnBatchedMatmul {
+ public:
+  OneDnnBatchedMatmul(const GemmProblem& p, int threads) {
+    OpenMpThreads team(threads);
+    const int64_t m = p.m, n = p.n, k = p.k;
+    a_ = Described({p.batch, m, k}, p.transpose_a ? std::vector<int64_t>{m * k, 1, m}
+                                                  : std::vector<int64_t>{m * k, k, 1});
+    b_ = Described({p.batch, k, n}, p.transpose_b ? std::vector<int64_t>{k * n, 1, k}
+                                                  : std::vector<int64_t>{k * n, n, 1});
+    c_ = Described({p.batch, m, n}, {m * n, n, 1});
+    dnnl::primitive_attr attributes;
+    attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const dnnl::matmul::primitive_desc primitive(dnnl::matmul::desc(a_, b_, c_), attributes,
+                                                 CpuEngine());
+    implementation_ = primitive.impl_info_str();
+    scratchpad_ = primitive.scratchpad_desc();
+    matmul_ = dnnl::matmul(primitive);
+  }
+  const std::string& implementation() const { return implementation_; }
+  void Run(const float* a, const float* b, float* c) const {
+    const dnnl::engine& engine = CpuEngine();
+    dnnl::stream stream(engine);
+    dnnl::memory scratch(scratchpad_, engine);
+    matmul_.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(a_, engine, const_cast<float*>(a))},
+                             {DNNL_ARG_WEIGHTS, dnnl::memory(b_, engine, const_cast<float*>(b))},
+                             {DNNL_ARG_DST, dnnl::memory(c_, engine, c)},
+                             {DNNL_ARG_SCRATCHPAD, scratch}});
+    stream.wait();
+  }
+
+ private:
+  std::string implementation_;
+  dnnl::memory::desc a_, b_, c_, scratchpad_;
+  dnnl::matmul matmul_;
+};
+
+// The matmul for `p` on `threads`, made on first use; null where oneDNN has only its
+// reference kernels for it (slower than dnnl_sgemm's), or refuses it.
+std::shared_ptr<const OneDnnBatchedMatmul> BatchedMatmul(const GemmProblem& p, int threads) {
+  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, bool, bool, int>;
+  static std::mutex mutex;
+  static std::map<Key, std::shared_ptr<const OneDnnBatchedMatmul>> made;
+  const Key key{p.batch, p.m, p.n, p.k, p.transpose_a, p.transpose_b, threads};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = made.find(key);
+  if (found != made.end()) return found->second;
+  std::shared_ptr<const OneDnnBatchedMatmul> matmul;
+  try {
+    auto candidate = std::make_shared<const OneDnnBatchedMatmul>(p, threads);
+    if (candidate->implementation().rfind("ref", 0) != 0) matmul = std::move(candidate);
+  } catch (const dnnl::error&) {
+    // dnnl_sgemm, one product after another, runs it instead.
+  }
+  made.emplace(key, matmul);
+  return matmul;
+}
+
+int CallingThreads() {
+#if DNNL_CPU_RUNTIME == DNNL_RUNTIME_OMP
+  return omp_get_max_threads();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace
 
 Status OneDnnAvailable() { return Status::Ok(); }
@@ -180,6 +253,19 @@ std::string OneDnnVersion() {
 
 Status OneDnnGemm(const GemmProblem& p, const float* a, const float* b, float* c) {
   ApplyRequestedThreads();
+  // On more than one thread, a batch runs as one matmul (one product per thread at a time);
+  // on one, the products run one after another either way and dnnl_sgemm costs less to call.
+  if (const int threads = CallingThreads(); p.batch > 1 && threads > 1 && p.k > 0) {
+    if (auto matmul = BatchedMatmul(p, threads)) {
+      try {
+        matmul->Run(a, b, c);
+        return Status::Ok();
+      } catch (const dnnl::error& error) {
+        return Status::Error("oneDNN matmul " + p.ToString() + " (" + matmul->implementation() +
+                             ") failed: " + Message(error));
+      }
+    }
+  }
   for (int64_t i = 0; i < p.batch; ++i) {
     const dnnl_status_t status =
         dnnl_sgemm(p.transpose_a ? 'T' : 'N', p.transpose_b ? 'T' : 'N', p.m, p.n, p.k, 1.0f,

@@ -119,7 +119,7 @@ std::string CallName(GemmLibrary library, bool f32) {
     case GemmLibrary::kOpenBlas:
       return f32 ? "cblas_sgemm " : "cblas_dgemm ";
     case GemmLibrary::kOneDnn:
-      return "dnnl_sgemm ";
+      return "dnnl_";  // dnnl_sgemm, or dnnl_matmul for a batch
     case GemmLibrary::kBlis:
       return f32 ? "bli_sgemm " : "bli_dgemm ";
     case GemmLibrary::kMlir:
@@ -433,6 +433,56 @@ TEST(GemmTest, DescriptionsNameTheLibraryAndTheCall) {
 
 // The dot path reads an operand stored transposed in place, and copies one whose dimensions
 // are in neither order.
+// oneDNN runs a batch on several threads as one matmul primitive, on one thread as
+// dnnl_sgemm per product: both give the exact sums' numbers, in every operand order.
+TEST(GemmTest, OneDnnBatchesOnSeveralThreadsRunAsOneMatmul) {
+  if (!GemmLibraryAvailable(GemmLibrary::kOneDnn).ok())
+    GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kOneDnn).message();
+  for (const bool transpose_a : {false, true}) {
+    for (const bool transpose_b : {false, true}) {
+      const GemmProblem p{3, 17, 19, 33, transpose_a, transpose_b};
+      SCOPED_TRACE(p.ToString());
+      std::vector<float> a(static_cast<size_t>(p.batch * p.m * p.k));
+      std::vector<float> b(static_cast<size_t>(p.batch * p.k * p.n));
+      // Small integers: every product and sum is exact in f32, so both paths must agree
+      // with the exact answer to the bit.
+      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+      std::vector<float> exact(static_cast<size_t>(p.batch * p.m * p.n));
+      for (int64_t q = 0; q < p.batch; ++q) {
+        for (int64_t i = 0; i < p.m; ++i) {
+          for (int64_t j = 0; j < p.n; ++j) {
+            double sum = 0;
+            for (int64_t l = 0; l < p.k; ++l) {
+              const float x =
+                  transpose_a ? a[q * p.m * p.k + l * p.m + i] : a[q * p.m * p.k + i * p.k + l];
+              const float y =
+                  transpose_b ? b[q * p.k * p.n + j * p.k + l] : b[q * p.k * p.n + l * p.n + j];
+              sum += static_cast<double>(x) * y;
+            }
+            exact[q * p.m * p.n + i * p.n + j] = static_cast<float>(sum);
+          }
+        }
+      }
+      for (const char* text : {"onednn threads=2", "onednn threads=1"}) {
+        SCOPED_TRACE(text);
+        const GemmConfig config = GemmConfig::Parse(text).value();
+        std::vector<float> c(exact.size(), -1.0f);
+        ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());
+        EXPECT_EQ(c, exact);
+      }
+      EXPECT_EQ(
+          GemmCallDescription(GemmConfig::Parse("onednn threads=2").value(), p, GemmType::kF32)
+              .rfind("dnnl_matmul ", 0),
+          0u);
+      EXPECT_EQ(
+          GemmCallDescription(GemmConfig::Parse("onednn threads=1").value(), p, GemmType::kF32)
+              .rfind("dnnl_sgemm ", 0),
+          0u);
+    }
+  }
+}
+
 TEST(GemmTest, DotDescriptionsSayHowOperandsAreRead) {
   auto transposed = ir::ParseHloModule(DotModule(DotCases()[10], "f32"));  // batch_rhs_transposed
   auto copied = ir::ParseHloModule(DotModule(DotCases()[11], "f32"));      // batch_not_leading
