@@ -8,7 +8,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,7 +22,9 @@
 #include "runtime/cpu/cpu_executable.h"
 #include "runtime/cpu/gemm.h"
 #include "runtime/cpu/kernel_compiler.h"
+#include "runtime/cpu/thread_team.h"
 #include "runtime/kernel_emitter.h"
+#include "runtime/row_blocks.h"
 #include "runtime/seeded_inputs.h"
 
 namespace fs = fusescope;
@@ -64,6 +70,43 @@ void Elementwise(const char* label, const char* op, const char* lowering, double
   const double bandwidth = 12.0 * static_cast<double>(n) / seconds;
   std::printf("%-28s %-26s kernel %7.2f GB/s (%3.0f%% of triad)", label, lowering, bandwidth / 1e9,
               100 * bandwidth / ceiling);
+  // The same kernel as the executable runs it: emitted for one block of rows, each block on
+  // a thread of the team at once (runtime/row_blocks.h, CpuExecutableOptions::row_block_min_bytes).
+  const fs::ir::Computation* fused = (*module)->entry()->root()->fused_computation();
+  auto split = fs::runtime::FindRowSplit(*fused);
+  const int64_t blocks =
+      split.ok() ? fs::runtime::BlockCount(split->rows, fs::runtime::TeamThreads()) : 1;
+  if (blocks > 1) {
+    auto copy = (*module)->Clone();
+    fs::runtime::ShrinkToBlock(*copy->entry()->root()->fused_computation(), *split,
+                               split->rows / blocks);
+    auto block_kernel = fs::runtime::EmitFusionKernel(*copy->entry()->root());
+    auto block =
+        fs::runtime::CompileKernelText(block_kernel->text, block_kernel->function_name, options);
+    const int64_t block_bytes = n / blocks * 4;
+    struct Job {
+      const fs::runtime::CompiledKernel* kernel;
+      float *a, *b, *out;
+      int64_t bytes;
+    } job{block.kernel.get(), a.data(), b.data(), out.data(), block_bytes};
+    if (block.kernel) {
+      const double team_seconds = Best(5, [&] {
+        fs::runtime::RunOnTeam(
+            blocks,
+            [](void* data, int64_t index) {
+              Job& j = *static_cast<Job*>(data);
+              const int64_t offset = index * j.bytes;
+              (void)j.kernel->Run({reinterpret_cast<char*>(j.a) + offset,
+                                   reinterpret_cast<char*>(j.b) + offset,
+                                   reinterpret_cast<char*>(j.out) + offset});
+            },
+            &job);
+      });
+      const double team = 12.0 * static_cast<double>(n) / team_seconds;
+      std::printf("   %lld blocks at once %7.2f GB/s (%3.0f%%)", static_cast<long long>(blocks),
+                  team / 1e9, 100 * team / ceiling);
+    }
+  }
   fs::runtime::CpuExecutableOptions executable_options;
   executable_options.lowering = options;
   auto executable = fs::runtime::CpuExecutable::Compile(**module, executable_options);
@@ -166,42 +209,76 @@ ENTRY e {
 }
 )";
 
-void Scan() {
-  auto module = fs::ir::ParseHloModule(kScan);
-  if (!module.ok()) return (void)std::printf("scan: %s\n", module.message().c_str());
-  auto inputs = fs::runtime::SeededInputs(*(*module)->entry(), 1);
-  if (!inputs.ok()) return;
-  std::vector<std::unique_ptr<fs::runtime::CpuExecutable>> paths;
-  for (bool flat : {false, true}) {
+// Medians of runs of `module` compiled two ways (`paths[0]` and `paths[1]` configure the
+// options), in turns so that both see the same machine; empty on an error (printed).
+std::vector<double> MediansInTurns(
+    const fs::ir::Module& module, const char* label, int runs,
+    const std::function<void(fs::runtime::CpuExecutableOptions&)> (&paths)[2]) {
+  auto inputs = fs::runtime::SeededInputs(*module.entry(), 1);
+  if (!inputs.ok())
+    return (void)std::printf("%s: %s\n", label, inputs.message().c_str()), std::vector<double>{};
+  std::vector<std::unique_ptr<fs::runtime::CpuExecutable>> executables;
+  for (const auto& configure : paths) {
     fs::runtime::CpuExecutableOptions options;
     options.f32_dot_precision = fs::runtime::BlasPrecision::kNative;
-    options.flat_loops = flat;
-    auto executable = fs::runtime::CpuExecutable::Compile(**module, options);
-    if (!executable.ok()) return (void)std::printf("scan: %s\n", executable.message().c_str());
+    configure(options);
+    auto executable = fs::runtime::CpuExecutable::Compile(module, options);
+    if (!executable.ok())
+      return (void)std::printf("%s: %s\n", label, executable.message().c_str()),
+             std::vector<double>{};
     (*executable)->set_kernel_timing(false);
-    paths.push_back(std::move(executable).value());
+    executables.push_back(std::move(executable).value());
   }
   std::vector<double> seconds[2];
-  for (int run = 0; run < 400; ++run) {
+  for (int run = 0; run < runs; ++run) {
     for (size_t path = 0; path < 2; ++path) {
       const auto started = std::chrono::steady_clock::now();
-      if (!paths[path]->Run(*inputs).ok()) return;
+      if (!executables[path]->Run(*inputs).ok()) return {};
       seconds[path].push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     }
   }
-  double median[2];
-  for (size_t path = 0; path < 2; ++path) {
-    std::sort(seconds[path].begin(), seconds[path].end());
-    median[path] = seconds[path][seconds[path].size() / 2];
+  std::vector<double> medians;
+  for (auto& times : seconds) {
+    std::sort(times.begin(), times.end());
+    medians.push_back(times[times.size() / 2]);
   }
+  return medians;
+}
+
+void Scan() {
+  auto module = fs::ir::ParseHloModule(kScan);
+  if (!module.ok()) return (void)std::printf("scan: %s\n", module.message().c_str());
+  const std::function<void(fs::runtime::CpuExecutableOptions&)> paths[2] = {
+      [](fs::runtime::CpuExecutableOptions& options) { options.flat_loops = false; },
+      [](fs::runtime::CpuExecutableOptions& options) { options.flat_loops = true; }};
+  const std::vector<double> median = MediansInTurns(**module, "scan", 400, paths);
+  if (median.size() != 2) return;
   std::printf("scan, 50 steps: value by value %7.1f us, on its own buffers %7.1f us (%.2fx)\n",
               median[0] * 1e6, median[1] * 1e6, median[0] / median[1]);
 }
 
+// An optimized module (fusions made) with every kernel whole against its large fusions in
+// blocks of rows on every core (CpuExecutableOptions::row_block_min_bytes).
+void RowBlocks(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = fs::ir::ParseHloModule(text.str());
+  if (!module.ok()) return (void)std::printf("%s: %s\n", path.c_str(), module.message().c_str());
+  const std::function<void(fs::runtime::CpuExecutableOptions&)> paths[2] = {
+      [](fs::runtime::CpuExecutableOptions& options) { options.row_block_min_bytes = 0; },
+      [](fs::runtime::CpuExecutableOptions&) {}};
+  const std::vector<double> median = MediansInTurns(**module, path.c_str(), 200, paths);
+  if (median.size() != 2) return;
+  std::printf("%s: kernels whole %7.1f us, large fusions in blocks of rows %7.1f us (%.2fx)\n",
+              std::filesystem::path(path).filename().c_str(), median[0] * 1e6, median[1] * 1e6,
+              median[0] / median[1]);
+}
+
 }  // namespace
 
-int main(int, char** argv) {
+int main(int argc, char** argv) {
   // OpenBLAS with the kernels the CPU runs, as fusescope uses it (runtime/cpu/gemm.h).
   fs::runtime::RestartForBetterOpenBlasKernels(argv);
   std::string note;
@@ -220,6 +297,9 @@ int main(int, char** argv) {
     for (const char* lowering : {"tile=0 vector=8", "tile=0 vector=8 approx=0"})
       Elementwise("exp(b)+a", "exponential(b)", lowering, machine->memory_bandwidth);
     Scan();
+    // XLA's own optimized BERT layer (its fusions), and any optimized modules named.
+    RowBlocks(std::string(FUSESCOPE_SOURCE_DIR) + "/tests/data/bert_layer/after_optimizations.hlo");
+    for (int arg = 1; arg < argc; ++arg) RowBlocks(argv[arg]);
   }
   for (int size : {512, 1024}) {
     Dot(size, fs::runtime::BlasPrecision::kNative, machine->peak_flops);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -19,9 +20,11 @@
 #include "passes/cost_analysis.h"
 #include "runtime/cpu/blas_convolution.h"
 #include "runtime/cpu/blas_dot.h"
+#include "runtime/cpu/thread_team.h"
 #include "runtime/executable_planning.h"
 #include "runtime/interpreter/interpreter.h"
 #include "runtime/kernel_emitter.h"
+#include "runtime/row_blocks.h"
 
 namespace fusescope::runtime {
 namespace {
@@ -71,6 +74,11 @@ struct Step {
   bool tuple_result = false;             // the kernel's outputs form a tuple value
   // kMlir: the operand whose bytes the output holds on entry (EmittedKernel::in_place_input).
   int in_place_input = -1;
+  // kMlir / kOutput: the kernel computes one block of rows (runtime/row_blocks.h) and runs
+  // `blocks` times at once, each argument's pointer moved on by its block_bytes (0: the whole
+  // argument for every block); 1: the kernel computes everything.
+  int64_t blocks = 1;
+  std::vector<int64_t> block_bytes;  // inputs, then outputs
   // A get-tuple-element of a program's tuple parameter that may move the element out of it
   // (the only reader of that element; see RunProgram's `state`): the element's index, read
   // once here rather than at every step of a loop; -1 for every other step.
@@ -337,6 +345,50 @@ std::string HostReason(const ir::Instruction& instruction) {
   }
 }
 
+// How a kernel record's note says its kernel runs in blocks of rows.
+constexpr const char* kInBlocksNote = "runs as ";
+
+// Runs a step's compiled kernel on `buffers` (inputs, then outputs): at once, or, for a
+// kernel of one block of rows, once per block on the thread team, each argument moved on by
+// its block's bytes.
+Status RunKernelBlocks(const Step& step, void* const* buffers, size_t count) {
+  if (step.blocks <= 1) return step.kernel->Run(buffers, count);
+  if (step.block_bytes.size() != count)
+    return Status::Error("the kernel's blocks do not match its arguments");
+  struct Blocks {
+    const Step* step;
+    void* const* buffers;
+    size_t count;
+    std::atomic<bool> failed{false};
+    std::string error;
+    std::mutex mutex;
+  } blocks{&step, buffers, count};
+  RunOnTeam(
+      step.blocks,
+      [](void* data, int64_t index) {
+        Blocks& b = *static_cast<Blocks*>(data);
+        constexpr size_t kOnStack = 32;
+        void* on_stack[kOnStack];
+        std::vector<void*> on_heap;
+        void** moved = on_stack;
+        if (b.count > kOnStack) {
+          on_heap.resize(b.count);
+          moved = on_heap.data();
+        }
+        for (size_t i = 0; i < b.count; ++i) {
+          moved[i] = static_cast<uint8_t*>(b.buffers[i]) + index * b.step->block_bytes[i];
+        }
+        Status ran = b.step->kernel->Run(moved, b.count);
+        if (!ran.ok() && !b.failed.exchange(true)) {
+          std::lock_guard<std::mutex> lock(b.mutex);
+          b.error = ran.message();
+        }
+      },
+      &blocks);
+  if (blocks.failed) return Status::Error(blocks.error);
+  return Status::Ok();
+}
+
 }  // namespace
 
 class CpuExecutable::Impl {
@@ -418,7 +470,24 @@ class CpuExecutable::Impl {
     EmittedKernel emitted;
     const char* backend = "";
     std::string note;
+    // A kernel for one block of rows: how many blocks, each argument's step, and the whole
+    // outputs' shapes (what the step allocates).
+    int64_t blocks = 1;
+    std::vector<int64_t> block_bytes;
+    std::vector<ir::Shape> whole_output_shapes;
   };
+  // A fusion's kernel for one block of rows, where its rows split (`leaf`: an output fusion's
+  // contraction, an input of its epilogue).
+  struct BlockKernel {
+    EmittedKernel emitted;
+    int64_t blocks = 1;
+    int64_t block_rows = 0;
+    std::vector<int64_t> block_bytes;
+  };
+  std::optional<BlockKernel> EmitBlockKernel(const ir::Instruction& fusion,
+                                             const ir::Instruction* leaf,
+                                             const EmittedKernel& whole);
+  void TakeBlockKernel(PendingKernel& pending, BlockKernel block);
   // One compile of a distinct (compiler, function, text).
   struct CompileJob {
     KernelCompiler* compiler = nullptr;
@@ -572,6 +641,9 @@ class CpuExecutable::Impl {
   std::unordered_map<const ir::Computation*, std::unique_ptr<Program>> programs_;
   Program* planning_ = nullptr;         // the program whose steps PlanStep is planning
   std::vector<PendingKernel> pending_;  // in plan order
+  // Copies of modules whose fusions are emitted for a block of rows (their fused
+  // computations' shapes shrunk to a block), by the module copied.
+  std::unordered_map<const ir::Module*, std::unique_ptr<ir::Module>> block_copies_;
   const Program* entry_ = nullptr;
   int64_t live_bytes_ = 0;  // held by the values of every program running now
 };
@@ -712,7 +784,10 @@ Status CpuExecutable::Impl::FinishKernel(const PendingKernel& pending, KernelCom
                    ", whose buffer it takes over where nothing reads it afterwards";
   }
   step.kernel = compiled.kernel;
-  step.output_shapes = pending.emitted.output_shapes;
+  step.output_shapes =
+      pending.blocks > 1 ? pending.whole_output_shapes : pending.emitted.output_shapes;
+  step.blocks = pending.blocks;
+  step.block_bytes = pending.block_bytes;
   // A value's bytes are in logical order whatever its layout (the interpreter's bitcast and
   // copy read layouts off the instructions): the outputs' shapes go without theirs, which
   // every value a loop body makes would otherwise copy at every step.
@@ -748,8 +823,80 @@ Status CpuExecutable::Impl::PlanOutputFusion(Step& step) {
     Status prepared = PrepareBlasConvolution(*step.dot, options_.f32_dot_precision, step.gemm);
     if (!prepared.ok()) return Status::Error(step.instruction->name() + ": " + prepared.message());
   }
-  return PlanKernel(step, std::move(split->epilogue), GemmBackendName(step.gemm.library),
-                    LibraryCall(*step.dot, step.gemm) + ", then the epilogue as a compiled kernel");
+  std::optional<BlockKernel> block = EmitBlockKernel(*step.instruction, step.dot, split->epilogue);
+  Status planned =
+      PlanKernel(step, std::move(split->epilogue), GemmBackendName(step.gemm.library),
+                 LibraryCall(*step.dot, step.gemm) + ", then the epilogue as a compiled kernel");
+  if (block && !pending_.empty() && pending_.back().step == planning_->steps.size()) {
+    TakeBlockKernel(pending_.back(), std::move(*block));
+  }
+  return planned;
+}
+
+// Where the fusion's rows split and its arguments are large enough to share out, its kernel
+// (or an output fusion's epilogue) emitted again from a copy of its fused computation
+// shrunk to one block of rows.
+std::optional<CpuExecutable::Impl::BlockKernel> CpuExecutable::Impl::EmitBlockKernel(
+    const ir::Instruction& fusion, const ir::Instruction* leaf, const EmittedKernel& whole) {
+  if (options_.row_block_min_bytes <= 0 || whole.in_place_input >= 0) return std::nullopt;
+  const int64_t threads =
+      options_.row_block_threads > 0 ? options_.row_block_threads : TeamThreads();
+  if (threads < 2) return std::nullopt;
+  int64_t bytes = 0;
+  for (const auto* shapes : {&whole.input_shapes, &whole.output_shapes}) {
+    for (const ir::Shape& shape : *shapes) bytes += shape.ByteSize();
+  }
+  if (bytes < options_.row_block_min_bytes) return std::nullopt;
+  const ir::Computation* fused = fusion.fused_computation();
+  ir::Module* module = fusion.parent() ? fusion.parent()->parent() : nullptr;
+  if (fused == nullptr || module == nullptr) return std::nullopt;
+  StatusOr<RowSplit> split = FindRowSplit(*fused, leaf);
+  if (!split.ok()) return std::nullopt;
+  BlockKernel block;
+  block.blocks = BlockCount(split->rows, threads);
+  if (block.blocks < 2) return std::nullopt;
+  block.block_rows = split->rows / block.blocks;
+  // The arguments' steps, in the kernel's order: the fused parameters (an epilogue's product
+  // after them), then the outputs.
+  for (int64_t i = 0; i < fused->parameter_count(); ++i) {
+    block.block_bytes.push_back(BlockBytes(*fused->parameter(i), *split, block.block_rows));
+  }
+  if (leaf != nullptr) block.block_bytes.push_back(BlockBytes(*leaf, *split, block.block_rows));
+  const ir::Instruction* root = fused->root();
+  if (root->opcode() == Opcode::kTuple) {
+    for (const ir::Instruction* output : root->operands())
+      block.block_bytes.push_back(BlockBytes(*output, *split, block.block_rows));
+  } else {
+    block.block_bytes.push_back(BlockBytes(*root, *split, block.block_rows));
+  }
+  if (block.block_bytes.size() != whole.input_shapes.size() + whole.output_shapes.size())
+    return std::nullopt;
+  std::unique_ptr<ir::Module>& copy = block_copies_[module];
+  if (!copy) copy = module->Clone();
+  ir::Instruction* copied = copy->FindInstructionById(fusion.id());
+  if (copied == nullptr || copied->fused_computation() == nullptr) return std::nullopt;
+  ShrinkToBlock(*copied->fused_computation(), *split, block.block_rows);
+  StatusOr<EmittedKernel> emitted = Status::Error("");
+  if (leaf == nullptr) {
+    emitted = EmitFusionKernel(*copied, /*in_place=*/true);
+  } else {
+    StatusOr<ContractionFusion> split_copy =
+        SplitContractionFusion(*copied, [](const ir::Instruction&) { return Status::Ok(); });
+    if (split_copy.ok()) emitted = std::move(split_copy->epilogue);
+  }
+  if (!emitted.ok() || emitted->in_place_input >= 0) return std::nullopt;
+  block.emitted = std::move(*emitted);
+  return block;
+}
+
+void CpuExecutable::Impl::TakeBlockKernel(PendingKernel& pending, BlockKernel block) {
+  pending.whole_output_shapes = pending.emitted.output_shapes;
+  pending.emitted = std::move(block.emitted);
+  pending.blocks = block.blocks;
+  pending.block_bytes = std::move(block.block_bytes);
+  pending.note += std::string(pending.note.empty() ? "" : "; ") + kInBlocksNote +
+                  std::to_string(block.blocks) + " blocks of " + std::to_string(block.block_rows) +
+                  " rows at once, one per thread";
 }
 
 Status CpuExecutable::Impl::PlanStep(Step& step) {
@@ -858,8 +1005,13 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       }
     }
     step.kind = StepKind::kMlir;
-    Status planned =
-        PlanKernel(step, EmitFusionKernel(instruction, /*in_place=*/true), "mlir-cpu", "");
+    StatusOr<EmittedKernel> emitted = EmitFusionKernel(instruction, /*in_place=*/true);
+    std::optional<BlockKernel> block;
+    if (emitted.ok()) block = EmitBlockKernel(instruction, nullptr, *emitted);
+    Status planned = PlanKernel(step, std::move(emitted), "mlir-cpu", "");
+    if (block && !pending_.empty() && pending_.back().step == planning_->steps.size()) {
+      TakeBlockKernel(pending_.back(), std::move(*block));
+    }
     if (step.kind == StepKind::kHost) step.tuple_result = false;
     return planned;
   }
@@ -1047,7 +1199,7 @@ StatusOr<Literal> CpuExecutable::Impl::RunKernel(const Step& step, Values inputs
   } else {
     for (size_t o = 0; o < output_count; ++o) buffers[inputs.size + o] = outputs[o].data();
   }
-  Status ran = step.kernel->Run(buffers, count);
+  Status ran = RunKernelBlocks(step, buffers, count);
   if (!ran.ok()) return Status::Error(step.instruction->name() + ": " + ran.message());
   if (step.tuple_result) {
     if (output_count == 1) outputs.push_back(std::move(single));
@@ -1253,7 +1405,7 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
       }
       if (step.kind == StepKind::kOutput) buffers[op.inputs.size()] = products[o].data();
       buffers[inputs] = output.data();
-      ran = step.kernel->Run(buffers, inputs + 1);
+      ran = RunKernelBlocks(step, buffers, inputs + 1);
     }
     if (!ran.ok()) return Status::Error(instruction.name() + ": " + ran.message());
     if (step.record >= 0 && time_kernels_) {
@@ -1577,7 +1729,15 @@ int64_t CpuExecutable::assigned_values() const {
 double CpuExecutable::compile_seconds() const { return impl_->compile_seconds_; }
 
 std::string CpuExecutable::KernelSummary() const {
-  return SummarizeKernels(impl_->records_, impl_->host_opcodes_);
+  std::string summary = SummarizeKernels(impl_->records_, impl_->host_opcodes_);
+  int64_t in_blocks = 0;
+  for (const recording::KernelRecord& record : impl_->records_) {
+    if (record.note.find(kInBlocksNote) != std::string::npos) ++in_blocks;
+  }
+  if (in_blocks > 0) {
+    summary += ", " + std::to_string(in_blocks) + " of them in blocks of rows on every core";
+  }
+  return summary;
 }
 
 std::string CpuExecutable::LoopSummary() const {

@@ -74,6 +74,12 @@ struct CpuExecutableOptions {
   // least 64^3 multiply-adds per GEMM through oneDNN on every core, the rest through OpenBLAS
   // (Impl::ChooseDotLibrary says why); off, every such dot through OpenBLAS.
   bool onednn_for_large_gemms = true;
+  // Fused kernels of at least this many bytes of arguments whose rows are independent
+  // (runtime/row_blocks.h) run cut into blocks of rows, one per thread of the team oneDNN runs
+  // on (runtime/cpu/thread_team.h), as XLA:CPU splits a loop fusion's outer loop; 0: never.
+  int64_t row_block_min_bytes = int64_t{256} << 10;
+  // The threads blocks of rows are cut for; 0: the team's (this process's cores).
+  int64_t row_block_threads = 0;
 };
 
 class CpuExecutable {

@@ -37,7 +37,8 @@ struct LoweringOptions {
   bool operator==(const LoweringOptions&) const = default;
 };
 
-// A JIT-compiled kernel. Thread-compatible: Run may be called from one thread at a time.
+// A JIT-compiled kernel. Thread-safe: each Run's state is its own (blocks of one kernel run
+// at once on several threads, runtime/row_blocks.h).
 class CompiledKernel {
  public:
   virtual ~CompiledKernel() = default;

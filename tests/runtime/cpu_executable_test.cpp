@@ -1297,6 +1297,109 @@ ENTRY e {
   EXPECT_TRUE(actual->BitwiseEqual(*expected)) << actual->ToString();
 }
 
+// Fusions whose rows are independent run cut into blocks of rows, one per thread at once: a
+// softmax, an output fusion's epilogue after its dot, and a fusion in a loop's body on the
+// loop's own buffers. Each gives the bits the whole kernel gives; a fusion that transposes
+// its rows stays whole.
+TEST_F(CpuExecutableTest, LargeFusionsRunInBlocksOfRowsWithTheWholeKernelsBits) {
+  auto module = ir::ParseHloModule(R"(HloModule blocks
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+softmax {
+  x = f32[256,512] parameter(0)
+  low = f32[] constant(-inf)
+  top = f32[256] reduce(x, low), dimensions={1}, to_apply=max
+  tops = f32[256,512] broadcast(top), dimensions={0}
+  shifted = f32[256,512] subtract(x, tops)
+  ROOT e = f32[256,512] exponential(shifted)
+}
+gelu {
+  a = f32[256,64] parameter(0)
+  w = f32[64,512] parameter(1)
+  bias = f32[512] parameter(2)
+  d = f32[256,512] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  wide = f32[256,512] broadcast(bias), dimensions={1}
+  y = f32[256,512] add(d, wide)
+  ROOT t = f32[256,512] tanh(y)
+}
+flip {
+  x = f32[256,512] parameter(0)
+  ROOT t = f32[512,256] transpose(x), dimensions={1,0}
+}
+step {
+  x = f32[256,512] parameter(0)
+  half = f32[] constant(0.5)
+  halves = f32[256,512] broadcast(half), dimensions={}
+  m = f32[256,512] multiply(x, halves)
+  ROOT t = f32[256,512] tanh(m)
+}
+body {
+  s = (s32[], f32[256,512]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[256,512] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  stepped = f32[256,512] fusion(x), kind=kLoop, calls=step
+  ROOT n = (s32[], f32[256,512]) tuple(next, stepped)
+}
+cond {
+  s = (s32[], f32[256,512]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  three = s32[] constant(3)
+  ROOT lt = pred[] compare(i, three), direction=LT
+}
+ENTRY e {
+  x = f32[256,512] parameter(0)
+  a = f32[256,64] parameter(1)
+  w = f32[64,512] parameter(2)
+  bias = f32[512] parameter(3)
+  soft = f32[256,512] fusion(x), kind=kLoop, calls=softmax
+  act = f32[256,512] fusion(a, w, bias), kind=kOutput, calls=gelu
+  flipped = f32[512,256] fusion(soft), kind=kLoop, calls=flip
+  zero = s32[] constant(0)
+  start = (s32[], f32[256,512]) tuple(zero, act)
+  loop = (s32[], f32[256,512]) while(start), condition=cond, body=body
+  looped = f32[256,512] get-tuple-element(loop), index=1
+  ROOT r = (f32[512,256], f32[256,512]) tuple(flipped, looped)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 5);
+  ASSERT_TRUE(inputs.ok());
+  CpuExecutableOptions options;
+  options.f32_dot_precision = BlasPrecision::kNative;
+  options.row_block_threads = 2;  // two blocks on any machine, one core or many
+  auto blocked = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(blocked.ok()) << blocked.message();
+  std::map<std::string, std::string> notes;
+  for (const recording::KernelRecord& record : (*blocked)->kernels())
+    notes[record.kernel] = record.note;
+  for (const char* name : {"soft", "act", "stepped"}) {
+    EXPECT_THAT(notes[name], ::testing::HasSubstr("runs as 2 blocks of 128 rows")) << name;
+  }
+  EXPECT_THAT(notes["flipped"], ::testing::Not(::testing::HasSubstr("blocks"))) << notes["flipped"];
+  EXPECT_THAT((*blocked)->LoopSummary(), ::testing::HasSubstr("on its own buffers"));
+  options.row_block_min_bytes = 0;
+  auto whole = CpuExecutable::Compile(**module, options);
+  ASSERT_TRUE(whole.ok()) << whole.message();
+  for (const recording::KernelRecord& record : (*whole)->kernels())
+    EXPECT_THAT(record.note, ::testing::Not(::testing::HasSubstr("blocks"))) << record.kernel;
+  auto expected = (*whole)->Run(*inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (int run = 0; run < 3; ++run) {
+    auto actual = (*blocked)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << "run " << run;
+  }
+  Interpreter interpreter;
+  auto reference = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(reference.ok()) << reference.message();
+  const LiteralDifference difference = CompareLiterals(*expected, *reference, 1e-4, 1e-4);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+}
+
 // f32 dots whose configuration names no library: through oneDNN from 64^3 multiply-adds per
 // GEMM (on one thread below 2^20 in all, on every core above), through OpenBLAS below 64^3,
 // at widened precision, where a configuration names OpenBLAS, or with the choice off.
