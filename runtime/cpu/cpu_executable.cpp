@@ -128,15 +128,22 @@ struct FlatLoop {
     Kind kind = Kind::kState;
     size_t index = 0;                   // the state element, or the op of the same part
     const Literal* constant = nullptr;  // kConstant
+    // kOutput of an op with several outputs (a tuple): which one; kAll: the op's one output,
+    // or (for a tuple) all of them, which only a get-tuple-element may read.
+    static constexpr size_t kAll = SIZE_MAX;
+    size_t element = kAll;
     bool operator==(const Location& other) const {
-      return kind == other.kind && index == other.index && constant == other.constant;
+      return kind == other.kind && index == other.index && constant == other.constant &&
+             element == other.element;
     }
   };
   struct Op {
     const Step* step = nullptr;
     std::vector<Location> inputs;
     ir::Shape shape;          // the output's
-    int64_t bytes = 0;        // the output's
+    int64_t bytes = 0;        // the output's (of all its elements for a tuple)
+    // A kernel with several outputs: each one's shape; its output is a tuple of them.
+    std::vector<ir::Shape> element_shapes;
     ir::Shape product_shape;  // kOutput: its dot's or convolution's product
     int64_t product_bytes = 0;
     // An in-place kernel whose operand nothing reads afterwards: the operand's buffer
@@ -158,7 +165,9 @@ struct FlatLoop {
       case Location::Kind::kState:
         return state[location.index];
       case Location::Kind::kOutput:
-        return outputs[location.index];
+        return location.element == Location::kAll
+                   ? outputs[location.index]
+                   : outputs[location.index].elements()[location.element];
       case Location::Kind::kConstant:
         break;
     }
@@ -176,6 +185,155 @@ struct FlatLoop {
   };
   mutable Buffers buffers;
 };
+
+bool PlanFlatFusion(const Program& program, const std::vector<FlatLoop::Location>& arguments,
+                    FlatLoop::Part& part, std::string& why,
+                    std::optional<FlatLoop::Location>& result);
+
+// Whether `location` is all the outputs of an op that has several: only a get-tuple-element
+// reads that.
+bool ReadsWholeTuple(const FlatLoop::Location& location, const FlatLoop::Part& part) {
+  return location.kind == FlatLoop::Location::Kind::kOutput &&
+         location.element == FlatLoop::Location::kAll &&
+         !part.ops[location.index].element_shapes.empty();
+}
+
+// `element` (a get-tuple-element step) as the output of an op with several it reads, or
+// nullopt where it reads something else.
+std::optional<FlatLoop::Location> ElementOfOp(const Step& element,
+                                              const std::optional<FlatLoop::Location>& tuple,
+                                              const FlatLoop::Part& part) {
+  if (element.instruction->opcode() != Opcode::kGetTupleElement || !tuple ||
+      !ReadsWholeTuple(*tuple, part))
+    return std::nullopt;
+  const int64_t index = element.instruction->tuple_index().value_or(-1);
+  if (index < 0 || index >= static_cast<int64_t>(part.ops[tuple->index].element_shapes.size()))
+    return std::nullopt;
+  FlatLoop::Location location = *tuple;
+  location.element = static_cast<size_t>(index);
+  return location;
+}
+
+bool RowMajorOrNone(const ir::Shape& shape) {
+  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
+  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
+// Whether `step` can be an op of a flat loop: a kernel, a library call, a fusion run op by op
+// or a bitcast that keeps the bytes in order; otherwise why not.
+bool Flattenable(const Step& step, std::string& why) {
+  const ir::Instruction& instruction = *step.instruction;
+  const bool kernel =
+      ((step.kind == StepKind::kMlir || step.kind == StepKind::kOutput) && step.kernel != nullptr &&
+       (!step.tuple_result || (step.kind == StepKind::kMlir && step.in_place_input < 0))) ||
+      step.kind == StepKind::kBlas;
+  const bool fusion = step.kind == StepKind::kControl && instruction.opcode() == Opcode::kFusion &&
+                      step.called.size() == 1;
+  // A bitcast between row-major layouts (a [1,32] row read as [32]): its bytes copied.
+  const bool bitcast = step.kind == StepKind::kValue && instruction.opcode() == Opcode::kBitcast &&
+                       instruction.operand_count() == 1 && instruction.shape().IsArray() &&
+                       RowMajorOrNone(instruction.shape()) &&
+                       RowMajorOrNone(instruction.operand(0)->shape());
+  if (kernel || fusion || bitcast) return true;
+  why =
+      instruction.name() + " (" + std::string(instruction.opcode_name()) +
+      (step.kind == StepKind::kControl ? ") runs a computation of its own" : ") runs on the host");
+  return false;
+}
+
+// Appends `step` (a kernel or library call, its operands at `inputs`) to `part`, or a fusion
+// run op by op with its ops; where its output is, or nullopt with the reason in `why`.
+std::optional<FlatLoop::Location> AddFlatOp(const Step& step,
+                                            std::vector<FlatLoop::Location> inputs,
+                                            FlatLoop::Part& part, std::string& why) {
+  using Location = FlatLoop::Location;
+  const ir::Instruction& instruction = *step.instruction;
+  if (step.kind == StepKind::kControl && instruction.opcode() == Opcode::kFusion &&
+      step.called.size() == 1) {
+    // A fusion that runs its computation op by op (a dot with a transpose fused into its
+    // operand): its ops join the part, its parameters standing for the fusion's operands.
+    std::optional<Location> result;
+    if (!PlanFlatFusion(*step.called[0], inputs, part, why, result)) return std::nullopt;
+    return result;
+  }
+  if (!Flattenable(step, why)) return std::nullopt;
+  FlatLoop::Op op;
+  op.step = &step;
+  op.inputs = std::move(inputs);
+  if (step.tuple_result) {
+    // Several outputs (an argmax's value and index): read one by one (get-tuple-element).
+    op.element_shapes = step.output_shapes;
+    op.shape = ir::Shape::Tuple(step.output_shapes);
+  } else {
+    op.shape = step.kind == StepKind::kBlas || step.kind == StepKind::kValue
+                   ? instruction.shape()
+                   : step.output_shapes.at(0);
+  }
+  op.bytes = ShapeBytes(op.shape);
+  if (step.kind == StepKind::kOutput) {
+    op.product_shape = step.dot->shape();
+    op.product_bytes = ShapeBytes(op.product_shape);
+  }
+  if (op.bytes < 0 || op.product_bytes < 0) {
+    why = instruction.name() + " has a shape of no fixed size";
+    return std::nullopt;
+  }
+  part.ops.push_back(std::move(op));
+  return Location{Location::Kind::kOutput, part.ops.size() - 1, nullptr};
+}
+
+// A fused computation's steps appended to `part`, its parameters at `arguments`; `result`
+// is where its root's value is.
+bool PlanFlatFusion(const Program& program, const std::vector<FlatLoop::Location>& arguments,
+                    FlatLoop::Part& part, std::string& why,
+                    std::optional<FlatLoop::Location>& result) {
+  using Location = FlatLoop::Location;
+  std::vector<std::optional<Location>> at(program.steps.size());
+  for (size_t i = 0; i < program.steps.size(); ++i) {
+    const Step& step = program.steps[i];
+    const ir::Instruction& instruction = *step.instruction;
+    if (instruction.opcode() == Opcode::kParameter) {
+      const int64_t number = instruction.parameter_number();
+      if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
+        why = instruction.name() + " stands for no operand of its fusion";
+        return false;
+      }
+      at[i] = arguments[static_cast<size_t>(number)];
+      continue;
+    }
+    if (step.constant && !step.constant->is_tuple()) {
+      at[i] = Location{Location::Kind::kConstant, 0, &*step.constant};
+      continue;
+    }
+    if (step.kind == StepKind::kValue && step.operands.size() == 1) {
+      if (std::optional<Location> element = ElementOfOp(step, at[step.operands[0]], part)) {
+        at[i] = element;
+        continue;
+      }
+    }
+    if (!Flattenable(step, why)) return false;
+    std::vector<Location> inputs;
+    for (size_t slot : step.operands) {
+      if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
+        why = instruction.name() + " reads a tuple";
+        return false;
+      }
+      inputs.push_back(*at[slot]);
+    }
+    at[i] = AddFlatOp(step, std::move(inputs), part, why);
+    if (!at[i]) return false;
+  }
+  result = at[program.root];
+  if (!result || ReadsWholeTuple(*result, part)) {
+    why = program.steps[program.root].instruction->name() + " is not an array";
+    return false;
+  }
+  return true;
+}
 
 // Plans `program` (the loop's condition, or its body) as a FlatLoop part; false with the
 // reason in `why` where a step is not a kernel, a library call, a constant or a read of
@@ -219,7 +377,7 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
     if (body && loop.tuple_state && i == program.root && value_step &&
         instruction.opcode() == Opcode::kTuple) {
       for (size_t slot : step.operands) {
-        if (!at[slot]) {
+        if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
           why = instruction.name() + ": an element of the new state is not an array";
           return false;
         }
@@ -227,39 +385,26 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
       }
       continue;
     }
-    const bool kernel = ((step.kind == StepKind::kMlir || step.kind == StepKind::kOutput) &&
-                         step.kernel != nullptr && !step.tuple_result) ||
-                        step.kind == StepKind::kBlas;
-    if (!kernel) {
-      why = instruction.name() + " (" + std::string(instruction.opcode_name()) +
-            (step.kind == StepKind::kControl ? ") runs a computation of its own"
-                                             : ") runs on the host");
-      return false;
+    if (step.kind == StepKind::kValue && step.operands.size() == 1) {
+      if (std::optional<Location> element = ElementOfOp(step, at[step.operands[0]], part)) {
+        at[i] = element;
+        continue;
+      }
     }
-    FlatLoop::Op op;
-    op.step = &step;
+    if (!Flattenable(step, why)) return false;
+    std::vector<Location> inputs;
     for (size_t slot : step.operands) {
-      if (!at[slot]) {
+      if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
         why = instruction.name() + " reads a tuple";
         return false;
       }
-      op.inputs.push_back(*at[slot]);
+      inputs.push_back(*at[slot]);
     }
-    op.shape = step.kind == StepKind::kBlas ? instruction.shape() : step.output_shapes.at(0);
-    op.bytes = ShapeBytes(op.shape);
-    if (step.kind == StepKind::kOutput) {
-      op.product_shape = step.dot->shape();
-      op.product_bytes = ShapeBytes(op.product_shape);
-    }
-    if (op.bytes < 0 || op.product_bytes < 0) {
-      why = instruction.name() + " has a shape of no fixed size";
-      return false;
-    }
-    at[i] = Location{Location::Kind::kOutput, part.ops.size(), nullptr};
-    part.ops.push_back(std::move(op));
+    at[i] = AddFlatOp(step, std::move(inputs), part, why);
+    if (!at[i]) return false;
   }
   if (!body || !loop.tuple_state) {
-    if (!at[program.root]) {
+    if (!at[program.root] || ReadsWholeTuple(*at[program.root], part)) {
       why = program.steps[program.root].instruction->name() + " is not an array";
       return false;
     }
@@ -278,7 +423,7 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
         in_place >= static_cast<int>(op.inputs.size()))
       continue;
     const Location operand = op.inputs[static_cast<size_t>(in_place)];
-    if (operand.kind == Location::Kind::kConstant ||
+    if (operand.kind == Location::Kind::kConstant || operand.element != Location::kAll ||
         (operand.kind == Location::Kind::kState && !body))
       continue;
     bool read_again = std::count(op.inputs.begin(), op.inputs.end(), operand) > 1 ||
@@ -295,7 +440,8 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
   part.moves.assign(part.results.size(), 0);
   for (size_t j = 0; j < part.results.size(); ++j) {
     const Location& result = part.results[j];
-    part.moves[j] = result.kind != Location::Kind::kConstant &&
+    // An output among several stays in its tuple: copied.
+    part.moves[j] = result.kind != Location::Kind::kConstant && result.element == Location::kAll &&
                     std::find(part.results.begin() + static_cast<std::ptrdiff_t>(j) + 1,
                               part.results.end(), result) == part.results.end();
   }
@@ -1348,7 +1494,24 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
         time_kernels_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     Literal& output = outputs[o];
     const int in_place = step.kind == StepKind::kMlir ? step.in_place_input : -1;
-    if (op.donated) {
+    if (!op.element_shapes.empty()) {
+      // Several outputs: a tuple of a buffer each, kept from step to step.
+      bool fits = output.is_tuple() && output.elements().size() == op.element_shapes.size();
+      for (size_t e = 0; fits && e < op.element_shapes.size(); ++e) {
+        fits = !output.elements()[e].is_tuple() &&
+               static_cast<int64_t>(output.elements()[e].byte_size()) ==
+                   ShapeBytes(op.element_shapes[e]);
+      }
+      if (!fits) {
+        std::vector<Literal> elements;
+        for (const ir::Shape& shape : op.element_shapes) {
+          StatusOr<Literal> made = Literal::CreateInto(shape, {});
+          if (!made.ok()) return Status::Error(instruction.name() + ": " + made.message());
+          elements.push_back(std::move(made).value());
+        }
+        output = Literal::Tuple(std::move(elements));
+      }
+    } else if (op.donated) {
       const Location& operand = op.inputs[static_cast<size_t>(in_place)];
       std::swap(output, operand.kind == Location::Kind::kState ? state[operand.index]
                                                                : outputs[operand.index]);
@@ -1362,9 +1525,17 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
         std::memcpy(output.data(), start.data(), start.byte_size());
       }
     }
-    if (static_cast<int64_t>(output.byte_size()) != op.bytes)
+    if (op.element_shapes.empty() && static_cast<int64_t>(output.byte_size()) != op.bytes)
       return Status::Error(instruction.name() + ": its in-place operand has another size");
     Status ran = Status::Ok();
+    if (step.kind == StepKind::kValue) {
+      // A bitcast that keeps the bytes in order (Flattenable).
+      const Literal& source = read(op.inputs.at(0));
+      if (static_cast<int64_t>(source.byte_size()) != op.bytes)
+        return Status::Error(instruction.name() + ": its operand has another size");
+      std::memcpy(output.data(), source.data(), source.byte_size());
+      continue;
+    }
     if (step.kind == StepKind::kBlas || step.kind == StepKind::kOutput) {
       const ir::Instruction& contraction = step.kind == StepKind::kBlas ? instruction : *step.dot;
       const size_t lhs = step.kind == StepKind::kBlas ? 0 : static_cast<size_t>(step.dot_lhs);
@@ -1393,9 +1564,10 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
       void* on_stack[kOnStack];
       std::vector<void*> on_heap;
       const size_t inputs = op.inputs.size() + (step.kind == StepKind::kOutput ? 1 : 0);
+      const size_t results = op.element_shapes.empty() ? 1 : op.element_shapes.size();
       void** buffers = on_stack;
-      if (inputs + 1 > kOnStack) {
-        on_heap.resize(inputs + 1);
+      if (inputs + results > kOnStack) {
+        on_heap.resize(inputs + results);
         buffers = on_heap.data();
       }
       for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -1404,8 +1576,12 @@ Status CpuExecutable::Impl::RunFlatPart(const FlatLoop::Part& part, std::vector<
                          : const_cast<uint8_t*>(read(op.inputs[i]).data());
       }
       if (step.kind == StepKind::kOutput) buffers[op.inputs.size()] = products[o].data();
-      buffers[inputs] = output.data();
-      ran = RunKernelBlocks(step, buffers, inputs + 1);
+      if (op.element_shapes.empty()) {
+        buffers[inputs] = output.data();
+      } else {
+        for (size_t e = 0; e < results; ++e) buffers[inputs + e] = output.elements()[e].data();
+      }
+      ran = RunKernelBlocks(step, buffers, inputs + results);
     }
     if (!ran.ok()) return Status::Error(instruction.name() + ": " + ran.message());
     if (step.record >= 0 && time_kernels_) {

@@ -1297,6 +1297,103 @@ ENTRY e {
   EXPECT_TRUE(actual->BitwiseEqual(*expected)) << actual->ToString();
 }
 
+// The same fusion inside a loop's body (the decoder's own shape: the row a step picks read as
+// a vector by a bitcast, then the dot) joins the loop's own buffers op by op, and so does a
+// fusion with two outputs (an argmax's value and index) read element by element, with the
+// bits the loop run value by value gives.
+TEST_F(CpuExecutableTest, ALoopWhoseBodyRunsAFusionOpByOpRunsOnItsOwnBuffers) {
+  auto module = ir::ParseHloModule(R"(HloModule copy_dot_loop
+fused {
+  embedding = f32[50,32] parameter(0)
+  row = f32[1,32] parameter(1)
+  x = f32[32] bitcast(row)
+  t = f32[32,50]{0,1} transpose(embedding), dimensions={1,0}
+  c = f32[32,50] copy(t)
+  ROOT d = f32[50] dot(x, c), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+}
+squash {
+  v = f32[50] parameter(0)
+  ROOT t = f32[50] tanh(v)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+stats {
+  v = f32[50] parameter(0)
+  zero = f32[] constant(0)
+  low = f32[] constant(-inf)
+  total = f32[] reduce(v, zero), dimensions={0}, to_apply=add
+  top = f32[] reduce(v, low), dimensions={0}, to_apply=max
+  ROOT t = (f32[], f32[]) tuple(total, top)
+}
+pick {
+  logits = f32[50] parameter(0)
+  head = f32[32] slice(logits), slice={[0:32]}
+  ROOT r = f32[1,32] reshape(head)
+}
+body {
+  s = (s32[], f32[50,32], f32[1,32], f32[], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  embedding = f32[50,32] get-tuple-element(s), index=1
+  row = f32[1,32] get-tuple-element(s), index=2
+  sum = f32[] get-tuple-element(s), index=3
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  logits = f32[50] fusion(embedding, row), kind=kLoop, calls=fused
+  squashed = f32[50] fusion(logits), kind=kLoop, calls=squash
+  picked = f32[1,32] fusion(squashed), kind=kLoop, calls=pick
+  both = (f32[], f32[]) fusion(squashed), kind=kLoop, calls=stats
+  total = f32[] get-tuple-element(both), index=0
+  top = f32[] get-tuple-element(both), index=1
+  sum1 = f32[] add(sum, total)
+  ROOT n = (s32[], f32[50,32], f32[1,32], f32[], f32[]) tuple(next, embedding, picked, sum1, top)
+}
+cond {
+  s = (s32[], f32[50,32], f32[1,32], f32[], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  steps = s32[] constant(6)
+  ROOT lt = pred[] compare(i, steps), direction=LT
+}
+ENTRY e {
+  embedding = f32[50,32] parameter(0)
+  row = f32[1,32] parameter(1)
+  zero = s32[] constant(0)
+  nothing = f32[] constant(0)
+  start = (s32[], f32[50,32], f32[1,32], f32[], f32[]) tuple(zero, embedding, row, nothing, nothing)
+  ROOT loop = (s32[], f32[50,32], f32[1,32], f32[], f32[]) while(start), condition=cond, body=body
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto executable = CpuExecutable::Compile(**module);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  EXPECT_EQ((*executable)->LoopSummary(), "loop on its own buffers");
+  CpuExecutableOptions value_by_value;
+  value_by_value.flat_loops = false;
+  auto general = CpuExecutable::Compile(**module, value_by_value);
+  ASSERT_TRUE(general.ok()) << general.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  auto expected = (*general)->Run(*inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (int run = 0; run < 2; ++run) {
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    EXPECT_TRUE(actual->BitwiseEqual(*expected)) << actual->ToString();
+  }
+  // The kernels' tanh is a polynomial: within a few ulps of the interpreter's.
+  Interpreter interpreter;
+  auto reference = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(reference.ok()) << reference.message();
+  const LiteralDifference difference = CompareLiterals(*expected, *reference, 1e-5, 1e-5);
+  EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+}
+
 // Fusions whose rows are independent run cut into blocks of rows, one per thread at once: a
 // softmax, an output fusion's epilogue after its dot, and a fusion in a loop's body on the
 // loop's own buffers. Each gives the bits the whole kernel gives; a fusion that transposes
