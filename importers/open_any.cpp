@@ -31,12 +31,18 @@ StatusOr<OpenedRecording> Taken(StatusOr<Import> imported) {
   return OpenedRecording{std::move(imported->recording), std::move(imported->warnings)};
 }
 
-StatusOr<OpenedRecording> ImportXlaDump(const std::string& path) {
+// The dump folder at `path`, scanned, with a default module (XLA's main one).
+StatusOr<ir::XlaDumpFolder> ScanDumpWithModule(const std::string& path) {
   StatusOr<ir::XlaDumpFolder> folder = ir::ScanXlaDumpFolder(path);
+  if (folder.ok() && folder->Default() == nullptr)
+    return Status::Error(path + ": no HLO module in this folder");
+  return folder;
+}
+
+StatusOr<OpenedRecording> ImportXlaDump(const std::string& path) {
+  StatusOr<ir::XlaDumpFolder> folder = ScanDumpWithModule(path);
   if (!folder.ok()) return folder.status();
-  const ir::XlaDumpModule* module = folder->Default();
-  if (module == nullptr) return Status::Error(path + ": no HLO module in this folder");
-  return Taken(ir::ImportXlaDumpModule(*module, folder->path));
+  return Taken(ir::ImportXlaDumpModule(*folder->Default(), folder->path));
 }
 
 // What a lesson or IREE executable files are for, when something else was asked of them.
@@ -258,11 +264,13 @@ StatusOr<OpenedModelText> OpenModelText(const ClassifiedInput& input, const Open
                              std::move(imported->warnings)};
     }
     case InputKind::kXlaDumpFolder: {
-      // A dump folder's model is its default module as XLA received it.
-      auto record = ReadRecord(input);
-      if (!record.ok()) return record.status();
-      return OpenedModelText{std::move(record->recording->input_text), nullptr,
-                             std::move(record->warnings)};
+      // A dump folder's model is its default module as XLA received it: its first file, the
+      // passes after it left unread.
+      StatusOr<ir::XlaDumpFolder> folder = ScanDumpWithModule(input.what);
+      if (!folder.ok()) return folder.status();
+      auto read = ir::ReadXlaDumpInputText(*folder->Default(), folder->path);
+      if (!read.ok()) return read.status();
+      return OpenedModelText{std::move(read->text), nullptr, std::move(read->warnings)};
     }
     default:
       return NoModel(input);

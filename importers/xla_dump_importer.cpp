@@ -83,6 +83,34 @@ std::string XlaDumpPassName(const XlaDumpFileName& name) {
   return name.what;
 }
 
+namespace {
+
+Status NoFileReads(const XlaDumpModule& module, const std::string& folder_path,
+                   const std::vector<std::string>& warnings) {
+  return Status::Error(folder_path + ": no file of " + module.Label() + " could be read as HLO (" +
+                       std::to_string(warnings.size()) + " tried; first: " +
+                       (warnings.empty() ? std::string("none") : warnings.front()) + ")");
+}
+
+}  // namespace
+
+StatusOr<XlaDumpInputText> ReadXlaDumpInputText(const XlaDumpModule& module,
+                                                const std::string& folder_path,
+                                                const XlaDumpImportOptions& options) {
+  XlaDumpInputText input;
+  for (const XlaDumpSnapshotFile& file : module.snapshots) {
+    StatusOr<std::string> text = ReadSnapshotFile(file, options.max_file_bytes);
+    Status parsed = text.ok() ? ParseHloModule(*text, file.path).status() : text.status();
+    if (!parsed.ok()) {
+      input.warnings.push_back(parsed.message());
+      continue;
+    }
+    input.text = std::move(*text);
+    return input;
+  }
+  return NoFileReads(module, folder_path, input.warnings);
+}
+
 StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
                                             const std::string& folder_path,
                                             const XlaDumpImportOptions& options) {
@@ -133,12 +161,7 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
     previous = std::move(current);
     previous_fingerprint = fingerprint;
   }
-  if (!previous) {
-    return Status::Error(
-        folder_path + ": no file of " + module.Label() + " could be read as HLO (" +
-        std::to_string(result.warnings.size()) + " tried; first: " +
-        (result.warnings.empty() ? std::string("none") : result.warnings.front()) + ")");
-  }
+  if (!previous) return NoFileReads(module, folder_path, result.warnings);
   recorder.AfterPipeline(*previous);
   result.recording = recorder.TakeRecording();
   result.recording.total_seconds = 0;

@@ -41,6 +41,17 @@ StatusOr<XlaDumpImport> ImportXlaDumpModule(const XlaDumpModule& module,
                                             const std::string& folder_path,
                                             const XlaDumpImportOptions& options = {});
 
+// The module as XLA received it: the text of its first snapshot file that reads and parses as
+// HLO (the files before it that do not, one warning each), without importing the passes
+// after it. The error is ImportXlaDumpModule's when no file reads.
+struct XlaDumpInputText {
+  std::string text;
+  std::vector<std::string> warnings;
+};
+StatusOr<XlaDumpInputText> ReadXlaDumpInputText(const XlaDumpModule& module,
+                                                const std::string& folder_path,
+                                                const XlaDumpImportOptions& options = {});
+
 // The timeline name of a snapshot file: "algsimp (simplification)", "cpu_after_optimizations".
 std::string XlaDumpPassName(const XlaDumpFileName& name);
 

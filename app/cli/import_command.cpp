@@ -34,6 +34,7 @@
 #include "app/cli/ort_import.h"
 #include "app/cli/tensorrt_import.h"
 #include "importers/inductor/inductor_trace.h"
+#include "importers/input_kind.h"
 #include "importers/iree_executable_dump.h"
 #include "importers/mlir/mlir_log_importer.h"
 #include "importers/mlir/mlir_stage_folder.h"
@@ -353,57 +354,49 @@ int RunImport(const ParsedArgs& args) {
           "import: --list and --module are for XLA dump folders, not with --optimized-from");
     return ImportOrtOptimized(args);
   }
-  const bool tensorrt = LooksLikeTensorRtLayerInfoFile(args.positional()[0]);
+  const std::string& source = args.positional()[0];
+  // What the source is, told once (importers/input_kind.h). A source it cannot tell goes on
+  // to the XLA dump scan, whose error says what the folder holds instead.
+  const StatusOr<importers::ClassifiedInput> classified = importers::ClassifyInput(source);
+  auto is = [&classified](importers::InputKind kind) {
+    return classified.ok() && classified->kind == kind;
+  };
+  const bool tensorrt = is(importers::InputKind::kTensorRtLayerInfo);
   for (const char* flag : {"--profile", "--times", "--onnx", "--shape-profile"}) {
     if (args.Has(flag) && !tensorrt) {
-      return Fail(std::string("import: ") + flag + " is for TensorRT layer information (" +
-                  args.positional()[0] + " is none: no JSON object opening with \"Layers\")");
+      return Fail(std::string("import: ") + flag + " is for TensorRT layer information (" + source +
+                  " is none: no JSON object opening with \"Layers\")");
     }
   }
   if (tensorrt) {
     if (list || args.Has("--module")) {
-      return Fail("import: --list and --module are for XLA dump folders; " + args.positional()[0] +
+      return Fail("import: --list and --module are for XLA dump folders; " + source +
                   " is TensorRT layer information");
     }
     return ImportTensorRt(args);
   }
-  if (LooksLikeMlirLogFile(args.positional()[0])) {
-    if (list)
-      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
-                  " is an MLIR pass log");
-    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
-                         StageSource::kMlirLog, args.Value("--iree-executables"));
+  std::optional<StageSource> stages;
+  if (is(importers::InputKind::kMlirPassLog)) stages = StageSource::kMlirLog;
+  if (is(importers::InputKind::kTvmDumpFolder)) stages = StageSource::kTvmDumpFolder;
+  if (is(importers::InputKind::kInductorTrace)) stages = StageSource::kInductorTrace;
+  if (is(importers::InputKind::kMlirTreeFolder)) stages = StageSource::kMlirTreeDir;
+  if (is(importers::InputKind::kMlirStageFolder)) stages = StageSource::kMlirStageFolder;
+  if (stages) {
+    if (list) {
+      return Fail("import: --list is for XLA dump folders; " + source + " is a " +
+                  std::string(importers::KindName(classified->kind)));
+    }
+    return ImportMlirLog(source, *args.Value("-o"), args.Has("--json"), *stages,
+                         args.Value("--iree-executables"));
   }
-  if (ir::tvm_import::LooksLikeTvmDumpFolder(args.positional()[0])) {
-    if (list)
-      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
-                  " is a TVM DumpIR folder");
-    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
-                         StageSource::kTvmDumpFolder, args.Value("--iree-executables"));
+  if (is(importers::InputKind::kIreeExecutableFolder)) {
+    return Fail("import: " + source +
+                " holds IREE executable files: import the MLIR log or tree dump of their "
+                "compile, with --iree-executables " +
+                source);
   }
-  if (ir::inductor_import::LooksLikeInductorTrace(args.positional()[0])) {
-    if (list)
-      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
-                  " is an Inductor debug trace");
-    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
-                         StageSource::kInductorTrace, args.Value("--iree-executables"));
-  }
-  if (ir::mlir_import::LooksLikeMlirTreeDir(args.positional()[0])) {
-    if (list)
-      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
-                  " is a folder of MLIR dumps (--mlir-print-ir-tree-dir)");
-    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
-                         StageSource::kMlirTreeDir, args.Value("--iree-executables"));
-  }
-  if (ir::mlir_import::LooksLikeStageFolder(args.positional()[0])) {
-    if (list)
-      return Fail("import: --list is for XLA dump folders; " + args.positional()[0] +
-                  " is a folder of MLIR stage files");
-    return ImportMlirLog(args.positional()[0], *args.Value("-o"), args.Has("--json"),
-                         StageSource::kMlirStageFolder, args.Value("--iree-executables"));
-  }
-  if (std::error_code error; std::filesystem::is_regular_file(args.positional()[0], error)) {
-    return Fail(args.positional()[0] +
+  if (std::error_code error; std::filesystem::is_regular_file(source, error)) {
+    return Fail(source +
                 ": neither an XLA dump folder, an MLIR pass log (no '// -----// IR Dump' "
                 "section header in its first 64 KiB) nor TensorRT layer information (no JSON "
                 "object opening with \"Layers\")");

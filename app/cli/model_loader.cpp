@@ -27,16 +27,6 @@ LoadedModel Loaded(importers::OpenedModule opened, const std::string& what) {
 
 }  // namespace
 
-bool LooksLikeMlirLogFile(const std::string& path) {
-  auto input = importers::ClassifyInput(path);
-  return input.ok() && input->kind == importers::InputKind::kMlirPassLog;
-}
-
-bool LooksLikeTensorRtLayerInfoFile(const std::string& path) {
-  auto input = importers::ClassifyInput(path);
-  return input.ok() && input->kind == importers::InputKind::kTensorRtLayerInfo;
-}
-
 bool LooksLikeRecording(const std::string& path) { return importers::IsRecordingFile(path); }
 
 StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::string>& dims) {

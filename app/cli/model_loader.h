@@ -61,12 +61,9 @@ struct ModelText {
 };
 StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOptions& options = {});
 
-// For commands that choose what to do by the kind of their input, as
-// importers::ClassifyInput tells it: a recording (SQLite's header, whatever the name), an MLIR
-// pass log, TensorRT's exported layer information.
+// Whether `path` is a recording (SQLite's header, whatever its name), as
+// importers::ClassifyInput tells it.
 bool LooksLikeRecording(const std::string& path);
-bool LooksLikeMlirLogFile(const std::string& path);
-bool LooksLikeTensorRtLayerInfoFile(const std::string& path);
 
 }  // namespace fusescope::app
 

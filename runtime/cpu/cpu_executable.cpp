@@ -286,6 +286,28 @@ std::optional<FlatLoop::Location> AddFlatOp(const Step& step,
   return Location{Location::Kind::kOutput, part.ops.size() - 1, nullptr};
 }
 
+// Where `step`'s value is once planned into `part`: an element of an op with several outputs
+// (a get-tuple-element of it), or a new op reading its operands at `at`; nullopt with the
+// reason in `why`.
+std::optional<FlatLoop::Location> PlanFlatStep(
+    const Step& step, const std::vector<std::optional<FlatLoop::Location>>& at,
+    FlatLoop::Part& part, std::string& why) {
+  if (step.kind == StepKind::kValue && step.operands.size() == 1) {
+    if (std::optional<FlatLoop::Location> element = ElementOfOp(step, at[step.operands[0]], part))
+      return element;
+  }
+  if (!Flattenable(step, why)) return std::nullopt;
+  std::vector<FlatLoop::Location> inputs;
+  for (size_t slot : step.operands) {
+    if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
+      why = step.instruction->name() + " reads a tuple";
+      return std::nullopt;
+    }
+    inputs.push_back(*at[slot]);
+  }
+  return AddFlatOp(step, std::move(inputs), part, why);
+}
+
 // A fused computation's steps appended to `part`, its parameters at `arguments`; `result`
 // is where its root's value is.
 bool PlanFlatFusion(const Program& program, const std::vector<FlatLoop::Location>& arguments,
@@ -309,22 +331,7 @@ bool PlanFlatFusion(const Program& program, const std::vector<FlatLoop::Location
       at[i] = Location{Location::Kind::kConstant, 0, &*step.constant};
       continue;
     }
-    if (step.kind == StepKind::kValue && step.operands.size() == 1) {
-      if (std::optional<Location> element = ElementOfOp(step, at[step.operands[0]], part)) {
-        at[i] = element;
-        continue;
-      }
-    }
-    if (!Flattenable(step, why)) return false;
-    std::vector<Location> inputs;
-    for (size_t slot : step.operands) {
-      if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
-        why = instruction.name() + " reads a tuple";
-        return false;
-      }
-      inputs.push_back(*at[slot]);
-    }
-    at[i] = AddFlatOp(step, std::move(inputs), part, why);
+    at[i] = PlanFlatStep(step, at, part, why);
     if (!at[i]) return false;
   }
   result = at[program.root];
@@ -385,22 +392,7 @@ bool PlanFlatPart(const Program& program, bool body, FlatLoop& loop, FlatLoop::P
       }
       continue;
     }
-    if (step.kind == StepKind::kValue && step.operands.size() == 1) {
-      if (std::optional<Location> element = ElementOfOp(step, at[step.operands[0]], part)) {
-        at[i] = element;
-        continue;
-      }
-    }
-    if (!Flattenable(step, why)) return false;
-    std::vector<Location> inputs;
-    for (size_t slot : step.operands) {
-      if (!at[slot] || ReadsWholeTuple(*at[slot], part)) {
-        why = instruction.name() + " reads a tuple";
-        return false;
-      }
-      inputs.push_back(*at[slot]);
-    }
-    at[i] = AddFlatOp(step, std::move(inputs), part, why);
+    at[i] = PlanFlatStep(step, at, part, why);
     if (!at[i]) return false;
   }
   if (!body || !loop.tuple_state) {

@@ -496,6 +496,31 @@ TEST(XlaDumpImportTest, NothingReadableIsAnError) {
   EXPECT_EQ(imported.message().find('\n'), std::string::npos);
 }
 
+// The model a dump's compile began from: its first file that parses, the passes after it
+// unread; a damaged first file is a warning, and nothing readable the import's error.
+TEST(XlaDumpImportTest, TheInputTextIsTheFirstFileThatParses) {
+  TempFolder dir;
+  Write(dir / "module_0001.jit_f.before_optimizations.txt", "HloModule f\n\nENTRY main {\n");
+  const std::string first_good = "HloModule f\n\nENTRY main {\n  ROOT p = f32[2] parameter(0)\n}\n";
+  Write(dir / "module_0001.jit_f.0001.p.after_q.txt", first_good);
+  Write(dir / "module_0001.jit_f.0002.p.after_r.txt", "not hlo either");
+  auto folder = ScanXlaDumpFolder(dir.path());
+  ASSERT_TRUE(folder.ok()) << folder.message();
+  auto input = ReadXlaDumpInputText(folder->modules.front(), dir.path());
+  ASSERT_TRUE(input.ok()) << input.message();
+  EXPECT_EQ(input->text, first_good);
+  ASSERT_EQ(input->warnings.size(), 1u);
+  EXPECT_NE(input->warnings.front().find("before_optimizations.txt"), std::string::npos);
+
+  TempFolder broken;
+  Write(broken / "module_0001.jit_f.before_optimizations.txt", "HloModule f\n\nENTRY main {\n");
+  auto nothing = ScanXlaDumpFolder(broken.path());
+  ASSERT_TRUE(nothing.ok()) << nothing.message();
+  auto none = ReadXlaDumpInputText(nothing->modules.front(), broken.path());
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.message().find("could be read as HLO"), std::string::npos);
+}
+
 TEST(XlaDumpImportTest, OversizedFilesAreRefusedUnread) {
   auto folder = ScanXlaDumpFolder(kMlpDump);
   ASSERT_TRUE(folder.ok());
