@@ -19,16 +19,12 @@
 #include <vector>
 
 #include "importers/input_kind.h"
+#include "importers/open_options.h"
 #include "ir/module.h"
 #include "ir/status.h"
 #include "recording/recording.h"
 
 namespace fusescope::importers {
-
-struct OpenOptions {
-  // ONNX symbolic dimensions by name (`--dim NAME=N`); others get the importer's default size.
-  std::map<std::string, int64_t> dimension_sizes;
-};
 
 struct OpenedModule {
   std::unique_ptr<ir::Module> module;

@@ -14,12 +14,6 @@ void PrintWarnings(const std::vector<std::string>& warnings) {
     std::cerr << "fusescope: warning: " << warning << '\n';
 }
 
-importers::OpenOptions OpenOptionsOf(const ModelLoadOptions& options) {
-  importers::OpenOptions open;
-  open.dimension_sizes = options.dimension_sizes;
-  return open;
-}
-
 LoadedModel Loaded(importers::OpenedModule opened, const std::string& what) {
   return LoadedModel{std::move(opened.module), what, opened.snapshot_index,
                      std::move(opened.source_text), std::move(opened.source_language)};
@@ -48,7 +42,7 @@ StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::strin
 StatusOr<ModelText> ReadModelText(const std::string& what, const ModelLoadOptions& options) {
   auto input = importers::ClassifyInput(what);
   if (!input.ok()) return input.status();
-  auto opened = importers::OpenModelText(*input, OpenOptionsOf(options));
+  auto opened = importers::OpenModelText(*input, options);
   if (!opened.ok()) return opened.status();
   PrintWarnings(opened->warnings);
   return ModelText{std::move(opened->text), what, std::move(opened->module)};
@@ -71,7 +65,7 @@ StatusOr<LoadedModel> LoadModel(const std::string& what, std::optional<int64_t> 
                                 const ModelLoadOptions& options) {
   auto input = importers::ClassifyInput(what);
   if (!input.ok()) return input.status();
-  auto opened = importers::OpenModules(*input, {pass}, OpenOptionsOf(options));
+  auto opened = importers::OpenModules(*input, {pass}, options);
   if (!opened.ok()) return opened.status();
   PrintWarnings(opened->warnings);
   return Loaded(std::move(opened->modules.front()), what);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "importers/open_options.h"
 #include "ir/module.h"
 #include "ir/status.h"
 
@@ -33,10 +34,8 @@ struct LoadedModel {
   std::string source_language;
 };
 
-struct ModelLoadOptions {
-  // ONNX symbolic dimensions (`--dim NAME=N`); others get the importer's default size.
-  std::map<std::string, int64_t> dimension_sizes;
-};
+// ONNX symbolic dimensions (`--dim NAME=N`); others get the importer's default size.
+using ModelLoadOptions = importers::OpenOptions;
 
 // Reads `--dim NAME=N` values (N a positive integer); an error names the malformed one.
 StatusOr<ModelLoadOptions> ModelLoadOptionsFromDims(const std::vector<std::string>& dims);
