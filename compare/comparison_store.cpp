@@ -4,7 +4,6 @@
 
 #include "ir/json_reader.h"
 #include "ir/json_writer.h"
-#include "recording/kill_point.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::compare {
@@ -42,8 +41,6 @@ StatusOr<int64_t> AddComparison(const std::string& path, const Comparison& compa
   auto db = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
   if (!db.ok()) return Status::Error(path + ": " + db.message());
   SqliteDatabase& out = **db;
-  if (Status begun = out.Execute("BEGIN IMMEDIATE"); !begun.ok())
-    return Status::Error(path + ": " + begun.message());
   auto write = [&]() -> StatusOr<int64_t> {
     FS_RETURN_IF_ERROR(out.Execute(kComparisonSchema));
     auto next = out.QueryInt("SELECT coalesce(max(comparison_id), 0) + 1 FROM comparisons");
@@ -61,15 +58,11 @@ StatusOr<int64_t> AddComparison(const std::string& path, const Comparison& compa
     FS_RETURN_IF_ERROR(insert->Run());
     return *next;
   };
-  StatusOr<int64_t> id = write();
+  StatusOr<int64_t> id = out.InTransaction(write, "comparison-write");
   if (!id.ok()) {
-    (void)out.Execute("ROLLBACK");
     return Status::Error(path + ": comparison not saved, the file is unchanged (" + id.message() +
                          ")");
   }
-  recording::KillPoint("comparison-write");
-  if (Status committed = out.Execute("COMMIT"); !committed.ok())
-    return Status::Error(path + ": " + committed.message());
   return id;
 }
 

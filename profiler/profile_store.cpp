@@ -5,7 +5,6 @@
 #include <map>
 #include <sstream>
 
-#include "recording/kill_point.h"
 #include "recording/number_list.h"
 #include "recording/sqlite_database.h"
 
@@ -26,10 +25,6 @@ CREATE TABLE IF NOT EXISTS profile_kernels(
   PRIMARY KEY(profile_id, position)) WITHOUT ROWID;
 )sql";
 
-Status Wrap(const std::string& path, const Status& status) {
-  return status.ok() ? status : Status::Error(path + ": " + status.message());
-}
-
 }  // namespace
 
 StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
@@ -48,7 +43,6 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
   auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
   if (!writable.ok()) return Status::Error(path + ": " + writable.message());
   SqliteDatabase& out = **writable;
-  FS_RETURN_IF_ERROR(Wrap(path, out.Execute("BEGIN IMMEDIATE")));
   auto write = [&]() -> StatusOr<int64_t> {
     FS_RETURN_IF_ERROR(out.Execute(kProfileSchema));
     auto next = out.QueryInt("SELECT coalesce(max(profile_id), 0) + 1 FROM profiles");
@@ -83,14 +77,11 @@ StatusOr<int64_t> AddProfile(const std::string& path, const Profile& profile) {
     }
     return *next;
   };
-  StatusOr<int64_t> id = write();
+  StatusOr<int64_t> id = out.InTransaction(write, "profile-write");
   if (!id.ok()) {
-    (void)out.Execute("ROLLBACK");
     return Status::Error(path + ": profile not saved, the recording is unchanged (" + id.message() +
                          ")");
   }
-  recording::KillPoint("profile-write");
-  FS_RETURN_IF_ERROR(Wrap(path, out.Execute("COMMIT")));
   return id;
 }
 

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "recording/compressed_text.h"
-#include "recording/kill_point.h"
 #include "recording/sqlite_database.h"
 
 namespace fusescope::recording {
@@ -300,18 +299,9 @@ Status AddKernels(const std::string& path, int snapshot, const std::string& opti
   auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
   if (!writable.ok()) return Status::Error(path + ": " + writable.message());
   SqliteDatabase& out = **writable;
-  if (Status begun = out.Execute("BEGIN IMMEDIATE"); !begun.ok()) {
-    return Status::Error(refused + begun.message() + ")");
-  }
-  if (Status written = WriteKernels(out, snapshot, options, records); !written.ok()) {
-    (void)out.Execute("ROLLBACK");
-    return Status::Error(refused + written.message() + ")");
-  }
-  KillPoint("kernels-write");
-  if (Status committed = out.Execute("COMMIT"); !committed.ok()) {
-    (void)out.Execute("ROLLBACK");
-    return Status::Error(refused + committed.message() + ")");
-  }
+  Status saved = out.InTransaction([&] { return WriteKernels(out, snapshot, options, records); },
+                                   "kernels-write");
+  if (!saved.ok()) return Status::Error(refused + saved.message() + ")");
   return Status::Ok();
 }
 

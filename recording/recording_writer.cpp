@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "recording/compressed_text.h"
-#include "recording/kill_point.h"
 #include "recording/recording_schema.h"
 #include "recording/recording_store.h"
 #include "recording/store_values.h"
@@ -60,15 +59,8 @@ void BindDecision(SqliteStatement& insert, int64_t index,
 
 Status RecordingWriter::Write(const Recording& recording) {
   FS_RETURN_IF_ERROR(db_.Execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
-  FS_RETURN_IF_ERROR(db_.Execute("BEGIN IMMEDIATE"));
-  Status status = WriteAll(recording);
-  KillPoint("recording-write");
-  if (!status.ok()) {
-    // The transaction is discarded whole; the caller discards the file too.
-    (void)db_.Execute("ROLLBACK");
-    return status;
-  }
-  return db_.Execute("COMMIT");
+  // A failed write is discarded whole; the caller discards the file too.
+  return db_.InTransaction([&] { return WriteAll(recording); }, "recording-write");
 }
 
 Status RecordingWriter::WriteAll(const Recording& recording) {

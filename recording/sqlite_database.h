@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "ir/status.h"
+#include "recording/kill_point.h"
 #include "recording/sqlite_statement.h"
 
 struct sqlite3;
@@ -33,6 +34,26 @@ class SqliteDatabase {
   StatusOr<SqliteStatement> Prepare(std::string_view sql);
   // The first column of the first row of `sql` as an integer.
   StatusOr<int64_t> QueryInt(std::string_view sql);
+
+  // Runs `write` (returning a Status or a StatusOr) in one IMMEDIATE transaction: committed
+  // when it succeeds, rolled back when it or the commit fails, so that a failed save leaves
+  // the file as it was. `kill_point` (recording/kill_point.h), if given, lies between the
+  // writing and the commit. Returns what `write` returned, or the error of BEGIN or COMMIT.
+  template <typename Write>
+  auto InTransaction(Write&& write, const char* kill_point = nullptr) -> decltype(write()) {
+    if (Status begun = Execute("BEGIN IMMEDIATE"); !begun.ok()) return begun;
+    auto written = write();
+    if (!written.ok()) {
+      (void)Execute("ROLLBACK");
+      return written;
+    }
+    if (kill_point != nullptr) KillPoint(kill_point);
+    if (Status committed = Execute("COMMIT"); !committed.ok()) {
+      (void)Execute("ROLLBACK");
+      return committed;
+    }
+    return written;
+  }
 
  private:
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}

@@ -51,8 +51,6 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
   auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
   if (!writable.ok()) return Status::Error(path + ": " + writable.message());
   SqliteDatabase& out = **writable;
-  Status begun = out.Execute("BEGIN IMMEDIATE");
-  if (!begun.ok()) return Status::Error(path + ": " + begun.message());
   auto write = [&]() -> StatusOr<int64_t> {
     FS_RETURN_IF_ERROR(out.Execute(kTuningSchema));
     auto next = out.QueryInt("SELECT coalesce(max(run_id), 0) + 1 FROM tuning_runs");
@@ -126,14 +124,11 @@ StatusOr<int64_t> AddTuningRun(const std::string& path, const TuningRun& run) {
     }
     return *next;
   };
-  StatusOr<int64_t> id = write();
+  StatusOr<int64_t> id = out.InTransaction(write);
   if (!id.ok()) {
-    (void)out.Execute("ROLLBACK");
     return Status::Error(path + ": tuning run not saved, the recording is unchanged (" +
                          id.message() + ")");
   }
-  Status committed = out.Execute("COMMIT");
-  if (!committed.ok()) return Status::Error(path + ": " + committed.message());
   return id;
 }
 
@@ -142,8 +137,6 @@ Status DropKeptConfigurations(const std::string& path, int64_t run_id, double mo
   auto writable = SqliteDatabase::Open(path, SqliteDatabase::Mode::kCreate);
   if (!writable.ok()) return Status::Error(path + ": " + writable.message());
   SqliteDatabase& out = **writable;
-  Status begun = out.Execute("BEGIN IMMEDIATE");
-  if (!begun.ok()) return Status::Error(path + ": " + begun.message());
   auto write = [&]() -> Status {
     auto found =
         out.QueryInt("SELECT count(*) FROM tuning_runs WHERE run_id = " + std::to_string(run_id));
@@ -159,13 +152,10 @@ Status DropKeptConfigurations(const std::string& path, int64_t run_id, double mo
     speed->Bind(2, module_speedup);
     return speed->Run();
   };
-  Status written = write();
+  Status written = out.InTransaction(write);
   if (!written.ok()) {
-    (void)out.Execute("ROLLBACK");
     return Status::Error(path + ": " + written.message() + "; the recording is unchanged");
   }
-  Status committed = out.Execute("COMMIT");
-  if (!committed.ok()) return Status::Error(path + ": " + committed.message());
   return Status::Ok();
 }
 
