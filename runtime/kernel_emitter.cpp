@@ -84,6 +84,7 @@ class KernelWriter {
   Status EmitIota(const ir::Instruction& instruction);
   Status EmitReduce(const ir::Instruction& instruction);
   Status EmitReduceWindow(const ir::Instruction& instruction);
+  Status EmitConvolution(const ir::Instruction& instruction);
   // Any reduce whose reducer is scalar elementwise code (argmax's compare/select pairs):
   // the reducer's body inlined into one generic with an output per reduced operand.
   Status EmitGeneralReduce(const ir::Instruction& instruction);
@@ -949,6 +950,161 @@ Status KernelWriter::EmitReduceWindow(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
+// convolution as one generic: the output's dimensions but its innermost, then the reduction
+// over the input features of a group and the window, then the output's innermost dimension,
+// so that the innermost loop runs along a contiguous row of the output (and, stride 1, of
+// the input or the kernel), which the super-vectorizer vectorizes. A padded input is first placed
+// into a zero-filled tensor; a group's input features are found from the output feature (f floordiv
+// per-group outputs). Floats only, summed in their own type (f32 as a convolution library does);
+// batch groups, input dilation and reversed windows are refused. For the small convolutions
+// a library's call costs more than it computes (CpuExecutable decides which).
+Status KernelWriter::EmitConvolution(const ir::Instruction& instruction) {
+  if (instruction.operand_count() != 2 || !instruction.shape().IsArray())
+    return Refuse(instruction, "a convolution needs an input and a kernel");
+  const ir::Instruction* input = instruction.operand(0);
+  const ir::Instruction* kernel = instruction.operand(1);
+  const PrimitiveType type = instruction.shape().element_type();
+  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64) ||
+      input->shape().element_type() != type || kernel->shape().element_type() != type)
+    return Refuse(instruction, "only f32 and f64 convolutions are lowered");
+  auto labels =
+      ir::ParseConvolutionDimensionLabels(instruction.attribute("dim_labels").value_or(""));
+  if (!labels.ok()) return Refuse(instruction, labels.message());
+  const int64_t spatial = static_cast<int64_t>(labels->input_spatial.size());
+  const int64_t rank = spatial + 2;
+  if (static_cast<int64_t>(labels->kernel_spatial.size()) != spatial ||
+      static_cast<int64_t>(labels->output_spatial.size()) != spatial ||
+      input->shape().rank() != rank || kernel->shape().rank() != rank ||
+      instruction.shape().rank() != rank)
+    return Refuse(instruction, "dim_labels do not fit the operands");
+  std::vector<ir::WindowDimension> window(static_cast<size_t>(spatial));
+  if (std::optional<std::string_view> text = instruction.attribute("window")) {
+    auto parsed = ir::ParseWindow(*text);
+    if (!parsed.ok() || static_cast<int64_t>(parsed->size()) != spatial)
+      return Refuse(instruction, "the window does not fit the operands");
+    window = *parsed;
+  } else {
+    for (int64_t i = 0; i < spatial; ++i)
+      window[static_cast<size_t>(i)].size =
+          kernel->shape().dimension(labels->kernel_spatial[static_cast<size_t>(i)]);
+  }
+  const int64_t groups = instruction.IntAttribute("feature_group_count").value_or(1);
+  if (instruction.IntAttribute("batch_group_count").value_or(1) != 1)
+    return Refuse(instruction, "batch groups are not lowered");
+  const ir::Shape& out = instruction.shape();
+  const int64_t out_features = out.dimension(labels->output_feature);
+  const int64_t group_inputs = kernel->shape().dimension(labels->kernel_input_feature);
+  if (groups < 1 || out_features % groups != 0 ||
+      input->shape().dimension(labels->input_feature) != group_inputs * groups ||
+      kernel->shape().dimension(labels->kernel_output_feature) != out_features ||
+      input->shape().dimension(labels->input_batch) != out.dimension(labels->output_batch))
+    return Refuse(instruction, "feature groups do not fit the operands");
+  if (out.ElementCount() == 0 || input->shape().ElementCount() == 0 || group_inputs == 0)
+    return Refuse(instruction, "an empty convolution is not lowered");
+  StatusOr<std::string> in_type = TensorType(instruction, input->shape());
+  StatusOr<std::string> kernel_type = TensorType(instruction, kernel->shape());
+  if (!in_type.ok()) return in_type.status();
+  if (!kernel_type.ok()) return kernel_type.status();
+  const std::string scalar = *ScalarType(type);
+  // The generic's dimensions: the output's but its innermost, then the group's input feature
+  // and the window (one per spatial dimension), then the output's innermost dimension, along
+  // which its rows are contiguous (x for NCHW, the feature for NHWC).
+  const int64_t dims = rank + 1 + spatial;
+  auto d = [](int64_t index) { return "d" + std::to_string(index); };
+  auto output_dim = [&](int64_t j) { return j < rank - 1 ? d(j) : d(rank + spatial); };
+  const std::string batch = output_dim(labels->output_batch);
+  const std::string feature = output_dim(labels->output_feature);
+  const std::string channel = d(rank - 1);
+  auto window_dim = [&](int64_t i) { return d(rank + i); };
+  auto out_dim = [&](int64_t i) {
+    return output_dim(labels->output_spatial[static_cast<size_t>(i)]);
+  };
+  std::vector<std::string> in_results(static_cast<size_t>(rank)),
+      kernel_results(static_cast<size_t>(rank)), out_results(static_cast<size_t>(rank));
+  std::vector<int64_t> padded = input->shape().dimensions();
+  std::vector<int64_t> offsets(static_cast<size_t>(rank), 0);
+  bool placed = false;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const ir::WindowDimension& w = window[static_cast<size_t>(i)];
+    if (w.padding_low < 0 || w.padding_high < 0 || w.stride < 1 || w.window_dilation < 1 ||
+        w.base_dilation != 1 || w.reversal || w.size < 1)
+      return Refuse(instruction,
+                    "negative padding, input dilation or a reversed window is not "
+                    "lowered");
+    const int64_t in_d = labels->input_spatial[static_cast<size_t>(i)];
+    padded[static_cast<size_t>(in_d)] += w.padding_low + w.padding_high;
+    offsets[static_cast<size_t>(in_d)] = w.padding_low;
+    placed = placed || w.padding_low > 0 || w.padding_high > 0;
+    if (w.stride > 1) vectorizable_ = false;  // strided reads (see EmitReduceWindow)
+    const int64_t reach = (w.size - 1) * w.window_dilation + 1;
+    const int64_t size = padded[static_cast<size_t>(in_d)];
+    const int64_t expected = size < reach ? 0 : (size - reach) / w.stride + 1;
+    if (expected != out.dimension(labels->output_spatial[static_cast<size_t>(i)]) ||
+        kernel->shape().dimension(labels->kernel_spatial[static_cast<size_t>(i)]) != w.size)
+      return Refuse(instruction, "the convolution's shape disagrees with its window");
+    in_results[static_cast<size_t>(in_d)] = out_dim(i) + " * " + std::to_string(w.stride) + " + " +
+                                            window_dim(i) + " * " +
+                                            std::to_string(w.window_dilation);
+    kernel_results[static_cast<size_t>(labels->kernel_spatial[static_cast<size_t>(i)])] =
+        window_dim(i);
+    out_results[static_cast<size_t>(labels->output_spatial[static_cast<size_t>(i)])] = out_dim(i);
+  }
+  in_results[static_cast<size_t>(labels->input_batch)] = batch;
+  const int64_t group_outputs = out_features / groups;
+  in_results[static_cast<size_t>(labels->input_feature)] =
+      groups == 1 ? channel
+                  : "(" + feature + " floordiv " + std::to_string(group_outputs) + ") * " +
+                        std::to_string(group_inputs) + " + " + channel;
+  kernel_results[static_cast<size_t>(labels->kernel_output_feature)] = feature;
+  kernel_results[static_cast<size_t>(labels->kernel_input_feature)] = channel;
+  out_results[static_cast<size_t>(labels->output_batch)] = batch;
+  out_results[static_cast<size_t>(labels->output_feature)] = feature;
+  std::string source = Value(input);
+  std::string source_type = *in_type;
+  if (placed) {
+    std::string padded_type = "tensor<";
+    for (int64_t size : padded) padded_type += std::to_string(size) + "x";
+    padded_type += scalar + ">";
+    const std::string zero = Fresh("s");
+    code_ << "    " << zero << " = arith.constant 0.0 : " << scalar << "\n";
+    const std::string empty = Empty(padded_type);
+    const std::string filled = Fresh();
+    code_ << "    " << filled << " = linalg.fill ins(" << zero << " : " << scalar << ") outs("
+          << empty << " : " << padded_type << ") -> " << padded_type << "\n";
+    const std::string inserted = Fresh();
+    code_ << "    " << inserted << " = tensor.insert_slice " << source << " into " << filled << "["
+          << JoinInts(offsets) << "] [" << JoinInts(input->shape().dimensions()) << "] ["
+          << JoinInts(std::vector<int64_t>(static_cast<size_t>(rank), 1)) << "] : " << source_type
+          << " into " << padded_type << "\n";
+    source = inserted;
+    source_type = padded_type;
+  }
+  std::string out_type = "tensor<";
+  for (int64_t size : out.dimensions()) out_type += std::to_string(size) + "x";
+  out_type += scalar + ">";
+  const std::string zero = Fresh("s");
+  code_ << "    " << zero << " = arith.constant 0.0 : " << scalar << "\n";
+  const std::string empty = Empty(out_type);
+  const std::string acc = Fresh();
+  code_ << "    " << acc << " = linalg.fill ins(" << zero << " : " << scalar << ") outs(" << empty
+        << " : " << out_type << ") -> " << out_type << "\n";
+  std::vector<std::string> iterators(static_cast<size_t>(rank - 1), "parallel");
+  for (int64_t i = 0; i <= spatial; ++i) iterators.push_back("reduction");
+  iterators.push_back("parallel");
+  StatusOr<std::string> result =
+      Generic(instruction, out.dimensions(), scalar, acc, {source, Value(kernel)},
+              {source_type, *kernel_type}, {scalar, scalar},
+              {Map(dims, in_results), Map(dims, kernel_results)}, Map(dims, out_results), iterators,
+              [&](const std::vector<Scalar>& args, std::string& code) -> StatusOr<std::string> {
+                ScalarCode c(code);
+                const std::string product = c.Bin("arith.mulf", args[0].name, args[1].name, scalar);
+                return c.Bin("arith.addf", args[2].name, product, scalar);
+              });
+  if (!result.ok()) return result.status();
+  values_[&instruction] = *result;
+  return Status::Ok();
+}
+
 // gather as a generic over the output: each element reads its index vector from the indices
 // and its value from the operand with tensor.extract (starts clamped into the operand, as
 // XLA does). Data-dependent reads: lowered without the super-vectorizer.
@@ -1255,6 +1411,8 @@ Status KernelWriter::Emit(const ir::Instruction& instruction) {
       return EmitReduce(instruction);
     case Opcode::kReduceWindow:
       return EmitReduceWindow(instruction);
+    case Opcode::kConvolution:
+      return EmitConvolution(instruction);
     case Opcode::kReverse:
       return EmitReverse(instruction);
     case Opcode::kGather:

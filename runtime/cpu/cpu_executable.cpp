@@ -483,6 +483,10 @@ std::string HostReason(const ir::Instruction& instruction) {
   }
 }
 
+// The note of a small convolution compiled as a kernel of our own (Impl::EmitsConvolution).
+constexpr const char* kSmallConvolutionNote =
+    "a small convolution, compiled as a loop nest: a library call would cost more";
+
 // How a kernel record's note says its kernel runs in blocks of rows.
 constexpr const char* kInBlocksNote = "runs as ";
 
@@ -733,6 +737,21 @@ class CpuExecutable::Impl {
     if ((found == options_.kernel_configs.end() || found->second.threads == 0) &&
         macs * problem->batch < kParallelDotMacs)
       step.gemm.threads = 1;
+  }
+  // A convolution whose kernel configuration names no library, of at most
+  // CpuExecutableOptions::emitted_convolution_max_macs multiply-adds, f32 at native precision
+  // or f64, is compiled as a loop nest of our own (KernelWriter::EmitConvolution) with what
+  // its fusion holds: a library's call costs more than such a convolution computes (oneDNN
+  // took 18 us for the 110k multiply-adds of cnn.onnx's first convolution, and 10 us for its
+  // depthwise one's 2.3k).
+  bool EmitsConvolution(const ir::Instruction& kernel, const ir::Instruction& convolution) const {
+    auto found = options_.kernel_configs.find(kernel.name());
+    if (found != options_.kernel_configs.end() && found->second.gemm) return false;
+    const ir::PrimitiveType type = convolution.shape().element_type();
+    if (type != ir::PrimitiveType::kF64 &&
+        (type != ir::PrimitiveType::kF32 || options_.f32_dot_precision != BlasPrecision::kNative))
+      return false;
+    return passes::InstructionFlops(convolution) <= 2 * options_.emitted_convolution_max_macs;
   }
   static constexpr int64_t kLargeGemmMacs = int64_t{64} * 64 * 64;
   static constexpr int64_t kParallelDotMacs = int64_t{1} << 20;
@@ -1054,6 +1073,13 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       AddHost(step, HostReason(instruction) + ": " + planned.message(), NewRecord(instruction));
     return Status::Ok();
   }
+  if (opcode == Opcode::kConvolution && EmitsConvolution(instruction, instruction)) {
+    StatusOr<EmittedKernel> emitted = EmitInstructionKernel(instruction, /*in_place=*/true);
+    if (emitted.ok()) {
+      step.kind = StepKind::kMlir;
+      return PlanKernel(step, std::move(emitted), "mlir-cpu", kSmallConvolutionNote);
+    }
+  }
   if (opcode == Opcode::kDot || opcode == Opcode::kConvolution) {
     StatusOr<GemmConfig> gemm = GemmOf(instruction);
     Status blas = gemm.ok() ? CheckLibrary(instruction, *gemm) : gemm.status();
@@ -1113,6 +1139,20 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
     // one is compiled like a loop fusion.
     const std::string kind = instruction.fusion_kind();
     if (IsContractionFusion(instruction)) {
+      // A small convolution's fusion compiled whole, the convolution a loop nest of its own.
+      const ir::Instruction* convolution = nullptr;
+      for (const auto& op : fused->instructions()) {
+        if (op->opcode() == Opcode::kConvolution) convolution = op.get();
+      }
+      if (convolution != nullptr && EmitsConvolution(instruction, *convolution)) {
+        StatusOr<EmittedKernel> emitted = EmitFusionKernel(instruction, /*in_place=*/true);
+        if (emitted.ok()) {
+          step.kind = StepKind::kMlir;
+          Status planned = PlanKernel(step, std::move(emitted), "mlir-cpu", kSmallConvolutionNote);
+          if (step.kind == StepKind::kHost) step.tuple_result = false;
+          return planned;
+        }
+      }
       Status planned = PlanOutputFusion(step);
       if (!planned.ok()) {
         step.tuple_result = false;

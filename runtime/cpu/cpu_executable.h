@@ -80,6 +80,10 @@ struct CpuExecutableOptions {
   int64_t row_block_min_bytes = int64_t{256} << 10;
   // The threads blocks of rows are cut for; 0: the team's (this process's cores).
   int64_t row_block_threads = 0;
+  // Convolutions of at most this many multiply-adds (f32 at native precision, or f64) whose
+  // kernel configuration names no library are compiled as loop nests of our own, with their
+  // fusion's epilogue, instead of calling a library; 0: never.
+  int64_t emitted_convolution_max_macs = int64_t{1} << 18;
 };
 
 class CpuExecutable {

@@ -202,12 +202,92 @@ TEST_F(CpuExecutableTest, ConvolutionLayoutsMatchTheInterpreter) {
   // paths, as profiles run).
   CpuExecutableOptions native;
   native.f32_dot_precision = BlasPrecision::kNative;
+  native.emitted_convolution_max_macs = 0;
   int index = 0;
   for (const char* body : kConvolutions) {
     const std::string text =
         "HloModule conv" + std::to_string(index) + "\nENTRY e {\n " + body + "\n}\n";
     CompileRunAndCompare(text, "convolution " + std::to_string(index));
     CompileRunAndCompare(text, "convolution " + std::to_string(index) + " sgemm", native);
+    ++index;
+  }
+}
+
+// The same layouts, small, compiled as loop nests of our own (KernelWriter::EmitConvolution):
+// every one but the input-dilated one, whose kernel says why it went to the library; and a
+// convolution with its bias and ReLU fused after it, compiled as one kernel.
+TEST_F(CpuExecutableTest, SmallConvolutionsCompileAsLoopNestsOfTheirOwn) {
+  const std::vector<std::pair<std::string, bool>> kConvolutions = {
+      {"x = f32[2,3,9,9] parameter(0)\n w = f32[4,3,3,3] parameter(1)\n"
+       " ROOT c = f32[2,4,5,5] convolution(x, w), window={size=3x3 stride=2x2 pad=1_1x1_1}, "
+       "dim_labels=bf01_oi01->bf01",
+       true},
+      {"x = f32[1,4,7,6] parameter(0)\n w = f32[6,2,3,2] parameter(1)\n"
+       " ROOT c = f32[1,6,5,7] convolution(x, w), window={size=3x2 pad=1_1x0_2 rhs_dilate=2x1}, "
+       "dim_labels=bf01_oi01->bf01, feature_group_count=2",
+       true},
+      {"x = f32[1,2,5,5] parameter(0)\n w = f32[3,2,2,2] parameter(1)\n"
+       " ROOT c = f32[1,3,10,10] convolution(x, w), window={size=2x2 pad=1_1x1_1 lhs_dilate=2x2}, "
+       "dim_labels=bf01_oi01->bf01",
+       false},
+      {"x = f64[2,3,11] parameter(0)\n w = f64[5,3,4] parameter(1)\n"
+       " ROOT c = f64[2,5,4] convolution(x, w), window={size=4 stride=3 pad=2_1}, "
+       "dim_labels=bf0_oi0->bf0",
+       true},
+      {"x = f32[1,2,4,4,4] parameter(0)\n w = f32[2,2,2,2,2] parameter(1)\n"
+       " ROOT c = f32[1,2,3,3,3] convolution(x, w), window={size=2x2x2}, "
+       "dim_labels=bf012_oi012->bf012",
+       true},
+      {"x = f32[2,8,8,3] parameter(0)\n w = f32[3,3,3,5] parameter(1)\n"
+       " ROOT c = f32[2,4,4,5] convolution(x, w), window={size=3x3 stride=2x2 pad=0_1x0_1}, "
+       "dim_labels=b01f_01io->b01f",
+       true},
+      {"x = f32[2,3,6,6] parameter(0)\n w = f32[3,3,3,4] parameter(1)\n"
+       " ROOT c = f32[2,6,6,4] convolution(x, w), window={size=3x3 pad=1_1x1_1}, "
+       "dim_labels=bf01_01io->b01f",
+       true},
+      // Depthwise, channels last (a MobileNet's), and the input's rows read whole.
+      {"x = f32[1,8,8,16] parameter(0)\n w = f32[3,3,1,16] parameter(1)\n"
+       " ROOT c = f32[1,8,8,16] convolution(x, w), window={size=3x3 pad=1_1x1_1}, "
+       "dim_labels=b01f_01io->b01f, feature_group_count=16",
+       true},
+      // Bias and ReLU after it: an output fusion, compiled whole.
+      {"x = f32[2,3,16,16] parameter(0)\n w = f32[8,3,3,3] parameter(1)\n"
+       " b = f32[8] parameter(2)\n"
+       " c = f32[2,8,16,16] convolution(x, w), window={size=3x3 pad=1_1x1_1}, "
+       "dim_labels=bf01_oi01->bf01\n"
+       " bb = f32[2,8,16,16] broadcast(b), dimensions={1}\n"
+       " a = f32[2,8,16,16] add(c, bb)\n z = f32[] constant(0)\n"
+       " zz = f32[2,8,16,16] broadcast(z), dimensions={}\n"
+       " ROOT r = f32[2,8,16,16] maximum(a, zz)",
+       true},
+  };
+  CpuExecutableOptions native;
+  native.f32_dot_precision = BlasPrecision::kNative;
+  int index = 0;
+  for (const auto& [body, ours] : kConvolutions) {
+    const std::string text =
+        "HloModule conv" + std::to_string(index) + "\nENTRY e {\n " + body + "\n}\n";
+    SCOPED_TRACE(text);
+    CompileRunAndCompare(text, "convolution " + std::to_string(index), native);
+    passes::PipelineOptions pipeline;
+    pipeline.target = "cpu";
+    auto recording = recording::CompileAndRecord(text, pipeline, "conv");
+    ASSERT_TRUE(recording.ok()) << recording.message();
+    auto compiled = recording->snapshots.back().ToModule();
+    ASSERT_TRUE(compiled.ok()) << compiled.message();
+    auto executable = CpuExecutable::Compile(**compiled, native);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    int emitted = 0, library = 0;
+    for (const recording::KernelRecord& record : (*executable)->kernels()) {
+      if (record.note.find("a small convolution, compiled as a loop nest") != std::string::npos) {
+        EXPECT_EQ(record.backend, "mlir-cpu");
+        ++emitted;
+      }
+      if (record.backend == "onednn" || record.backend == "openblas") ++library;
+    }
+    EXPECT_EQ(emitted, ours ? 1 : 0) << (*executable)->KernelSummary();
+    EXPECT_EQ(library, ours ? 0 : 1) << (*executable)->KernelSummary();
     ++index;
   }
 }
@@ -1201,8 +1281,9 @@ TEST_F(CpuExecutableTest, AConvolutionsMlirMatmulCompilesWithTheExecutable) {
 }
 
 // An f32 convolution at single precision runs as oneDNN's own convolution on one thread
-// unless its configuration names a library; widened to f64 (run's default), or named, it
-// runs as that library's im2col GEMM. Each matches the interpreter.
+// unless its configuration names a library, or it is small enough to compile as a loop nest of
+// our own; widened to f64 (run's default), or named, it runs as that library's im2col GEMM.
+// Each matches the interpreter.
 TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed) {
   if (!GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).ok())
     GTEST_SKIP() << GemmLibraryAvailable(GemmLibrary::kOneDnn, GemmType::kF32).message();
@@ -1224,14 +1305,21 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
     const char* config;  // "" for none
     const char* backend;
     const char* note;
+    int64_t emitted_max_macs;
   };
+  // 147k multiply-adds: compiled as our own loop nest by default, through oneDNN above the
+  // size we compile.
   for (const Case& c :
-       {Case{BlasPrecision::kNative, "", "onednn", "oneDNN convolution "},
-        Case{BlasPrecision::kWidened, "", "openblas", "im2col + cblas_dgemm"},
-        Case{BlasPrecision::kNative, "gemm=openblas", "openblas", "im2col + cblas_sgemm"}}) {
-    SCOPED_TRACE(std::string(c.config) + (c.precision == BlasPrecision::kNative ? " f32" : " f64"));
+       {Case{BlasPrecision::kNative, "", "onednn", "oneDNN convolution ", 0},
+        Case{BlasPrecision::kNative, "", "mlir-cpu", "a small convolution, compiled", 1 << 18},
+        Case{BlasPrecision::kWidened, "", "openblas", "im2col + cblas_dgemm", 1 << 18},
+        Case{BlasPrecision::kNative, "gemm=openblas", "openblas", "im2col + cblas_sgemm",
+             1 << 18}}) {
+    SCOPED_TRACE(std::string(c.config) + (c.precision == BlasPrecision::kNative ? " f32" : " f64") +
+                 " " + c.backend);
     CpuExecutableOptions options;
     options.f32_dot_precision = c.precision;
+    options.emitted_convolution_max_macs = c.emitted_max_macs;
     if (*c.config != '\0') options.kernel_configs["c"] = KernelConfig::Parse(c.config).value();
     auto executable = CpuExecutable::Compile(**module, options);
     ASSERT_TRUE(executable.ok()) << executable.message();
