@@ -205,6 +205,15 @@ int64_t Shape::ByteSize() const {
   return (bits + 7) / 8;
 }
 
+bool Shape::IsRowMajor() const {
+  if (!layout_ || layout_->minor_to_major.empty()) return true;
+  const std::vector<int64_t>& order = layout_->minor_to_major;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
 bool Shape::Compatible(const Shape& other) const {
   if (element_type_ != other.element_type_) return false;
   if (IsTuple()) {

@@ -92,6 +92,9 @@ class Shape {
   int64_t ByteSize() const;
   // Same element type and dimensions (and tuple structure); layouts ignored.
   bool Compatible(const Shape& other) const;
+  // Its layout, if it has one, is row-major (minor_to_major descending): the order our
+  // buffers hold values in.
+  bool IsRowMajor() const;
   bool operator==(const Shape& other) const;  // includes layouts
   bool operator!=(const Shape& other) const { return !(*this == other); }
 

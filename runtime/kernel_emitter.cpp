@@ -303,19 +303,10 @@ Status KernelWriter::EmitTranspose(const ir::Instruction& instruction) {
   return Status::Ok();
 }
 
-bool IsRowMajor(const ir::Shape& shape) {
-  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
-  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
-  }
-  return true;
-}
-
 Status KernelWriter::EmitReshape(const ir::Instruction& instruction) {
   const ir::Instruction* operand = instruction.operand(0);
   if (instruction.opcode() == Opcode::kBitcast &&
-      (!IsRowMajor(operand->shape()) || !IsRowMajor(instruction.shape()))) {
+      (!operand->shape().IsRowMajor() || !instruction.shape().IsRowMajor())) {
     return Refuse(instruction, "a bitcast between layouts other than row-major is not lowered");
   }
   if (operand->shape().element_type() != instruction.shape().element_type() ||

@@ -214,15 +214,6 @@ std::optional<FlatLoop::Location> ElementOfOp(const Step& element,
   return location;
 }
 
-bool RowMajorOrNone(const ir::Shape& shape) {
-  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
-  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
-  }
-  return true;
-}
-
 // Whether `step` can be an op of a flat loop: a kernel, a library call, a fusion run op by op
 // or a bitcast that keeps the bytes in order; otherwise why not.
 bool Flattenable(const Step& step, std::string& why) {
@@ -236,8 +227,8 @@ bool Flattenable(const Step& step, std::string& why) {
   // A bitcast between row-major layouts (a [1,32] row read as [32]): its bytes copied.
   const bool bitcast = step.kind == StepKind::kValue && instruction.opcode() == Opcode::kBitcast &&
                        instruction.operand_count() == 1 && instruction.shape().IsArray() &&
-                       RowMajorOrNone(instruction.shape()) &&
-                       RowMajorOrNone(instruction.operand(0)->shape());
+                       instruction.shape().IsRowMajor() &&
+                       instruction.operand(0)->shape().IsRowMajor();
   if (kernel || fusion || bitcast) return true;
   why =
       instruction.name() + " (" + std::string(instruction.opcode_name()) +

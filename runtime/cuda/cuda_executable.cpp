@@ -93,16 +93,6 @@ struct DeviceValue {
   std::vector<std::shared_ptr<DeviceBuffer>> leaves;
 };
 
-// Whether `shape`'s layout (if any) is the row-major order our buffers hold values in.
-bool IsRowMajor(const ir::Shape& shape) {
-  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
-  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
-  }
-  return true;
-}
-
 int64_t LeafCount(const ir::Shape& shape) {
   if (!shape.IsTuple()) return 1;
   int64_t count = 0;
@@ -330,7 +320,7 @@ Status CudaExecutable::Impl::PlanStep(Step& step) {
   const ir::Instruction& instruction = *step.instruction;
   const Opcode opcode = instruction.opcode();
   if (opcode == Opcode::kBitcast &&
-      !(IsRowMajor(instruction.shape()) && IsRowMajor(instruction.operand(0)->shape()))) {
+      !(instruction.shape().IsRowMajor() && instruction.operand(0)->shape().IsRowMajor())) {
     AddHost(step, "a bitcast between layouts moves elements: it runs on the host",
             NewRecord(instruction));
     return Status::Ok();

@@ -63,22 +63,13 @@ std::vector<int64_t> PhysicalPositions(const ir::Shape& shape) {
   return positions;
 }
 
-bool IsRowMajor(const ir::Shape& shape) {
-  if (!shape.layout() || shape.layout()->minor_to_major.empty()) return true;
-  const std::vector<int64_t>& order = shape.layout()->minor_to_major;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
-  }
-  return true;
-}
-
 StatusOr<Literal> Bitcast(const ir::Instruction& instruction, const Literal& operand,
                           Literal result) {
   if (operand.byte_size() != result.byte_size()) {
     return InstructionError(instruction, "bitcast changes the byte size");
   }
   const ir::Shape& from = instruction.operand(0)->shape();
-  if (IsRowMajor(from) && IsRowMajor(instruction.shape())) {
+  if (from.IsRowMajor() && instruction.shape().IsRowMajor()) {
     std::memcpy(result.data(), operand.data(), result.byte_size());
     return result;
   }
