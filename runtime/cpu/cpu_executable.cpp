@@ -236,8 +236,9 @@ bool Flattenable(const Step& step, std::string& why) {
   return false;
 }
 
-// Appends `step` (a kernel or library call, its operands at `inputs`) to `part`, or a fusion
-// run op by op with its ops; where its output is, or nullopt with the reason in `why`.
+// Appends `step` (one Flattenable says a flat loop takes, its operands at `inputs`) to `part`,
+// or a fusion run op by op with its ops; where its output is, or nullopt with the reason in
+// `why`.
 std::optional<FlatLoop::Location> AddFlatOp(const Step& step,
                                             std::vector<FlatLoop::Location> inputs,
                                             FlatLoop::Part& part, std::string& why) {
@@ -251,7 +252,6 @@ std::optional<FlatLoop::Location> AddFlatOp(const Step& step,
     if (!PlanFlatFusion(*step.called[0], inputs, part, why, result)) return std::nullopt;
     return result;
   }
-  if (!Flattenable(step, why)) return std::nullopt;
   FlatLoop::Op op;
   op.step = &step;
   op.inputs = std::move(inputs);
