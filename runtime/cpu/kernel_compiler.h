@@ -63,6 +63,11 @@ struct KernelCompilation {
 // Whether this build can compile kernels (MLIR 19 was found).
 bool KernelCompilerAvailable();
 
+// The cost up to which LLVM unrolls a kernel's loop whole: ours (60, below LLVM's O3 default of
+// 300, for build time) unless FUSESCOPE_LLVM_OPTIONS set -unroll-threshold-aggressive; 0 where
+// this build has no kernel compiler or its LLVM has no such option.
+unsigned FullUnrollThreshold();
+
 // Compiles kernels with one set of options, each distinct text once. Thread-safe, but two
 // threads compiling the same new text at once both compile it: CpuExecutable hands each
 // distinct text to one thread.
@@ -97,11 +102,13 @@ class KernelCompilerPool {
 };
 
 // The uncached compile behind KernelCompiler (implemented by the MLIR side). Thread-safe:
-// each call has its own MLIRContext, LLVMContext, diagnostics and JIT; LLVM's native target and
-// the MLIR pass registry are set up once, before the first call goes on. Without keep_stages the
-// record holds no stage texts: no stage is printed and no assembly listing is generated (the
-// module is still lowered pass by pass, and a failing stage is still named), which takes a
-// good part of the compile time off a kernel that is only run.
+// each call holds an MLIRContext and a target machine no other call holds (taken from a pool
+// and handed on to a later call), and has its own LLVMContext, diagnostics and JIT; LLVM's
+// native target, its options (FullUnrollThreshold) and the MLIR pass registry are set up
+// once, before the first call goes on. Without keep_stages the record holds no stage texts: no
+// stage is printed, no assembly listing is generated and consecutive passes run in one pass
+// manager (a failing pass is still named as the failed stage), which takes a good part of the
+// compile time off a kernel that is only run.
 //
 // Compiled kernels are kept on disk between processes (KernelDiskCache::Default(), see
 // runtime/cpu/kernel_disk_cache.h): a kernel found there is loaded instead of compiled, its

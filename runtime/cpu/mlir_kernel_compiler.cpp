@@ -1,18 +1,21 @@
 // The MLIR side of the kernel compiler: parse, lower pass by pass (each pass run alone so its
-// output and its failure are both recorded), translate to LLVM IR, print the host assembly,
-// JIT. Only the dialects and passes the lowering uses are included: the InitAll* headers
-// would make this file take a minute to compile.
+// output and its failure are both recorded; where no stage is kept, consecutive passes run in
+// one pass manager), translate to LLVM IR, print the host assembly, JIT. Only the dialects and
+// passes the lowering uses are included: the InitAll* headers would make this file take a minute to
+// compile.
 
 #include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/JITEventListener.h"
@@ -25,6 +28,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -67,6 +71,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -80,6 +85,30 @@
 namespace fusescope::runtime {
 namespace {
 
+// The cost up to which LLVM's O3 unroller unrolls a loop whole (its own default is 300, 150 at
+// O2). Our kernels' loops have constant trip counts, and at 300 a vectorized loop of four
+// trips around a sine's polynomial, or a small convolution's window, came out unrolled whole:
+// a GPT block's two rotary-embedding kernels took 90 ms each to optimize and generate. At 60
+// its kernels took a third less time in LLVM, cnn.onnx's 45 % less, and no model of
+// bench/cpu_vs_peers.py ran slower beyond the machine's noise (runtime.md, "Build time").
+constexpr unsigned kFullUnrollThreshold = 60;
+
+// LLVM's options for this process: FUSESCOPE_LLVM_OPTIONS ("-unroll-threshold-aggressive=150
+// -debug-pass-manager", as XLA's --xla_backend_extra_options) first, then our unroll threshold
+// where it did not set it.
+void SetLlvmOptions() {
+  const char* argv[] = {"fusescope"};
+  std::string errors;
+  llvm::raw_string_ostream error_stream(errors);
+  // With a stream for its errors LLVM says what it did not understand and goes on.
+  if (!llvm::cl::ParseCommandLineOptions(1, argv, "", &error_stream, "FUSESCOPE_LLVM_OPTIONS"))
+    std::fprintf(stderr, "fusescope: warning: FUSESCOPE_LLVM_OPTIONS: %s", errors.c_str());
+  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
+  auto threshold = options.find("unroll-threshold-aggressive");
+  if (threshold != options.end() && threshold->second->getNumOccurrences() == 0)
+    static_cast<llvm::cl::opt<unsigned>*>(threshold->second)->setValue(kFullUnrollThreshold);
+}
+
 void InitializeOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -91,6 +120,7 @@ void InitializeOnce() {
     mlir::affine::registerAffinePasses();
     mlir::memref::registerMemRefPasses();
     mlir::registerTransformsPasses();
+    SetLlvmOptions();
   });
 }
 
@@ -567,6 +597,74 @@ bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
   return true;
 }
 
+// Keeps the name of the first pass that failed in a pass manager of several.
+class FirstFailedPass final : public mlir::PassInstrumentation {
+ public:
+  explicit FirstFailedPass(std::string* name) : name_(name) {}
+  void runAfterPassFailed(mlir::Pass* pass, mlir::Operation*) override {
+    if (name_->empty()) *name_ = pass->getArgument().str();
+  }
+
+ private:
+  std::string* name_;
+};
+
+// What compiling a kernel sets up before its first pass, and can hand on to the next kernel:
+// an MLIR context with the lowering's dialects loaded (1.7 ms to make) and the host's target
+// machine (0.8 ms), a tenth of a small kernel's compile. Kernels compile on several threads
+// at once; each compile takes a setup nobody else holds and gives it back. A context keeps
+// every type and attribute it has seen, so one is replaced after kMaxUses kernels.
+struct CompileSetup {
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  int uses = 0;
+};
+
+class CompileSetups {
+ public:
+  static constexpr int kMaxUses = 32;
+
+  // Never destroyed: compile threads may still hand setups back while the process exits.
+  static CompileSetups& Get() {
+    static CompileSetups* setups = new CompileSetups;
+    return *setups;
+  }
+
+  StatusOr<std::unique_ptr<CompileSetup>> Take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        std::unique_ptr<CompileSetup> setup = std::move(free_.back());
+        free_.pop_back();
+        return setup;
+      }
+    }
+    auto setup = std::make_unique<CompileSetup>();
+    mlir::DialectRegistry registry;
+    RegisterDialects(registry);
+    setup->context =
+        std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
+    setup->context->loadAllAvailableDialects();
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) return Status::Error(llvm::toString(builder.takeError()));
+    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    auto machine = builder->createTargetMachine();
+    if (!machine) return Status::Error(llvm::toString(machine.takeError()));
+    setup->machine = std::move(*machine);
+    return setup;
+  }
+
+  void Give(std::unique_ptr<CompileSetup> setup) {
+    if (++setup->uses >= kMaxUses) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(setup));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<CompileSetup>> free_;
+};
+
 // What a kernel's machine code depends on besides its compile key: LLVM, the host CPU and
 // its features, and this build of the compiler (the file holding this code, by size and time).
 const std::string& MachineCodeContext() {
@@ -578,6 +676,9 @@ const std::string& MachineCodeContext() {
     std::sort(features.begin(), features.end());
     text += "\nfeatures";
     for (const std::string& feature : features) text += " +" + feature;
+    if (const char* options = std::getenv("FUSESCOPE_LLVM_OPTIONS"))
+      text += "\nllvm options " + std::string(options);
+    text += "\nfull unroll threshold " + std::to_string(FullUnrollThreshold());
     Dl_info info{};
     struct stat status {};
     if (dladdr(reinterpret_cast<void*>(&MachineCodeContext), &info) != 0 &&
@@ -596,6 +697,14 @@ const std::string& MachineCodeContext() {
 }  // namespace
 
 bool KernelCompilerAvailable() { return true; }
+
+unsigned FullUnrollThreshold() {
+  InitializeOnce();
+  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
+  auto threshold = options.find("unroll-threshold-aggressive");
+  if (threshold == options.end()) return 0;
+  return static_cast<llvm::cl::opt<unsigned>*>(threshold->second)->getValue();
+}
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages) {
@@ -646,10 +755,14 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     return finish();
   };
 
-  mlir::DialectRegistry registry;
-  RegisterDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
+  StatusOr<std::unique_ptr<CompileSetup>> taken = CompileSetups::Get().Take();
+  if (!taken.ok()) return fail("input", taken.status().message());
+  // Given back when this compile ends, after the module and the diagnostic handler below.
+  struct GiveBack {
+    std::unique_ptr<CompileSetup> setup;
+    ~GiveBack() { CompileSetups::Get().Give(std::move(setup)); }
+  } setup{std::move(*taken)};
+  mlir::MLIRContext& context = *setup.setup->context;
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic& diagnostic) {
     if (!diagnostics.empty()) diagnostics += "\n";
@@ -670,57 +783,80 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     entry->setAttr("passthrough", builder.getArrayAttr({builder.getStringAttr("noinline")}));
   }
 
+  // The rewrites of our own, by stage name.
+  static const std::map<std::string, void (*)(mlir::ModuleOp, const LoweringOptions&)> kRewrites = {
+      {"write-into-outputs",
+       [](mlir::ModuleOp m, const LoweringOptions&) { WriteIntoOutputArguments(m); }},
+      {"flatten-fills", [](mlir::ModuleOp m, const LoweringOptions&) { FlattenFills(m); }},
+      {"drop-dead-allocations",
+       [](mlir::ModuleOp m, const LoweringOptions&) { DropDeadAllocations(m); }},
+      {"copies-to-loops",
+       [](mlir::ModuleOp m, const LoweringOptions& o) { CopiesToLoops(m, o.vector); }},
+      {"reduction-iter-args",
+       [](mlir::ModuleOp m, const LoweringOptions&) { CarryReductionsInIterArgs(m); }},
+      {"transfer-in-bounds",
+       [](mlir::ModuleOp m, const LoweringOptions&) { MarkTransfersInBounds(m); }},
+  };
+  // Without stages to record, consecutive MLIR passes run in one pass manager (setting one up
+  // and verifying after it, 30 times a kernel, was a tenth of its lowering); a failure still
+  // names the pass that failed.
+  std::vector<std::string> pending;
+  auto run_pending = [&]() -> bool {
+    if (pending.empty()) return true;
+    mlir::PassManager manager(&context);
+    manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
+    std::string failed_pass;
+    manager.addInstrumentation(std::make_unique<FirstFailedPass>(&failed_pass));
+    std::string parse_errors;
+    llvm::raw_string_ostream parse_stream(parse_errors);
+    for (const std::string& pipeline : pending) {
+      if (mlir::failed(mlir::parsePassPipeline(pipeline, manager, parse_stream))) {
+        fail(PassStageName(pipeline), "the pass pipeline does not parse: " + parse_errors);
+        return false;
+      }
+    }
+    const std::string last_stage = PassStageName(pending.back());
+    pending.clear();
+    diagnostics.clear();
+    if (mlir::failed(manager.run(*module))) {
+      fail(failed_pass.empty() ? last_stage : failed_pass, diagnostics);
+      return false;
+    }
+    return true;
+  };
   for (const std::string& pass : LoweringPasses(options)) {
     const std::string stage = PassStageName(pass);
-    diagnostics.clear();
-    // The rewrites of our own, by stage name.
-    static const std::map<std::string, void (*)(mlir::ModuleOp, const LoweringOptions&)> kRewrites =
-        {
-            {"write-into-outputs",
-             [](mlir::ModuleOp m, const LoweringOptions&) { WriteIntoOutputArguments(m); }},
-            {"flatten-fills", [](mlir::ModuleOp m, const LoweringOptions&) { FlattenFills(m); }},
-            {"drop-dead-allocations",
-             [](mlir::ModuleOp m, const LoweringOptions&) { DropDeadAllocations(m); }},
-            {"copies-to-loops",
-             [](mlir::ModuleOp m, const LoweringOptions& o) { CopiesToLoops(m, o.vector); }},
-            {"reduction-iter-args",
-             [](mlir::ModuleOp m, const LoweringOptions&) { CarryReductionsInIterArgs(m); }},
-            {"transfer-in-bounds",
-             [](mlir::ModuleOp m, const LoweringOptions&) { MarkTransfersInBounds(m); }},
-        };
-    if (auto rewrite = kRewrites.find(stage); rewrite != kRewrites.end()) {
-      rewrite->second(*module, options);
-      if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
-      keep(stage, [&] { return Print(module->getOperation()); });
+    const auto rewrite = kRewrites.find(stage);
+    if (rewrite == kRewrites.end() && stage != "math-polynomial-approximation" &&
+        stage != "affine-super-vectorize") {
+      pending.push_back(pass);
+      if (keep_stages) {
+        if (!run_pending()) return result;
+        keep(stage, [&] { return Print(module->getOperation()); });
+      }
       continue;
     }
-    if (stage == "math-polynomial-approximation") {
+    if (!run_pending()) return result;
+    diagnostics.clear();
+    if (rewrite != kRewrites.end()) {
+      rewrite->second(*module, options);
+      if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
+    } else if (stage == "math-polynomial-approximation") {
       mlir::RewritePatternSet patterns(&context);
       mlir::populateMathPolynomialApproximationPatterns(patterns);
       if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
         return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
-      keep(stage, [&] { return Print(module->getOperation()); });
-      continue;
+    } else {
+      // The vectorizer's width depends on the loops the passes before it left.
+      pending.push_back(SuperVectorizePass(VectorWidthFor(*module, options.vector)));
+      if (!run_pending()) return result;
     }
-    std::string pipeline = pass;
-    if (stage == "affine-super-vectorize")
-      pipeline = SuperVectorizePass(VectorWidthFor(*module, options.vector));
-    mlir::PassManager manager(&context);
-    manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
-    std::string parse_errors;
-    llvm::raw_string_ostream parse_stream(parse_errors);
-    if (mlir::failed(mlir::parsePassPipeline(pipeline, manager, parse_stream)))
-      return fail(stage, "the pass pipeline does not parse: " + parse_errors);
-    if (mlir::failed(manager.run(*module))) return fail(stage, diagnostics);
     keep(stage, [&] { return Print(module->getOperation()); });
   }
-
+  if (!run_pending()) return result;
   diagnostics.clear();
-  auto machine_builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machine_builder) return fail("llvm-ir", llvm::toString(machine_builder.takeError()));
-  machine_builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto machine = machine_builder->createTargetMachine();
-  if (!machine) return fail("llvm-ir", llvm::toString(machine.takeError()));
+
+  llvm::TargetMachine* machine = setup.setup->machine.get();
   // LLVM's O3 IR pipeline runs before code generation, except on kernels that hold pred (i1)
   // values: LLVM IR lays a vector of i1 out in memory one bit per element, while the code
   // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
@@ -738,10 +874,10 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
       llvm_error = diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics;
       return nullptr;
     }
-    llvm_module->setDataLayout((*machine)->createDataLayout());
-    llvm_module->setTargetTriple((*machine)->getTargetTriple().getTriple());
+    llvm_module->setDataLayout(machine->createDataLayout());
+    llvm_module->setTargetTriple(machine->getTargetTriple().getTriple());
     if (optimize_ir) {
-      auto optimize = mlir::makeOptimizingTransformer(3, 0, machine->get());
+      auto optimize = mlir::makeOptimizingTransformer(3, 0, machine);
       if (llvm::Error error = optimize(llvm_module.get())) {
         llvm_error = llvm::toString(std::move(error));
         return nullptr;
@@ -758,8 +894,8 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     llvm::raw_svector_ostream assembly_stream(assembly);
     llvm::legacy::PassManager codegen;
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
-    if ((*machine)->addPassesToEmitFile(codegen, assembly_stream, nullptr,
-                                        llvm::CodeGenFileType::AssemblyFile)) {
+    if (machine->addPassesToEmitFile(codegen, assembly_stream, nullptr,
+                                     llvm::CodeGenFileType::AssemblyFile)) {
       llvm_stage = "asm";
       llvm_error = "the target cannot emit assembly";
       return nullptr;
@@ -785,8 +921,7 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream stream(buffer);
     llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
+    if (machine->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
       return fail("jit", "the target cannot emit an object file");
     codegen.run(*llvm_module);
     object.assign(buffer.data(), buffer.size());

@@ -8,6 +8,8 @@ namespace fusescope::runtime {
 
 bool KernelCompilerAvailable() { return false; }
 
+unsigned FullUnrollThreshold() { return 0; }
+
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages) {
   return CompileKernelText(mlir_text, function, options, keep_stages, nullptr);

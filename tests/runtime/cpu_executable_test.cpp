@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "ir/computation.h"
 #include "ir/hlo_parser.h"
@@ -1750,6 +1752,58 @@ TEST_F(CpuKernelCompilerTest, AWrongKernelIsCaughtByTheComparison) {
   const LiteralDifference difference = CompareLiterals(run(wrong), *expected, kRtol, kAtol);
   EXPECT_FALSE(difference.ok());
   EXPECT_EQ(difference.mismatches, 32);
+}
+
+// Compiles share MLIR contexts and target machines through a pool (each held by one compile at
+// a time, a context replaced after 32 kernels): kernels compiled at once on four
+// threads, more than one context's share in all, each computes its own operation.
+TEST_F(CpuKernelCompilerTest, KernelsCompiledAtOnceOnSeveralThreadsEachComputeTheirOwn) {
+  auto module = ir::ParseHloModule(kAdd);
+  ASSERT_TRUE(module.ok());
+  auto kernel = EmitInstructionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok());
+  const size_t at = kernel->text.find("arith.addf");
+  ASSERT_NE(at, std::string::npos);
+  struct Variant {
+    const char* op;
+    double expected;  // of 1.5 and 2
+  };
+  const std::vector<Variant> variants = {
+      {"arith.addf", 3.5}, {"arith.subf", -0.5}, {"arith.mulf", 3}, {"arith.maximumf", 2}};
+  constexpr int kThreads = 4, kPerThread = 40;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Literal p = testing::F32({4, 8}, std::vector<double>(32, 1.5));
+      Literal q = testing::F32({4, 8}, std::vector<double>(32, 2));
+      for (int i = 0; i < kPerThread; ++i) {
+        const Variant& variant = variants[(t + i) % variants.size()];
+        std::string text = kernel->text;
+        text.replace(at, std::string("arith.addf").size(), variant.op);
+        KernelCompilation compiled = CompileKernelText(text, kernel->function_name, {},
+                                                       /*keep_stages=*/i % 2 == 0, nullptr);
+        Literal out = Literal::Create(ir::Shape(ir::PrimitiveType::kF32, {4, 8})).value();
+        if (compiled.kernel == nullptr ||
+            !compiled.kernel->Run({p.data(), q.data(), out.data()}).ok() ||
+            testing::Values(out) != std::vector<double>(32, variant.expected)) {
+          failures[t] += std::string(variant.op) + " (compile " + std::to_string(i) +
+                         "): " + compiled.record.failed_stage + " " + compiled.record.error + "\n";
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+// LLVM unrolls a kernel's loop whole only up to our threshold, not its O3 default of 300
+// (build time; runtime.md). The option is looked up by name in LLVM's registry: this fails
+// where an LLVM renames it and the threshold silently stops applying.
+TEST_F(CpuKernelCompilerTest, LlvmUnrollsLoopsWholeOnlyUpToOurThreshold) {
+  if (std::getenv("FUSESCOPE_LLVM_OPTIONS") != nullptr)
+    GTEST_SKIP() << "FUSESCOPE_LLVM_OPTIONS is set here and may set the threshold itself";
+  EXPECT_EQ(FullUnrollThreshold(), 60u);
 }
 
 // A stage's text by name ("" when the record has no such stage).
