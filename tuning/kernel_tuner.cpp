@@ -144,7 +144,8 @@ Status KernelTuner::Prepare() {
     // thread").
     const KernelKind kind = KindOf(record);
     const std::string library = "gemm=" + record.backend + LibraryThreads(record.note);
-    trial.config = kind == KernelKind::kLoops          ? record.options
+    trial.config = kind == KernelKind::kLoops || kind == KernelKind::kConvolutionLoops
+                       ? record.options
                    : kind == KernelKind::kGemm         ? library
                    : kind == KernelKind::kGemmEpilogue ? record.options + " " + library
                                                        : "";

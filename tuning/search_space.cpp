@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "runtime/cpu/cpu_executable.h"
+
 namespace fusescope::tuning {
 namespace {
 
@@ -36,6 +38,7 @@ bool Matters(const std::string& knob, KernelKind kind) {
       return knob != "gemm" && knob != "threads";
     case KernelKind::kGemm:
     case KernelKind::kGemmEpilogue:
+    case KernelKind::kConvolutionLoops:
       return true;
     case KernelKind::kFixed:
       return false;
@@ -53,6 +56,8 @@ const char* KernelKindName(KernelKind kind) {
       return "gemm";
     case KernelKind::kGemmEpilogue:
       return "gemm+epilogue";
+    case KernelKind::kConvolutionLoops:
+      return "convolution loops";
     case KernelKind::kFixed:
       return "fixed";
   }
@@ -60,7 +65,10 @@ const char* KernelKindName(KernelKind kind) {
 }
 
 KernelKind KindOf(const recording::KernelRecord& record) {
-  if (record.backend == "mlir-cpu") return KernelKind::kLoops;
+  if (record.backend == "mlir-cpu")
+    return record.note.find(runtime::kSmallConvolutionNote) != std::string::npos
+               ? KernelKind::kConvolutionLoops
+               : KernelKind::kLoops;
   const auto& libraries = runtime::GemmLibraryNames();
   if (std::find(libraries.begin(), libraries.end(), record.backend) != libraries.end())
     // A library call alone has its library for options ("gemm=onednn threads=1"; none in
@@ -135,6 +143,13 @@ std::string SearchSpace::ToString() const {
 std::vector<Candidate> CandidatesFor(const SearchSpace& space, KernelKind kind) {
   std::vector<Candidate> candidates;
   if (kind == KernelKind::kFixed) return candidates;
+  if (kind == KernelKind::kConvolutionLoops) {
+    // Our loop nest's configurations, then each library's, as for a library convolution.
+    candidates = CandidatesFor(space, KernelKind::kLoops);
+    for (Candidate& library : CandidatesFor(space, KernelKind::kGemm))
+      candidates.push_back(std::move(library));
+    return candidates;
+  }
   const std::vector<Knob>& knobs = space.knobs();
   std::vector<int> point(knobs.size(), -1);
   std::vector<size_t> relevant;

@@ -44,7 +44,10 @@ enum class KernelKind {
   kLoops,         // an MLIR kernel: tile, vector, unroll
   kGemm,          // a library dot or convolution: gemm (tile, vector, unroll for gemm=mlir)
   kGemmEpilogue,  // a library call with a compiled epilogue: gemm and the epilogue's lowering
-  kFixed,         // runs on the host: nothing to tune
+  // A small convolution compiled as our own loop nest: tile, vector and unroll as kLoops, or a
+  // library instead (gemm and threads as kGemm; any epilogue keeps the default lowering).
+  kConvolutionLoops,
+  kFixed,  // runs on the host: nothing to tune
 };
 const char* KernelKindName(KernelKind kind);
 KernelKind KindOf(const recording::KernelRecord& record);

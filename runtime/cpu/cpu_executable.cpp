@@ -474,10 +474,6 @@ std::string HostReason(const ir::Instruction& instruction) {
   }
 }
 
-// The note of a small convolution compiled as a kernel of our own (Impl::EmitsConvolution).
-constexpr const char* kSmallConvolutionNote =
-    "a small convolution, compiled as a loop nest: a library call would cost more";
-
 // How a kernel record's note says its kernel runs in blocks of rows.
 constexpr const char* kInBlocksNote = "runs as ";
 

@@ -38,6 +38,12 @@
 
 namespace fusescope::runtime {
 
+// The note of a small convolution compiled as a loop nest of our own
+// (CpuExecutableOptions::emitted_convolution_max_macs): how a tuner tells it from other loop
+// kernels, since naming a library in its configuration sends it back to that library.
+inline constexpr char kSmallConvolutionNote[] =
+    "a small convolution, compiled as a loop nest: a library call would cost more";
+
 struct CpuExecutableOptions {
   LoweringOptions lowering;
   // Per kernel, by instruction name (a tuner's trial, `run --tuned`): its lowering and GEMM

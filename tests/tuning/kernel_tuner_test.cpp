@@ -56,6 +56,11 @@ TEST(SearchSpaceTest, EachKindOfKernelGetsTheKnobsThatShapeIt) {
   // With an epilogue, the lowering shapes the epilogue whatever the library: 2 x 8.
   EXPECT_EQ(CandidatesFor(*space, KernelKind::kGemmEpilogue).size(), 16u);
   EXPECT_TRUE(CandidatesFor(*space, KernelKind::kFixed).empty());
+  // A small convolution of our own: our loop nest's configurations, then each library's.
+  std::vector<Candidate> convolution = CandidatesFor(*space, KernelKind::kConvolutionLoops);
+  ASSERT_EQ(convolution.size(), 8u + 9u);
+  EXPECT_FALSE(convolution.front().config.gemm.has_value());
+  EXPECT_EQ(convolution[8].config.ToString(), "gemm=openblas");
   // A library's thread count is a knob of library calls only: not of loops, not of our matmul.
   auto threads = SearchSpace::Parse("gemm=openblas,mlir threads=0,1 tile=0");
   ASSERT_TRUE(threads.ok()) << threads.message();
@@ -258,6 +263,57 @@ TEST(KernelTunerTest, TrialsCompileJudgeAndTimeOneKernelInPlace) {
   EXPECT_NE(missing.error.find("no kernel named 'no_such_fusion'"), std::string::npos)
       << missing.error;
   EXPECT_FALSE((*tuner)->KindOfKernel("no_such_fusion").ok());
+}
+
+// A convolution small enough to compile as our own loop nest is tuned as one (tile, vector)
+// and may go back to a library: naming one in its configuration runs it there.
+TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  auto module = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n a = f32[1,8,8,4] parameter(0)\n b = f32[3,3,4,4] "
+      "parameter(1)\n ROOT c = f32[1,8,8,4] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=b01f_01io->b01f\n}\n");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = runtime::SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  TunerOptions options;
+  options.reps = 2;
+  options.warmup = 1;
+  options.base.f32_dot_precision = runtime::BlasPrecision::kNative;
+  auto tuner = KernelTuner::Create(**module, *inputs, 0, options);
+  ASSERT_TRUE(tuner.ok()) << tuner.message();
+  ASSERT_EQ((*tuner)->kernels().size(), 1u);
+  EXPECT_EQ((*tuner)->kernels()[0].backend, "mlir-cpu");
+  ASSERT_EQ((*tuner)->KindOfKernel("c").value(), KernelKind::kConvolutionLoops);
+  const std::string loops = (*tuner)->default_trials()[0].config;
+  EXPECT_EQ(loops, runtime::LoweringOptions{}.ToString());
+
+  TuneRequest request;
+  request.kernels = {"c"};
+  auto space = SearchSpace::Parse("tile=0 vector=4,8 gemm=openblas,onednn");
+  ASSERT_TRUE(space.ok()) << space.message();
+  request.space = *space;
+  auto searches = (*tuner)->Plan(request);
+  ASSERT_TRUE(searches.ok()) << searches.message();
+  ASSERT_EQ(searches->size(), 1u);
+  std::set<std::string> configs;
+  for (const Candidate& candidate : (*searches)[0].strategy->candidates())
+    configs.insert(candidate.config.ToString());
+  // The default's own loop nest (tile=0 vector=8) is the default trial, not a candidate.
+  EXPECT_EQ(configs, (std::set<std::string>{"tile=0 vector=4", "gemm=openblas", "gemm=onednn"}));
+
+  auto library = runtime::KernelConfig::Parse("gemm=openblas");
+  ASSERT_TRUE(library.ok());
+  Trial trial = (*tuner)->RunTrial("c", *library);
+  EXPECT_TRUE(trial.ok) << trial.error;
+  EXPECT_GT(trial.median_us, 0);
+  // That configuration runs the convolution in the library.
+  runtime::CpuExecutableOptions build = options.base;
+  build.kernel_configs["c"] = *library;
+  auto executable = runtime::CpuExecutable::Compile(**module, build);
+  ASSERT_TRUE(executable.ok()) << executable.message();
+  ASSERT_EQ((*executable)->kernels().size(), 1u);
+  EXPECT_EQ((*executable)->kernels()[0].backend, "openblas");
 }
 
 // A default build that sets a library's thread count (oneDNN's convolution on one thread)
