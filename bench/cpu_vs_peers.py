@@ -14,7 +14,9 @@ every peer's outputs are checked against XLA's before its time is printed.
 Printed: p50/p95 latency per peer (ours: of plain runs, without the per-kernel clocks of the
 profile's timed runs, as the peers' runs have none), the ratio ours/peer (below 1 means we are faster), build
 time in the process, as XLA's is its compile() call: ours is the pipeline's passes (`compile
---json`'s seconds) plus compiling every kernel, and "warm" the pipeline plus a second build that
+--json`'s seconds) plus compiling every kernel in a fresh `profile` process; XLA's in this
+process, where the models before warmed it up, and "XLA fresh" as the first compile of a
+process of its own, as ours is; "warm ours" the pipeline plus a second build that
 loads the kernels from this run's kernel cache (the JSON also keeps ours_build_wall_s, with the
 `compile` process's start), and, from the per-kernel times, the GB/s of each elementwise fusion as a fraction of this
 machine's measured memory bandwidth and the GFLOP/s of each dot as a fraction of its measured
@@ -57,6 +59,20 @@ DEFAULT_MODELS = [
     "tests/data/onnx/cnn.onnx",
     "tests/data/onnx/transformer.onnx",
 ]
+
+
+# Times XLA's compile of one module as the first compile of its process (argv: the scripts
+# folder, the HLO file); the interpreter's and jax's start-up and the client are not counted.
+COLD_XLA_COMPILE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from xla_run import Xla
+xla = Xla()
+text = open(sys.argv[2]).read()
+started = time.perf_counter()
+xla.compile(text)
+print(time.perf_counter() - started)
+"""
 
 
 def plain_latency(profiled):
@@ -243,6 +259,13 @@ def main():
                 started = time.perf_counter()
                 executable = xla.compile(text)
                 row["xla_build_s"] = time.perf_counter() - started
+                # The same compile as the first of a fresh process, as each of ours is: XLA
+                # here has compiled the models before this one, and its LLVM's code is warm.
+                cold = subprocess.run(
+                    [sys.executable, "-c", COLD_XLA_COMPILE, str(ROOT / "scripts"),
+                     str(work / "export" / "original.hlo")],
+                    capture_output=True, text=True, check=True)
+                row["xla_fresh_build_s"] = float(cold.stdout.strip().splitlines()[-1])
                 buffers = [xla.jax.device_put(a, xla.device) for a in inputs]
 
                 def run_xla():
@@ -279,7 +302,8 @@ def main():
             results.append(row)
 
     print(f"\n{'model':34} {'ours p50':>10} {'XLA p50':>10} {'ours/XLA':>9} {'ORT p50':>10} "
-          f"{'ours/ORT':>9} {'build ours/XLA/ORT s':>22} {'warm ours s':>11}  agrees")
+          f"{'ours/ORT':>9} {'build ours/XLA/ORT s':>22} {'XLA fresh s':>11} "
+          f"{'warm ours s':>11}  agrees")
     tuned_rows = [row for row in results if "tuned_p50_us" in row]
     for row in results:
         if "error" in row and "ours_p50_us" not in row:
@@ -295,6 +319,7 @@ def main():
               f"{row['ours_p50_us'] / xla_p50 if xla_p50 else float('nan'):9.2f} "
               f"{ort if ort else float('nan'):10.1f} "
               f"{row['ours_p50_us'] / ort if ort else float('nan'):9.2f} {builds:>22} "
+              f"{row.get('xla_fresh_build_s', float('nan')):11.2f} "
               f"{row.get('ours_warm_build_s', float('nan')):11.2f}  {agrees}")
         if "error" in row:
             print(f"{'':34} error: {row['error']}")
