@@ -97,12 +97,14 @@ constexpr unsigned kFullUnrollThreshold = 60;
 // -debug-pass-manager", as XLA's --xla_backend_extra_options) first, then our unroll threshold
 // where it did not set it.
 void SetLlvmOptions() {
-  const char* argv[] = {"fusescope"};
-  std::string errors;
-  llvm::raw_string_ostream error_stream(errors);
-  // With a stream for its errors LLVM says what it did not understand and goes on.
-  if (!llvm::cl::ParseCommandLineOptions(1, argv, "", &error_stream, "FUSESCOPE_LLVM_OPTIONS"))
-    std::fprintf(stderr, "fusescope: warning: FUSESCOPE_LLVM_OPTIONS: %s", errors.c_str());
+  if (const char* own = std::getenv("FUSESCOPE_LLVM_OPTIONS"); own != nullptr && *own != '\0') {
+    const char* argv[] = {"fusescope"};
+    std::string errors;
+    llvm::raw_string_ostream error_stream(errors);
+    // With a stream for its errors LLVM says what it did not understand and goes on.
+    if (!llvm::cl::ParseCommandLineOptions(1, argv, "", &error_stream, "FUSESCOPE_LLVM_OPTIONS"))
+      std::fprintf(stderr, "fusescope: warning: FUSESCOPE_LLVM_OPTIONS: %s", errors.c_str());
+  }
   llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
   auto threshold = options.find("unroll-threshold-aggressive");
   if (threshold != options.end() && threshold->second->getNumOccurrences() == 0)
