@@ -625,6 +625,8 @@ struct CompileSetup {
 class CompileSetups {
  public:
   static constexpr int kMaxUses = 32;
+  // About 1.5 MB each: a machine compiling on 64 threads keeps no more than this many.
+  static constexpr size_t kMaxKept = 16;
 
   // Never destroyed: compile threads may still hand setups back while the process exits.
   static CompileSetups& Get() {
@@ -659,7 +661,7 @@ class CompileSetups {
   void Give(std::unique_ptr<CompileSetup> setup) {
     if (++setup->uses >= kMaxUses) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    free_.push_back(std::move(setup));
+    if (free_.size() < kMaxKept) free_.push_back(std::move(setup));
   }
 
  private:
