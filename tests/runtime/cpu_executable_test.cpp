@@ -328,6 +328,8 @@ TEST_F(CpuExecutableTest, RepeatedRunsReuseTheAllocationsOfBufferAssignment) {
       // Later runs also find the allocations the last run left (the root's left with it).
       EXPECT_GT((*executable)->reused_values(), reused_in_first_run);
       EXPECT_GE((*executable)->reused_values(), (*executable)->assigned_values() - 1);
+      // And the output fusion's GEMM writes its product into the bytes the last run's left.
+      EXPECT_GE((*executable)->reused_products(), 1);
     }
   }
 }
