@@ -265,21 +265,32 @@ TEST(KernelTunerTest, TrialsCompileJudgeAndTimeOneKernelInPlace) {
   EXPECT_FALSE((*tuner)->KindOfKernel("no_such_fusion").ok());
 }
 
-// A convolution small enough to compile as our own loop nest is tuned as one (tile, vector)
-// and may go back to a library: naming one in its configuration runs it there.
-TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
-  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
-  auto module = ir::ParseHloModule(
-      "HloModule m\nENTRY e {\n a = f32[1,8,8,4] parameter(0)\n b = f32[3,3,4,4] "
-      "parameter(1)\n ROOT c = f32[1,8,8,4] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
-      "dim_labels=b01f_01io->b01f\n}\n");
-  ASSERT_TRUE(module.ok()) << module.message();
-  auto inputs = runtime::SeededInputs(*(*module)->entry(), 3);
-  ASSERT_TRUE(inputs.ok());
+// A 3x3 same-padded NHWC convolution of one 8x8 image, `features` features in and out.
+std::string ConvolutionModule(int features) {
+  const std::string f = std::to_string(features);
+  return "HloModule m\nENTRY e {\n a = f32[1,8,8," + f + "] parameter(0)\n b = f32[3,3," + f + "," +
+         f + "] parameter(1)\n ROOT c = f32[1,8,8," + f +
+         "] convolution(a, b), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n}\n";
+}
+
+// Two timed runs a trial after one warm-up, f32 GEMMs in single precision.
+TunerOptions QuickSinglePrecision() {
   TunerOptions options;
   options.reps = 2;
   options.warmup = 1;
   options.base.f32_dot_precision = runtime::BlasPrecision::kNative;
+  return options;
+}
+
+// A convolution small enough to compile as our own loop nest is tuned as one (tile, vector)
+// and may go back to a library: naming one in its configuration runs it there.
+TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
+  if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
+  auto module = ir::ParseHloModule(ConvolutionModule(4));
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = runtime::SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  TunerOptions options = QuickSinglePrecision();
   auto tuner = KernelTuner::Create(**module, *inputs, 0, options);
   ASSERT_TRUE(tuner.ok()) << tuner.message();
   ASSERT_EQ((*tuner)->kernels().size(), 1u);
@@ -320,17 +331,11 @@ TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
 // says so in its default trial, so that the library's own count is a candidate of its own.
 TEST(KernelTunerTest, TheDefaultTrialCarriesTheThreadCountTheBuildSet) {
   if (!runtime::KernelCompilerAvailable()) GTEST_SKIP() << "this build has no MLIR kernel compiler";
-  auto module = ir::ParseHloModule(
-      "HloModule m\nENTRY e {\n a = f32[1,8,8,16] parameter(0)\n b = f32[3,3,16,16] "
-      "parameter(1)\n ROOT c = f32[1,8,8,16] convolution(a, b), window={size=3x3 pad=1_1x1_1}, "
-      "dim_labels=b01f_01io->b01f\n}\n");
+  auto module = ir::ParseHloModule(ConvolutionModule(16));
   ASSERT_TRUE(module.ok()) << module.message();
   auto inputs = runtime::SeededInputs(*(*module)->entry(), 3);
   ASSERT_TRUE(inputs.ok());
-  TunerOptions options;
-  options.reps = 2;
-  options.warmup = 1;
-  options.base.f32_dot_precision = runtime::BlasPrecision::kNative;
+  TunerOptions options = QuickSinglePrecision();
   // A library's convolution, not the loop nest a convolution this small compiles to.
   options.base.emitted_convolution_max_macs = 0;
   auto tuner = KernelTuner::Create(**module, *inputs, 0, options);
