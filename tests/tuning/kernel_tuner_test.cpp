@@ -282,6 +282,24 @@ TunerOptions QuickSinglePrecision() {
   return options;
 }
 
+// The configurations a search of `kernel` over `space` plans to try ({"error: ..."} when it
+// plans none).
+std::set<std::string> PlannedConfigs(const KernelTuner& tuner, const std::string& kernel,
+                                     const std::string& space) {
+  auto parsed = SearchSpace::Parse(space);
+  if (!parsed.ok()) return {"error: " + parsed.message()};
+  TuneRequest request;
+  request.kernels = {kernel};
+  request.space = *parsed;
+  auto searches = tuner.Plan(request);
+  if (!searches.ok()) return {"error: " + searches.message()};
+  if (searches->size() != 1) return {"error: " + std::to_string(searches->size()) + " searches"};
+  std::set<std::string> configs;
+  for (const Candidate& candidate : (*searches)[0].strategy->candidates())
+    configs.insert(candidate.config.ToString());
+  return configs;
+}
+
 // A convolution small enough to compile as our own loop nest is tuned as one (tile, vector)
 // and may go back to a library: naming one in its configuration runs it there.
 TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
@@ -299,19 +317,9 @@ TEST(KernelTunerTest, ASmallConvolutionOfOurOwnMayGoBackToALibrary) {
   const std::string loops = (*tuner)->default_trials()[0].config;
   EXPECT_EQ(loops, runtime::LoweringOptions{}.ToString());
 
-  TuneRequest request;
-  request.kernels = {"c"};
-  auto space = SearchSpace::Parse("tile=0 vector=4,8 gemm=openblas,onednn");
-  ASSERT_TRUE(space.ok()) << space.message();
-  request.space = *space;
-  auto searches = (*tuner)->Plan(request);
-  ASSERT_TRUE(searches.ok()) << searches.message();
-  ASSERT_EQ(searches->size(), 1u);
-  std::set<std::string> configs;
-  for (const Candidate& candidate : (*searches)[0].strategy->candidates())
-    configs.insert(candidate.config.ToString());
   // The default's own loop nest (tile=0 vector=8) is the default trial, not a candidate.
-  EXPECT_EQ(configs, (std::set<std::string>{"tile=0 vector=4", "gemm=openblas", "gemm=onednn"}));
+  EXPECT_EQ(PlannedConfigs(**tuner, "c", "tile=0 vector=4,8 gemm=openblas,onednn"),
+            (std::set<std::string>{"tile=0 vector=4", "gemm=openblas", "gemm=onednn"}));
 
   auto library = runtime::KernelConfig::Parse("gemm=openblas");
   ASSERT_TRUE(library.ok());
@@ -344,18 +352,7 @@ TEST(KernelTunerTest, TheDefaultTrialCarriesTheThreadCountTheBuildSet) {
   const Trial& base = (*tuner)->default_trials()[0];
   if (base.config != "gemm=onednn threads=1")
     GTEST_SKIP() << "the convolution is not oneDNN's own here: " << base.config;
-  TuneRequest request;
-  request.kernels = {"c"};
-  auto space = SearchSpace::Parse("gemm=onednn,openblas threads=0,1");
-  ASSERT_TRUE(space.ok()) << space.message();
-  request.space = *space;
-  auto searches = (*tuner)->Plan(request);
-  ASSERT_TRUE(searches.ok()) << searches.message();
-  ASSERT_EQ(searches->size(), 1u);
-  std::set<std::string> configs;
-  for (const Candidate& candidate : (*searches)[0].strategy->candidates())
-    configs.insert(candidate.config.ToString());
-  EXPECT_EQ(configs,
+  EXPECT_EQ(PlannedConfigs(**tuner, "c", "gemm=onednn,openblas threads=0,1"),
             (std::set<std::string>{"gemm=onednn", "gemm=openblas", "gemm=openblas threads=1"}));
 }
 
