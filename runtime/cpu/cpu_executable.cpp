@@ -544,8 +544,9 @@ class CpuExecutable::Impl {
   std::vector<std::vector<uint8_t>> allocations_;
   int64_t reused_values_ = 0;  // values of the last run that took their allocation's bytes
   int64_t reused_products_ = 0;  // output fusions' products of the last run in kept bytes
-  // The bytes of values that died in a called program (a loop body's), a few per size, for
-  // the next value of that size: a loop's kernels allocate nothing after its first step.
+  // The bytes of values that died in a called program (a loop body's) and of output fusions'
+  // products, a few per size, for the next value of that size: a loop's kernels allocate
+  // nothing after its first step, and an output fusion's GEMM nothing after the first run.
   std::unordered_map<int64_t, std::vector<std::vector<uint8_t>>> spare_;
   static constexpr size_t kSparePerSize = 4;
   void KeepSpare(Literal& value) {
@@ -846,8 +847,8 @@ Status CpuExecutable::Impl::CompilePending() {
       jobs.push_back({&compiler, &emitted, {}});
   };
   // The longest texts first, so that the threads finish together rather than one of them
-  // starting a large kernel when the others are done (a GPT block's two rotary-embedding
-  // kernels, a third of its compile time, came last in plan order).
+  // starting a large kernel when the others are done (longest processing time first; a
+  // text's length stands for its compile time).
   auto compile = [&](size_t first) {
     std::vector<size_t> order(jobs.size() - first);
     for (size_t i = 0; i < order.size(); ++i) order[i] = first + i;
