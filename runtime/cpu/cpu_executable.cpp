@@ -441,20 +441,6 @@ LoweringOptions WithoutVectorizer(LoweringOptions options) {
   return options;
 }
 
-// Calls task(0) ... task(count - 1), each once, on up to `threads` threads (the calling thread
-// among them). Returns when every call has.
-void RunConcurrently(size_t count, int threads, const std::function<void(size_t)>& task) {
-  const size_t workers = std::min(count, static_cast<size_t>(std::max(threads, 1)));
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t index = next++; index < count; index = next++) task(index);
-  };
-  std::vector<std::thread> pool;
-  for (size_t worker = 1; worker < workers; ++worker) pool.emplace_back(work);
-  work();
-  for (std::thread& thread : pool) thread.join();
-}
-
 int CompileThreads(int requested) {
   if (requested > 0) return requested;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -846,19 +832,28 @@ Status CpuExecutable::Impl::CompilePending() {
     if (job_of.emplace(CompileKey(compiler, emitted), jobs.size()).second)
       jobs.push_back({&compiler, &emitted, {}});
   };
-  // The longest texts first, so that the threads finish together rather than one of them
-  // starting a large kernel when the others are done (longest processing time first; a
-  // text's length stands for its compile time).
+  // What the compilers made before is taken from them; the rest compile together
+  // (CompileKernelTexts: on every compile thread, the longest first, a thread's kernels in one
+  // LLVM module where no stages are kept).
   auto compile = [&](size_t first) {
-    std::vector<size_t> order(jobs.size() - first);
-    for (size_t i = 0; i < order.size(); ++i) order[i] = first + i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return jobs[a].emitted->text.size() > jobs[b].emitted->text.size();
-    });
-    RunConcurrently(order.size(), CompileThreads(options_.compile_threads), [&](size_t index) {
-      CompileJob& job = jobs[order[index]];
-      job.result = job.compiler->Compile(job.emitted->text, job.emitted->function_name);
-    });
+    std::vector<KernelJob> batch;
+    std::vector<size_t> batch_jobs;
+    for (size_t index = first; index < jobs.size(); ++index) {
+      CompileJob& job = jobs[index];
+      if (auto found = job.compiler->Find(job.emitted->text, job.emitted->function_name)) {
+        job.result = std::move(*found);
+        continue;
+      }
+      batch.push_back({&job.emitted->text, &job.emitted->function_name, job.compiler->options()});
+      batch_jobs.push_back(index);
+    }
+    std::vector<KernelCompilation> compiled = CompileKernelTexts(
+        batch, options_.keep_lowering_stages, CompileThreads(options_.compile_threads));
+    for (size_t n = 0; n < batch_jobs.size(); ++n) {
+      CompileJob& job = jobs[batch_jobs[n]];
+      job.compiler->Keep(job.emitted->text, job.emitted->function_name, compiled[n]);
+      job.result = std::move(compiled[n]);
+    }
   };
   for (const PendingKernel& pending : pending_)
     add_job(CompilerFor(pending), pending.emitted);

@@ -110,22 +110,30 @@ KernelCompiler& KernelCompilerPool::For(const LoweringOptions& options, bool kee
   return *compiler;
 }
 
-KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
-                                          const std::string& function) {
+std::optional<KernelCompilation> KernelCompiler::Find(const std::string& mlir_text,
+                                                      const std::string& function) {
   const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) {
-      KernelCompilation reused = it->second;
-      reused.cached = true;
-      reused.record.compile_seconds = 0;
-      return reused;
-    }
-  }
-  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_, keep_stages_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = cache_.find(key);
+  if (it == cache_.end()) return std::nullopt;
+  KernelCompilation reused = it->second;
+  reused.cached = true;
+  reused.record.compile_seconds = 0;
+  return reused;
+}
+
+void KernelCompiler::Keep(const std::string& mlir_text, const std::string& function,
+                          const KernelCompilation& compiled) {
+  const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
   std::lock_guard<std::mutex> lock(mutex_);
   cache_.emplace(key, compiled);
+}
+
+KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,
+                                          const std::string& function) {
+  if (std::optional<KernelCompilation> reused = Find(mlir_text, function)) return *reused;
+  KernelCompilation compiled = CompileKernelText(mlir_text, function, options_, keep_stages_);
+  Keep(mlir_text, function, compiled);
   return compiled;
 }
 

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -81,6 +82,12 @@ class KernelCompiler {
   bool keep_stages() const { return keep_stages_; }
   // `function` is the kernel's function name in `mlir_text`.
   KernelCompilation Compile(const std::string& mlir_text, const std::string& function);
+  // The compilation of this text compiled before (`cached` set, 0 s), if any.
+  std::optional<KernelCompilation> Find(const std::string& mlir_text, const std::string& function);
+  // Keeps `compiled` (made elsewhere with this compiler's options and stages, e.g. by
+  // CompileKernelTexts) as this text's.
+  void Keep(const std::string& mlir_text, const std::string& function,
+            const KernelCompilation& compiled);
 
  private:
   LoweringOptions options_;
@@ -120,6 +127,30 @@ class KernelDiskCache;
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages,
                                     KernelDiskCache* cache);
+
+// A kernel to compile: its MLIR text, its function and the lowering options.
+struct KernelJob {
+  const std::string* text = nullptr;
+  const std::string* function = nullptr;
+  LoweringOptions options;
+};
+
+// Compiles `jobs` on up to `threads` threads (each result in the place of its job), as
+// CompileKernelText would each alone, the longest texts first. Without stages to keep, the
+// kernels a thread lowers are linked into one LLVM module, given LLVM's O3 pipeline, code
+// generation and a JIT once: a small kernel's fixed cost in LLVM is about half its compile.
+// Each kernel's record then says its own lowering time plus its share of its module's
+// compile. The module's object is stored in the kernel cache under each kernel's key (a
+// cached kernel loads its module's object, linked once for all of its kernels found). Kernels
+// that hold pred (i1) values (no O3, see CompileKernelText), and a second kernel of a name
+// already in a thread's module, compile alone; where a module fails to compile, each of its
+// kernels compiles alone, so that each failure is the kernel's own.
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int threads);
+// The same with `cache` in place of the process's (null: none).
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int threads,
+                                                  KernelDiskCache* cache);
 
 // The lowering pass pipeline for `options`, one MLIR pass argument per entry, in order.
 // Passes that run on functions are nested: "func.func(affine-loop-tile{tile-size=32})".

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "llvm/Config/llvm-config.h"
@@ -28,6 +30,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -489,7 +492,7 @@ void WriteIntoOutputArguments(mlir::ModuleOp module) {
 }
 
 // A compiled kernel: its wrapper _mlir_<function> (one pointer to the argument pointers),
-// and the JIT its object was linked into, which owns the code.
+// and the JIT its object was linked into, which owns the code (and may hold other kernels').
 class PackedKernel final : public CompiledKernel {
  public:
   using Packed = void (*)(void**);
@@ -522,18 +525,46 @@ class PackedKernel final : public CompiledKernel {
   Packed entry_;
 };
 
-// Links `object` (the machine code `function`'s module was compiled into, with its wrapper
-// _mlir_<function>) into a JIT of its own and finds that wrapper. Undefined symbols resolve
-// in this process (libm, malloc) and MLIR's C runner utilities (memrefCopy). The JIT tells
-// GDB about the code, and perf too when FUSESCOPE_JITDUMP is set.
-StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::string& object,
-                                                                 const std::string& function) {
+// Links `object` (machine code holding one or more kernels, each with its wrapper
+// _mlir_<function>) into a JIT of its own, which owns the code. Undefined symbols resolve in
+// this process (libm, malloc) and MLIR's C runner utilities (memrefCopy). The JIT tells GDB
+// about the code, and perf too when FUSESCOPE_JITDUMP is set.
+StatusOr<std::shared_ptr<llvm::orc::LLJIT>> LinkObject(const std::string& object) {
   // LLVM's perf listener writes a jit-PID.dump for every process that loads a kernel (under
   // $JITDUMPDIR or the temporary folder's .debug/jit), left there forever: only when asked,
   // for `perf record -k 1` followed by `perf inject --jit`.
   static const bool jitdump = std::getenv("FUSESCOPE_JITDUMP") != nullptr;
+  // The host's description and data layout, found once: left to itself, each JIT detected the
+  // host and made two target machines (one for its data layout, one to compile IR, which ours
+  // never does: it links objects), 0.8 ms a JIT.
+  struct Host {
+    std::optional<llvm::orc::JITTargetMachineBuilder> builder;
+    std::optional<llvm::DataLayout> layout;
+    std::string error;
+  };
+  static const Host host = [] {
+    Host found;
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+      found.error = llvm::toString(builder.takeError());
+      return found;
+    }
+    auto layout = builder->getDefaultDataLayoutForTarget();
+    if (!layout) {
+      found.error = llvm::toString(layout.takeError());
+      return found;
+    }
+    found.builder = std::move(*builder);
+    found.layout = std::move(*layout);
+    return found;
+  }();
+  if (!host.builder) return Status::Error(host.error);
   auto jit =
       llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*host.builder)
+          .setDataLayout(*host.layout)
+          // Compiles no IR, so makes no target machine up front.
+          .setSupportConcurrentCompilation(true)
           .setObjectLinkingLayerCreator(
               [](llvm::orc::ExecutionSession& session,
                  const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
@@ -562,13 +593,26 @@ StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::stri
   library.addGenerator(std::move(*utilities));
 #endif
   if (llvm::Error added =
-          (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))
+          (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernels.o")))
     return Status::Error(llvm::toString(std::move(added)));
-  auto entry = (*jit)->lookup("_mlir_" + function);
+  return std::shared_ptr<llvm::orc::LLJIT>(std::move(*jit));
+}
+
+// The kernel whose wrapper is `entry_symbol` in the code `jit` holds (the first lookup links
+// the object).
+StatusOr<std::shared_ptr<const CompiledKernel>> KernelIn(
+    const std::shared_ptr<llvm::orc::LLJIT>& jit, const std::string& entry_symbol) {
+  auto entry = jit->lookup(entry_symbol);
   if (!entry) return Status::Error(llvm::toString(entry.takeError()));
-  auto packed = entry->toPtr<PackedKernel::Packed>();
   return std::shared_ptr<const CompiledKernel>(
-      std::make_shared<PackedKernel>(std::shared_ptr<void>(std::move(*jit)), packed));
+      std::make_shared<PackedKernel>(jit, entry->toPtr<PackedKernel::Packed>()));
+}
+
+StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::string& object,
+                                                                 const std::string& function) {
+  StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = LinkObject(object);
+  if (!jit.ok()) return jit.status();
+  return KernelIn(*jit, "_mlir_" + function);
 }
 
 // Adds _mlir_<function>(void** arguments): the wrapper the kernel is called through. Entry i
@@ -698,86 +742,47 @@ const std::string& MachineCodeContext() {
   return context;
 }
 
-}  // namespace
-
-bool KernelCompilerAvailable() { return true; }
-
-unsigned FullUnrollThreshold() {
-  InitializeOnce();
-  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
-  auto threshold = options.find("unroll-threshold-aggressive");
-  if (threshold == options.end()) return 0;
-  return static_cast<llvm::cl::opt<unsigned>*>(threshold->second)->getValue();
+// The cache key of a kernel's machine code (KernelDiskCache).
+std::string CacheKey(const std::string& mlir_text, const std::string& function,
+                     const LoweringOptions& options) {
+  return options.ToString() + "\n" + function + "\n" + mlir_text + "\n" + MachineCodeContext();
 }
 
-KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
-                                    const LoweringOptions& options, bool keep_stages) {
-  return CompileKernelText(mlir_text, function, options, keep_stages, KernelDiskCache::Default());
+double SecondsSince(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
-KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
-                                    const LoweringOptions& options, bool keep_stages,
-                                    KernelDiskCache* cache) {
-  InitializeOnce();
-  const auto started = std::chrono::steady_clock::now();
-  KernelCompilation result;
-  recording::KernelRecord& record = result.record;
-  record.backend = "mlir-cpu";
-  record.options = options.ToString();
-  const std::string cache_key = cache == nullptr ? std::string()
-                                                 : options.ToString() + "\n" + function + "\n" +
-                                                       mlir_text + "\n" + MachineCodeContext();
-  if (cache != nullptr) {
-    if (std::optional<CachedKernel> cached = cache->Find(cache_key, keep_stages)) {
-      auto loaded = LoadKernelObject(cached->object, function);
-      if (loaded.ok()) {
-        result.kernel = *loaded;
-        if (keep_stages) record.stages = std::move(cached->stages);
-        char compiled_in[32];
-        std::snprintf(compiled_in, sizeof compiled_in, "%.3f", cached->compile_seconds);
-        record.note =
-            "loaded from the kernel cache (compiled there in " + std::string(compiled_in) + " s)";
-        record.compile_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        return result;
-      }
-      // An object that no longer links is compiled again, and replaced below.
-    }
-  }
+// Sets the record of a compile that failed at `stage`; returns false.
+bool Fail(recording::KernelRecord& record, const std::string& stage, const std::string& error) {
+  record.failed_stage = stage;
+  record.error = error.empty() ? stage + " failed" : error;
+  return false;
+}
+
+// Parses `mlir_text` in `context` and lowers it pass by pass to the LLVM dialect, keeping each
+// stage's text in `record` with `keep_stages`. `diagnostics` is where the caller's handler on
+// `context` collects what MLIR says. On failure the record says where and why, and the module
+// is null.
+//
+// The module is verified after every pass and rewrite where stages are kept or `verify_each`
+// asks. Otherwise only after the super-vectorizer (whose invalid IR on some loop nests is a
+// failure of its own stage, retried without it) and once at the end: verifying after each of
+// 30 passes was a third of a kernel's lowering. Where that last verification fails, the
+// lowering runs again verifying each step, so the failure still names the pass or rewrite.
+mlir::OwningOpRef<mlir::ModuleOp> LowerToLlvmDialect(
+    mlir::MLIRContext& context, const std::string& mlir_text, const std::string& function,
+    const LoweringOptions& options, bool keep_stages, std::string& diagnostics,
+    recording::KernelRecord& record, bool verify_each = false) {
+  verify_each = verify_each || keep_stages;
   auto keep = [&](const std::string& stage, auto&& text) {
     if (keep_stages) record.stages.push_back({stage, text()});
   };
-  keep("input", [&] { return mlir_text; });
-  auto finish = [&]() -> KernelCompilation& {
-    record.compile_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return result;
-  };
-  auto fail = [&](const std::string& stage, const std::string& error) -> KernelCompilation& {
-    record.failed_stage = stage;
-    record.error = error.empty() ? stage + " failed" : error;
-    return finish();
-  };
-
-  StatusOr<std::unique_ptr<CompileSetup>> taken = CompileSetups::Get().Take();
-  if (!taken.ok()) return fail("input", taken.status().message());
-  // Given back when this compile ends, after the module and the diagnostic handler below.
-  struct GiveBack {
-    std::unique_ptr<CompileSetup> setup;
-    ~GiveBack() { CompileSetups::Get().Give(std::move(setup)); }
-  } setup{std::move(*taken)};
-  mlir::MLIRContext& context = *setup.setup->context;
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic& diagnostic) {
-    if (!diagnostics.empty()) diagnostics += "\n";
-    llvm::raw_string_ostream stream(diagnostics);
-    stream << diagnostic.getLocation() << ": " << diagnostic;
-    return mlir::success();
-  });
-
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(mlir_text, mlir::ParserConfig(&context));
-  if (!module) return fail("input", diagnostics);
+  if (!module) {
+    Fail(record, "input", diagnostics);
+    return nullptr;
+  }
   // The JIT calls the kernel through a wrapper of its own (_mlir_<function>, one pointer to
   // the argument pointers). Kept out of line, the kernel is compiled once, as the recorded
   // assembly shows it; inlined, the wrapper got a second copy, unrolled differently, whose
@@ -809,23 +814,24 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     if (pending.empty()) return true;
     mlir::PassManager manager(&context);
     manager.setNesting(mlir::OpPassManager::Nesting::Implicit);
+    manager.enableVerifier(verify_each ||
+                           std::any_of(pending.begin(), pending.end(), [](const std::string& pass) {
+                             return PassStageName(pass) == "affine-super-vectorize";
+                           }));
     std::string failed_pass;
     manager.addInstrumentation(std::make_unique<FirstFailedPass>(&failed_pass));
     std::string parse_errors;
     llvm::raw_string_ostream parse_stream(parse_errors);
     for (const std::string& pipeline : pending) {
-      if (mlir::failed(mlir::parsePassPipeline(pipeline, manager, parse_stream))) {
-        fail(PassStageName(pipeline), "the pass pipeline does not parse: " + parse_errors);
-        return false;
-      }
+      if (mlir::failed(mlir::parsePassPipeline(pipeline, manager, parse_stream)))
+        return Fail(record, PassStageName(pipeline),
+                    "the pass pipeline does not parse: " + parse_errors);
     }
     const std::string last_stage = PassStageName(pending.back());
     pending.clear();
     diagnostics.clear();
-    if (mlir::failed(manager.run(*module))) {
-      fail(failed_pass.empty() ? last_stage : failed_pass, diagnostics);
-      return false;
-    }
+    if (mlir::failed(manager.run(*module)))
+      return Fail(record, failed_pass.empty() ? last_stage : failed_pass, diagnostics);
     return true;
   };
   for (const std::string& pass : LoweringPasses(options)) {
@@ -835,59 +841,266 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
         stage != "affine-super-vectorize") {
       pending.push_back(pass);
       if (keep_stages) {
-        if (!run_pending()) return result;
+        if (!run_pending()) return nullptr;
         keep(stage, [&] { return Print(module->getOperation()); });
       }
       continue;
     }
-    if (!run_pending()) return result;
+    if (!run_pending()) return nullptr;
     diagnostics.clear();
     if (rewrite != kRewrites.end()) {
       rewrite->second(*module, options);
-      if (mlir::failed(mlir::verify(*module))) return fail(stage, diagnostics);
+      if (verify_each && mlir::failed(mlir::verify(*module))) {
+        Fail(record, stage, diagnostics);
+        return nullptr;
+      }
     } else if (stage == "math-polynomial-approximation") {
       mlir::RewritePatternSet patterns(&context);
       mlir::populateMathPolynomialApproximationPatterns(patterns);
-      if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns))))
-        return fail(stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
+      if (mlir::failed(mlir::applyPatternsAndFoldGreedily(*module, std::move(patterns)))) {
+        Fail(record, stage, diagnostics.empty() ? "the patterns did not converge" : diagnostics);
+        return nullptr;
+      }
     } else {
       // The vectorizer's width depends on the loops the passes before it left.
       pending.push_back(SuperVectorizePass(VectorWidthFor(*module, options.vector)));
-      if (!run_pending()) return result;
+      if (!run_pending()) return nullptr;
     }
     keep(stage, [&] { return Print(module->getOperation()); });
   }
-  if (!run_pending()) return result;
+  if (!run_pending()) return nullptr;
   diagnostics.clear();
+  if (!verify_each && mlir::failed(mlir::verify(*module))) {
+    module = nullptr;
+    diagnostics.clear();
+    return LowerToLlvmDialect(context, mlir_text, function, options, keep_stages, diagnostics,
+                              record, /*verify_each=*/true);
+  }
+  return module;
+}
 
-  llvm::TargetMachine* machine = setup.setup->machine.get();
-  // LLVM's O3 IR pipeline runs before code generation, except on kernels that hold pred (i1)
-  // values: LLVM IR lays a vector of i1 out in memory one bit per element, while the code
-  // generator and our buffers (one byte per pred) use a byte; after the IR passes such kernels
-  // stored wrong values (CpuExecutableTest.InterpreterCasesMatchTheInterpreter caught it).
-  // Those kernels get code generation alone, and the recorded IR and assembly say so.
-  const bool optimize_ir =
-      mlir_text.find("xi1>") == std::string::npos && mlir_text.find(": i1") == std::string::npos;
-  // The JIT builds its LLVM module through this: translation, the O3 pipeline for this host
-  // and the recorded IR and assembly happen once, on the module the JIT then compiles.
-  std::string llvm_stage = "llvm-ir", llvm_error;  // where and why building it failed
-  auto build_llvm_module = [&](mlir::Operation* op,
-                               llvm::LLVMContext& llvm_context) -> std::unique_ptr<llvm::Module> {
-    std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(op, llvm_context);
-    if (!llvm_module) {
-      llvm_error = diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics;
-      return nullptr;
+// Whether LLVM's O3 IR pipeline may run on a kernel. LLVM IR lays a vector of i1 out in memory
+// one bit per element, while the code generator and our buffers (one byte per pred) use a
+// byte; after the IR passes kernels holding pred values stored wrong values
+// (CpuExecutableTest.InterpreterCasesMatchTheInterpreter caught it). Those kernels get code
+// generation alone, and the recorded IR and assembly say so.
+bool OptimizesIr(const std::string& mlir_text) {
+  return mlir_text.find("xi1>") == std::string::npos && mlir_text.find(": i1") == std::string::npos;
+}
+
+// The lowered `module` as LLVM IR in `llvm_context`, for `machine`'s target (null, with the
+// record saying why, when the translation fails).
+std::unique_ptr<llvm::Module> TranslateToLlvm(mlir::ModuleOp module,
+                                              llvm::LLVMContext& llvm_context,
+                                              const llvm::TargetMachine& machine,
+                                              const std::string& diagnostics,
+                                              recording::KernelRecord& record) {
+  std::unique_ptr<llvm::Module> llvm_module = mlir::translateModuleToLLVMIR(module, llvm_context);
+  if (!llvm_module) {
+    Fail(record, "llvm-ir",
+         diagnostics.empty() ? "the translation to LLVM IR failed" : diagnostics);
+    return nullptr;
+  }
+  llvm_module->setDataLayout(machine.createDataLayout());
+  llvm_module->setTargetTriple(machine.getTargetTriple().getTriple());
+  return llvm_module;
+}
+
+// Runs LLVM's O3 pipeline for the host on `module`.
+Status OptimizeLlvm(llvm::Module& module, llvm::TargetMachine* machine) {
+  auto optimize = mlir::makeOptimizingTransformer(3, 0, machine);
+  if (llvm::Error error = optimize(&module)) return Status::Error(llvm::toString(std::move(error)));
+  return Status::Ok();
+}
+
+// `module` compiled to an ELF object in memory: what the kernel cache keeps and a JIT links.
+// (MLIR's ExecutionEngine compiled it before; getting its object back out went through LLVM's
+// ToolOutputFile, which installed LLVM's signal handlers from whichever thread compiled first.)
+StatusOr<std::string> EmitObject(llvm::Module& module, llvm::TargetMachine& machine) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return Status::Error("the target cannot emit an object file");
+  codegen.run(module);
+  return std::string(buffer.data(), buffer.size());
+}
+
+// A compile set-up taken from the pool for as long as this lives.
+class TakenSetup {
+ public:
+  TakenSetup() {
+    StatusOr<std::unique_ptr<CompileSetup>> taken = CompileSetups::Get().Take();
+    if (taken.ok()) {
+      setup_ = std::move(*taken);
+    } else {
+      error_ = taken.status().message();
     }
-    llvm_module->setDataLayout(machine->createDataLayout());
-    llvm_module->setTargetTriple(machine->getTargetTriple().getTriple());
-    if (optimize_ir) {
-      auto optimize = mlir::makeOptimizingTransformer(3, 0, machine);
-      if (llvm::Error error = optimize(llvm_module.get())) {
-        llvm_error = llvm::toString(std::move(error));
-        return nullptr;
-      }
+  }
+  ~TakenSetup() {
+    if (setup_) CompileSetups::Get().Give(std::move(setup_));
+  }
+  TakenSetup(const TakenSetup&) = delete;
+  TakenSetup& operator=(const TakenSetup&) = delete;
+  bool ok() const { return setup_ != nullptr; }
+  const std::string& error() const { return error_; }
+  mlir::MLIRContext& context() { return *setup_->context; }
+  llvm::TargetMachine& machine() { return *setup_->machine; }
+
+ private:
+  std::unique_ptr<CompileSetup> setup_;
+  std::string error_;
+};
+
+// Collects what MLIR says on `context` while this lives.
+class CollectDiagnostics {
+ public:
+  explicit CollectDiagnostics(mlir::MLIRContext& context)
+      : handler_(&context, [this](mlir::Diagnostic& diagnostic) {
+          if (!text_.empty()) text_ += "\n";
+          llvm::raw_string_ostream stream(text_);
+          stream << diagnostic.getLocation() << ": " << diagnostic;
+          return mlir::success();
+        }) {}
+  std::string& text() { return text_; }
+
+ private:
+  std::string text_;
+  mlir::ScopedDiagnosticHandler handler_;
+};
+
+// The wrapper's name of a kernel compiled with others into one module, where kernels of one
+// function name meet (the emitter names every kernel's function "kernel"): _mlir_<function>.
+// followed by a hash of its cache key (FNV-1a), the same in every process of this build.
+std::string LinkedEntry(const std::string& cache_key, const std::string& function) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : cache_key) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return "_mlir_" + function + "." + hex;
+}
+
+// A kernel found in `cache` (stages too, with keep_stages), loaded; nothing when it is not
+// there or no longer links.
+bool LoadCached(
+    KernelDiskCache* cache, const std::string& key, const std::string& function, bool keep_stages,
+    std::chrono::steady_clock::time_point started, KernelCompilation& result,
+    const std::function<StatusOr<std::shared_ptr<llvm::orc::LLJIT>>(std::string)>& link =
+        [](std::string object) { return LinkObject(object); }) {
+  if (cache == nullptr) return false;
+  std::optional<CachedKernel> cached = cache->Find(key, keep_stages);
+  if (!cached) return false;
+  StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = link(std::move(cached->object));
+  if (!jit.ok()) return false;
+  // Compiled with others in one module, the kernel's wrapper has a name of its own
+  // (LinkedEntry); compiled alone, _mlir_<function>.
+  auto loaded = KernelIn(*jit, LinkedEntry(key, function));
+  if (!loaded.ok()) loaded = KernelIn(*jit, "_mlir_" + function);
+  // An object that no longer links is compiled again, and replaced.
+  if (!loaded.ok()) return false;
+  result.kernel = *loaded;
+  recording::KernelRecord& record = result.record;
+  if (keep_stages) record.stages = std::move(cached->stages);
+  char compiled_in[32];
+  std::snprintf(compiled_in, sizeof compiled_in, "%.3f", cached->compile_seconds);
+  record.note =
+      "loaded from the kernel cache (compiled there in " + std::string(compiled_in) + " s)";
+  record.compile_seconds = SecondsSince(started);
+  return true;
+}
+
+KernelCompilation NewCompilation(const LoweringOptions& options) {
+  KernelCompilation result;
+  result.record.backend = "mlir-cpu";
+  result.record.options = options.ToString();
+  return result;
+}
+
+// Makes everything `module` defines besides the wrapper `entry` internal (the kernel's
+// function, constants, helpers), so that two kernels' symbols of one name do not clash once
+// linked together: the linker renames internal ones.
+void Internalize(llvm::Module& module, const std::string& entry) {
+  for (llvm::GlobalValue& value : module.global_values()) {
+    if (value.isDeclaration() || value.hasLocalLinkage() || value.hasAppendingLinkage()) continue;
+    if (value.getName() == entry) continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+}
+
+// The kernels one compile thread lowered, linked into one LLVM module: one O3 pipeline, one
+// code generation and one JIT serve them all, where each kernel alone paid for its own (for a
+// small kernel: 1.0 ms of O3's, 1.9 of code generation's, 0.8 of the JIT's, of about 7 ms).
+struct LinkedKernels {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+  std::vector<size_t> members;          // indices into the caller's jobs
+  std::vector<double> member_seconds;   // each one's lowering and translation
+  std::vector<std::string> cache_keys;  // each one's
+  std::vector<std::string> entries;     // each one's wrapper (LinkedEntry)
+  bool broken = false;                  // a link failed: the members compile alone
+};
+
+KernelCompilation Finished(KernelCompilation&& result,
+                           std::chrono::steady_clock::time_point started) {
+  result.record.compile_seconds = SecondsSince(started);
+  return std::move(result);
+}
+
+}  // namespace
+
+bool KernelCompilerAvailable() { return true; }
+
+unsigned FullUnrollThreshold() {
+  InitializeOnce();
+  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
+  auto threshold = options.find("unroll-threshold-aggressive");
+  if (threshold == options.end()) return 0;
+  return static_cast<llvm::cl::opt<unsigned>*>(threshold->second)->getValue();
+}
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options, bool keep_stages) {
+  return CompileKernelText(mlir_text, function, options, keep_stages, KernelDiskCache::Default());
+}
+
+KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
+                                    const LoweringOptions& options, bool keep_stages,
+                                    KernelDiskCache* cache) {
+  InitializeOnce();
+  const auto started = std::chrono::steady_clock::now();
+  KernelCompilation result = NewCompilation(options);
+  recording::KernelRecord& record = result.record;
+  const std::string cache_key =
+      cache == nullptr ? std::string() : CacheKey(mlir_text, function, options);
+  if (LoadCached(cache, cache_key, function, keep_stages, started, result)) return result;
+  if (keep_stages) record.stages.push_back({"input", mlir_text});
+  // Given back when this compile ends, after the module and the diagnostic handler below.
+  TakenSetup setup;
+  if (!setup.ok()) {
+    Fail(record, "input", setup.error());
+    return Finished(std::move(result), started);
+  }
+  CollectDiagnostics diagnostics(setup.context());
+  mlir::OwningOpRef<mlir::ModuleOp> module = LowerToLlvmDialect(
+      setup.context(), mlir_text, function, options, keep_stages, diagnostics.text(), record);
+  if (!module) return Finished(std::move(result), started);
+
+  llvm::TargetMachine& machine = setup.machine();
+  llvm::LLVMContext llvm_context;
+  std::unique_ptr<llvm::Module> llvm_module =
+      TranslateToLlvm(*module, llvm_context, machine, diagnostics.text(), record);
+  if (!llvm_module) return Finished(std::move(result), started);
+  const bool optimize_ir = OptimizesIr(mlir_text);
+  if (optimize_ir) {
+    if (Status optimized = OptimizeLlvm(*llvm_module, &machine); !optimized.ok()) {
+      Fail(record, "llvm-ir", optimized.message());
+      return Finished(std::move(result), started);
     }
-    if (!keep_stages) return llvm_module;
+  }
+  if (keep_stages) {
     std::string text;
     llvm::raw_string_ostream stream(text);
     if (!optimize_ir)
@@ -898,47 +1111,183 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
     llvm::raw_svector_ostream assembly_stream(assembly);
     llvm::legacy::PassManager codegen;
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvm_module);
-    if (machine->addPassesToEmitFile(codegen, assembly_stream, nullptr,
-                                     llvm::CodeGenFileType::AssemblyFile)) {
-      llvm_stage = "asm";
-      llvm_error = "the target cannot emit assembly";
-      return nullptr;
+    if (machine.addPassesToEmitFile(codegen, assembly_stream, nullptr,
+                                    llvm::CodeGenFileType::AssemblyFile)) {
+      Fail(record, "asm", "the target cannot emit assembly");
+      return Finished(std::move(result), started);
     }
     codegen.run(*copy);
     record.stages.push_back({"asm", std::string(assembly.str())});
-    return llvm_module;
-  };
-
-  // The module becomes an object in memory, with the wrapper the kernel is called through;
-  // that object is what the kernel cache keeps and what a JIT of the kernel's own links.
-  // (MLIR's ExecutionEngine compiled it before; getting its object back out went through
-  // LLVM's ToolOutputFile, which installed LLVM's signal handlers from whichever thread
-  // compiled first.)
-  llvm::LLVMContext llvm_context;
-  std::unique_ptr<llvm::Module> llvm_module =
-      build_llvm_module(module->getOperation(), llvm_context);
-  if (!llvm_module) return fail(llvm_stage, llvm_error);
-  if (!AddPackedWrapper(*llvm_module, function))
-    return fail("jit", "the kernel defines no function " + function);
-  std::string object;
-  {
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream stream(buffer);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
-      return fail("jit", "the target cannot emit an object file");
-    codegen.run(*llvm_module);
-    object.assign(buffer.data(), buffer.size());
   }
+
+  // The object, with the wrapper the kernel is called through, is what the kernel cache keeps
+  // and what a JIT of the kernel's own links.
+  if (!AddPackedWrapper(*llvm_module, function)) {
+    Fail(record, "jit", "the kernel defines no function " + function);
+    return Finished(std::move(result), started);
+  }
+  StatusOr<std::string> object = EmitObject(*llvm_module, machine);
   // Linking and looking the entry up happen now, so that compile time holds them and the
   // first run does not.
-  auto loaded = LoadKernelObject(object, function);
-  if (!loaded.ok()) return fail("jit", loaded.status().message());
+  StatusOr<std::shared_ptr<const CompiledKernel>> loaded =
+      object.ok() ? LoadKernelObject(*object, function)
+                  : StatusOr<std::shared_ptr<const CompiledKernel>>(object.status());
+  if (!loaded.ok()) {
+    Fail(record, "jit", loaded.message());
+    return Finished(std::move(result), started);
+  }
   result.kernel = *loaded;
-  finish();
+  record.compile_seconds = SecondsSince(started);
   if (cache != nullptr)
-    cache->Store(cache_key, {std::move(object), record.stages, record.compile_seconds});
+    cache->Store(cache_key, {std::move(*object), record.stages, record.compile_seconds});
   return result;
+}
+
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int threads) {
+  return CompileKernelTexts(jobs, keep_stages, threads, KernelDiskCache::Default());
+}
+
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int threads,
+                                                  KernelDiskCache* cache) {
+  InitializeOnce();
+  std::vector<KernelCompilation> results(jobs.size());
+  // The longest texts first, so that the threads finish together rather than one of them
+  // starting a large kernel when the others are done (longest processing time first; a text's
+  // length stands for its compile time).
+  std::vector<size_t> order(jobs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return jobs[a].text->size() > jobs[b].text->size(); });
+  auto alone = [&](size_t index) {
+    const KernelJob& job = jobs[index];
+    results[index] = CompileKernelText(*job.text, *job.function, job.options, keep_stages, cache);
+  };
+  // Kernels found in the cache: several may come from one object (the kernels of one linked
+  // module are stored under each one's key), linked once.
+  std::mutex objects_mutex;
+  std::map<std::string, std::shared_ptr<llvm::orc::LLJIT>> objects;
+  auto link_once = [&](std::string object) -> StatusOr<std::shared_ptr<llvm::orc::LLJIT>> {
+    std::lock_guard<std::mutex> lock(objects_mutex);
+    auto found = objects.find(object);
+    if (found != objects.end()) return found->second;
+    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = LinkObject(object);
+    if (jit.ok()) objects.emplace(std::move(object), *jit);
+    return jit;
+  };
+
+  // Each thread takes the longest kernel left; with stages to keep it compiles it alone, else
+  // it lowers and translates it, and links it into that thread's module, compiled at the end.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    LinkedKernels linked;
+    for (size_t n = next++; n < order.size(); n = next++) {
+      const size_t index = order[n];
+      const KernelJob& job = jobs[index];
+      if (keep_stages || !OptimizesIr(*job.text) || linked.broken ||
+          (linked.module && linked.module->getFunction(LinkedEntry(
+                                CacheKey(*job.text, *job.function, job.options), *job.function)))) {
+        alone(index);
+        continue;
+      }
+      const auto started = std::chrono::steady_clock::now();
+      KernelCompilation& result = results[index];
+      result = NewCompilation(job.options);
+      const std::string key = CacheKey(*job.text, *job.function, job.options);
+      if (LoadCached(cache, key, *job.function, false, started, result, link_once)) continue;
+      const std::string entry = LinkedEntry(key, *job.function);
+      std::unique_ptr<llvm::Module> translated;
+      {
+        TakenSetup setup;
+        if (!setup.ok()) {
+          Fail(result.record, "input", setup.error());
+          result = Finished(std::move(result), started);
+          continue;
+        }
+        CollectDiagnostics diagnostics(setup.context());
+        mlir::OwningOpRef<mlir::ModuleOp> module =
+            LowerToLlvmDialect(setup.context(), *job.text, *job.function, job.options, false,
+                               diagnostics.text(), result.record);
+        if (module)
+          translated = TranslateToLlvm(*module, linked.context, setup.machine(), diagnostics.text(),
+                                       result.record);
+      }
+      if (!translated) {
+        result = Finished(std::move(result), started);
+        continue;
+      }
+      if (!AddPackedWrapper(*translated, *job.function)) {
+        Fail(result.record, "jit", "the kernel defines no function " + *job.function);
+        result = Finished(std::move(result), started);
+        continue;
+      }
+      translated->getFunction("_mlir_" + *job.function)->setName(entry);
+      Internalize(*translated, entry);
+      if (!linked.module) {
+        linked.module = std::move(translated);
+      } else if (llvm::Linker::linkModules(*linked.module, std::move(translated))) {
+        // Not seen: names are internal or unique. The module may be half linked, so nothing
+        // in it is trusted: every kernel in it compiles alone.
+        linked.broken = true;
+        alone(index);
+        continue;
+      }
+      linked.members.push_back(index);
+      linked.member_seconds.push_back(SecondsSince(started));
+      linked.cache_keys.push_back(key);
+      linked.entries.push_back(entry);
+    }
+    if (linked.members.empty()) return;
+    if (linked.broken) {
+      for (size_t index : linked.members) alone(index);
+      return;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    StatusOr<std::string> object = Status::Error("no compile set-up");
+    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = Status::Error("no object");
+    {
+      TakenSetup setup;
+      if (setup.ok()) {
+        Status optimized = OptimizeLlvm(*linked.module, &setup.machine());
+        object = optimized.ok() ? EmitObject(*linked.module, setup.machine())
+                                : StatusOr<std::string>(optimized);
+      }
+    }
+    if (object.ok()) jit = LinkObject(*object);
+    if (!jit.ok()) {
+      // Each kernel alone, to say which of them fails and why.
+      for (size_t index : linked.members) alone(index);
+      return;
+    }
+    // The module's compile is shared out in proportion to each kernel's lowering time.
+    const double shared = SecondsSince(started);
+    double lowering = 0;
+    for (double seconds : linked.member_seconds) lowering += seconds;
+    for (size_t m = 0; m < linked.members.size(); ++m) {
+      KernelCompilation& result = results[linked.members[m]];
+      const double own = linked.member_seconds[m];
+      result.record.compile_seconds = own + (lowering > 0 ? shared * own / lowering : 0);
+      auto loaded = KernelIn(*jit, linked.entries[m]);
+      if (!loaded.ok()) {
+        Fail(result.record, "jit", loaded.message());
+        continue;
+      }
+      result.kernel = *loaded;
+      if (linked.members.size() > 1)
+        result.record.note = "compiled in one LLVM module with " +
+                             std::to_string(linked.members.size() - 1) +
+                             " other kernels (its time: its lowering and a share of the module's)";
+      if (cache != nullptr)
+        cache->Store(linked.cache_keys[m], {*object, {}, result.record.compile_seconds});
+    }
+  };
+  const size_t workers = std::min(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
+  std::vector<std::thread> pool;
+  for (size_t worker = 1; worker < workers; ++worker) pool.emplace_back(work);
+  work();
+  for (std::thread& thread : pool) thread.join();
+  return results;
 }
 
 }  // namespace fusescope::runtime

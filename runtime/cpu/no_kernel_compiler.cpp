@@ -27,6 +27,19 @@ KernelCompilation CompileKernelText(const std::string& mlir_text, const std::str
   return result;
 }
 
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int threads) {
+  return CompileKernelTexts(jobs, keep_stages, threads, nullptr);
+}
+
+std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& jobs,
+                                                  bool keep_stages, int, KernelDiskCache* cache) {
+  std::vector<KernelCompilation> results;
+  for (const KernelJob& job : jobs)
+    results.push_back(CompileKernelText(*job.text, *job.function, job.options, keep_stages, cache));
+  return results;
+}
+
 bool PtxCompilerAvailable() { return false; }
 
 // Without MLIR nothing lowers to PTX either: the CUDA executable runs such kernels on the host.

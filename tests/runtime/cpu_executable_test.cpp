@@ -144,12 +144,19 @@ TEST_F(CpuExecutableTest, InterpreterCasesMatchTheInterpreter) {
     Interpreter interpreter;
     auto expected = interpreter.Run(**module, *inputs);
     ASSERT_TRUE(expected.ok()) << expected.message();
-    auto executable = CpuExecutable::Compile(**module);
-    ASSERT_TRUE(executable.ok()) << executable.message();
-    auto actual = (*executable)->Run(*inputs);
-    ASSERT_TRUE(actual.ok()) << actual.message();
-    const LiteralDifference difference = CompareLiterals(*actual, *expected, kRtol, kAtol);
-    EXPECT_TRUE(difference.ok()) << name << ": max abs " << difference.max_abs_error;
+    // With stages kept each kernel compiles alone; without, a compile thread's kernels are
+    // linked into one LLVM module (what `run` and `profile` do).
+    for (bool keep_stages : {true, false}) {
+      CpuExecutableOptions options;
+      options.keep_lowering_stages = keep_stages;
+      auto executable = CpuExecutable::Compile(**module, options);
+      ASSERT_TRUE(executable.ok()) << executable.message();
+      auto actual = (*executable)->Run(*inputs);
+      ASSERT_TRUE(actual.ok()) << actual.message();
+      const LiteralDifference difference = CompareLiterals(*actual, *expected, kRtol, kAtol);
+      EXPECT_TRUE(difference.ok())
+          << name << (keep_stages ? "" : " (linked)") << ": max abs " << difference.max_abs_error;
+    }
   }
 }
 
@@ -1797,6 +1804,84 @@ TEST_F(CpuKernelCompilerTest, KernelsCompiledAtOnceOnSeveralThreadsEachComputeTh
   }
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+// Kernels compiled together without stages: the kernels a compile thread lowers are linked
+// into one LLVM module (one O3 pipeline, one code generation, one JIT). Each still computes its
+// own operation, on one thread and on two: kernels of one function name (the emitter names
+// every kernel's function "kernel") and of another; a second job identical to a linked one
+// compiles alone, and a broken kernel's failure is its own.
+TEST_F(CpuKernelCompilerTest, KernelsLinkedIntoOneModuleEachComputeTheirOwn) {
+  auto module = ir::ParseHloModule(kAdd);
+  ASSERT_TRUE(module.ok());
+  auto kernel = EmitInstructionKernel(Root(**module));
+  ASSERT_TRUE(kernel.ok());
+  const std::string name = kernel->function_name;
+  const size_t at = kernel->text.find("arith.addf");
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_NE(kernel->text.find("@" + name + "("), std::string::npos);
+  struct Variant {
+    std::string text, function;
+    double expected;  // of 1.5 and 2; NaN: the compile fails
+  };
+  std::vector<Variant> variants;
+  auto add = [&](const char* op, const std::string& function, double expected) {
+    std::string text = kernel->text;
+    text.replace(at, std::string("arith.addf").size(), op);
+    text.replace(text.find("@" + name + "("), name.size() + 2, "@" + function + "(");
+    variants.push_back({text, function, expected});
+  };
+  for (const auto& [op, expected] :
+       std::vector<std::pair<const char*, double>>{{"arith.addf", 3.5},
+                                                   {"arith.subf", -0.5},
+                                                   {"arith.mulf", 3},
+                                                   {"arith.maximumf", 2},
+                                                   {"arith.minimumf", 1.5},
+                                                   {"arith.divf", 0.75}})
+    add(op, name, expected);
+  add("arith.addf", name + "_b", 3.5);
+  add("arith.subf", name + "_b", -0.5);
+  variants.push_back(variants.front());  // the same job twice
+  add("arith.addf", name, std::nan(""));
+  variants.back().text.erase(variants.back().text.find(" restrict : memref"),
+                             std::string(" restrict").size());
+  std::vector<KernelJob> jobs;
+  for (const Variant& variant : variants) jobs.push_back({&variant.text, &variant.function, {}});
+
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    std::vector<KernelCompilation> compiled =
+        CompileKernelTexts(jobs, /*keep_stages=*/false, threads, nullptr);
+    ASSERT_EQ(compiled.size(), variants.size());
+    int linked = 0;
+    for (size_t i = 0; i < variants.size(); ++i) {
+      const KernelCompilation& result = compiled[i];
+      EXPECT_TRUE(result.record.stages.empty());
+      if (result.record.note.find("compiled in one LLVM module with") != std::string::npos)
+        ++linked;
+      if (std::isnan(variants[i].expected)) {
+        EXPECT_EQ(result.kernel, nullptr);
+        EXPECT_EQ(result.record.failed_stage, "eliminate-empty-tensors");
+        continue;
+      }
+      ASSERT_NE(result.kernel, nullptr) << variants[i].function << ": "
+                                        << result.record.failed_stage << " " << result.record.error;
+      EXPECT_GT(result.record.compile_seconds, 0);
+      Literal p = testing::F32({4, 8}, std::vector<double>(32, 1.5));
+      Literal q = testing::F32({4, 8}, std::vector<double>(32, 2));
+      Literal out = Literal::Create(ir::Shape(ir::PrimitiveType::kF32, {4, 8})).value();
+      ASSERT_TRUE(result.kernel->Run({p.data(), q.data(), out.data()}).ok());
+      EXPECT_EQ(testing::Values(out), std::vector<double>(32, variants[i].expected))
+          << variants[i].function << " (" << i << ")";
+    }
+    // Of the nine that compile, the repeated job compiled alone; on one thread the other
+    // eight share a module.
+    if (threads == 1) {
+      EXPECT_EQ(linked, 8);
+    } else {
+      EXPECT_GE(linked, 2);
+    }
+  }
 }
 
 // LLVM unrolls a kernel's loop whole only up to our threshold, not its O3 default of 300

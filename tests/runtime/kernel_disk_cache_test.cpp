@@ -200,5 +200,55 @@ ENTRY e {
   EXPECT_FALSE(staged.record.stages.empty());
 }
 
+// Kernels compiled in one LLVM module are each stored under their own key with the module's
+// object; compiled again, every one is loaded from it, together or alone, and runs the same.
+TEST_F(KernelDiskCacheTest, KernelsOfOneModuleAreEachLoadedFromItsObject) {
+  auto module = ir::ParseHloModule(R"(HloModule m
+ENTRY e {
+  x = f32[6,10] parameter(0)
+  ROOT n = f32[6,10] negate(x)
+})");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto emitted = EmitInstructionKernel(*(*module)->entry()->root());
+  ASSERT_TRUE(emitted.ok()) << emitted.message();
+  const std::string& name = emitted->function_name;
+  const size_t at = emitted->text.find("@" + name + "(");
+  ASSERT_NE(at, std::string::npos);
+  // One kernel under three names: each is its own text, key and symbol.
+  std::vector<std::string> texts, functions;
+  for (const char* suffix : {"_x", "_y", "_z"}) {
+    functions.push_back(name + suffix);
+    texts.push_back(emitted->text);
+    texts.back().replace(at, name.size() + 2, "@" + functions.back() + "(");
+  }
+  std::vector<KernelJob> jobs;
+  for (size_t i = 0; i < texts.size(); ++i) jobs.push_back({&texts[i], &functions[i], {}});
+  KernelDiskCache cache(Path());
+
+  std::vector<KernelCompilation> first = CompileKernelTexts(jobs, false, 1, &cache);
+  std::vector<std::vector<uint8_t>> outputs;
+  for (const KernelCompilation& compiled : first) {
+    ASSERT_NE(compiled.kernel, nullptr)
+        << compiled.record.failed_stage << ": " << compiled.record.error;
+    EXPECT_NE(compiled.record.note.find("one LLVM module with 2 other kernels"), std::string::npos)
+        << compiled.record.note;
+    outputs.push_back(RunKernel(*compiled.kernel, **module));
+  }
+  EXPECT_EQ(cache.kernel_count(), 3) << cache.problem();
+
+  std::vector<KernelCompilation> again = CompileKernelTexts(jobs, false, 2, &cache);
+  for (size_t i = 0; i < again.size(); ++i) {
+    ASSERT_NE(again[i].kernel, nullptr) << again[i].record.error;
+    EXPECT_NE(again[i].record.note.find("loaded from the kernel cache"), std::string::npos)
+        << again[i].record.note;
+    EXPECT_EQ(RunKernel(*again[i].kernel, **module), outputs[i]);
+  }
+  KernelCompilation alone = CompileKernelText(texts[1], functions[1], {}, false, &cache);
+  ASSERT_NE(alone.kernel, nullptr) << alone.record.error;
+  EXPECT_NE(alone.record.note.find("loaded from the kernel cache"), std::string::npos);
+  EXPECT_EQ(RunKernel(*alone.kernel, **module), outputs[1]);
+  EXPECT_EQ(cache.kernel_count(), 3);
+}
+
 }  // namespace
 }  // namespace fusescope::runtime
