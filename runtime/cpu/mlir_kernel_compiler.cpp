@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -1030,9 +1031,9 @@ void Internalize(llvm::Module& module, const std::string& entry) {
   }
 }
 
-// The kernels one compile thread lowered, linked into one LLVM module: one O3 pipeline, one
-// code generation and one JIT serve them all, where each kernel alone paid for its own (for a
-// small kernel: 1.0 ms of O3's, 1.9 of code generation's, 0.8 of the JIT's, of about 7 ms).
+// Kernels lowered on one thread, linked into one LLVM module: one O3 pipeline, one code
+// generation and one JIT serve them all, where each kernel alone paid for its own (for a small
+// kernel: 1.0 ms of O3's, 1.9 of code generation's, 0.8 of the JIT's, of about 7 ms).
 struct LinkedKernels {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module;
@@ -1040,6 +1041,7 @@ struct LinkedKernels {
   std::vector<double> member_seconds;   // each one's lowering and translation
   std::vector<std::string> cache_keys;  // each one's
   std::vector<std::string> entries;     // each one's wrapper (LinkedEntry)
+  double lowering_seconds = 0;  // the members' in all: what the module's compile scales with
   bool broken = false;                  // a link failed: the members compile alone
 };
 
@@ -1153,6 +1155,7 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
                                                   KernelDiskCache* cache) {
   InitializeOnce();
   std::vector<KernelCompilation> results(jobs.size());
+  if (jobs.empty()) return results;
   // The longest texts first, so that the threads finish together rather than one of them
   // starting a large kernel when the others are done (longest processing time first; a text's
   // length stands for its compile time).
@@ -1177,26 +1180,86 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
     return jit;
   };
 
-  // Each thread takes the longest kernel left; with stages to keep it compiles it alone, else
-  // it lowers and translates it, and links it into that thread's module, compiled at the end.
+  // A linked module's compile: O3, code generation, a JIT, then each member's entry.
+  auto compile_module = [&](LinkedKernels& linked) {
+    if (linked.broken) {
+      for (size_t index : linked.members) alone(index);
+      return;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    StatusOr<std::string> object = Status::Error("no compile set-up");
+    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = Status::Error("no object");
+    {
+      TakenSetup setup;
+      if (setup.ok()) {
+        Status optimized = OptimizeLlvm(*linked.module, &setup.machine());
+        object = optimized.ok() ? EmitObject(*linked.module, setup.machine())
+                                : StatusOr<std::string>(optimized);
+      }
+    }
+    if (object.ok()) jit = LinkObject(*object);
+    if (!jit.ok()) {
+      // Each kernel alone, to say which of them fails and why.
+      for (size_t index : linked.members) alone(index);
+      return;
+    }
+    // The module's compile is shared out in proportion to each kernel's lowering time.
+    const double shared = SecondsSince(started);
+    for (size_t m = 0; m < linked.members.size(); ++m) {
+      KernelCompilation& result = results[linked.members[m]];
+      const double own = linked.member_seconds[m];
+      result.record.compile_seconds =
+          own + (linked.lowering_seconds > 0 ? shared * own / linked.lowering_seconds : 0);
+      auto loaded = KernelIn(*jit, linked.entries[m]);
+      if (!loaded.ok()) {
+        Fail(result.record, "jit", loaded.message());
+        continue;
+      }
+      result.kernel = *loaded;
+      if (linked.members.size() > 1)
+        result.record.note = "compiled in one LLVM module with " +
+                             std::to_string(linked.members.size() - 1) +
+                             " other kernels (its time: its lowering and a share of the module's)";
+      if (cache != nullptr)
+        cache->Store(linked.cache_keys[m], {*object, {}, result.record.compile_seconds});
+    }
+  };
+
+  // First every thread takes the longest kernel left until none is: with stages to keep it
+  // compiles it alone, else it lowers it, translates it and links it into one of its two
+  // modules (the one with less lowering in it so far). Then the threads compile the modules,
+  // each taking the one with the most lowering left: a module's O3 and code generation take
+  // about twice its lowering, so where each thread compiled its own at the end, one that had
+  // lowered many small kernels while another compiled a large kernel alone finished long
+  // after it.
+  const size_t workers = std::min(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
   std::atomic<size_t> next{0};
+  std::mutex modules_mutex;
+  std::condition_variable modules_ready;
+  std::vector<std::unique_ptr<LinkedKernels>> modules;  // lowered, waiting to be compiled
+  size_t lowering = workers;                            // threads still lowering
   auto work = [&] {
-    LinkedKernels linked;
+    std::unique_ptr<LinkedKernels> own[2];
     for (size_t n = next++; n < order.size(); n = next++) {
       const size_t index = order[n];
       const KernelJob& job = jobs[index];
+      const std::string key = CacheKey(*job.text, *job.function, job.options);
+      const std::string entry = LinkedEntry(key, *job.function);
+      // One module where this thread compiles alone: a second would only cost its fixed part.
+      std::unique_ptr<LinkedKernels>* target = &own[0];
+      if (workers > 1 && own[0] && (!own[1] || own[1]->lowering_seconds < own[0]->lowering_seconds))
+        target = &own[1];
+      if (!*target) *target = std::make_unique<LinkedKernels>();
+      LinkedKernels& linked = **target;
       if (keep_stages || !OptimizesIr(*job.text) || linked.broken ||
-          (linked.module && linked.module->getFunction(LinkedEntry(
-                                CacheKey(*job.text, *job.function, job.options), *job.function)))) {
+          (linked.module && linked.module->getFunction(entry) != nullptr)) {
         alone(index);
         continue;
       }
       const auto started = std::chrono::steady_clock::now();
       KernelCompilation& result = results[index];
       result = NewCompilation(job.options);
-      const std::string key = CacheKey(*job.text, *job.function, job.options);
       if (LoadCached(cache, key, *job.function, false, started, result, link_once)) continue;
-      const std::string entry = LinkedEntry(key, *job.function);
       std::unique_ptr<llvm::Module> translated;
       {
         TakenSetup setup;
@@ -1235,54 +1298,29 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
       }
       linked.members.push_back(index);
       linked.member_seconds.push_back(SecondsSince(started));
+      linked.lowering_seconds += linked.member_seconds.back();
       linked.cache_keys.push_back(key);
       linked.entries.push_back(entry);
     }
-    if (linked.members.empty()) return;
-    if (linked.broken) {
-      for (size_t index : linked.members) alone(index);
-      return;
-    }
-    const auto started = std::chrono::steady_clock::now();
-    StatusOr<std::string> object = Status::Error("no compile set-up");
-    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = Status::Error("no object");
-    {
-      TakenSetup setup;
-      if (setup.ok()) {
-        Status optimized = OptimizeLlvm(*linked.module, &setup.machine());
-        object = optimized.ok() ? EmitObject(*linked.module, setup.machine())
-                                : StatusOr<std::string>(optimized);
-      }
-    }
-    if (object.ok()) jit = LinkObject(*object);
-    if (!jit.ok()) {
-      // Each kernel alone, to say which of them fails and why.
-      for (size_t index : linked.members) alone(index);
-      return;
-    }
-    // The module's compile is shared out in proportion to each kernel's lowering time.
-    const double shared = SecondsSince(started);
-    double lowering = 0;
-    for (double seconds : linked.member_seconds) lowering += seconds;
-    for (size_t m = 0; m < linked.members.size(); ++m) {
-      KernelCompilation& result = results[linked.members[m]];
-      const double own = linked.member_seconds[m];
-      result.record.compile_seconds = own + (lowering > 0 ? shared * own / lowering : 0);
-      auto loaded = KernelIn(*jit, linked.entries[m]);
-      if (!loaded.ok()) {
-        Fail(result.record, "jit", loaded.message());
-        continue;
-      }
-      result.kernel = *loaded;
-      if (linked.members.size() > 1)
-        result.record.note = "compiled in one LLVM module with " +
-                             std::to_string(linked.members.size() - 1) +
-                             " other kernels (its time: its lowering and a share of the module's)";
-      if (cache != nullptr)
-        cache->Store(linked.cache_keys[m], {*object, {}, result.record.compile_seconds});
+    std::unique_lock<std::mutex> lock(modules_mutex);
+    for (std::unique_ptr<LinkedKernels>& linked : own)
+      if (linked && !linked->members.empty()) modules.push_back(std::move(linked));
+    --lowering;
+    modules_ready.notify_all();
+    for (;;) {
+      modules_ready.wait(lock, [&] { return !modules.empty() || lowering == 0; });
+      if (modules.empty()) return;
+      auto largest = std::max_element(
+          modules.begin(), modules.end(),
+          [](const auto& a, const auto& b) { return a->lowering_seconds < b->lowering_seconds; });
+      std::unique_ptr<LinkedKernels> linked = std::move(*largest);
+      modules.erase(largest);
+      lock.unlock();
+      compile_module(*linked);
+      linked.reset();
+      lock.lock();
     }
   };
-  const size_t workers = std::min(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
   std::vector<std::thread> pool;
   for (size_t worker = 1; worker < workers; ++worker) pool.emplace_back(work);
   work();
