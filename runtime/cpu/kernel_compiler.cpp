@@ -110,9 +110,13 @@ KernelCompiler& KernelCompilerPool::For(const LoweringOptions& options, bool kee
   return *compiler;
 }
 
+std::string KernelCompiler::Key(const std::string& mlir_text, const std::string& function) const {
+  return options_.ToString() + "\n" + function + "\n" + mlir_text;
+}
+
 std::optional<KernelCompilation> KernelCompiler::Find(const std::string& mlir_text,
                                                       const std::string& function) {
-  const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
+  const std::string key = Key(mlir_text, function);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = cache_.find(key);
   if (it == cache_.end()) return std::nullopt;
@@ -124,9 +128,9 @@ std::optional<KernelCompilation> KernelCompiler::Find(const std::string& mlir_te
 
 void KernelCompiler::Keep(const std::string& mlir_text, const std::string& function,
                           const KernelCompilation& compiled) {
-  const std::string key = options_.ToString() + "\n" + function + "\n" + mlir_text;
+  std::string key = Key(mlir_text, function);
   std::lock_guard<std::mutex> lock(mutex_);
-  cache_.emplace(key, compiled);
+  cache_.emplace(std::move(key), compiled);
 }
 
 KernelCompilation KernelCompiler::Compile(const std::string& mlir_text,

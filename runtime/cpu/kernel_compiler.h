@@ -90,6 +90,7 @@ class KernelCompiler {
             const KernelCompilation& compiled);
 
  private:
+  std::string Key(const std::string& mlir_text, const std::string& function) const;
   LoweringOptions options_;
   bool keep_stages_ = true;
   std::mutex mutex_;
