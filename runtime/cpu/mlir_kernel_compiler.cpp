@@ -984,17 +984,36 @@ std::string LinkedEntry(const std::string& cache_key, const std::string& functio
   return "_mlir_" + function + "." + hex;
 }
 
-// A kernel found in `cache` (stages too, with keep_stages), loaded; nothing when it is not
-// there or no longer links.
-bool LoadCached(
-    KernelDiskCache* cache, const std::string& key, const std::string& function, bool keep_stages,
-    std::chrono::steady_clock::time_point started, KernelCompilation& result,
-    const std::function<StatusOr<std::shared_ptr<llvm::orc::LLJIT>>(std::string)>& link =
-        [](std::string object) { return LinkObject(object); }) {
+// Objects linked once each for the kernels of one CompileKernelTexts found in the cache:
+// the kernels of one linked module are stored under each one's key with the same object.
+// Thread-safe.
+class SharedObjects {
+ public:
+  StatusOr<std::shared_ptr<llvm::orc::LLJIT>> Link(std::string object) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = jits_.find(object);
+    if (found != jits_.end()) return found->second;
+    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = LinkObject(object);
+    if (jit.ok()) jits_.emplace(std::move(object), *jit);
+    return jit;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<llvm::orc::LLJIT>> jits_;
+};
+
+// A kernel found in `cache` (stages too, with keep_stages), loaded (its object linked through
+// `shared` where given, else in a JIT of its own); nothing when it is not there or no longer
+// links.
+bool LoadCached(KernelDiskCache* cache, const std::string& key, const std::string& function,
+                bool keep_stages, std::chrono::steady_clock::time_point started,
+                KernelCompilation& result, SharedObjects* shared = nullptr) {
   if (cache == nullptr) return false;
   std::optional<CachedKernel> cached = cache->Find(key, keep_stages);
   if (!cached) return false;
-  StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = link(std::move(cached->object));
+  StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit =
+      shared != nullptr ? shared->Link(std::move(cached->object)) : LinkObject(cached->object);
   if (!jit.ok()) return false;
   // Compiled with others in one module, the kernel's wrapper has a name of its own
   // (LinkedEntry); compiled alone, _mlir_<function>.
@@ -1167,18 +1186,7 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
     const KernelJob& job = jobs[index];
     results[index] = CompileKernelText(*job.text, *job.function, job.options, keep_stages, cache);
   };
-  // Kernels found in the cache: several may come from one object (the kernels of one linked
-  // module are stored under each one's key), linked once.
-  std::mutex objects_mutex;
-  std::map<std::string, std::shared_ptr<llvm::orc::LLJIT>> objects;
-  auto link_once = [&](std::string object) -> StatusOr<std::shared_ptr<llvm::orc::LLJIT>> {
-    std::lock_guard<std::mutex> lock(objects_mutex);
-    auto found = objects.find(object);
-    if (found != objects.end()) return found->second;
-    StatusOr<std::shared_ptr<llvm::orc::LLJIT>> jit = LinkObject(object);
-    if (jit.ok()) objects.emplace(std::move(object), *jit);
-    return jit;
-  };
+  SharedObjects objects;
 
   // A linked module's compile: O3, code generation, a JIT, then each member's entry.
   auto compile_module = [&](LinkedKernels& linked) {
@@ -1243,6 +1251,10 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
     for (size_t n = next++; n < order.size(); n = next++) {
       const size_t index = order[n];
       const KernelJob& job = jobs[index];
+      if (keep_stages || !OptimizesIr(*job.text)) {
+        alone(index);
+        continue;
+      }
       const std::string key = CacheKey(*job.text, *job.function, job.options);
       const std::string entry = LinkedEntry(key, *job.function);
       // One module where this thread compiles alone: a second would only cost its fixed part.
@@ -1251,21 +1263,21 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
         target = &own[1];
       if (!*target) *target = std::make_unique<LinkedKernels>();
       LinkedKernels& linked = **target;
-      if (keep_stages || !OptimizesIr(*job.text) || linked.broken ||
-          (linked.module && linked.module->getFunction(entry) != nullptr)) {
+      if (linked.broken || (linked.module && linked.module->getFunction(entry) != nullptr)) {
         alone(index);
         continue;
       }
       const auto started = std::chrono::steady_clock::now();
       KernelCompilation& result = results[index];
       result = NewCompilation(job.options);
-      if (LoadCached(cache, key, *job.function, false, started, result, link_once)) continue;
+      if (LoadCached(cache, key, *job.function, false, started, result, &objects)) continue;
+      auto failed = [&] { result.record.compile_seconds = SecondsSince(started); };
       std::unique_ptr<llvm::Module> translated;
       {
         TakenSetup setup;
         if (!setup.ok()) {
           Fail(result.record, "input", setup.error());
-          result = Finished(std::move(result), started);
+          failed();
           continue;
         }
         CollectDiagnostics diagnostics(setup.context());
@@ -1277,12 +1289,12 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
                                        result.record);
       }
       if (!translated) {
-        result = Finished(std::move(result), started);
+        failed();
         continue;
       }
       if (!AddPackedWrapper(*translated, *job.function)) {
         Fail(result.record, "jit", "the kernel defines no function " + *job.function);
-        result = Finished(std::move(result), started);
+        failed();
         continue;
       }
       translated->getFunction("_mlir_" + *job.function)->setName(entry);
