@@ -60,8 +60,11 @@ int main(int argc, char** argv) {
   // CPU runs, a command that may run kernels starts the process again with the right ones.
   const fusescope::app::Command* named =
       args.empty() ? nullptr : fusescope::app::FindCommand(args[0]);
-  if (args.empty() || args[0] == "gui" || (named != nullptr && named->runs_kernels))
+  if (args.empty() || args[0] == "gui" || (named != nullptr && named->runs_kernels)) {
     fusescope::runtime::RestartForBetterOpenBlasKernels(argv);
+    // Before any other thread starts: what runs first here is often a kernel compile.
+    fusescope::runtime::StopIdleOpenBlasThreads();
+  }
   if (args.empty() || args[0] == "gui") {
 #ifdef FUSESCOPE_HAVE_GUI
     return fusescope::app::GuiMain(argc, argv);

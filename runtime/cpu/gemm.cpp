@@ -353,6 +353,11 @@ void RestartForBetterOpenBlasKernels(char** argv) {
   unsetenv("FUSESCOPE_OPENBLAS_TOOK");
 }
 
+bool StopIdleOpenBlasThreads() {
+  if (!GemmLibraryAvailable(GemmLibrary::kOpenBlas).ok()) return false;
+  return libraries::OpenBlasStopThreads();
+}
+
 int GemmThreads(GemmLibrary library) {
   if (!GemmLibraryAvailable(library).ok()) return 0;
   switch (library) {

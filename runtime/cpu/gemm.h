@@ -179,6 +179,15 @@ std::optional<std::string> BetterOpenBlasCoreHere();
 // kernels exist, or when starting again fails.
 void RestartForBetterOpenBlasKernels(char** argv);
 
+// OpenBLAS starts its worker threads when it loads, before main, and each spins on
+// sched_yield for 2^28 clock ticks (about 0.1 s) before it sleeps. On a two-core machine that
+// is one core taken from whatever the process does first: a fresh `profile` compiled a U-Net
+// block's kernels in 174 ms instead of 134 (median of ten), and a small model's compile took
+// 60 or 95 ms depending on where the spinner ran. This stops those threads; OpenBLAS starts
+// them again at its next call that uses them. Returns whether there were threads to stop.
+// For an executable's main, or wherever no other thread can be inside OpenBLAS.
+bool StopIdleOpenBlasThreads();
+
 }  // namespace fusescope::runtime
 
 #endif  // FUSESCOPE_RUNTIME_CPU_GEMM_H_

@@ -22,6 +22,9 @@ void OpenBlasGemm(const GemmProblem& problem, const double* a, const double* b, 
 void OpenBlasSetThreads(int threads);
 int OpenBlasThreads();
 std::string OpenBlasCore();  // openblas_get_corename(); "" without OpenBLAS
+// Stops OpenBLAS's worker threads where its build has them (the pthreads build's
+// blas_thread_shutdown_, what it runs before a fork); its next threaded call starts them again.
+bool OpenBlasStopThreads();
 
 Status OneDnnAvailable();
 std::string OneDnnVersion();

@@ -63,6 +63,17 @@ void OpenBlasSetThreads(int threads) { openblas_set_num_threads(threads); }
 int OpenBlasThreads() { return openblas_get_num_threads(); }
 std::string OpenBlasCore() { return openblas_get_corename(); }
 
+bool OpenBlasStopThreads() {
+  // Not declared by cblas.h, and absent from OpenBLAS's OpenMP and single-threaded builds.
+  using Shutdown = int (*)();
+  static const auto shutdown =
+      reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
+  static const auto running = static_cast<const int*>(dlsym(RTLD_DEFAULT, "blas_server_avail"));
+  if (shutdown == nullptr || running == nullptr || *running == 0) return false;
+  shutdown();
+  return true;
+}
+
 #else
 
 Status OpenBlasAvailable() {
@@ -76,6 +87,7 @@ void OpenBlasGemm(const GemmProblem&, const double*, const double*, double*) {}
 void OpenBlasSetThreads(int) {}
 int OpenBlasThreads() { return 0; }
 std::string OpenBlasCore() { return ""; }
+bool OpenBlasStopThreads() { return false; }
 
 #endif
 

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -571,6 +573,51 @@ TEST(GemmTest, CblasIsOpenBlas) {
   if (!BlasAvailable()) GTEST_SKIP() << available.message();
   ASSERT_TRUE(available.ok()) << available.message();
   EXPECT_EQ(GemmLibraryVersion(GemmLibrary::kOpenBlas).rfind("OpenBLAS", 0), 0u);
+}
+
+int ThreadsOfThisProcess() {
+  std::error_code error;
+  int threads = 0;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error))
+    ++threads;
+  return threads;
+}
+
+// OpenBLAS's worker threads, stopped as main stops them before a compile, start again at its
+// next threaded call: a GEMM on two threads after the stop gives the exact answer, and the
+// process has as many threads again as before the stop.
+TEST(GemmTest, StoppedOpenBlasThreadsStartAgain) {
+  Status available = GemmLibraryAvailable(GemmLibrary::kOpenBlas);
+  if (!available.ok()) GTEST_SKIP() << available.message();
+  const GemmConfig config = GemmConfig::Parse("openblas threads=2").value();
+  // 128x128x128 is over OpenBLAS's size for threading a GEMM (65536 * 4 products).
+  const GemmProblem p{1, 128, 128, 128, false, false};
+  std::vector<float> a(static_cast<size_t>(p.m * p.k)), b(static_cast<size_t>(p.k * p.n));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+  std::vector<float> exact(static_cast<size_t>(p.m * p.n));
+  for (int64_t i = 0; i < p.m; ++i) {
+    for (int64_t j = 0; j < p.n; ++j) {
+      double sum = 0;
+      for (int64_t l = 0; l < p.k; ++l) sum += double{a[i * p.k + l]} * b[l * p.n + j];
+      exact[i * p.n + j] = static_cast<float>(sum);
+    }
+  }
+  std::vector<float> c(exact.size(), -1.0f);
+  ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());  // its threads run
+  ASSERT_EQ(c, exact);
+  const int running = ThreadsOfThisProcess();
+  const bool stopped = StopIdleOpenBlasThreads();
+  EXPECT_FALSE(StopIdleOpenBlasThreads()) << "stopped twice";
+  if (stopped && GemmThreads(GemmLibrary::kOpenBlas) > 1)
+    EXPECT_LT(ThreadsOfThisProcess(), running);
+  for (int round = 0; round < 2; ++round) {
+    std::fill(c.begin(), c.end(), -1.0f);
+    ASSERT_TRUE(RunGemm(config, p, a.data(), b.data(), c.data()).ok());
+    EXPECT_EQ(c, exact);
+    EXPECT_EQ(ThreadsOfThisProcess(), running);
+  }
 }
 
 // The MLIR matmul is compiled once per shape and options, with the tiling asked for.
