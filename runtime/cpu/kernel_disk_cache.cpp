@@ -148,7 +148,11 @@ bool KernelDiskCache::Open() {
     Fail(why);
     return false;
   };
+  // A commit writes the log without waiting for the disk (a checkpoint does): a power cut
+  // may lose the last kernels stored, never the file's consistency, and a compile storing
+  // ten kernels waited for ten syncs.
   if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, &message) != SQLITE_OK ||
+      sqlite3_exec(db_, "PRAGMA synchronous=NORMAL", nullptr, nullptr, &message) != SQLITE_OK ||
       sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, &message) != SQLITE_OK)
     return failed();
   int64_t version = -1;
@@ -208,47 +212,56 @@ std::optional<CachedKernel> KernelDiskCache::Find(const std::string& key, bool n
 }
 
 void KernelDiskCache::Store(const std::string& key, const CachedKernel& kernel) {
+  Store(std::vector<std::pair<std::string, const CachedKernel*>>{{key, &kernel}});
+}
+
+void KernelDiskCache::Store(
+    const std::vector<std::pair<std::string, const CachedKernel*>>& kernels) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!Open()) return;
-  const std::string hash = KeyHash(key);
-  int64_t bytes = static_cast<int64_t>(key.size() + kernel.object.size());
-  for (const recording::KernelStage& stage : kernel.stages)
-    bytes += static_cast<int64_t>(stage.name.size() + stage.text.size());
-  if (bytes > limit_bytes_) return;
+  if (kernels.empty() || !Open()) return;
   auto exec = [&](const char* sql) {
     return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
   };
   if (!exec("BEGIN IMMEDIATE")) {
-    // Another process holds the cache past the busy wait: this kernel is not kept.
+    // Another process holds the cache past the busy wait: these kernels are not kept.
     return;
   }
   bool ok = true;
-  {
-    Statement drop(db_, "DELETE FROM stages WHERE key_hash = ?");
-    drop.Text(1, hash);
-    ok = drop.Step() == SQLITE_DONE;
-  }
-  if (ok) {
-    Statement row(db_,
-                  "INSERT OR REPLACE INTO kernels(key_hash, key, object, has_stages, "
-                  "compile_seconds, bytes, object_hash, used) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                  "(SELECT COALESCE(MAX(used), 0) + 1 FROM kernels))");
-    row.Text(1, hash);
-    row.Text(2, key);
-    row.Blob(3, kernel.object);
-    row.Int(4, kernel.stages.empty() ? 0 : 1);
-    row.Real(5, kernel.compile_seconds);
-    row.Int(6, bytes);
-    row.Text(7, KeyHash(kernel.object));
-    ok = row.Step() == SQLITE_DONE;
-  }
-  for (size_t i = 0; ok && i < kernel.stages.size(); ++i) {
-    Statement stage(db_, "INSERT INTO stages(key_hash, position, name, text) VALUES (?, ?, ?, ?)");
-    stage.Text(1, hash);
-    stage.Int(2, static_cast<int64_t>(i));
-    stage.Text(3, kernel.stages[i].name);
-    stage.Text(4, kernel.stages[i].text);
-    ok = stage.Step() == SQLITE_DONE;
+  for (const auto& [key, kernel] : kernels) {
+    const std::string hash = KeyHash(key);
+    int64_t bytes = static_cast<int64_t>(key.size() + kernel->object.size());
+    for (const recording::KernelStage& stage : kernel->stages)
+      bytes += static_cast<int64_t>(stage.name.size() + stage.text.size());
+    if (bytes > limit_bytes_) continue;
+    {
+      Statement drop(db_, "DELETE FROM stages WHERE key_hash = ?");
+      drop.Text(1, hash);
+      ok = drop.Step() == SQLITE_DONE;
+    }
+    if (ok) {
+      Statement row(db_,
+                    "INSERT OR REPLACE INTO kernels(key_hash, key, object, has_stages, "
+                    "compile_seconds, bytes, object_hash, used) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                    "(SELECT COALESCE(MAX(used), 0) + 1 FROM kernels))");
+      row.Text(1, hash);
+      row.Text(2, key);
+      row.Blob(3, kernel->object);
+      row.Int(4, kernel->stages.empty() ? 0 : 1);
+      row.Real(5, kernel->compile_seconds);
+      row.Int(6, bytes);
+      row.Text(7, KeyHash(kernel->object));
+      ok = row.Step() == SQLITE_DONE;
+    }
+    for (size_t i = 0; ok && i < kernel->stages.size(); ++i) {
+      Statement stage(db_,
+                      "INSERT INTO stages(key_hash, position, name, text) VALUES (?, ?, ?, ?)");
+      stage.Text(1, hash);
+      stage.Int(2, static_cast<int64_t>(i));
+      stage.Text(3, kernel->stages[i].name);
+      stage.Text(4, kernel->stages[i].text);
+      ok = stage.Step() == SQLITE_DONE;
+    }
+    if (!ok) break;
   }
   // The least recently used kernels go while the cache is over its limit.
   while (ok) {

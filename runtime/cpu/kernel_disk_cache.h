@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "recording/kernel_record.h"
@@ -54,6 +55,8 @@ class KernelDiskCache {
   // Stores (or replaces) the kernel under `key`, then drops the least recently used kernels
   // while the cache holds more than its limit.
   void Store(const std::string& key, const CachedKernel& kernel);
+  // Stores every (key, kernel) in one transaction: the kernels of one compile.
+  void Store(const std::vector<std::pair<std::string, const CachedKernel*>>& kernels);
 
   const std::string& path() const { return path_; }
   int64_t limit_bytes() const { return limit_bytes_; }

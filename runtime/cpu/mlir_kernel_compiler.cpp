@@ -1213,6 +1213,9 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
     }
     // The module's compile is shared out in proportion to each kernel's lowering time.
     const double shared = SecondsSince(started);
+    std::vector<CachedKernel> stored;  // one transaction for the module's kernels
+    stored.reserve(linked.members.size());
+    std::vector<std::pair<std::string, const CachedKernel*>> keyed;
     for (size_t m = 0; m < linked.members.size(); ++m) {
       KernelCompilation& result = results[linked.members[m]];
       const double own = linked.member_seconds[m];
@@ -1228,9 +1231,12 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
         result.record.note = "compiled in one LLVM module with " +
                              std::to_string(linked.members.size() - 1) +
                              " other kernels (its time: its lowering and a share of the module's)";
-      if (cache != nullptr)
-        cache->Store(linked.cache_keys[m], {*object, {}, result.record.compile_seconds});
+      if (cache != nullptr) {
+        stored.push_back({*object, {}, result.record.compile_seconds});
+        keyed.emplace_back(linked.cache_keys[m], &stored.back());
+      }
     }
+    if (cache != nullptr) cache->Store(keyed);
   };
 
   // First every thread takes the longest kernel left until none is: with stages to keep it

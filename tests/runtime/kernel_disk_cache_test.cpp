@@ -109,6 +109,36 @@ TEST_F(KernelDiskCacheTest, DropsTheLeastRecentlyUsedPastItsLimit) {
   EXPECT_EQ(cache.kernel_count(), 2);
 }
 
+// The kernels of one compile are stored in one transaction: each is found under its own key,
+// one larger than the whole cache is left out without failing the others, and the least
+// recently used kernels go once the batch is in.
+TEST_F(KernelDiskCacheTest, KernelsStoredTogetherAreEachFound) {
+  KernelDiskCache cache(Path(), 3500);
+  cache.Store("old", Kernel(std::string(1000, 'o')));
+  const CachedKernel first = Kernel(std::string(1000, 'a'));
+  const CachedKernel huge = Kernel(std::string(5000, 'h'));
+  const CachedKernel second = Kernel(std::string(1000, 'b'), {{"asm", "ret"}});
+  cache.Store({{"first", &first}, {"huge", &huge}, {"second", &second}});
+  EXPECT_TRUE(cache.problem().empty()) << cache.problem();
+  EXPECT_FALSE(cache.Find("huge", false).has_value());
+  auto found = cache.Find("first", false);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->object, first.object);
+  found = cache.Find("second", true);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->object, second.object);
+  ASSERT_EQ(found->stages.size(), 1u);
+  EXPECT_EQ(found->stages[0].text, "ret");
+  EXPECT_TRUE(cache.Find("old", false).has_value());
+  const CachedKernel third = Kernel(std::string(1000, 'c'));
+  cache.Store({{"third", &third}});
+  EXPECT_EQ(cache.kernel_count(), 3);
+  EXPECT_FALSE(cache.Find("first", false).has_value()) << "the least recently used stays";
+  EXPECT_TRUE(cache.Find("third", false).has_value());
+  cache.Store({});  // nothing to store: no transaction, no error
+  EXPECT_TRUE(cache.problem().empty()) << cache.problem();
+}
+
 TEST_F(KernelDiskCacheTest, ADamagedFileIsLeftAloneAndSaysWhy) {
   fs::create_directories(fs::path(Path()).parent_path());
   {
