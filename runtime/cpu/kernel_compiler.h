@@ -69,6 +69,11 @@ bool KernelCompilerAvailable();
 // this build has no kernel compiler or its LLVM has no such option.
 unsigned FullUnrollThreshold();
 
+// Whether LLVM unrolls a kernel's loops partially or at run time: not ours (build time)
+// unless FUSESCOPE_LLVM_OPTIONS turned it on, or its LLVM has no such options; false where
+// this build has no kernel compiler.
+bool LlvmUnrollsPartially();
+
 // Compiles kernels with one set of options, each distinct text once. Thread-safe, but two
 // threads compiling the same new text at once both compile it: CpuExecutable hands each
 // distinct text to one thread.

@@ -9,6 +9,7 @@ namespace fusescope::runtime {
 bool KernelCompilerAvailable() { return false; }
 
 unsigned FullUnrollThreshold() { return 0; }
+bool LlvmUnrollsPartially() { return false; }
 
 KernelCompilation CompileKernelText(const std::string& mlir_text, const std::string& function,
                                     const LoweringOptions& options, bool keep_stages) {

@@ -1884,13 +1884,14 @@ TEST_F(CpuKernelCompilerTest, KernelsLinkedIntoOneModuleEachComputeTheirOwn) {
   }
 }
 
-// LLVM unrolls a kernel's loop whole only up to our threshold, not its O3 default of 300
-// (build time; runtime.md). The option is looked up by name in LLVM's registry: this fails
-// where an LLVM renames it and the threshold silently stops applying.
+// LLVM unrolls a kernel's loop whole only up to our threshold, not its O3 default of 300, and
+// not partially or at run time (build time; runtime.md). The options are looked up by name in
+// LLVM's registry: this fails where an LLVM renames one and it silently stops applying.
 TEST_F(CpuKernelCompilerTest, LlvmUnrollsLoopsWholeOnlyUpToOurThreshold) {
   if (std::getenv("FUSESCOPE_LLVM_OPTIONS") != nullptr)
     GTEST_SKIP() << "FUSESCOPE_LLVM_OPTIONS is set here and may set the threshold itself";
   EXPECT_EQ(FullUnrollThreshold(), 60u);
+  EXPECT_FALSE(LlvmUnrollsPartially());
 }
 
 // A stage's text by name ("" when the record has no such stage).
