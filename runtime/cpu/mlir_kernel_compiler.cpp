@@ -129,19 +129,6 @@ void SetLlvmOptions() {
   }
 }
 
-// Which of kUnrollsOff are on ("unroll-runtime=1 "...), for the kernel cache's key.
-std::string UnrollOptions() {
-  std::string text;
-  llvm::StringMap<llvm::cl::Option*>& options = llvm::cl::getRegisteredOptions();
-  for (const char* name : kUnrollsOff) {
-    auto option = options.find(name);
-    if (option == options.end()) continue;
-    const bool on = static_cast<llvm::cl::opt<bool>*>(option->second)->getValue();
-    text += std::string(name) + "=" + (on ? "1 " : "0 ");
-  }
-  return text;
-}
-
 void InitializeOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -643,10 +630,11 @@ StatusOr<std::shared_ptr<const CompiledKernel>> LoadKernelObject(const std::stri
   return KernelIn(*jit, "_mlir_" + function);
 }
 
-// Adds _mlir_<function>(void** arguments): the wrapper the kernel is called through. Entry i
-// of `arguments` points at argument i's value; the result, if any, is stored where the entry
-// after the last argument points.
-bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
+// Adds `wrapper`(void** arguments), by default _mlir_<function>: the wrapper the kernel is
+// called through. Entry i of `arguments` points at argument i's value; the result, if any, is
+// stored where the entry after the last argument points.
+bool AddPackedWrapper(llvm::Module& module, const std::string& function,
+                      const std::string& wrapper_name) {
   llvm::Function* callee = module.getFunction(function);
   if (callee == nullptr || callee->isDeclaration()) return false;
   llvm::LLVMContext& context = module.getContext();
@@ -654,7 +642,7 @@ bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
   llvm::Type* pointer = builder.getPtrTy();
   auto* wrapper =
       llvm::Function::Create(llvm::FunctionType::get(builder.getVoidTy(), {pointer}, false),
-                             llvm::GlobalValue::ExternalLinkage, "_mlir_" + function, module);
+                             llvm::GlobalValue::ExternalLinkage, wrapper_name, module);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
   llvm::Value* arguments = wrapper->getArg(0);
   auto slot = [&](unsigned index) {
@@ -669,6 +657,10 @@ bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
     builder.CreateStore(result, slot(static_cast<unsigned>(callee->arg_size())));
   builder.CreateRetVoid();
   return true;
+}
+
+bool AddPackedWrapper(llvm::Module& module, const std::string& function) {
+  return AddPackedWrapper(module, function, "_mlir_" + function);
 }
 
 // Keeps the name of the first pass that failed in a pass manager of several.
@@ -755,7 +747,7 @@ const std::string& MachineCodeContext() {
     if (const char* options = std::getenv("FUSESCOPE_LLVM_OPTIONS"))
       text += "\nllvm options " + std::string(options);
     text += "\nfull unroll threshold " + std::to_string(FullUnrollThreshold());
-    text += "\nunrolling " + UnrollOptions();
+    text += std::string("\npartial unrolling ") + (LlvmUnrollsPartially() ? "on" : "off");
     Dl_info info{};
     struct stat status {};
     if (dladdr(reinterpret_cast<void*>(&MachineCodeContext), &info) != 0 &&
@@ -1012,6 +1004,10 @@ std::string LinkedEntry(const std::string& cache_key, const std::string& functio
   return "_mlir_" + function + "." + hex;
 }
 
+// The kernel function behind a linked kernel's wrapper `entry`: renamed so that kernels of
+// one module, every one of them called `kernel`, keep apart until the wrapper calls it.
+std::string LinkedBody(const std::string& entry) { return entry + ".body"; }
+
 // Objects linked once each for the kernels of one CompileKernelTexts found in the cache:
 // the kernels of one linked module are stored under each one's key with the same object.
 // Thread-safe.
@@ -1240,6 +1236,10 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
       TakenSetup setup;
       if (setup.ok()) {
         Status optimized = OptimizeLlvm(*linked.module, &setup.machine());
+        for (size_t m = 0; optimized.ok() && m < linked.entries.size(); ++m) {
+          if (!AddPackedWrapper(*linked.module, LinkedBody(linked.entries[m]), linked.entries[m]))
+            optimized = Status::Error("O3 dropped the body of " + linked.entries[m]);
+        }
         object = optimized.ok() ? EmitObject(*linked.module, setup.machine())
                                 : StatusOr<std::string>(optimized);
       }
@@ -1308,7 +1308,8 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
         target = &own[1];
       if (!*target) *target = std::make_unique<LinkedKernels>();
       LinkedKernels& linked = **target;
-      if (linked.broken || (linked.module && linked.module->getFunction(entry) != nullptr)) {
+      if (linked.broken ||
+          (linked.module && linked.module->getFunction(LinkedBody(entry)) != nullptr)) {
         alone(index);
         continue;
       }
@@ -1337,13 +1338,16 @@ std::vector<KernelCompilation> CompileKernelTexts(const std::vector<KernelJob>& 
         failed();
         continue;
       }
-      if (!AddPackedWrapper(*translated, *job.function)) {
+      // The wrapper is added after O3 (compile_module): through O3 it was a second function
+      // per kernel, and O3's cost goes by functions more than by their size.
+      llvm::Function* body = translated->getFunction(*job.function);
+      if (body == nullptr || body->isDeclaration()) {
         Fail(result.record, "jit", "the kernel defines no function " + *job.function);
         failed();
         continue;
       }
-      translated->getFunction("_mlir_" + *job.function)->setName(entry);
-      Internalize(*translated, entry);
+      body->setName(LinkedBody(entry));
+      Internalize(*translated, LinkedBody(entry));
       if (!linked.module) {
         linked.module = std::move(translated);
       } else if (llvm::Linker::linkModules(*linked.module, std::move(translated))) {

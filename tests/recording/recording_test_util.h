@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -137,6 +138,8 @@ class TemporaryDirectory {
   TemporaryDirectory() {
     std::string name = std::string("fusescope_recording_test_") + std::to_string(getpid()) + "_" +
                        ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    // A parameterized test's name ends in "/N": one folder, not a folder left behind in another.
+    std::replace(name.begin(), name.end(), '/', '_');
     path_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
