@@ -273,10 +273,92 @@ Status RunTyped(const GemmConfig& gemm, const ConvolutionPlan& plan, const Liter
   }
   std::vector<int64_t> row(row_dims.size(), 0);
   std::vector<int64_t> k(spatial, 0);
+  // One group whose window moves one input cell per kernel cell along the last spatial
+  // dimension: a patch row's cells along it are one run of the input, copied whole, where the
+  // input's features are innermost. An input of another layout (a weight gradient's f01b) is
+  // first copied into that order: a 12x12-window weight gradient's im2col took 208 us cell
+  // by cell, four features at a time with its index arithmetic around each.
+  const bool by_runs = kSameType && plan.groups == 1 && spatial > 0 && plan.rows > 0 &&
+                       input.shape().ElementCount() > 0 &&
+                       plan.window.back().window_dilation == 1 &&
+                       plan.window.back().base_dilation == 1;
+  std::unique_ptr<Stored[]> reordered;
+  const Stored* source = in;
+  int64_t batch_step = is[static_cast<size_t>(l.input_batch)];
+  if (by_runs && !(feature_stride == 1 && steps.back() == plan.in_features)) {
+    // (batch, spatial..., feature), row-major.
+    std::vector<int64_t> order = {l.input_batch};
+    order.insert(order.end(), l.input_spatial.begin(), l.input_spatial.end());
+    order.push_back(l.input_feature);
+    std::vector<int64_t> dims(order.size()), from(order.size());
+    for (size_t d = 0; d < order.size(); ++d) {
+      dims[d] = input.shape().dimension(order[d]);
+      from[d] = is[static_cast<size_t>(order[d])];
+    }
+    reordered.reset(new Stored[static_cast<size_t>(input.shape().ElementCount())]);
+    std::vector<int64_t> at(order.size(), 0);
+    const int64_t inner = dims.back(), inner_step = from.back();
+    Stored* to = reordered.get();
+    do {
+      int64_t offset = 0;
+      for (size_t d = 0; d + 1 < order.size(); ++d) offset += at[d] * from[d];
+      for (int64_t c = 0; c < inner; ++c) *to++ = in[offset + c * inner_step];
+      at.back() = inner - 1;
+    } while (Next(at, dims));
+    const std::vector<int64_t> strides = Strides(dims);
+    batch_step = strides[0];
+    for (size_t i = 0; i < spatial; ++i) steps[i] = strides[i + 1];
+    source = reordered.get();
+  }
+  const int64_t run = plan.kernel_dims.empty() ? 1 : plan.kernel_dims.back();
+  const std::vector<int64_t> outer_dims(plan.kernel_dims.begin(),
+                                        plan.kernel_dims.end() - (spatial > 0 ? 1 : 0));
+  std::vector<int64_t> outer(outer_dims.size(), 0);
+  for (int64_t g = 0; by_runs && g < plan.groups; ++g) {
+    std::fill(row.begin(), row.end(), 0);
+    const ir::WindowDimension& last = plan.window.back();
+    for (int64_t r = 0; r < plan.rows; ++r, Next(row, row_dims)) {
+      T* dst = patches.get() + r * columns;
+      // The run's first input cell along the last dimension, and the part inside the input.
+      const int64_t start = row[spatial] * last.stride - last.padding_low;
+      const int64_t low = std::clamp<int64_t>(-start, 0, run);
+      const int64_t high = std::clamp<int64_t>(sizes.back() - start, low, run);
+      std::fill(outer.begin(), outer.end(), 0);
+      do {
+        T* cell = dst;
+        int64_t base = row[0] * batch_step;
+        bool inside = true;
+        for (size_t i = 0; i + 1 < spatial; ++i) {
+          const ir::WindowDimension& wd = plan.window[i];
+          const int64_t position =
+              row[i + 1] * wd.stride - wd.padding_low + outer[i] * wd.window_dilation;
+          int64_t at = position;
+          if (wd.base_dilation != 1) {
+            if (position % wd.base_dilation != 0) at = -1;
+            at = at < 0 ? -1 : position / wd.base_dilation;
+          }
+          if (at < 0 || at >= sizes[i]) {
+            inside = false;
+            break;
+          }
+          base += at * steps[i];
+        }
+        if (!inside) {
+          std::fill(cell, cell + run * plan.in_features, T{0});
+        } else {
+          std::fill(cell, cell + low * plan.in_features, T{0});
+          const Stored* from = source + base + (start + low) * steps.back();
+          std::copy(from, from + (high - low) * plan.in_features, cell + low * plan.in_features);
+          std::fill(cell + high * plan.in_features, cell + run * plan.in_features, T{0});
+        }
+        dst += run * plan.in_features;
+      } while (Next(outer, outer_dims));
+    }
+  }
   for (int64_t g = 0; g < plan.groups; ++g) {
     // Patches: row (b, o...), column (k..., c).
     std::fill(row.begin(), row.end(), 0);
-    for (int64_t r = 0; r < plan.rows; ++r, Next(row, row_dims)) {
+    for (int64_t r = 0; !by_runs && r < plan.rows; ++r, Next(row, row_dims)) {
       T* dst = patches.get() + r * columns;
       std::fill(k.begin(), k.end(), 0);
       for (int64_t p = 0; p < plan.positions; ++p, Next(k, plan.kernel_dims)) {

@@ -203,8 +203,8 @@ TEST_P(GemmLibraryTest, WidenedF32DotsGiveTheInterpretersNumbers) {
 
 // NHWC with padding and stride (im2col, kernel read in place), NCHW/OIHW (the channels-first
 // GEMM), two feature groups (scratch matrices), a dilated window with uneven padding, a 1-D
-// convolution in a layout of its own, and a transposed one (a dilated input). oneDNN runs f32
-// convolutions itself, except the transposed one, which it leaves to im2col.
+// convolution in a layout of its own, a transposed one (a dilated input) and a weight gradient.
+// oneDNN runs f32 convolutions itself, except the transposed one, which it leaves to im2col.
 TEST_P(GemmLibraryTest, ConvolutionsMatchTheInterpreter) {
   const std::vector<std::string> convolutions = {
       "a = TYPE[2,9,7,3] parameter(0)\n b = TYPE[3,3,3,5] parameter(1)\n ROOT c = TYPE[2,5,4,5] "
@@ -222,6 +222,10 @@ TEST_P(GemmLibraryTest, ConvolutionsMatchTheInterpreter) {
       "a = TYPE[1,4,4,3] parameter(0)\n b = TYPE[3,3,3,2] parameter(1)\n ROOT c = TYPE[1,9,9,2] "
       "convolution(a, b), window={size=3x3 pad=2_2x2_2 lhs_dilate=2x2}, "
       "dim_labels=b01f_01io->b01f",
+      // A weight gradient, as jax writes it: the batch is the contraction, the window the
+      // whole image (its input is copied features-innermost for im2col's runs).
+      "a = TYPE[4,6,7,3] parameter(0)\n b = TYPE[4,6,7,5] parameter(1)\n ROOT c = TYPE[3,3,3,5] "
+      "convolution(a, b), window={size=6x7 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf",
   };
   for (const std::string type : {"f32", "f64"}) {
     const GemmType gemm_type = type == "f32" ? GemmType::kF32 : GemmType::kF64;
@@ -249,7 +253,8 @@ TEST_P(GemmLibraryTest, ConvolutionsMatchTheInterpreter) {
       // oneDNN's kernels for a layout depend on the CPU: batch-major ones have generated
       // kernels wherever there is AVX2; a feature-major input may get the reference loops,
       // which are refused.
-      const bool odd_layout = body.find("fb0") != std::string::npos;
+      const bool odd_layout =
+          body.find("fb0") != std::string::npos || body.find("f01b") != std::string::npos;
       if (GetParam() == GemmLibrary::kOneDnn && type == "f32" && !transposed &&
           (HostVectorFeatures().avx2_fma || odd_layout)) {
         if (odd_layout && call.rfind("oneDNN convolution ", 0) != 0)
