@@ -730,6 +730,13 @@ class CpuExecutable::Impl {
       return false;
     return passes::InstructionFlops(convolution) <= 2 * options_.emitted_convolution_max_macs;
   }
+  // Whether `emitted`, the loop nest EmitsConvolution chose for `convolution`, is kept: one
+  // MLIR cannot vectorize only up to its own, smaller bound.
+  bool KeepsEmittedConvolution(const EmittedKernel& emitted,
+                               const ir::Instruction& convolution) const {
+    return emitted.vectorizable || passes::InstructionFlops(convolution) <=
+                                       2 * options_.emitted_unvectorized_convolution_max_macs;
+  }
   static constexpr int64_t kLargeGemmMacs = int64_t{64} * 64 * 64;
   static constexpr int64_t kParallelDotMacs = int64_t{1} << 20;
   static constexpr int64_t kParallelConvolutionMacs = int64_t{1} << 24;
@@ -1068,7 +1075,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
   }
   if (opcode == Opcode::kConvolution && EmitsConvolution(instruction, instruction)) {
     StatusOr<EmittedKernel> emitted = EmitInstructionKernel(instruction, /*in_place=*/true);
-    if (emitted.ok()) {
+    if (emitted.ok() && KeepsEmittedConvolution(*emitted, instruction)) {
       step.kind = StepKind::kMlir;
       return PlanKernel(step, std::move(emitted), "mlir-cpu", kSmallConvolutionNote);
     }
@@ -1139,7 +1146,7 @@ Status CpuExecutable::Impl::PlanStep(Step& step) {
       }
       if (convolution != nullptr && EmitsConvolution(instruction, *convolution)) {
         StatusOr<EmittedKernel> emitted = EmitFusionKernel(instruction, /*in_place=*/true);
-        if (emitted.ok()) {
+        if (emitted.ok() && KeepsEmittedConvolution(*emitted, *convolution)) {
           step.kind = StepKind::kMlir;
           Status planned = PlanKernel(step, std::move(emitted), "mlir-cpu", kSmallConvolutionNote);
           if (step.kind == StepKind::kHost) step.tuple_result = false;

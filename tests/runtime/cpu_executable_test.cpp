@@ -1361,6 +1361,45 @@ TEST_F(CpuExecutableTest, AnF32ConvolutionRunsAsOneDnnsOwnUnlessALibraryIsNamed)
   EXPECT_EQ(record.note.find(" thread"), std::string::npos) << record.note;
 }
 
+// A strided window keeps MLIR from vectorizing a convolution's loop nest: above its own,
+// smaller bound (here 147k multiply-adds, a U-Net block's downsampling convolution) it goes to
+// a library; raised, the same convolution compiles as our loop nest. Both match the
+// interpreter.
+TEST_F(CpuExecutableTest, AStridedConvolutionOverItsBoundCallsALibrary) {
+  auto module = ir::ParseHloModule(
+      "HloModule m\nENTRY e {\n a = f32[1,16,16,16] parameter(0)\n b = f32[3,3,16,16] "
+      "parameter(1)\n ROOT c = f32[1,8,8,16] convolution(a, b), window={size=3x3 stride=2x2 "
+      "pad=0_1x0_1}, dim_labels=b01f_01io->b01f\n}\n");
+  ASSERT_TRUE(module.ok()) << module.message();
+  auto inputs = SeededInputs(*(*module)->entry(), 3);
+  ASSERT_TRUE(inputs.ok());
+  Interpreter interpreter;
+  auto expected = interpreter.Run(**module, *inputs);
+  ASSERT_TRUE(expected.ok()) << expected.message();
+  for (const int64_t bound : {int64_t{1} << 15, int64_t{1} << 18}) {
+    SCOPED_TRACE(bound);
+    CpuExecutableOptions options;
+    options.f32_dot_precision = BlasPrecision::kNative;
+    options.emitted_unvectorized_convolution_max_macs = bound;
+    auto executable = CpuExecutable::Compile(**module, options);
+    ASSERT_TRUE(executable.ok()) << executable.message();
+    ASSERT_EQ((*executable)->kernels().size(), 1u);
+    const recording::KernelRecord& record = (*executable)->kernels()[0];
+    if (bound < 147456) {
+      EXPECT_NE(record.backend, "mlir-cpu") << record.note;
+    } else {
+      EXPECT_EQ(record.backend, "mlir-cpu");
+      EXPECT_NE(record.note.find(kSmallConvolutionNote), std::string::npos) << record.note;
+      EXPECT_NE(record.note.find("compiled without vectorization"), std::string::npos)
+          << record.note;
+    }
+    auto actual = (*executable)->Run(*inputs);
+    ASSERT_TRUE(actual.ok()) << actual.message();
+    const LiteralDifference difference = CompareLiterals(*actual, *expected, 1e-5, 1e-5);
+    EXPECT_TRUE(difference.ok()) << difference.max_abs_error;
+  }
+}
+
 // XLA:CPU fuses a transpose and copy into a dot's operand (a decoder's copy_dot_fusion): the
 // emitter has no dot, so the fusion's computation runs op by op, kernels and a library call,
 // nothing on the host, with the interpreter's numbers.
